@@ -1,0 +1,14 @@
+// Message catalogue: every user-visible text with Dgraph's exact wording (typos included, REFERENCE §10-11).
+
+export const messages = {
+  noQuery: 'no query string supplied in request',
+  operationNameRequired: 'Operation name must by supplied when query has more than 1 operation.',
+  operationNotFound: (name: string) => `Supplied operation name ${name} isn't present in the request.`,
+  noSchema: (field: string) =>
+    `Not resolving ${field}. There's no GraphQL schema in Dgraph. Use the /admin API to add a GraphQL schema`,
+  mutationNotExecuted: (name: string) => `Mutation ${name} was not executed because of a previous error.`,
+  variablesNotObject: 'Variables must be provided as an object.',
+  mutationOverGet: 'Can only perform a mutation operation from a POST request.',
+  queryTooDeep: (max: number) => `The query exceeds the maximum depth of ${max}.`,
+  internal: (requestId: string) => `Internal error (request ${requestId}).`,
+} as const;

@@ -1,0 +1,117 @@
+// Runs a prepared operation against the graph: root query fields independently (one failing leaves
+// the others' data intact), root mutation fields serially, stopping after the first failure.
+
+import { executeSync, isNonNullType, Kind, type FieldNode, type OperationDefinitionNode } from 'graphql';
+import type { GraphQLRequest } from '../api.js';
+import { messages } from '../errors/messages.js';
+import type { WireError } from '../errors/wire-error.js';
+import { SelectionPlan, type FieldPlan } from '../plan/selection-plan.js';
+import type { PreparedOperation } from '../request/prepare-request.js';
+import type { CompiledSchema } from '../schema/compile-schema.js';
+import type { RootFieldModel } from '../schema/model.js';
+import { ExecContext, FieldError } from './exec-context.js';
+import type { Graph } from './graph.js';
+import { resolveMutationRoot } from './mutation-root.js';
+import { resolveQueryRoot } from './query-root.js';
+import { INVALID, type Completed } from './read-objects.js';
+
+export interface ExecutionResult {
+  readonly errors?: readonly WireError[];
+  readonly data: Record<string, unknown> | null;
+}
+
+export class Executor {
+  /** Plans of the root selection, keyed by the (cached, so stable) operation node. */
+  readonly #plans = new WeakMap<OperationDefinitionNode, SelectionPlan>();
+
+  constructor(
+    private readonly compiled: CompiledSchema,
+    private readonly graph: Graph,
+  ) {}
+
+  async run(prepared: PreparedOperation, _request: GraphQLRequest): Promise<ExecutionResult> {
+    const { operation } = prepared;
+    const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables);
+    const rootType = operation.operation === 'mutation' ? 'Mutation' : operation.operation === 'subscription' ? 'Subscription' : 'Query';
+    const roots =
+      operation.operation === 'mutation'
+        ? this.compiled.model.mutations
+        : operation.operation === 'subscription'
+          ? this.compiled.model.subscriptions
+          : this.compiled.model.queries;
+    const fields = this.#plan(prepared).forType(rootType);
+    const data: Record<string, unknown> = {};
+    let nullData = false;
+    let failed: string | undefined;
+    for (const plan of fields) {
+      if (!ctx.isIncluded(plan)) continue;
+      if (failed !== undefined) {
+        ctx.addError(messages.mutationNotExecuted(plan.responseName), plan.nodes[0], [plan.responseName]);
+        data[plan.responseName] = null;
+        continue;
+      }
+      const errorsBefore = ctx.errors.length;
+      const value = this.#resolveRoot(ctx, prepared, roots.get(plan.fieldName), plan, rootType);
+      if (operation.operation === 'mutation' && ctx.errors.length > errorsBefore && value === null) failed = plan.responseName;
+      if (value === INVALID || (value === null && plan.definition !== undefined && isNonNullType(plan.definition.type))) {
+        nullData ||= plan.definition !== undefined && isNonNullType(plan.definition.type);
+        data[plan.responseName] = null;
+      } else data[plan.responseName] = value;
+    }
+    const result: { errors?: readonly WireError[]; data: Record<string, unknown> | null } = { data: nullData ? null : data };
+    if (ctx.errors.length > 0) result.errors = ctx.errors;
+    return result;
+  }
+
+  #plan(prepared: PreparedOperation): SelectionPlan {
+    let plan = this.#plans.get(prepared.operation);
+    if (plan === undefined) {
+      plan = new SelectionPlan(this.compiled.apiSchema, [prepared.operation.selectionSet], prepared.checked.fragments);
+      this.#plans.set(prepared.operation, plan);
+    }
+    return plan;
+  }
+
+  #resolveRoot(
+    ctx: ExecContext,
+    prepared: PreparedOperation,
+    root: RootFieldModel | undefined,
+    plan: FieldPlan,
+    rootType: string,
+  ): Completed {
+    if (plan.fieldName === '__typename') return rootType;
+    try {
+      if (plan.fieldName === '__schema' || plan.fieldName === '__type') return introspect(this.compiled, prepared, plan, ctx);
+      if (root === undefined) throw new FieldError(`${plan.fieldName} is not supported yet`);
+      return rootType === 'Mutation'
+        ? resolveMutationRoot(ctx, root, plan, [plan.responseName])
+        : resolveQueryRoot(ctx, root, plan, [plan.responseName]);
+    } catch (error) {
+      if (!(error instanceof FieldError)) throw error;
+      ctx.addError(error.message, plan.nodes[0], [plan.responseName]);
+      return null;
+    }
+  }
+}
+
+/** Introspection fields are answered by graphql-js over the generated API schema. */
+function introspect(compiled: CompiledSchema, prepared: PreparedOperation, plan: FieldPlan, ctx: ExecContext): Completed {
+  const result = executeSync({
+    schema: compiled.apiSchema,
+    document: {
+      kind: Kind.DOCUMENT,
+      definitions: [
+        {
+          kind: Kind.OPERATION_DEFINITION,
+          operation: prepared.operation.operation,
+          variableDefinitions: prepared.operation.variableDefinitions ?? [],
+          selectionSet: { kind: Kind.SELECTION_SET, selections: plan.nodes as FieldNode[] },
+        },
+        ...Object.values(prepared.checked.fragments),
+      ],
+    },
+    variableValues: ctx.variables,
+  });
+  for (const error of result.errors ?? []) ctx.addError(error.message, plan.nodes[0], [plan.responseName]);
+  return result.data?.[plan.responseName] ?? null;
+}

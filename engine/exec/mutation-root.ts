@@ -1,0 +1,148 @@
+// Root mutation fields: add<T>, update<T>, delete<T>. Each runs in one store transaction: all or
+// nothing. The payload is read after commit (delete: before, since the nodes are gone after).
+
+import type { FieldPlan } from '../plan/selection-plan.js';
+import type { RootFieldModel, TypeModel } from '../schema/model.js';
+import type { SortedIds } from '../util/sorted-ids.js';
+import { FieldError, type ExecContext, type Path } from './exec-context.js';
+import { evaluateFilter, isEdgeField } from './filter-eval.js';
+import { NodeWriter } from './node-writer.js';
+import { orderAndPage, type PageArgs } from './order-page.js';
+import { queryIds } from './query-root.js';
+import { readList, type Completed } from './read-objects.js';
+import { toStoredValue } from './stored-values.js';
+
+type Input = Readonly<Record<string, unknown>>;
+
+export function resolveMutationRoot(ctx: ExecContext, root: RootFieldModel, plan: FieldPlan, path: Path): Completed {
+  const type = ctx.typeModel(root.type ?? '');
+  const args = ctx.argumentsOf(plan);
+  switch (root.kind) {
+    case 'add': {
+      const ids = inTransaction(ctx, plan, () => addNodes(ctx, type, args));
+      return payload(ctx, type, plan, path, ids.roots, ids.count);
+    }
+    case 'update': {
+      const ids = inTransaction(ctx, plan, () => updateNodes(ctx, type, args['input'] as Input));
+      return payload(ctx, type, plan, path, ids, ids.length);
+    }
+    case 'delete': {
+      const ids = queryIds(ctx, type, args);
+      const before = payload(ctx, type, plan, path, ids, ids.length);
+      inTransaction(ctx, plan, () => {
+        for (const id of ids) ctx.graph.store.deleteNode(id);
+      });
+      return before;
+    }
+    default:
+      throw new FieldError(`${plan.fieldName} is not supported yet`);
+  }
+}
+
+function inTransaction<T>(ctx: ExecContext, plan: FieldPlan, body: () => T): T {
+  const txn = ctx.graph.store.begin();
+  try {
+    const result = body();
+    txn.commit();
+    return result;
+  } catch (error) {
+    txn.rollback();
+    if (error instanceof FieldError) {
+      throw new FieldError(
+        `couldn't rewrite mutation ${plan.fieldName} because failed to rewrite mutation payload because ${error.message}`,
+      );
+    }
+    throw error;
+  }
+}
+
+function addNodes(ctx: ExecContext, type: TypeModel, args: Record<string, unknown>): { roots: number[]; count: number } {
+  const writer = new NodeWriter(ctx);
+  const upsert = args['upsert'] === true;
+  const roots: number[] = [];
+  for (const input of (args['input'] as Input[] | undefined) ?? []) roots.push(writer.addRoot(type, input, upsert));
+  const unique = [...new Set(roots)].sort((a, b) => a - b);
+  return { roots: unique, count: new Set([...writer.created, ...unique]).size };
+}
+
+function updateNodes(ctx: ExecContext, type: TypeModel, input: Input): number[] {
+  const ids = [...queryIds(ctx, type, { filter: input['filter'] })];
+  const writer = new NodeWriter(ctx);
+  const set = input['set'] as Input | null | undefined;
+  const remove = input['remove'] as Input | null | undefined;
+  for (const id of ids) {
+    if (set !== undefined && set !== null) writer.setFields(type, id, set, 'update');
+    if (remove !== undefined && remove !== null) removeFields(ctx, writer, type, id, remove);
+  }
+  return ids;
+}
+
+/** `remove`: a scalar is deleted when the value matches (or null is given); edges are unlinked. */
+function removeFields(ctx: ExecContext, writer: NodeWriter, type: TypeModel, id: number, remove: Input): void {
+  const store = ctx.graph.store;
+  for (const [name, value] of Object.entries(remove)) {
+    const field = type.fields.get(name);
+    if (field === undefined || value === undefined || field.kind === 'id') continue;
+    if (isEdgeField(field)) {
+      const target = ctx.typeModel(field.typeName);
+      if (value === null) {
+        writer.unlinkAll(id, field);
+        continue;
+      }
+      for (const ref of field.isList ? (value as Input[]) : [value as Input]) {
+        const to = referencedNode(ctx, target, ref);
+        if (to !== undefined) writer.unlink(id, field, to);
+      }
+      continue;
+    }
+    const column = store.scalar(field.predicate);
+    const current = column.get(id);
+    if (current === undefined) continue;
+    if (value === null) {
+      column.delete(id);
+    } else if (field.isList && Array.isArray(current)) {
+      const drop = new Set((value as unknown[]).map((v) => String(toStoredValue(field, v))));
+      const kept = (current as unknown[]).filter((v) => !drop.has(String(v)));
+      if (kept.length === 0) column.delete(id);
+      else column.set(id, kept as never);
+    } else if (String(current) === String(toStoredValue(field, value))) {
+      column.delete(id);
+    }
+  }
+}
+
+function referencedNode(ctx: ExecContext, type: TypeModel, ref: Input): number | undefined {
+  const ids = evaluateFilter(ctx, type, refAsFilter(type, ref), ctx.graph.store.nodesOfType(type.name));
+  return ids[0];
+}
+
+function refAsFilter(type: TypeModel, ref: Input): Record<string, unknown> {
+  const filter: Record<string, unknown> = {};
+  if (type.idField !== undefined && ref[type.idField] !== undefined) filter[type.idField] = [ref[type.idField]];
+  for (const name of type.xidFields) if (ref[name] !== undefined) filter[name] = { eq: ref[name] };
+  return filter;
+}
+
+/** `{ lc(T)(filter, order, first, offset): [T], numUids, msg }` */
+function payload(ctx: ExecContext, type: TypeModel, plan: FieldPlan, path: Path, ids: SortedIds, numUids: number): Completed {
+  if (plan.selection === undefined) return null;
+  const out: Record<string, unknown> = {};
+  const payloadType = plan.definition === undefined ? '' : String(plan.definition.type).replace(/!$/, '');
+  const listName = `${type.name.charAt(0).toLowerCase()}${type.name.slice(1)}`;
+  for (const field of plan.selection.forType(payloadType)) {
+    if (!ctx.isIncluded(field)) continue;
+    const fieldPath = [...path, field.responseName];
+    if (field.fieldName === '__typename') out[field.responseName] = payloadType;
+    else if (field.fieldName === 'numUids') out[field.responseName] = numUids;
+    else if (field.fieldName === 'msg') out[field.responseName] = numUids === 0 ? 'No nodes were deleted' : 'Deleted';
+    else if (field.fieldName === listName) {
+      const args = ctx.argumentsOf(field);
+      let selected = [...ids].sort((a, b) => a - b) as SortedIds;
+      if (args['filter'] !== undefined && args['filter'] !== null) {
+        selected = evaluateFilter(ctx, type, args['filter'] as Record<string, unknown>, selected);
+      }
+      out[field.responseName] = readList(ctx, orderAndPage(ctx, type, selected, args as PageArgs), type, field, fieldPath);
+    }
+  }
+  return out;
+}

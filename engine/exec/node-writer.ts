@@ -1,0 +1,195 @@
+// Writing GraphQL input objects into the store: creating nodes, linking references by ID or @id,
+// setting scalars, and keeping @hasInverse edges consistent on both sides. Runs inside a store
+// transaction opened by the mutation; any FieldError aborts (and rolls back) the whole mutation.
+
+import type { FieldModel, TypeModel } from '../schema/model.js';
+import { GraphStore } from '../store/graph-store.js';
+import { FieldError, type ExecContext } from './exec-context.js';
+import { isEdgeField } from './filter-eval.js';
+import { toStoredValue } from './stored-values.js';
+import { findByXid } from './xid-lookup.js';
+
+type Input = Readonly<Record<string, unknown>>;
+
+export class NodeWriter {
+  /** Nodes created by this mutation (for numUids and the payload). */
+  readonly created: number[] = [];
+
+  constructor(private readonly ctx: ExecContext) {}
+
+  /** A root `add` input: a new node, or with `upsert` the existing node with the same @id values. */
+  addRoot(type: TypeModel, input: Input, upsert: boolean): number {
+    const existing = this.#findExisting(type, input);
+    if (existing !== undefined) {
+      if (!upsert) throw new FieldError(this.#duplicateMessage(type, input, existing));
+      this.setFields(type, existing, input, 'upsert');
+      return existing;
+    }
+    return this.#create(type, input);
+  }
+
+  /** A nested reference: link an existing node (by ID or @id), else create it. */
+  reference(type: TypeModel, input: Input): number {
+    const single = this.#unionMember(type, input);
+    if (single !== undefined) return this.reference(single.type, single.input);
+    if (type.idField !== undefined && input[type.idField] !== undefined && input[type.idField] !== null) {
+      const raw = String(input[type.idField]);
+      const id = GraphStore.parseUid(raw);
+      if (id === undefined) throw new FieldError(`ID argument (${raw}) was not able to be parsed`);
+      if (!this.ctx.graph.store.nodeExists(id) || !this.ctx.graph.store.hasType(id, type.name)) {
+        throw new FieldError(`ID "${raw}" isn't a ${type.name}`);
+      }
+      return id;
+    }
+    const existing = this.#findExisting(type, input);
+    if (existing !== undefined) return existing;
+    if (type.kind !== 'object') throw new FieldError(`type ${type.name} requires an id or @id value to reference`);
+    return this.#create(type, input);
+  }
+
+  /** Sets every supplied field of `input` on node `id` (scalars replaced, edges added). */
+  setFields(type: TypeModel, id: number, input: Input, mode: 'create' | 'upsert' | 'update'): void {
+    const store = this.ctx.graph.store;
+    for (const [name, value] of Object.entries(input)) {
+      if (value === undefined) continue;
+      const field = type.fields.get(name);
+      if (field === undefined || field.kind === 'id' || field.custom !== undefined) continue;
+      if (mode === 'upsert' && field.isXid) continue; // xid values never change on upsert
+      if (isEdgeField(field)) {
+        const target = this.ctx.typeModel(field.typeName);
+        const refs = field.isList ? (value as Input[] | null) ?? [] : value === null ? [] : [value as Input];
+        if (!field.isList) this.unlinkAll(id, field);
+        for (const ref of refs) this.link(id, field, this.reference(target, ref));
+        continue;
+      }
+      const column = store.scalar(field.predicate);
+      if (value === null) {
+        column.delete(id);
+        continue;
+      }
+      if (field.isXid && mode === 'update') this.#checkXidFree(type, field, value, id);
+      column.set(id, field.isList ? (value as unknown[]).map((v) => toStoredValue(field, v)) : toStoredValue(field, value));
+    }
+  }
+
+  /** Adds the edge `from -field-> to` and its @hasInverse partner. */
+  link(from: number, field: FieldModel, to: number): void {
+    const store = this.ctx.graph.store;
+    if (!field.isList) this.unlinkAll(from, field, to);
+    store.edges(field.predicate).add(from, to);
+    const inverse = this.#inverseOf(field);
+    if (inverse === undefined) return;
+    if (!inverse.isList) this.unlinkAll(to, inverse, from);
+    store.edges(inverse.predicate).add(to, from);
+  }
+
+  /** Removes the edge `from -field-> to` and its @hasInverse partner. */
+  unlink(from: number, field: FieldModel, to: number): void {
+    const store = this.ctx.graph.store;
+    store.edges(field.predicate).remove(from, to);
+    const inverse = this.#inverseOf(field);
+    if (inverse !== undefined) store.edges(inverse.predicate).remove(to, from);
+  }
+
+  /** Removes every edge of a field from a node (keeping `except`). */
+  unlinkAll(from: number, field: FieldModel, except?: number): void {
+    for (const to of [...this.ctx.graph.store.edges(field.predicate).out(from)]) {
+      if (to !== except) this.unlink(from, field, to);
+    }
+  }
+
+  #create(type: TypeModel, input: Input): number {
+    this.#checkRequired(type, input);
+    for (const name of type.xidFields) {
+      const field = type.fields.get(name);
+      if (field !== undefined && field.typeName === 'String' && input[name] === '') {
+        throw new FieldError(`encountered an empty value for @id field \`${type.name}.${name}\``);
+      }
+    }
+    const store = this.ctx.graph.store;
+    const id = store.createNode();
+    store.addType(id, type.name);
+    for (const iface of type.interfaces) store.addType(id, iface);
+    this.created.push(id);
+    this.setFields(type, id, withAddDefaults(type, input), 'create');
+    return id;
+  }
+
+  #checkRequired(type: TypeModel, input: Input): void {
+    for (const field of type.fields.values()) {
+      if (!field.nonNull || field.kind === 'id' || field.custom !== undefined || field.reverseOf !== undefined) continue;
+      if (field.defaults?.add !== undefined) continue;
+      const value = input[field.name];
+      if (value === undefined || value === null) {
+        throw new FieldError(`type ${type.name} requires a value for field ${field.name}, but no value present`);
+      }
+    }
+  }
+
+  #findExisting(type: TypeModel, input: Input): number | undefined {
+    for (const name of type.xidFields) {
+      const value = input[name];
+      const field = type.fields.get(name);
+      if (value === undefined || value === null || field === undefined) continue;
+      const id = findByXid(this.ctx, type, field, value);
+      if (id !== undefined) return id;
+    }
+    return undefined;
+  }
+
+  #duplicateMessage(type: TypeModel, input: Input, _existing: number): string {
+    for (const name of type.xidFields) {
+      const field = type.fields.get(name);
+      const value = input[name];
+      if (field === undefined || value === undefined || value === null) continue;
+      if (findByXid(this.ctx, type, field, value) === undefined) continue;
+      if (field.xidInterface && field.declaringType !== type.name) {
+        return `id ${String(value)} already exists for field ${name} in some other implementing type of interface ${field.declaringType}`;
+      }
+      return `id ${String(value)} already exists for field ${name} inside type ${type.name}`;
+    }
+    return `id already exists for type ${type.name}`;
+  }
+
+  #checkXidFree(type: TypeModel, field: FieldModel, value: unknown, self: number): void {
+    const owner = findByXid(this.ctx, type, field, value);
+    if (owner !== undefined && owner !== self) {
+      throw new FieldError(`id ${String(value)} already exists for field ${field.name} inside type ${type.name}`);
+    }
+  }
+
+  #inverseOf(field: FieldModel): FieldModel | undefined {
+    if (field.inverse === undefined) return undefined;
+    return this.ctx.model.types.get(field.inverse.type)?.fields.get(field.inverse.field);
+  }
+
+  /** Union references name exactly one member: `{ dogRef: {...} }`. */
+  #unionMember(type: TypeModel, input: Input): { type: TypeModel; input: Input } | undefined {
+    if (type.kind !== 'union') return undefined;
+    const keys = Object.keys(input).filter((k) => input[k] !== undefined && input[k] !== null);
+    if (keys.length !== 1) throw new FieldError(`value for union ${type.name} must have exactly one child, found ${keys.length} children`);
+    const key = keys[0] as string;
+    const member = type.possibleTypes.find((m) => `${m.charAt(0).toLowerCase()}${m.slice(1)}Ref` === key);
+    if (member === undefined) throw new FieldError(`unknown member ${key} for union ${type.name}`);
+    return { type: this.ctx.typeModel(member), input: input[key] as Input };
+  }
+}
+
+/** Fills `@default(add: {value})` values (DateTime `$now` = the time of the mutation). */
+function withAddDefaults(type: TypeModel, input: Input): Input {
+  let out: Record<string, unknown> | undefined;
+  for (const field of type.fields.values()) {
+    const value = field.defaults?.add;
+    if (value === undefined || (input[field.name] !== undefined && input[field.name] !== null)) continue;
+    out ??= { ...input };
+    out[field.name] = defaultValue(field, value);
+  }
+  return out ?? input;
+}
+
+function defaultValue(field: FieldModel, raw: string): unknown {
+  if (raw === '$now') return new Date().toISOString();
+  if (field.typeName === 'Int' || field.typeName === 'Float') return Number(raw);
+  if (field.typeName === 'Boolean') return raw === 'true';
+  return raw;
+}

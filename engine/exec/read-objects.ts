@@ -1,0 +1,152 @@
+// Builds response objects for stored nodes from a selection plan, with GraphQL completion rules:
+// a missing non-null field is an error that nulls the nearest nullable parent (REFERENCE §7).
+
+import { getNullableType, isListType, isNonNullType, type GraphQLOutputType } from 'graphql';
+import type { FieldPlan, SelectionPlan } from '../plan/selection-plan.js';
+import type { FieldModel, TypeModel } from '../schema/model.js';
+import type { ScalarValue } from '../indexes/value-index.js';
+import { GraphStore } from '../store/graph-store.js';
+import type { SortedIds } from '../util/sorted-ids.js';
+import type { ExecContext, Path } from './exec-context.js';
+import { FieldError } from './exec-context.js';
+import { evaluateFilter, isEdgeField } from './filter-eval.js';
+import { orderAndPage, type PageArgs } from './order-page.js';
+import { aggregateObject } from './aggregate.js';
+import { toOutputValue } from './stored-values.js';
+
+/** Marks a value that failed completion; its parent must become null (or fail in turn). */
+export const INVALID: unique symbol = Symbol('invalid');
+export type Completed = unknown;
+
+const nonNullMissing = (field: string, type: GraphQLOutputType) =>
+  `Non-nullable field '${field}' (type ${String(type)}) was not present in result from Dgraph.  GraphQL error propagation triggered.`;
+
+/** The object type a node is served as, when read through a field of type `declared`. */
+export function concreteTypeOf(ctx: ExecContext, id: number, declared: TypeModel): TypeModel | undefined {
+  if (declared.kind === 'object') return declared;
+  for (const name of ctx.graph.store.typesOf(id)) {
+    const type = ctx.model.types.get(name);
+    if (type !== undefined && type.kind === 'object' && declared.possibleTypes.includes(name)) return type;
+  }
+  return undefined;
+}
+
+export function readObject(ctx: ExecContext, id: number, declared: TypeModel, selection: SelectionPlan, path: Path): Completed {
+  const type = concreteTypeOf(ctx, id, declared);
+  if (type === undefined) return null;
+  const result: Record<string, unknown> = {};
+  for (const plan of selection.forType(type.name)) {
+    if (!ctx.isIncluded(plan)) continue;
+    const fieldPath = [...path, plan.responseName];
+    let value: Completed;
+    try {
+      value = resolveField(ctx, id, type, plan, fieldPath);
+    } catch (error) {
+      if (!(error instanceof FieldError)) throw error;
+      ctx.addError(error.message, plan.nodes[0], fieldPath);
+      value = null;
+    }
+    const fieldType = plan.definition?.type;
+    if (value === INVALID || (value === null && fieldType !== undefined && isNonNullType(fieldType))) {
+      if (value === null && fieldType !== undefined) ctx.addError(nonNullMissing(plan.fieldName, fieldType), plan.nodes[0], fieldPath);
+      if (fieldType !== undefined && isNonNullType(fieldType)) return INVALID;
+      value = null;
+    }
+    result[plan.responseName] = value;
+  }
+  return result;
+}
+
+function resolveField(ctx: ExecContext, id: number, type: TypeModel, plan: FieldPlan, path: Path): Completed {
+  if (plan.fieldName === '__typename') return type.name;
+  const field = type.fields.get(plan.fieldName);
+  if (field === undefined) {
+    if (plan.fieldName.endsWith('Aggregate')) return aggregateEdge(ctx, id, type, plan);
+    return null;
+  }
+  if (field.kind === 'id') return GraphStore.uidOf(id);
+  if (field.custom !== undefined) return null; // resolved by the custom-logic stage
+  if (isEdgeField(field)) return readEdge(ctx, id, field, plan, path);
+  const stored = ctx.graph.store.scalar(field.predicate).get(id);
+  if (stored === undefined) return field.isList ? [] : null;
+  if (Array.isArray(stored)) return (stored as readonly ScalarValue[]).map((v) => completeScalar(v, plan, ctx, path));
+  return completeScalar(stored as ScalarValue, plan, ctx, path);
+}
+
+function completeScalar(value: ScalarValue, plan: FieldPlan, ctx: ExecContext, path: Path): Completed {
+  const output = toOutputValue(value);
+  if (plan.selection === undefined || typeof output !== 'object' || output === null) return output;
+  return pickGeo(output as Record<string, unknown>, plan.selection, ctx, path);
+}
+
+/** Geo values are objects (`Point {longitude latitude}` ...): apply the sub-selection to them. */
+function pickGeo(value: Record<string, unknown>, selection: SelectionPlan, ctx: ExecContext, path: Path): Completed {
+  const typeName = 'points' in value ? 'PointList' : 'coordinates' in value ? 'Polygon' : 'polygons' in value ? 'MultiPolygon' : 'Point';
+  const out: Record<string, unknown> = {};
+  for (const plan of selection.forType(typeName)) {
+    if (!ctx.isIncluded(plan)) continue;
+    if (plan.fieldName === '__typename') {
+      out[plan.responseName] = typeName;
+      continue;
+    }
+    const member = value[plan.fieldName];
+    out[plan.responseName] =
+      plan.selection === undefined
+        ? member
+        : Array.isArray(member)
+          ? member.map((m) => pickGeo(m as Record<string, unknown>, plan.selection as SelectionPlan, ctx, path))
+          : pickGeo(member as Record<string, unknown>, plan.selection, ctx, path);
+  }
+  return out;
+}
+
+/** Targets of an edge field (forward, or reverse for `@dgraph(pred: "~p")`) restricted to its type. */
+export function edgeTargets(ctx: ExecContext, id: number, field: FieldModel): SortedIds {
+  const store = ctx.graph.store;
+  const targets = field.reverseOf !== undefined ? store.edges(field.reverseOf).in(id) : store.edges(field.predicate).out(id);
+  if (targets.length === 0) return targets;
+  return targets.filter((t) => store.hasType(t, field.typeName));
+}
+
+function readEdge(ctx: ExecContext, id: number, field: FieldModel, plan: FieldPlan, path: Path): Completed {
+  const target = ctx.typeModel(field.typeName);
+  const args = ctx.argumentsOf(plan);
+  let ids = edgeTargets(ctx, id, field);
+  if (args['filter'] !== undefined && args['filter'] !== null) {
+    ids = evaluateFilter(ctx, target, args['filter'] as Record<string, unknown>, ids);
+  }
+  if (!field.isList) {
+    const [first] = ids;
+    return first === undefined || plan.selection === undefined ? null : readObject(ctx, first, target, plan.selection, path);
+  }
+  ids = orderAndPage(ctx, target, ids, args as PageArgs);
+  return readList(ctx, ids, target, plan, path);
+}
+
+/** A list of nodes: an invalid element nulls itself in `[T]`, and the whole list in `[T!]`. */
+export function readList(ctx: ExecContext, ids: SortedIds, type: TypeModel, plan: FieldPlan, path: Path): Completed {
+  if (plan.selection === undefined) return [];
+  const listType = plan.definition === undefined ? undefined : getNullableType(plan.definition.type);
+  const itemNonNull = listType !== undefined && isListType(listType) && isNonNullType(listType.ofType);
+  const out: unknown[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const item = readObject(ctx, ids[i] as number, type, plan.selection, [...path, i]);
+    if (item === INVALID) {
+      if (itemNonNull) return INVALID;
+      out.push(null);
+    } else out.push(item);
+  }
+  return out;
+}
+
+function aggregateEdge(ctx: ExecContext, id: number, type: TypeModel, plan: FieldPlan): Completed {
+  const field = type.fields.get(plan.fieldName.slice(0, -'Aggregate'.length));
+  if (field === undefined || plan.selection === undefined) return null;
+  const target = ctx.typeModel(field.typeName);
+  const args = ctx.argumentsOf(plan);
+  let ids = edgeTargets(ctx, id, field);
+  if (args['filter'] !== undefined && args['filter'] !== null) {
+    ids = evaluateFilter(ctx, target, args['filter'] as Record<string, unknown>, ids);
+  }
+  return aggregateObject(ctx, target, ids, plan.selection);
+}

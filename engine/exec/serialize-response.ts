@@ -1,0 +1,30 @@
+// One place writes the response envelope, in Dgraph's key order: errors, data, extensions.
+
+import type { WireError } from '../errors/wire-error.js';
+import { writeJson } from '../util/json-writer.js';
+
+export interface ResponseParts {
+  readonly errors?: readonly WireError[] | undefined;
+  readonly data?: unknown;
+  /** Pre-serialised `data` JSON (exec writes JSON directly); wins over `data`. */
+  readonly dataJson?: string | undefined;
+  readonly extensions?: Readonly<Record<string, unknown>> | undefined;
+}
+
+export function serializeResponse(parts: ResponseParts): string {
+  let out = '{';
+  let sep = '';
+  if (parts.errors !== undefined && parts.errors.length > 0) {
+    out += `"errors":${JSON.stringify(parts.errors)}`;
+    sep = ',';
+  }
+  if (parts.dataJson !== undefined) {
+    out += `${sep}"data":${parts.dataJson}`;
+    sep = ',';
+  } else if (parts.data !== undefined) {
+    out += `${sep}"data":${writeJson(parts.data)}`;
+    sep = ',';
+  }
+  if (parts.extensions !== undefined) out += `${sep}"extensions":${JSON.stringify(parts.extensions)}`;
+  return out + '}';
+}

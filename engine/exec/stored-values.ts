@@ -1,0 +1,72 @@
+// Conversions between GraphQL values and stored values (REFERENCE §2: Int64 is full precision,
+// DateTime is kept as written, geo values are GeoJSON-like, embeddings are Float32Array).
+
+import type { GeoValue, ScalarValue } from '../indexes/value-index.js';
+import type { FieldModel } from '../schema/model.js';
+import { FieldError } from './exec-context.js';
+
+/** A GraphQL input value (already coerced by graphql-js) as the store keeps it. */
+export function toStoredValue(field: FieldModel, value: unknown): ScalarValue {
+  switch (field.typeName) {
+    case 'Int64':
+      return toInt64(value);
+    case 'Int':
+    case 'Float':
+      return Number(value);
+    case 'Boolean':
+      return Boolean(value);
+    case 'Point':
+      return pointOf(value as PointInput);
+    case 'Polygon':
+      return { type: 'Polygon', coordinates: polygonOf(value as PolygonInput) };
+    case 'MultiPolygon':
+      return { type: 'MultiPolygon', coordinates: (value as { polygons: PolygonInput[] }).polygons.map(polygonOf) };
+    default:
+      if (field.kind === 'embedding') return Float32Array.from(value as number[]);
+      return String(value);
+  }
+}
+
+/** A stored value as it appears in a response (before the sub-selection of geo objects). */
+export function toOutputValue(value: ScalarValue): unknown {
+  if (typeof value !== 'object') return value;
+  if (value instanceof Float32Array) return Array.from(value);
+  return geoOutput(value);
+}
+
+function toInt64(value: unknown): bigint {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return BigInt(value);
+  throw new FieldError(`Type mismatched for Value \`${String(value)}\`, expected: Int64`);
+}
+
+interface PointInput {
+  readonly longitude: number;
+  readonly latitude: number;
+}
+interface PolygonInput {
+  readonly coordinates: readonly { readonly points: readonly PointInput[] }[];
+}
+
+function pointOf(p: PointInput): GeoValue {
+  return { type: 'Point', coordinates: [p.longitude, p.latitude] };
+}
+
+function polygonOf(p: PolygonInput): [number, number][][] {
+  return p.coordinates.map((ring) => ring.points.map((pt) => [pt.longitude, pt.latitude] as [number, number]));
+}
+
+function geoOutput(value: GeoValue): unknown {
+  const ring = (points: readonly (readonly [number, number])[]) => ({
+    points: points.map(([longitude, latitude]) => ({ longitude, latitude })),
+  });
+  switch (value.type) {
+    case 'Point':
+      return { longitude: value.coordinates[0], latitude: value.coordinates[1] };
+    case 'Polygon':
+      return { coordinates: value.coordinates.map(ring) };
+    case 'MultiPolygon':
+      return { polygons: value.coordinates.map((polygon) => ({ coordinates: polygon.map(ring) })) };
+  }
+}

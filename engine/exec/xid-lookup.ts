@@ -1,0 +1,20 @@
+// Finding nodes by an `@id` field value through the field's hash/int index.
+
+import type { FieldModel, TypeModel } from '../schema/model.js';
+import type { HashIndex } from '../indexes/hash-index.js';
+import type { OrderedIndex } from '../indexes/ordered-index.js';
+import type { ExecContext } from './exec-context.js';
+import { xidIndexKind } from './graph.js';
+import { toStoredValue } from './stored-values.js';
+
+/** The node of `type` (or of any type, for interface-wide ids) whose xid field equals `value`. */
+export function findByXid(ctx: ExecContext, type: TypeModel, field: FieldModel, value: unknown): number | undefined {
+  const store = ctx.graph.store;
+  const kind = xidIndexKind(field);
+  const index = store.scalar(field.predicate).index(kind);
+  if (index === undefined) return undefined;
+  const stored = toStoredValue(field, value);
+  const ids = kind === 'hash' ? (index as HashIndex).eq(stored) : (index as OrderedIndex).eq(stored);
+  const owner = field.xidInterface ? field.declaringType : type.name;
+  return ids.find((id) => store.hasType(id, owner));
+}

@@ -1,0 +1,47 @@
+// Index kind → a fresh, empty index.
+
+import { BoolIndex } from './bool-index.js';
+import { ExactIndex } from './exact-index.js';
+import { FulltextIndex } from './fulltext-index.js';
+import { GeoIndex } from './geo-index.js';
+import { HashIndex } from './hash-index.js';
+import type { IndexKindName } from './index-kind.js';
+import { NgramIndex } from './ngram-index.js';
+import { OrderedIndex } from './ordered-index.js';
+import { TermIndex } from './term-index.js';
+import { TrigramIndex } from './trigram-index.js';
+import type { ValueIndex } from './value-index.js';
+
+export function createIndex(kind: IndexKindName): ValueIndex {
+  switch (kind) {
+    case 'hash':
+      return new HashIndex();
+    case 'exact':
+      return new ExactIndex();
+    case 'int':
+      return OrderedIndex.int();
+    case 'int64':
+      return OrderedIndex.int64();
+    case 'float':
+      return OrderedIndex.float();
+    case 'year':
+    case 'month':
+    case 'day':
+    case 'hour':
+      return OrderedIndex.dateTime();
+    case 'bool':
+      return new BoolIndex();
+    case 'term':
+      return new TermIndex();
+    case 'fulltext':
+      return new FulltextIndex();
+    case 'trigram':
+      return new TrigramIndex();
+    case 'ngram':
+      return new NgramIndex();
+    case 'geo':
+      return new GeoIndex();
+    case 'hnsw':
+      throw new Error('index kind not available: ' + kind);
+  }
+}

@@ -1,0 +1,41 @@
+// DateTime values → ordering keys. Accepts the layouts Dgraph's DateTime parser accepts:
+// `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, `YYYY-MM-DDTHH`, `...THH:MM`, `...THH:MM:SS`, with an optional fraction
+// of a second (up to 9 digits) and an optional `Z` / `±HH:MM` offset (no offset = UTC).
+// The key is epoch milliseconds with the sub-millisecond part as a fraction: a double, so two instants less
+// than ~0.25 µs apart (at present-day epochs) may compare equal.
+
+const LAYOUT =
+  /^(-?\d{4,})(?:-(\d{2})(?:-(\d{2})(?:[Tt ](\d{2})(?::(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))?)?)?)?$/;
+
+/** Epoch milliseconds (fractional below a millisecond), or undefined if the text is not a DateTime. */
+export function parseDateTime(text: string): number | undefined {
+  const m = LAYOUT.exec(text);
+  if (m === null) return undefined;
+  const year = Number(m[1]);
+  const month = m[2] === undefined ? 1 : Number(m[2]);
+  const day = m[3] === undefined ? 1 : Number(m[3]);
+  const hour = m[4] === undefined ? 0 : Number(m[4]);
+  const minute = m[5] === undefined ? 0 : Number(m[5]);
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  let ms = Date.UTC(2000, month - 1, day, hour, minute, second);
+  // Date.UTC maps years 0..99 to 1900..1999: set the year separately.
+  const d = new Date(ms);
+  d.setUTCFullYear(year);
+  ms = d.getTime();
+  if (m[7] !== undefined) ms += Number(m[7].padEnd(9, '0')) / 1e6;
+  if (m[9] !== undefined) {
+    const offH = Number(m[10]);
+    const offM = Number(m[11]);
+    if (offH > 23 || offM > 59) return undefined;
+    const off = (offH * 60 + offM) * 60_000;
+    ms += m[9] === '+' ? -off : off;
+  }
+  return ms;
+}
+
+function daysIn(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}

@@ -1,0 +1,257 @@
+// Token → sorted id list postings shared by the fulltext, trigram, ngram and geo indexes,
+// plus the per-node value bags they need to undo one value of a multi-valued predicate.
+// (Generic despite the file name: helpers under indexes/ must carry an index prefix. The set
+// operations here are private stand-ins until engine/util/sorted-ids.ts grows its own.)
+
+import type { SortedIds } from '../util/sorted-ids.js';
+
+const EMPTY: SortedIds = Object.freeze([]) as SortedIds;
+
+interface PostingList {
+  ids: number[];
+  /** Handed out to a caller: the next mutation copies first (copy-on-write snapshots). */
+  shared: boolean;
+}
+
+/** Position of `id` in ascending `ids`, or the insertion point as `-(pos + 1)`. */
+function search(ids: readonly number[], id: number): number {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = ids[mid] as number;
+    if (v < id) lo = mid + 1;
+    else if (v > id) hi = mid - 1;
+    else return mid;
+  }
+  return -(lo + 1);
+}
+
+export class TokenPostings<K> {
+  private readonly lists = new Map<K, PostingList>();
+  private entries = 0;
+
+  /** Number of (token, id) pairs. */
+  get entryCount(): number {
+    return this.entries;
+  }
+
+  /** Number of distinct tokens. */
+  get tokenCount(): number {
+    return this.lists.size;
+  }
+
+  /** Adds `id` under `token`; false when it was already there. */
+  add(token: K, id: number): boolean {
+    const list = this.lists.get(token);
+    if (list === undefined) {
+      this.lists.set(token, { ids: [id], shared: false });
+      this.entries++;
+      return true;
+    }
+    const ids = list.ids;
+    const last = ids[ids.length - 1] as number;
+    if (last === id) return false;
+    if (last < id) {
+      this.writable(list).push(id);
+    } else {
+      const pos = search(ids, id);
+      if (pos >= 0) return false;
+      this.writable(list).splice(-(pos + 1), 0, id);
+    }
+    this.entries++;
+    return true;
+  }
+
+  /** Removes `id` from `token`; false when it was not there. */
+  delete(token: K, id: number): boolean {
+    const list = this.lists.get(token);
+    if (list === undefined) return false;
+    const pos = search(list.ids, id);
+    if (pos < 0) return false;
+    if (list.ids.length === 1) this.lists.delete(token);
+    else this.writable(list).splice(pos, 1);
+    this.entries--;
+    return true;
+  }
+
+  /** The ids under `token` (a snapshot: later mutations do not show through). */
+  get(token: K): SortedIds {
+    const list = this.lists.get(token);
+    if (list === undefined) return EMPTY;
+    list.shared = true;
+    return list.ids;
+  }
+
+  size(token: K): number {
+    return this.lists.get(token)?.ids.length ?? 0;
+  }
+
+  has(token: K): boolean {
+    return this.lists.has(token);
+  }
+
+  /** Iterates over all tokens and their id lists (snapshots). */
+  *entriesOf(): IterableIterator<[K, SortedIds]> {
+    for (const [token, list] of this.lists) {
+      list.shared = true;
+      yield [token, list.ids];
+    }
+  }
+
+  private writable(list: PostingList): number[] {
+    if (list.shared) {
+      list.ids = list.ids.slice();
+      list.shared = false;
+    }
+    return list.ids;
+  }
+}
+
+/** Intersection of two ascending lists (galloping through the longer one when sizes differ a lot). */
+export function intersectSorted(a: SortedIds, b: SortedIds): SortedIds {
+  if (a.length > b.length) [a, b] = [b, a];
+  if (a.length === 0) return EMPTY;
+  const out: number[] = [];
+  if (a.length * 16 < b.length) {
+    let lo = 0;
+    for (const v of a) {
+      let hi = b.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if ((b[mid] as number) < v) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo >= b.length) break;
+      if (b[lo] === v) out.push(v);
+    }
+    return out;
+  }
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i] as number;
+    const y = b[j] as number;
+    if (x < y) i++;
+    else if (x > y) j++;
+    else {
+      out.push(x);
+      i++;
+      j++;
+    }
+  }
+  return out;
+}
+
+/** Intersection of several ascending lists, smallest first. */
+export function intersectAll(lists: readonly SortedIds[]): SortedIds {
+  if (lists.length === 0) return EMPTY;
+  const sorted = [...lists].sort((x, y) => x.length - y.length);
+  let acc = sorted[0] as SortedIds;
+  for (let k = 1; k < sorted.length && acc.length > 0; k++) acc = intersectSorted(acc, sorted[k] as SortedIds);
+  return acc;
+}
+
+/** Union of two ascending lists. */
+export function unionSorted(a: SortedIds, b: SortedIds): SortedIds {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i] as number;
+    const y = b[j] as number;
+    if (x < y) {
+      out.push(x);
+      i++;
+    } else if (x > y) {
+      out.push(y);
+      j++;
+    } else {
+      out.push(x);
+      i++;
+      j++;
+    }
+  }
+  while (i < a.length) out.push(a[i++] as number);
+  while (j < b.length) out.push(b[j++] as number);
+  return out;
+}
+
+/** Union of several ascending lists (pairwise, balanced). */
+export function unionAll(lists: readonly SortedIds[]): SortedIds {
+  if (lists.length === 0) return EMPTY;
+  let level = lists.slice();
+  while (level.length > 1) {
+    const next: SortedIds[] = [];
+    for (let k = 0; k < level.length; k += 2) {
+      const a = level[k] as SortedIds;
+      const b = level[k + 1];
+      next.push(b === undefined ? a : unionSorted(a, b));
+    }
+    level = next;
+  }
+  return level[0] as SortedIds;
+}
+
+/** Sorts and de-duplicates ids collected in any order. */
+export function toSortedIds(ids: number[]): SortedIds {
+  if (ids.length < 2) return ids;
+  ids.sort((x, y) => x - y);
+  let w = 1;
+  for (let r = 1; r < ids.length; r++) {
+    if (ids[r] !== ids[w - 1]) ids[w++] = ids[r] as number;
+  }
+  ids.length = w;
+  return ids;
+}
+
+/**
+ * The values each node holds in one index (a single value stored bare; several as an array), so
+ * that removing one value of a list-valued predicate keeps the tokens its other values still need.
+ */
+export class IdValues<V extends string | object> {
+  private isList(v: V | V[]): v is V[] {
+    return Array.isArray(v);
+  }
+
+  private readonly byId = new Map<number, V | V[]>();
+
+  get nodeCount(): number {
+    return this.byId.size;
+  }
+
+  add(id: number, value: V): void {
+    const cur = this.byId.get(id);
+    if (cur === undefined) this.byId.set(id, value);
+    else if (this.isList(cur)) cur.push(value);
+    else this.byId.set(id, [cur, value]);
+  }
+
+  /** Removes one occurrence of a value equal to `value`; false when there was none. */
+  remove(id: number, value: V, equal: (a: V, b: V) => boolean): boolean {
+    const cur = this.byId.get(id);
+    if (cur === undefined) return false;
+    if (!this.isList(cur)) {
+      if (!equal(cur, value)) return false;
+      this.byId.delete(id);
+      return true;
+    }
+    const pos = cur.findIndex((v) => equal(v, value));
+    if (pos < 0) return false;
+    cur.splice(pos, 1);
+    if (cur.length === 1) this.byId.set(id, cur[0] as V);
+    return true;
+  }
+
+  get(id: number): readonly V[] {
+    const cur = this.byId.get(id);
+    if (cur === undefined) return [];
+    return this.isList(cur) ? cur : [cur];
+  }
+
+  *entries(): IterableIterator<[number, readonly V[]]> {
+    for (const [id, cur] of this.byId) yield [id, this.isList(cur) ? cur : [cur]];
+  }
+}

@@ -1,0 +1,124 @@
+// Ordered indexes over numbers (`int`, `int64`, `float`) and DateTime (`year`/`month`/`day`/`hour`):
+// equality, ranges, and ids in value order (for `order` with `first` pushed down). One generic
+// implementation over a chunked sorted map; ExactIndex reuses it with string keys.
+
+import { postingIds, type Posting } from '../util/posting-list.js';
+import { SortedChunkMap, type Compare } from '../util/sorted-chunk-map.js';
+import { EMPTY_IDS, sortedUniqueFrom, unionMany, type SortedIds } from '../util/sorted-ids.js';
+import { parseDateTime } from './datetime-key.js';
+import type { RangeBounds, ScalarValue, ValueIndex } from './value-index.js';
+
+export type OrderKey = number | bigint | string;
+export type OrderDirection = 'asc' | 'desc';
+
+/** Numeric comparison that also orders number against bigint exactly. */
+export const compareNumeric: Compare<number | bigint> = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+
+export function numericKey(value: ScalarValue): number | bigint | undefined {
+  if (typeof value === 'number') return Number.isNaN(value) ? undefined : value;
+  if (typeof value === 'bigint') return value;
+  return undefined;
+}
+
+export function dateTimeKey(value: ScalarValue): number | undefined {
+  if (typeof value === 'string') return parseDateTime(value);
+  if (typeof value === 'number' && !Number.isNaN(value)) return value;
+  return undefined;
+}
+
+export class OrderedIndex<K extends OrderKey = number | bigint> implements ValueIndex {
+  protected readonly map: SortedChunkMap<K>;
+  private entries = 0;
+
+  constructor(
+    /** Maps a stored or queried value to its key; undefined = not indexable. */
+    readonly keyOf: (value: ScalarValue) => K | undefined,
+    cmp: Compare<K>,
+  ) {
+    this.map = new SortedChunkMap<K>(cmp);
+  }
+
+  static int(): OrderedIndex {
+    return new OrderedIndex<number | bigint>(numericKey, compareNumeric);
+  }
+  static int64(): OrderedIndex {
+    return new OrderedIndex<number | bigint>(numericKey, compareNumeric);
+  }
+  static float(): OrderedIndex {
+    return new OrderedIndex<number | bigint>(numericKey, compareNumeric);
+  }
+  /** DateTime values (RFC 3339 strings, or epoch-millisecond numbers) ordered by instant. */
+  static dateTime(): OrderedIndex<number> {
+    return new OrderedIndex<number>(dateTimeKey, compareNumeric);
+  }
+
+  get entryCount(): number {
+    return this.entries;
+  }
+
+  /** Number of distinct keys. */
+  get keyCount(): number {
+    return this.map.size;
+  }
+
+  add(value: ScalarValue, id: number): void {
+    const key = this.keyOf(value);
+    if (key !== undefined && this.map.add(key, id)) this.entries++;
+  }
+
+  remove(value: ScalarValue, id: number): void {
+    const key = this.keyOf(value);
+    if (key !== undefined && this.map.remove(key, id)) this.entries--;
+  }
+
+  eq(value: ScalarValue): SortedIds {
+    const key = this.keyOf(value);
+    return key === undefined ? EMPTY_IDS : postingIds(this.map.get(key));
+  }
+
+  in(values: readonly ScalarValue[]): SortedIds {
+    if (values.length === 1) return this.eq(values[0] as ScalarValue);
+    return unionMany(values.map((v) => this.eq(v)));
+  }
+
+  /** Ids whose value lies within the bounds (open where a bound is absent). Unparseable bounds match nothing. */
+  range(bounds: RangeBounds<ScalarValue>): SortedIds {
+    const lower = this.bound(bounds.lower);
+    const upper = this.bound(bounds.upper);
+    if (lower === null || upper === null) return EMPTY_IDS;
+    let single: Posting | undefined;
+    let many: number[] | undefined;
+    for (const p of this.map.postings(lower, upper)) {
+      if (single === undefined) {
+        single = p;
+        continue;
+      }
+      if (many === undefined) many = postingIds(single).slice();
+      if (typeof p === 'number') many.push(p);
+      else for (const id of postingIds(p)) many.push(id);
+    }
+    if (many !== undefined) return sortedUniqueFrom(Float64Array.from(many));
+    return postingIds(single);
+  }
+
+  /** Ids in value order; ties (and a node's several values) by ascending id. Do not write while iterating. */
+  *ordered(direction: OrderDirection): Iterable<number> {
+    for (const p of this.map.postings(undefined, undefined, direction === 'desc')) {
+      if (typeof p === 'number') yield p;
+      else yield* postingIds(p);
+    }
+  }
+
+  /** Distinct keys with their ids, ascending (for tests, snapshots and aggregates). */
+  entriesInOrder(): Iterable<[K, SortedIds]> {
+    return this.map.entries();
+  }
+
+  private bound(
+    b: { readonly value: ScalarValue; readonly inclusive: boolean } | undefined,
+  ): { value: K; inclusive: boolean } | undefined | null {
+    if (b === undefined) return undefined;
+    const key = this.keyOf(b.value);
+    return key === undefined ? null : { value: key, inclusive: b.inclusive };
+  }
+}

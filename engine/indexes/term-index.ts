@@ -1,0 +1,55 @@
+// `term` index: `allofterms` / `anyofterms` over Dgraph's term tokens.
+
+import { postingAdd, postingIds, postingRemove, type Posting } from '../util/posting-list.js';
+import { EMPTY_IDS, intersectMany, unionMany, type SortedIds } from '../util/sorted-ids.js';
+import { termTokens } from './term-tokenizer.js';
+import type { ScalarValue, ValueIndex } from './value-index.js';
+
+export class TermIndex implements ValueIndex {
+  private readonly map = new Map<string, Posting>();
+  private entries = 0;
+
+  get entryCount(): number {
+    return this.entries;
+  }
+
+  add(value: ScalarValue, id: number): void {
+    if (typeof value !== 'string') return;
+    for (const token of termTokens(value)) {
+      const next = postingAdd(this.map.get(token), id);
+      if (next === null) continue;
+      this.map.set(token, next);
+      this.entries++;
+    }
+  }
+
+  remove(value: ScalarValue, id: number): void {
+    if (typeof value !== 'string') return;
+    for (const token of termTokens(value)) {
+      const next = postingRemove(this.map.get(token), id);
+      if (next === null) continue;
+      if (next === undefined) this.map.delete(token);
+      else this.map.set(token, next);
+      this.entries--;
+    }
+  }
+
+  /** Ids whose value has every term of `text`; no terms → nothing. */
+  allOf(text: string): SortedIds {
+    const tokens = termTokens(text);
+    if (tokens.length === 0) return EMPTY_IDS;
+    const sets: SortedIds[] = [];
+    for (const t of tokens) {
+      const p = this.map.get(t);
+      if (p === undefined) return EMPTY_IDS;
+      sets.push(postingIds(p));
+    }
+    return sets.length === 1 ? (sets[0] as SortedIds) : intersectMany(sets);
+  }
+
+  /** Ids whose value has at least one term of `text`. */
+  anyOf(text: string): SortedIds {
+    const sets = termTokens(text).map((t) => postingIds(this.map.get(t)));
+    return sets.length === 1 ? (sets[0] as SortedIds) : unionMany(sets);
+  }
+}

@@ -1,0 +1,40 @@
+// The one interface every search index implements, plus the query shapes exec/ asks of them.
+// Indexes know nothing about GraphQL: they map stored values to sorted arrays of dense node ids.
+
+export interface GeoPoint {
+  readonly type: 'Point';
+  /** [longitude, latitude] */
+  readonly coordinates: readonly [number, number];
+}
+export interface GeoPolygon {
+  readonly type: 'Polygon';
+  /** Rings of [longitude, latitude]; the first ring is the outer boundary, the rest are holes. */
+  readonly coordinates: readonly (readonly (readonly [number, number])[])[];
+}
+export interface GeoMultiPolygon {
+  readonly type: 'MultiPolygon';
+  readonly coordinates: readonly GeoPolygon['coordinates'][];
+}
+export type GeoValue = GeoPoint | GeoPolygon | GeoMultiPolygon;
+
+/**
+ * A stored scalar: String/enum/ID → string, Int/Float → number, Int64 → bigint,
+ * DateTime → string (RFC3339 as written; indexes parse it), Boolean → boolean, geo → GeoValue,
+ * embedding → Float32Array.
+ */
+export type ScalarValue = string | number | bigint | boolean | GeoValue | Float32Array;
+
+export interface ValueIndex {
+  /** Index one value of node `id` (called once per element for list-valued predicates). */
+  add(value: ScalarValue, id: number): void;
+  /** Undo a previous `add` of the same value for `id`. */
+  remove(value: ScalarValue, id: number): void;
+  /** Number of (token, id) entries, for the planner's estimates and memory reports. */
+  readonly entryCount: number;
+}
+
+/** Bounds of a range query; absent bounds are open. */
+export interface RangeBounds<V> {
+  readonly lower?: { readonly value: V; readonly inclusive: boolean };
+  readonly upper?: { readonly value: V; readonly inclusive: boolean };
+}

@@ -1,0 +1,111 @@
+// Selection plans: an operation's selection sets flattened per concrete type (fragments, inline
+// fragments and same-named fields merged), with each field's schema definitions resolved once.
+// Built without touching data and cached per operation, so execution never walks the AST again.
+
+import {
+  Kind,
+  isAbstractType,
+  isObjectType,
+  getNamedType,
+  type DirectiveNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
+
+export interface FieldPlan {
+  readonly responseName: string;
+  readonly fieldName: string;
+  /** Every occurrence of the field under this response name (arguments come from the first). */
+  readonly nodes: readonly FieldNode[];
+  /** `@skip`/`@include` directives per occurrence; the field runs if any occurrence is included. */
+  readonly conditions: readonly (readonly DirectiveNode[])[];
+  /** graphql-js definition (absent for `__typename`). */
+  readonly definition: GraphQLField<unknown, unknown> | undefined;
+  /** Sub-selection, for fields of object, interface or union type. */
+  readonly selection: SelectionPlan | undefined;
+}
+
+/** The fields to produce for an object of a given concrete type, memoised per type. */
+export class SelectionPlan {
+  readonly #byType = new Map<string, readonly FieldPlan[]>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly selectionSets: readonly SelectionSetNode[],
+    private readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>,
+  ) {}
+
+  forType(typeName: string): readonly FieldPlan[] {
+    let fields = this.#byType.get(typeName);
+    if (fields === undefined) {
+      const type = this.schema.getType(typeName);
+      if (!isObjectType(type)) throw new Error(`selection plan asked for non-object type ${typeName}`);
+      fields = this.#collect(type);
+      this.#byType.set(typeName, fields);
+    }
+    return fields;
+  }
+
+  #collect(type: GraphQLObjectType): readonly FieldPlan[] {
+    const grouped = new Map<string, { nodes: FieldNode[]; conditions: (readonly DirectiveNode[])[] }>();
+    const visit = (set: SelectionSetNode, inherited: readonly DirectiveNode[], seen: Set<string>): void => {
+      for (const selection of set.selections) {
+        const directives = [...inherited, ...conditionDirectives(selection.directives)];
+        if (selection.kind === Kind.FIELD) {
+          const name = selection.alias?.value ?? selection.name.value;
+          let group = grouped.get(name);
+          if (group === undefined) {
+            group = { nodes: [], conditions: [] };
+            grouped.set(name, group);
+          }
+          group.nodes.push(selection);
+          group.conditions.push(directives);
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+          const condition = selection.typeCondition?.name.value;
+          if (condition === undefined || this.#applies(condition, type)) visit(selection.selectionSet, directives, seen);
+        } else {
+          const name = selection.name.value;
+          const fragment = this.fragments[name];
+          if (fragment === undefined || seen.has(name)) continue;
+          if (!this.#applies(fragment.typeCondition.name.value, type)) continue;
+          visit(fragment.selectionSet, directives, new Set([...seen, name]));
+        }
+      }
+    };
+    for (const set of this.selectionSets) visit(set, [], new Set());
+
+    const plans: FieldPlan[] = [];
+    for (const [responseName, group] of grouped) {
+      const first = group.nodes[0] as FieldNode;
+      const fieldName = first.name.value;
+      const definition = fieldName === '__typename' ? undefined : type.getFields()[fieldName];
+      const subSets = group.nodes.flatMap((n) => (n.selectionSet === undefined ? [] : [n.selectionSet]));
+      const selection =
+        definition !== undefined && subSets.length > 0 && isComposite(getNamedType(definition.type))
+          ? new SelectionPlan(this.schema, subSets, this.fragments)
+          : undefined;
+      plans.push({ responseName, fieldName, nodes: group.nodes, conditions: group.conditions, definition, selection });
+    }
+    return plans;
+  }
+
+  #applies(condition: string, type: GraphQLObjectType): boolean {
+    if (condition === type.name) return true;
+    const conditionType = this.schema.getType(condition);
+    return conditionType !== undefined && isAbstractType(conditionType) && this.schema.isSubType(conditionType, type);
+  }
+}
+
+function conditionDirectives(directives: readonly DirectiveNode[] | undefined): readonly DirectiveNode[] {
+  if (directives === undefined || directives.length === 0) return [];
+  return directives.filter((d) => d.name.value === 'skip' || d.name.value === 'include');
+}
+
+function isComposite(type: GraphQLNamedType): boolean {
+  return isObjectType(type) || isAbstractType(type);
+}

@@ -1,0 +1,140 @@
+// Request stage: text → parsed, validated document → the one operation to run with coerced variables.
+// Everything here is rejected before execution, so every failure is a `request-error` (no `data`).
+
+import {
+  GraphQLError,
+  Kind,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { getVariableValues } from 'graphql';
+import type { GraphQLRequest, ResponseKind } from '../api.js';
+import { messages } from '../errors/messages.js';
+import { wireError, type WireError } from '../errors/wire-error.js';
+import { maxNesting } from './depth-guard.js';
+import { LruCache } from './document-cache.js';
+
+export interface RequestLimits {
+  readonly maxQueryTokens: number;
+  readonly maxQueryDepth: number;
+  /** Off only for the no-schema state, where every root field is answered with an error instead. */
+  readonly validate?: boolean;
+}
+
+/** A parsed and validated document, cached by its text. */
+export interface CheckedDocument {
+  readonly document: DocumentNode;
+  readonly operations: readonly OperationDefinitionNode[];
+  readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
+}
+
+export interface PreparedOperation {
+  readonly checked: CheckedDocument;
+  readonly operation: OperationDefinitionNode;
+  readonly variables: Readonly<Record<string, unknown>>;
+}
+
+export type Prepared =
+  | { readonly ok: true; readonly prepared: PreparedOperation }
+  | { readonly ok: false; readonly kind: Exclude<ResponseKind, 'ok'>; readonly errors: readonly WireError[] };
+
+type CacheEntry = { readonly ok: true; readonly checked: CheckedDocument } | { readonly ok: false; readonly errors: readonly WireError[] };
+
+/** Prepares requests against one API schema; a new schema gets a new preparer (and so a fresh cache). */
+export class RequestPreparer {
+  readonly #documents = new LruCache<CacheEntry>(1000);
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly limits: RequestLimits,
+  ) {}
+
+  prepare(request: GraphQLRequest): Prepared {
+    const query = request.query;
+    if (query === undefined || query.trim() === '') return rejected([wireError(messages.noQuery)]);
+    const entry = this.#check(query);
+    if (!entry.ok) return rejected(entry.errors);
+    const operation = selectOperation(entry.checked.operations, request.operationName);
+    if ('message' in operation) return rejected([operation]);
+    if (request.method === 'GET' && operation.operation !== 'query') {
+      return { ok: false, kind: 'method-not-allowed', errors: [wireError(messages.mutationOverGet)] };
+    }
+    const variables = this.#coerceVariables(operation, request.variables);
+    if (!variables.ok) return rejected(variables.errors);
+    return { ok: true, prepared: { checked: entry.checked, operation, variables: variables.values } };
+  }
+
+  #check(query: string): CacheEntry {
+    const cached = this.#documents.get(query);
+    if (cached !== undefined) return cached;
+    const entry = this.#parseAndValidate(query);
+    this.#documents.set(query, entry);
+    return entry;
+  }
+
+  #parseAndValidate(query: string): CacheEntry {
+    if (maxNesting(query) > this.limits.maxQueryDepth) {
+      return { ok: false, errors: [wireError(messages.queryTooDeep(this.limits.maxQueryDepth))] };
+    }
+    let document: DocumentNode;
+    try {
+      document = parse(query, { noLocation: false, maxTokens: this.limits.maxQueryTokens });
+    } catch (error) {
+      return { ok: false, errors: [toWireError(error)] };
+    }
+    const errors = this.limits.validate === false ? [] : validate(this.schema, document, specifiedRules, { maxErrors: 50 });
+    if (errors.length > 0) return { ok: false, errors: errors.map(toWireError) };
+    const operations: OperationDefinitionNode[] = [];
+    const fragments: Record<string, FragmentDefinitionNode> = {};
+    for (const definition of document.definitions) {
+      if (definition.kind === Kind.OPERATION_DEFINITION) operations.push(definition);
+      else if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+    }
+    return { ok: true, checked: { document, operations, fragments } };
+  }
+
+  #coerceVariables(
+    operation: OperationDefinitionNode,
+    raw: unknown,
+  ): { ok: true; values: Record<string, unknown> } | { ok: false; errors: WireError[] } {
+    if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
+      return { ok: false, errors: [wireError(messages.variablesNotObject)] };
+    }
+    const definitions = operation.variableDefinitions ?? [];
+    if (definitions.length === 0) return { ok: true, values: {} };
+    const inputs = (raw ?? {}) as Record<string, unknown>;
+    const result = getVariableValues(this.schema, definitions, inputs, { maxErrors: 50 });
+    if (result.errors !== undefined) return { ok: false, errors: result.errors.map(toWireError) };
+    return { ok: true, values: result.coerced };
+  }
+}
+
+function rejected(errors: readonly WireError[]): Prepared {
+  return { ok: false, kind: 'request-error', errors };
+}
+
+function selectOperation(
+  operations: readonly OperationDefinitionNode[],
+  operationName: string | null | undefined,
+): OperationDefinitionNode | WireError {
+  if (operationName !== undefined && operationName !== null && operationName !== '') {
+    const named = operations.find((op) => op.name?.value === operationName);
+    return named ?? wireError(messages.operationNotFound(operationName));
+  }
+  const [first] = operations;
+  if (first === undefined || operations.length > 1) return wireError(messages.operationNameRequired);
+  return first;
+}
+
+export function toWireError(error: unknown): WireError {
+  if (error instanceof GraphQLError) {
+    const locations = error.locations?.map(({ line, column }) => ({ line, column }));
+    return wireError(error.message, locations, error.path);
+  }
+  return wireError(error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,31 @@
+// The built-in extras as definitions, so generation can read them (Point is an object type,
+// StringHashFilter's fields are copied into enum filters, ...).
+import { parse } from 'graphql';
+import { EXTENDED_DEFINITIONS } from './extended-definitions.js';
+import { convertDocument } from './from-document.js';
+import type { Definition } from './sdl-ast.js';
+
+let cached: { readonly names: ReadonlySet<string>; readonly directives: ReadonlySet<string> } | undefined;
+
+function load(): { readonly names: ReadonlySet<string>; readonly directives: ReadonlySet<string> } {
+  if (!cached) {
+    const doc = convertDocument(parse(EXTENDED_DEFINITIONS, { noLocation: true }));
+    cached = { names: new Set(doc.definitions.map((d) => d.name)), directives: new Set(doc.directiveNames) };
+  }
+  return cached;
+}
+
+/** Fresh (mutable) copies of the built-in definitions. */
+export function builtInDefinitions(): Definition[] {
+  const defs = convertDocument(parse(EXTENDED_DEFINITIONS, { noLocation: true })).definitions;
+  for (const d of defs) d.builtIn = true;
+  return defs;
+}
+
+export function builtInTypeNames(): ReadonlySet<string> {
+  return load().names;
+}
+
+export function builtInDirectiveNames(): ReadonlySet<string> {
+  return load().directives;
+}

@@ -1,0 +1,258 @@
+// A scalar predicate: one value (or one list of values) per node, stored densely by node id, plus the
+// indexes attached to it. The layout adapts to the values seen: numbers in a Float64Array, booleans in a
+// Uint8Array, anything else (or a mix, or lists) in a plain array.
+
+import { createIndex } from '../indexes/create-index.js';
+import type { IndexKindName } from '../indexes/index-kind.js';
+import type { ScalarValue, ValueIndex } from '../indexes/value-index.js';
+import type { SortedIds } from '../util/sorted-ids.js';
+import { grownFloat64, grownUint8 } from './grow.js';
+import { IdCache } from './id-cache.js';
+import { OP_INDEX_CREATED, OP_SCALAR, type ColumnContext } from './undo-log.js';
+
+export type StoredValue = ScalarValue | readonly ScalarValue[];
+
+export interface ScalarColumn {
+  readonly predicate: string;
+  /** The value, or the list of values for list-valued predicates. */
+  get(id: number): StoredValue | undefined;
+  /** Replaces the value (an empty list deletes it); maintains every attached index. The node must be live. */
+  set(id: number, value: StoredValue): void;
+  delete(id: number): void;
+  has(id: number): boolean;
+  /** Ascending ids having a value (a snapshot). */
+  ids(): SortedIds;
+  /** Number of nodes having a value. */
+  readonly size: number;
+  /** Creates (back-filling existing values) or returns the index of that kind. */
+  ensureIndex(kind: IndexKindName): ValueIndex;
+  index(kind: IndexKindName): ValueIndex | undefined;
+  /** Kinds of the attached indexes. */
+  indexKinds(): IndexKindName[];
+  /** Calls `fn` for every (value, id) in ascending id order. Do not write to this column meanwhile. */
+  forEach(fn: (value: StoredValue, id: number) => void): void;
+  /** Number of stored values, counting each list element. */
+  readonly valueCount: number;
+}
+
+const EMPTY = 0;
+const NUM = 1;
+const BOOL = 2;
+const ANY = 3;
+type Repr = typeof EMPTY | typeof NUM | typeof BOOL | typeof ANY;
+
+export class ScalarColumnImpl implements ScalarColumn {
+  private repr: Repr = EMPTY;
+  private nums = new Float64Array(0);
+  /** NUM: 1 where a number is present. BOOL: 0 absent, 1 false, 2 true. */
+  private flags = new Uint8Array(0);
+  private vals: (StoredValue | undefined)[] = [];
+  private count = 0;
+  private elements = 0;
+  private readonly idCache = new IdCache();
+  private readonly indexes = new Map<IndexKindName, ValueIndex>();
+
+  constructor(
+    readonly predicate: string,
+    private readonly ctx: ColumnContext,
+  ) {}
+
+  get size(): number {
+    return this.count;
+  }
+
+  get valueCount(): number {
+    return this.elements;
+  }
+
+  get(id: number): StoredValue | undefined {
+    switch (this.repr) {
+      case NUM:
+        return this.flags[id] === 1 ? this.nums[id] : undefined;
+      case BOOL: {
+        const b = this.flags[id];
+        return b === undefined || b === 0 ? undefined : b === 2;
+      }
+      case ANY:
+        return this.vals[id];
+      default:
+        return undefined;
+    }
+  }
+
+  has(id: number): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  set(id: number, value: StoredValue): void {
+    if (isList(value) && value.length === 0) {
+      this.delete(id);
+      return;
+    }
+    this.ctx.assertNode(id);
+    const prev = this.get(id);
+    if (prev !== undefined && sameValue(prev, value)) return;
+    this.ctx.undoLog?.push(OP_SCALAR, this, id, prev);
+    this.write(id, isList(value) ? value.slice() : value, prev);
+  }
+
+  delete(id: number): void {
+    const prev = this.get(id);
+    if (prev === undefined) return;
+    this.ctx.undoLog?.push(OP_SCALAR, this, id, prev);
+    this.write(id, undefined, prev);
+  }
+
+  ids(): SortedIds {
+    return this.idCache.get(() => {
+      const out: number[] = [];
+      this.forEach((_, id) => out.push(id));
+      return out;
+    });
+  }
+
+  ensureIndex(kind: IndexKindName): ValueIndex {
+    const existing = this.indexes.get(kind);
+    if (existing !== undefined) return existing;
+    const index = createIndex(kind);
+    this.forEach((value, id) => indexValue(index, value, id));
+    this.indexes.set(kind, index);
+    this.ctx.undoLog?.push(OP_INDEX_CREATED, this, kind);
+    return index;
+  }
+
+  index(kind: IndexKindName): ValueIndex | undefined {
+    return this.indexes.get(kind);
+  }
+
+  indexKinds(): IndexKindName[] {
+    return [...this.indexes.keys()];
+  }
+
+  /** Detaches an index (rollback of ensureIndex). */
+  dropIndex(kind: IndexKindName): void {
+    this.indexes.delete(kind);
+  }
+
+  forEach(fn: (value: StoredValue, id: number) => void): void {
+    switch (this.repr) {
+      case NUM: {
+        const { flags, nums } = this;
+        for (let id = 0; id < flags.length; id++) if (flags[id] === 1) fn(nums[id] as number, id);
+        return;
+      }
+      case BOOL: {
+        const flags = this.flags;
+        for (let id = 0; id < flags.length; id++) {
+          const b = flags[id] as number;
+          if (b !== 0) fn(b === 2, id);
+        }
+        return;
+      }
+      case ANY: {
+        const vals = this.vals;
+        for (let id = 0; id < vals.length; id++) {
+          const v = vals[id];
+          if (v !== undefined) fn(v, id);
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** Stores `value` (undefined = none) over `prev` without logging; used by set/delete and rollback. */
+  write(id: number, value: StoredValue | undefined, prev: StoredValue | undefined): void {
+    if (prev !== undefined) {
+      for (const index of this.indexes.values()) unindexValue(index, prev, id);
+      this.elements -= elementCount(prev);
+    }
+    if (value === undefined) {
+      this.clearSlot(id);
+      if (prev !== undefined) {
+        this.count--;
+        this.idCache.removed(id);
+      }
+      return;
+    }
+    this.store(id, value);
+    this.elements += elementCount(value);
+    if (prev === undefined) {
+      this.count++;
+      this.idCache.added(id);
+    }
+    for (const index of this.indexes.values()) indexValue(index, value, id);
+  }
+
+  private store(id: number, value: StoredValue): void {
+    if (this.repr === EMPTY) this.repr = typeof value === 'number' ? NUM : typeof value === 'boolean' ? BOOL : ANY;
+    if (this.repr === NUM) {
+      if (typeof value === 'number') {
+        if (id >= this.flags.length) {
+          this.nums = grownFloat64(this.nums, id);
+          this.flags = grownUint8(this.flags, id);
+        }
+        this.nums[id] = value;
+        this.flags[id] = 1;
+        return;
+      }
+      this.toAny();
+    } else if (this.repr === BOOL) {
+      if (typeof value === 'boolean') {
+        if (id >= this.flags.length) this.flags = grownUint8(this.flags, id);
+        this.flags[id] = value ? 2 : 1;
+        return;
+      }
+      this.toAny();
+    }
+    const vals = this.vals;
+    while (vals.length <= id) vals.push(undefined);
+    vals[id] = value;
+  }
+
+  private clearSlot(id: number): void {
+    if (this.repr === ANY) {
+      if (id < this.vals.length) this.vals[id] = undefined;
+    } else if (id < this.flags.length) this.flags[id] = 0;
+  }
+
+  private toAny(): void {
+    const vals: (StoredValue | undefined)[] = [];
+    this.forEach((value, id) => {
+      while (vals.length < id) vals.push(undefined);
+      vals[id] = value;
+    });
+    this.vals = vals;
+    this.repr = ANY;
+    this.nums = new Float64Array(0);
+    this.flags = new Uint8Array(0);
+  }
+}
+
+function isList(value: StoredValue): value is readonly ScalarValue[] {
+  return Array.isArray(value);
+}
+
+function elementCount(value: StoredValue): number {
+  return isList(value) ? value.length : 1;
+}
+
+function sameValue(a: StoredValue, b: StoredValue): boolean {
+  if (isList(a) || isList(b)) {
+    if (!isList(a) || !isList(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+    return true;
+  }
+  return Object.is(a, b);
+}
+
+function indexValue(index: ValueIndex, value: StoredValue, id: number): void {
+  if (isList(value)) for (const v of value) index.add(v, id);
+  else index.add(value, id);
+}
+
+function unindexValue(index: ValueIndex, value: StoredValue, id: number): void {
+  if (isList(value)) for (const v of value) index.remove(v, id);
+  else index.remove(value, id);
+}

@@ -1,0 +1,34 @@
+// Interned sets of type names: each node stores one small integer naming its set of types
+// (nodes of an implementing type usually carry [T, Interface...], the same set for all of them).
+
+export class TypeSets {
+  private readonly sets: (readonly string[])[] = [[]];
+  private readonly byKey = new Map<string, number>([['', 0]]);
+  private readonly withCache = new Map<string, number>();
+
+  names(set: number): readonly string[] {
+    return this.sets[set] as readonly string[];
+  }
+
+  /** The set `set` ∪ {name}. */
+  with(set: number, name: string): number {
+    const cacheKey = set + '\u0000' + name;
+    const cached = this.withCache.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const names = this.names(set);
+    const next = names.includes(name) ? set : this.intern([...names, name]);
+    this.withCache.set(cacheKey, next);
+    return next;
+  }
+
+  private intern(names: string[]): number {
+    const key = names.join('\u0000');
+    let idx = this.byKey.get(key);
+    if (idx === undefined) {
+      idx = this.sets.length;
+      this.sets.push(Object.freeze(names));
+      this.byKey.set(key, idx);
+    }
+    return idx;
+  }
+}

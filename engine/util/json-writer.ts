@@ -1,0 +1,42 @@
+// JSON text for response data. Unlike JSON.stringify it writes bigint (Int64) as full-precision
+// numbers, and it skips `undefined` object members the same way.
+
+export function writeJson(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'bigint':
+      return value.toString();
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      if (value === null) return 'null';
+      if (Array.isArray(value)) return writeArray(value);
+      return writeObject(value as Record<string, unknown>);
+    default:
+      return 'null';
+  }
+}
+
+function writeArray(values: readonly unknown[]): string {
+  let out = '[';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) out += ',';
+    out += writeJson(values[i]);
+  }
+  return out + ']';
+}
+
+function writeObject(object: Record<string, unknown>): string {
+  let out = '{';
+  let sep = '';
+  for (const key in object) {
+    const member = object[key];
+    if (member === undefined) continue;
+    out += `${sep}${JSON.stringify(key)}:${writeJson(member)}`;
+    sep = ',';
+  }
+  return out + '}';
+}

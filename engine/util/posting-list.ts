@@ -1,0 +1,188 @@
+// Posting lists: the set of node ids stored under one key of an index (or one type, or one column's
+// "has a value" set). Small sets are plain frozen-by-convention arrays or a bare number; large ones a
+// PostingList that absorbs out-of-order writes in side sets and merges them on the next read.
+//
+// Every SortedIds handed out is a snapshot: it is never mutated afterwards, so callers may keep it
+// across later writes.
+
+import { EMPTY_IDS, contains, lowerBound, type SortedIds } from './sorted-ids.js';
+
+/** One id, a small sorted array (copy-on-write) or a PostingList. */
+export type Posting = number | readonly number[] | PostingList;
+
+/** Above this many ids a posting becomes a PostingList. */
+const SMALL_MAX = 32;
+
+export class PostingList {
+  private main: number[];
+  /** `main` has been handed out: copy before mutating it in place. */
+  private shared = false;
+  /** Ids not in `main`. */
+  private adds: Set<number> | undefined;
+  /** Ids of `main` that are logically gone. */
+  private dels: Set<number> | undefined;
+
+  constructor(sorted: number[] = []) {
+    this.main = sorted;
+  }
+
+  get size(): number {
+    return this.main.length - (this.dels?.size ?? 0) + (this.adds?.size ?? 0);
+  }
+
+  has(id: number): boolean {
+    if (this.adds?.has(id)) return true;
+    return contains(this.main, id) && !this.dels?.has(id);
+  }
+
+  add(id: number): boolean {
+    const main = this.main;
+    const n = main.length;
+    if ((n === 0 || (main[n - 1] as number) < id) && !this.adds?.has(id)) {
+      if (this.adds === undefined || this.adds.size === 0) {
+        this.ownMain().push(id);
+        return true;
+      }
+    }
+    if (this.dels?.delete(id)) return true;
+    if (contains(main, id)) return false;
+    if (this.adds === undefined) this.adds = new Set();
+    if (this.adds.has(id)) return false;
+    this.adds.add(id);
+    return true;
+  }
+
+  remove(id: number): boolean {
+    if (this.adds?.delete(id)) return true;
+    if (this.dels?.has(id)) return false;
+    const main = this.main;
+    const i = lowerBound(main, id);
+    if (i >= main.length || main[i] !== id) return false;
+    if (i === main.length - 1) {
+      this.ownMain().pop();
+      return true;
+    }
+    if (this.dels === undefined) this.dels = new Set();
+    this.dels.add(id);
+    return true;
+  }
+
+  /** The ids in ascending order (a snapshot). */
+  toArray(): SortedIds {
+    if ((this.adds !== undefined && this.adds.size > 0) || (this.dels !== undefined && this.dels.size > 0)) {
+      this.main = this.merged();
+      this.adds = undefined;
+      this.dels = undefined;
+    }
+    this.shared = true;
+    return this.main;
+  }
+
+  private ownMain(): number[] {
+    if (this.shared) {
+      this.main = this.main.slice();
+      this.shared = false;
+    }
+    return this.main;
+  }
+
+  private merged(): number[] {
+    const dels = this.dels;
+    const base = dels !== undefined && dels.size > 0 ? this.main.filter((x) => !dels.has(x)) : this.main;
+    if (this.adds === undefined || this.adds.size === 0) return base === this.main ? base.slice() : base;
+    const extra = Float64Array.from(this.adds).sort();
+    const out: number[] = new Array<number>(base.length + extra.length);
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < base.length && j < extra.length) {
+      const x = base[i] as number;
+      const y = extra[j] as number;
+      if (x < y) {
+        out[k++] = x;
+        i++;
+      } else {
+        out[k++] = y;
+        j++;
+      }
+    }
+    while (i < base.length) out[k++] = base[i++] as number;
+    while (j < extra.length) out[k++] = extra[j++] as number;
+    return out;
+  }
+}
+
+/** Adds `id`; returns the new posting, or null if `id` was already there. */
+export function postingAdd(p: Posting | undefined, id: number): Posting | null {
+  if (p === undefined) return id;
+  if (typeof p === 'number') {
+    if (p === id) return null;
+    return p < id ? [p, id] : [id, p];
+  }
+  if (p instanceof PostingList) return p.add(id) ? p : null;
+  const n = p.length;
+  let i: number;
+  if ((p[n - 1] as number) < id) i = n;
+  else {
+    i = lowerBound(p, id);
+    if (p[i] === id) return null;
+  }
+  if (n >= SMALL_MAX) {
+    const list = new PostingList(p.slice());
+    list.add(id);
+    return list;
+  }
+  const out = new Array<number>(n + 1);
+  for (let k = 0; k < i; k++) out[k] = p[k] as number;
+  out[i] = id;
+  for (let k = i; k < n; k++) out[k + 1] = p[k] as number;
+  return out;
+}
+
+/** Removes `id`; returns the new posting (undefined when empty), or null if `id` was absent. */
+export function postingRemove(p: Posting | undefined, id: number): Posting | undefined | null {
+  if (p === undefined) return null;
+  if (typeof p === 'number') return p === id ? undefined : null;
+  if (p instanceof PostingList) {
+    if (!p.remove(id)) return null;
+    return p.size <= SMALL_MAX / 4 ? shrink(p.toArray()) : p;
+  }
+  const i = lowerBound(p, id);
+  if (p[i] !== id) return null;
+  return shrink(p.filter((_, k) => k !== i));
+}
+
+function shrink(a: SortedIds): Posting | undefined {
+  if (a.length === 0) return undefined;
+  if (a.length === 1) return a[0] as number;
+  return a.slice();
+}
+
+/** The ids of a posting in ascending order (a snapshot). */
+export function postingIds(p: Posting | undefined): SortedIds {
+  if (p === undefined) return EMPTY_IDS;
+  if (typeof p === 'number') return [p];
+  if (p instanceof PostingList) return p.toArray();
+  return p;
+}
+
+export function postingSize(p: Posting | undefined): number {
+  if (p === undefined) return 0;
+  if (typeof p === 'number') return 1;
+  if (p instanceof PostingList) return p.size;
+  return p.length;
+}
+
+export function postingHas(p: Posting | undefined, id: number): boolean {
+  if (p === undefined) return false;
+  if (typeof p === 'number') return p === id;
+  if (p instanceof PostingList) return p.has(id);
+  return contains(p, id);
+}
+
+/** Calls `fn` for each id in ascending order. */
+export function postingForEach(p: Posting | undefined, fn: (id: number) => void): void {
+  if (p === undefined) return;
+  if (typeof p === 'number') fn(p);
+  else for (const id of postingIds(p)) fn(id);
+}

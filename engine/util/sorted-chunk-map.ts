@@ -1,0 +1,190 @@
+// An ordered map from keys to posting lists, kept as a list of sorted chunks (a one-level B-tree):
+// O(log n + CHUNK) insert/remove, binary-searchable ranges, in-order iteration in both directions.
+
+import { postingAdd, postingIds, postingRemove, type Posting } from './posting-list.js';
+import type { SortedIds } from './sorted-ids.js';
+
+const CHUNK_MAX = 512;
+
+interface Chunk<K> {
+  keys: K[];
+  vals: Posting[];
+}
+
+export type Compare<K> = (a: K, b: K) => number;
+
+/** A position: chunk index and offset inside it. */
+interface Pos {
+  c: number;
+  i: number;
+}
+
+export class SortedChunkMap<K> {
+  private chunks: Chunk<K>[] = [];
+  private keyCount = 0;
+
+  constructor(private readonly cmp: Compare<K>) {}
+
+  /** Number of distinct keys. */
+  get size(): number {
+    return this.keyCount;
+  }
+
+  /** Adds `id` under `key`; false if it was already there. */
+  add(key: K, id: number): boolean {
+    if (this.chunks.length === 0) {
+      this.chunks.push({ keys: [key], vals: [id] });
+      this.keyCount++;
+      return true;
+    }
+    const c = this.chunkFor(key);
+    const chunk = this.chunks[c] as Chunk<K>;
+    const i = this.lowerIn(chunk, key);
+    if (i < chunk.keys.length && this.cmp(chunk.keys[i] as K, key) === 0) {
+      const next = postingAdd(chunk.vals[i], id);
+      if (next === null) return false;
+      chunk.vals[i] = next;
+      return true;
+    }
+    if (i === chunk.keys.length) {
+      chunk.keys.push(key);
+      chunk.vals.push(id);
+    } else {
+      chunk.keys.splice(i, 0, key);
+      chunk.vals.splice(i, 0, id);
+    }
+    this.keyCount++;
+    if (chunk.keys.length > CHUNK_MAX) this.split(c);
+    return true;
+  }
+
+  /** Removes `id` from `key`; false if it was not there. */
+  remove(key: K, id: number): boolean {
+    if (this.chunks.length === 0) return false;
+    const c = this.chunkFor(key);
+    const chunk = this.chunks[c] as Chunk<K>;
+    const i = this.lowerIn(chunk, key);
+    if (i >= chunk.keys.length || this.cmp(chunk.keys[i] as K, key) !== 0) return false;
+    const next = postingRemove(chunk.vals[i], id);
+    if (next === null) return false;
+    if (next !== undefined) {
+      chunk.vals[i] = next;
+      return true;
+    }
+    chunk.keys.splice(i, 1);
+    chunk.vals.splice(i, 1);
+    this.keyCount--;
+    if (chunk.keys.length === 0) this.chunks.splice(c, 1);
+    return true;
+  }
+
+  get(key: K): Posting | undefined {
+    if (this.chunks.length === 0) return undefined;
+    const chunk = this.chunks[this.chunkFor(key)] as Chunk<K>;
+    const i = this.lowerIn(chunk, key);
+    if (i < chunk.keys.length && this.cmp(chunk.keys[i] as K, key) === 0) return chunk.vals[i];
+    return undefined;
+  }
+
+  /** Postings of keys within the bounds, in key order (ascending or descending). */
+  *postings(
+    lower: { value: K; inclusive: boolean } | undefined,
+    upper: { value: K; inclusive: boolean } | undefined,
+    desc = false,
+  ): Generator<Posting> {
+    if (this.chunks.length === 0) return;
+    if (lower !== undefined && upper !== undefined) {
+      const d = this.cmp(lower.value, upper.value);
+      if (d > 0 || (d === 0 && !(lower.inclusive && upper.inclusive))) return;
+    }
+    const start = lower === undefined ? { c: 0, i: 0 } : this.seek(lower.value, !lower.inclusive);
+    const end = upper === undefined ? this.endPos() : this.seek(upper.value, upper.inclusive);
+    if (!desc) {
+      for (let c = start.c; c <= end.c && c < this.chunks.length; c++) {
+        const chunk = this.chunks[c] as Chunk<K>;
+        const from = c === start.c ? start.i : 0;
+        const to = c === end.c ? end.i : chunk.keys.length;
+        for (let i = from; i < to; i++) yield chunk.vals[i] as Posting;
+      }
+    } else {
+      for (let c = Math.min(end.c, this.chunks.length - 1); c >= start.c; c--) {
+        const chunk = this.chunks[c] as Chunk<K>;
+        const from = c === start.c ? start.i : 0;
+        const to = c === end.c ? end.i : chunk.keys.length;
+        for (let i = to - 1; i >= from; i--) yield chunk.vals[i] as Posting;
+      }
+    }
+  }
+
+  /** Keys in ascending order with their ids (for tests and snapshots). */
+  *entries(): Generator<[K, SortedIds]> {
+    for (const chunk of this.chunks) {
+      for (let i = 0; i < chunk.keys.length; i++) yield [chunk.keys[i] as K, postingIds(chunk.vals[i])];
+    }
+  }
+
+  /** First position whose key is >= key (or > key when `after`). Positions may be one past a chunk's end. */
+  private seek(key: K, after: boolean): Pos {
+    const chunks = this.chunks;
+    let lo = 0;
+    let hi = chunks.length;
+    // first chunk whose last key is >= key (> key when after)
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const keys = (chunks[mid] as Chunk<K>).keys;
+      const d = this.cmp(keys[keys.length - 1] as K, key);
+      if (d < 0 || (after && d === 0)) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === chunks.length) return this.endPos();
+    const chunk = chunks[lo] as Chunk<K>;
+    let a = 0;
+    let b = chunk.keys.length;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      const d = this.cmp(chunk.keys[mid] as K, key);
+      if (d < 0 || (after && d === 0)) a = mid + 1;
+      else b = mid;
+    }
+    return { c: lo, i: a };
+  }
+
+  private endPos(): Pos {
+    const last = this.chunks.length - 1;
+    return { c: last, i: (this.chunks[last] as Chunk<K>).keys.length };
+  }
+
+  /** Index of the chunk that holds, or would hold, `key`. */
+  private chunkFor(key: K): number {
+    const chunks = this.chunks;
+    let lo = 0;
+    let hi = chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.cmp((chunks[mid] as Chunk<K>).keys[0] as K, key) <= 0) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  private lowerIn(chunk: Chunk<K>, key: K): number {
+    const keys = chunk.keys;
+    const n = keys.length;
+    if (n > 0 && this.cmp(keys[n - 1] as K, key) < 0) return n;
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.cmp(keys[mid] as K, key) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private split(c: number): void {
+    const chunk = this.chunks[c] as Chunk<K>;
+    const half = chunk.keys.length >>> 1;
+    const right: Chunk<K> = { keys: chunk.keys.splice(half), vals: chunk.vals.splice(half) };
+    this.chunks.splice(c + 1, 0, right);
+  }
+}

@@ -1,0 +1,159 @@
+// Sorted, duplicate-free arrays of dense node ids: the currency between indexes, store and exec.
+// (Implementation of the set operations lives with the store work; this file fixes the type.)
+
+export type SortedIds = readonly number[];
+
+/** Shared empty result; never mutated. */
+export const EMPTY_IDS: SortedIds = Object.freeze([]) as SortedIds;
+
+/** Index of the first element >= id in [lo, hi). */
+export function lowerBound(a: SortedIds, id: number, lo = 0, hi = a.length): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((a[mid] as number) < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Binary search. */
+export function contains(a: SortedIds, id: number): boolean {
+  const i = lowerBound(a, id);
+  return i < a.length && a[i] === id;
+}
+
+/** Intersection; gallops through the larger side when sizes differ a lot. */
+export function intersect(a: SortedIds, b: SortedIds): number[] {
+  if (a.length > b.length) [a, b] = [b, a];
+  const out: number[] = [];
+  if (a.length === 0) return out;
+  if (a.length * 16 < b.length) {
+    let lo = 0;
+    for (const x of a) {
+      lo = lowerBound(b, x, lo);
+      if (lo >= b.length) break;
+      if (b[lo] === x) out.push(x);
+    }
+    return out;
+  }
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i] as number;
+    const y = b[j] as number;
+    if (x === y) {
+      out.push(x);
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return out;
+}
+
+/** Intersection of several sets, smallest first. No sets → empty. */
+export function intersectMany(sets: SortedIds[]): number[] {
+  if (sets.length === 0) return [];
+  const sorted = [...sets].sort((x, y) => x.length - y.length);
+  let acc: number[] = (sorted[0] as SortedIds).slice();
+  for (let k = 1; k < sorted.length && acc.length > 0; k++) acc = intersect(acc, sorted[k] as SortedIds);
+  return acc;
+}
+
+export function union(a: SortedIds, b: SortedIds): number[] {
+  if (a.length === 0) return b.slice();
+  if (b.length === 0) return a.slice();
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i] as number;
+    const y = b[j] as number;
+    if (x === y) {
+      out.push(x);
+      i++;
+      j++;
+    } else if (x < y) {
+      out.push(x);
+      i++;
+    } else {
+      out.push(y);
+      j++;
+    }
+  }
+  while (i < a.length) out.push(a[i++] as number);
+  while (j < b.length) out.push(b[j++] as number);
+  return out;
+}
+
+/** Union of several sets: pairwise merges for few sets, sort + dedupe for many. */
+export function unionMany(sets: SortedIds[]): number[] {
+  const nonEmpty = sets.filter((s) => s.length > 0);
+  if (nonEmpty.length === 0) return [];
+  if (nonEmpty.length === 1) return (nonEmpty[0] as SortedIds).slice();
+  if (nonEmpty.length <= 4) {
+    let acc = union(nonEmpty[0] as SortedIds, nonEmpty[1] as SortedIds);
+    for (let k = 2; k < nonEmpty.length; k++) acc = union(acc, nonEmpty[k] as SortedIds);
+    return acc;
+  }
+  let total = 0;
+  for (const s of nonEmpty) total += s.length;
+  const buf = new Float64Array(total);
+  let n = 0;
+  for (const s of nonEmpty) for (const x of s) buf[n++] = x;
+  return sortedUniqueFrom(buf);
+}
+
+/** Sorts a scratch buffer of ids in place and returns its distinct values as an array. */
+export function sortedUniqueFrom(buf: Float64Array): number[] {
+  buf.sort();
+  const out: number[] = [];
+  let prev = Number.NaN;
+  for (let k = 0; k < buf.length; k++) {
+    const x = buf[k] as number;
+    if (x !== prev) {
+      out.push(x);
+      prev = x;
+    }
+  }
+  return out;
+}
+
+/** a minus b. */
+export function difference(a: SortedIds, b: SortedIds): number[] {
+  if (b.length === 0) return a.slice();
+  const out: number[] = [];
+  let j = 0;
+  for (const x of a) {
+    while (j < b.length && (b[j] as number) < x) j++;
+    if (j < b.length && b[j] === x) continue;
+    out.push(x);
+  }
+  return out;
+}
+
+/** Inserts in place keeping order; false if already present. */
+export function insertSorted(a: number[], id: number): boolean {
+  const n = a.length;
+  if (n === 0 || (a[n - 1] as number) < id) {
+    a.push(id);
+    return true;
+  }
+  const i = lowerBound(a, id);
+  if (a[i] === id) return false;
+  a.splice(i, 0, id);
+  return true;
+}
+
+/** Removes in place; false if absent. */
+export function removeSorted(a: number[], id: number): boolean {
+  const n = a.length;
+  if (n > 0 && a[n - 1] === id) {
+    a.pop();
+    return true;
+  }
+  const i = lowerBound(a, id);
+  if (i >= n || a[i] !== id) return false;
+  a.splice(i, 1);
+  return true;
+}

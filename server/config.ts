@@ -1,0 +1,180 @@
+// Configuration: command-line flags win over `SERVICE_*` environment variables, which win over defaults.
+
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { isLogLevel, logLevels, type LogLevel } from './log.js';
+
+export interface ServerConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly adminKey: string | undefined;
+  readonly clientKey: string | undefined;
+  /** Whether /graphql answers requests without an `X-Auth-Token`. */
+  readonly anonymous: boolean;
+  readonly maxBodyBytes: number;
+  readonly maxQueryTokens: number;
+  readonly maxQueryDepth: number;
+  readonly logLevel: LogLevel;
+  readonly lambdaUrl: string | undefined;
+  readonly allowJsFallback: boolean;
+  readonly debug: boolean;
+}
+
+export type ConfigResult =
+  | { readonly kind: 'config'; readonly config: ServerConfig }
+  | { readonly kind: 'help'; readonly text: string }
+  | { readonly kind: 'error'; readonly message: string };
+
+export const defaults = {
+  port: 8080,
+  host: '0.0.0.0',
+  dataDir: 'snapshots',
+  maxBodyBytes: 8 * 1024 * 1024,
+  maxQueryTokens: 50_000,
+  maxQueryDepth: 200,
+  logLevel: 'info' as LogLevel,
+} as const;
+
+type Kind = 'string' | 'boolean';
+
+/** Every option: its flag type, its environment variable and its help line. */
+const optionTable = {
+  port: { type: 'string', env: 'SERVICE_PORT', help: `TCP port; 0 picks a free one (default ${defaults.port})` },
+  host: { type: 'string', env: 'SERVICE_HOST', help: `interface to bind (default ${defaults.host})` },
+  'data-dir': { type: 'string', env: 'SERVICE_DATA_DIR', help: `snapshot and log directory (default ./${defaults.dataDir})` },
+  'admin-key': { type: 'string', env: 'SERVICE_ADMIN_KEY', help: 'key required in X-Auth-Token for /admin* (and accepted on /graphql)' },
+  'client-key': { type: 'string', env: 'SERVICE_CLIENT_KEY', help: 'key accepted in X-Auth-Token on /graphql' },
+  anonymous: { type: 'boolean', env: 'SERVICE_ANONYMOUS', help: 'allow /graphql without a key (default: on unless a key is set)' },
+  'max-body-bytes': { type: 'string', env: 'SERVICE_MAX_BODY_BYTES', help: `request body cap, also after gunzip (default ${defaults.maxBodyBytes})` },
+  'max-query-tokens': { type: 'string', env: 'SERVICE_MAX_QUERY_TOKENS', help: `parser token limit (default ${defaults.maxQueryTokens})` },
+  'max-query-depth': { type: 'string', env: 'SERVICE_MAX_QUERY_DEPTH', help: `selection depth limit (default ${defaults.maxQueryDepth})` },
+  'log-level': { type: 'string', env: 'SERVICE_LOG_LEVEL', help: `${logLevels.join('|')} (default ${defaults.logLevel})` },
+  'lambda-url': { type: 'string', env: 'SERVICE_LAMBDA_URL', help: 'base URL for @lambda fields' },
+  'allow-js-fallback': { type: 'boolean', env: 'SERVICE_ALLOW_JS_FALLBACK', help: 'start even if only the slow JS shim of uWebSockets.js loads' },
+  debug: { type: 'boolean', env: 'SERVICE_DEBUG', help: 'debug extensions (query plans) in responses' },
+  help: { type: 'boolean', env: undefined, help: 'print this help' },
+} as const satisfies Record<string, { type: Kind; env: string | undefined; help: string }>;
+
+type OptionName = keyof typeof optionTable;
+
+export function usage(): string {
+  const lines = ['Usage: node dist/server/main.js [options]', '', 'Options (flags win over environment variables):'];
+  for (const [name, option] of Object.entries(optionTable)) {
+    const flag = option.type === 'boolean' && name !== 'help' ? `--[no-]${name}` : `--${name}${option.type === 'string' ? ' <value>' : ''}`;
+    const env = option.env === undefined ? '' : ` [${option.env}]`;
+    lines.push(`  ${flag.padEnd(30)} ${option.help}${env}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+class ConfigError extends Error {}
+
+/** Parses flags and environment into a validated configuration; never throws. */
+export function loadConfig(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, cwd = process.cwd()): ConfigResult {
+  let values: Partial<Record<OptionName, string | boolean>>;
+  try {
+    const options = Object.fromEntries(Object.entries(optionTable).map(([name, o]) => [name, { type: o.type }]));
+    values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false, allowNegative: true }).values as typeof values;
+  } catch (error) {
+    return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
+  }
+  if (values.help === true) return { kind: 'help', text: usage() };
+  try {
+    return { kind: 'config', config: build(new Source(values, env), cwd) };
+  } catch (error) {
+    if (error instanceof ConfigError) return { kind: 'error', message: error.message };
+    throw error;
+  }
+}
+
+/** Looks one option up: flag first, then its environment variable. */
+class Source {
+  constructor(
+    private readonly flags: Partial<Record<OptionName, string | boolean>>,
+    private readonly env: Readonly<Record<string, string | undefined>>,
+  ) {}
+
+  raw(name: OptionName): { value: string | boolean; from: string } | undefined {
+    const flag = this.flags[name];
+    if (flag !== undefined) return { value: flag, from: `--${name}` };
+    const variable = optionTable[name].env;
+    const fromEnv = variable === undefined ? undefined : this.env[variable];
+    if (fromEnv !== undefined && fromEnv !== '') return { value: fromEnv, from: variable ?? name };
+    return undefined;
+  }
+
+  string(name: OptionName): string | undefined {
+    const raw = this.raw(name);
+    if (raw === undefined) return undefined;
+    if (typeof raw.value !== 'string' || raw.value === '') throw new ConfigError(`${raw.from} needs a non-empty value`);
+    return raw.value;
+  }
+
+  boolean(name: OptionName): boolean | undefined {
+    const raw = this.raw(name);
+    if (raw === undefined || typeof raw.value === 'boolean') return raw?.value as boolean | undefined;
+    const text = raw.value.toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(text)) return true;
+    if (['0', 'false', 'no', 'off'].includes(text)) return false;
+    throw new ConfigError(`${raw.from} must be true or false, got ${JSON.stringify(raw.value)}`);
+  }
+
+  integer(name: OptionName, min: number, max: number): number | undefined {
+    const text = this.string(name);
+    if (text === undefined) return undefined;
+    const from = this.raw(name)?.from ?? name;
+    if (!/^\d+$/.test(text)) throw new ConfigError(`${from} must be an integer, got ${JSON.stringify(text)}`);
+    const value = Number(text);
+    if (value < min || value > max) throw new ConfigError(`${from} must be between ${min} and ${max}, got ${text}`);
+    return value;
+  }
+}
+
+function build(source: Source, cwd: string): ServerConfig {
+  const adminKey = source.string('admin-key');
+  const clientKey = source.string('client-key');
+  const keyed = adminKey !== undefined || clientKey !== undefined;
+  const anonymous = source.boolean('anonymous') ?? !keyed;
+  if (!anonymous && !keyed) throw new ConfigError('--no-anonymous needs --admin-key or --client-key, or nobody could use /graphql');
+  const logLevel = source.string('log-level') ?? defaults.logLevel;
+  if (!isLogLevel(logLevel)) throw new ConfigError(`--log-level must be one of ${logLevels.join(', ')}, got ${JSON.stringify(logLevel)}`);
+  return {
+    port: source.integer('port', 0, 65_535) ?? defaults.port,
+    host: source.string('host') ?? defaults.host,
+    dataDir: resolve(cwd, source.string('data-dir') ?? defaults.dataDir),
+    adminKey,
+    clientKey,
+    anonymous,
+    maxBodyBytes: source.integer('max-body-bytes', 1, 2 ** 31 - 1) ?? defaults.maxBodyBytes,
+    maxQueryTokens: source.integer('max-query-tokens', 1, 10_000_000) ?? defaults.maxQueryTokens,
+    maxQueryDepth: source.integer('max-query-depth', 1, 100_000) ?? defaults.maxQueryDepth,
+    logLevel,
+    lambdaUrl: httpUrl(source.string('lambda-url')),
+    allowJsFallback: source.boolean('allow-js-fallback') ?? false,
+    debug: source.boolean('debug') ?? false,
+  };
+}
+
+function httpUrl(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`--lambda-url must be an absolute http(s) URL, got ${JSON.stringify(text)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`--lambda-url must use http or https, got ${JSON.stringify(text)}`);
+  }
+  return text;
+}
+
+/** The configuration with secrets replaced, for logging. */
+export function redacted(config: ServerConfig): Record<string, string | number | boolean | undefined> {
+  return {
+    ...config,
+    adminKey: config.adminKey === undefined ? undefined : '<set>',
+    clientKey: config.clientKey === undefined ? undefined : '<set>',
+  };
+}

@@ -1,0 +1,119 @@
+// Turns an HTTP request into the engine's GraphQLRequest: GET query parameters, or a POST body in
+// application/json or application/graphql. Malformed transport input becomes an HttpError (400/415).
+
+import type { GraphQLRequest } from '../engine/index.js';
+import { readBody } from './body-reader.js';
+import type { Exchange } from './exchange.js';
+import { HttpError, httpMessages } from './http-error.js';
+import { mediaType } from './negotiate.js';
+import { authHeader } from './auth.js';
+
+export interface DecodedRequest {
+  readonly request: GraphQLRequest;
+  /** `variables` was sent but is not an object: the engine words the error, the status is 400 for everyone. */
+  readonly malformedVariables: boolean;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export async function decodeGraphqlRequest(exchange: Exchange, maxBodyBytes: number): Promise<DecodedRequest> {
+  const method = exchange.request.method;
+  if (method === 'GET') return fromParameters(exchange);
+  if (method !== 'POST') throw new HttpError(405, httpMessages.badMethod, undefined, { Allow: 'GET, POST, OPTIONS' });
+  const type = requestMediaType(exchange.header('content-type'));
+  const text = decodeUtf8(await readBody(exchange, maxBodyBytes));
+  if (type === 'application/graphql') return decoded(exchange, { query: text });
+  return decoded(exchange, parseJsonBody(text));
+}
+
+/** The POST body's media type, or a 415 before the body is read. */
+function requestMediaType(header: string | undefined): 'application/json' | 'application/graphql' {
+  const media = mediaType(header);
+  const charset = media?.params['charset'];
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw new HttpError(415, httpMessages.unsupportedMediaType);
+  if (media?.type === 'application/json' || media?.type === 'application/graphql') return media.type;
+  throw new HttpError(415, httpMessages.unsupportedMediaType);
+}
+
+export function decodeUtf8(body: Uint8Array): string {
+  try {
+    return utf8.decode(body);
+  } catch {
+    throw new HttpError(400, httpMessages.notValidBody('the body is not valid UTF-8'));
+  }
+}
+
+interface RawParameters {
+  readonly query?: unknown;
+  readonly operationName?: unknown;
+  readonly variables?: unknown;
+  readonly extensions?: unknown;
+}
+
+function parseJsonBody(text: string): RawParameters {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new HttpError(400, httpMessages.notValidBody(error instanceof Error ? error.message : String(error)));
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new HttpError(400, httpMessages.notValidBody('expected a JSON object'));
+  }
+  return parsed;
+}
+
+function fromParameters(exchange: Exchange): DecodedRequest {
+  const params = new URLSearchParams(exchange.request.query);
+  return decoded(exchange, {
+    query: params.get('query') ?? undefined,
+    operationName: params.get('operationName') ?? undefined,
+    variables: jsonParameter(params, 'variables'),
+    extensions: jsonParameter(params, 'extensions'),
+  });
+}
+
+function jsonParameter(params: URLSearchParams, name: string): unknown {
+  const text = params.get(name);
+  if (text === null || text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new HttpError(400, httpMessages.notValidBody(`${name}: ${error instanceof Error ? error.message : String(error)}`));
+  }
+}
+
+function decoded(exchange: Exchange, raw: RawParameters): DecodedRequest {
+  const query = optionalString(raw.query, 'query');
+  const operationName = optionalString(raw.operationName, 'operationName');
+  if (raw.extensions !== undefined && raw.extensions !== null && !isObject(raw.extensions)) {
+    throw new HttpError(400, httpMessages.notValidBody('"extensions" must be an object'));
+  }
+  const request: GraphQLRequest = {
+    method: exchange.request.method === 'GET' ? 'GET' : 'POST',
+    query,
+    operationName,
+    variables: raw.variables,
+    extensions: raw.extensions,
+    headers: forwardableHeaders(exchange.request.headers),
+  };
+  const malformedVariables = raw.variables !== undefined && raw.variables !== null && !isObject(raw.variables);
+  return { request, malformedVariables };
+}
+
+function optionalString(value: unknown, name: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new HttpError(400, httpMessages.notValidBody(`"${name}" must be a string`));
+  return value;
+}
+
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Request headers minus the service key, which must never reach custom resolvers or logs. */
+function forwardableHeaders(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  if (!(authHeader in headers)) return headers;
+  const { [authHeader]: _secret, ...rest } = headers;
+  return rest;
+}

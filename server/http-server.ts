@@ -1,0 +1,59 @@
+// The HTTP server: transport + router, with a count of in-flight requests so shutdown can drain.
+
+import type { Engine } from '../engine/index.js';
+import type { ServerConfig } from './config.js';
+import { Exchange } from './exchange.js';
+import type { Logger } from './log.js';
+import { Router } from './router.js';
+import type { Listening, Transport } from './uws-transport.js';
+
+/** uWS flushes corked writes on its next loop turn; give the last responses that long before exiting. */
+const flushGraceMs = 50;
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  /** Stops accepting, then resolves once every in-flight request has settled (or after `timeoutMs`). */
+  shutdown(timeoutMs: number): Promise<{ readonly drained: boolean }>;
+}
+
+export async function startServer(transport: Transport, engine: Engine, config: ServerConfig, log: Logger): Promise<RunningServer> {
+  let inFlight = 0;
+  let onIdle: (() => void) | undefined;
+  let boundPort = config.port;
+  const address = (): string => `${config.host}:${boundPort}`;
+  const router = new Router({ engine, config, log, address });
+  const settled = (): void => {
+    inFlight--;
+    if (inFlight === 0) onIdle?.();
+  };
+  const listening: Listening = await transport.listen(config.host, config.port, (request, sink) => {
+    inFlight++;
+    const exchange = new Exchange(request, sink, settled);
+    router.handle(exchange).catch((error: unknown) => {
+      log.error('request handling failed', { error: error instanceof Error ? error.message : String(error) });
+      exchange.write(500, {}, '');
+    });
+  });
+  const port = listening.port;
+  boundPort = port;
+  const hostForUrl = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return {
+    url: `http://${hostForUrl}:${port}`,
+    port,
+    async shutdown(timeoutMs) {
+      listening.close();
+      if (inFlight === 0) return { drained: true };
+      log.info('waiting for in-flight requests', { count: inFlight });
+      const drained = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), timeoutMs);
+        onIdle = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+      });
+      await new Promise((resolve) => setTimeout(resolve, flushGraceMs));
+      return { drained };
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// Transport-neutral shapes: what the routes see of a request and the part of a response they drive.
+// The uWebSockets.js objects satisfy `ResponseSink` structurally; only uws-transport.ts imports the library.
+
+/** A request copied out of the transport synchronously (uWS request objects die after the handler returns). */
+export interface IncomingRequest {
+  /** Upper-case method, e.g. `POST`. */
+  readonly method: string;
+  /** Path without the query string. */
+  readonly path: string;
+  /** Raw query string without `?`. */
+  readonly query: string;
+  /** Lower-cased header names → values (repeated headers joined with `, `). */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** The subset of uWS `HttpResponse` the server uses. */
+export interface ResponseSink {
+  onAborted(handler: () => void): unknown;
+  onData(handler: (chunk: ArrayBuffer, isLast: boolean) => void): unknown;
+  cork(callback: () => void): unknown;
+  writeStatus(status: string): unknown;
+  writeHeader(key: string, value: string): unknown;
+  end(body?: string | Uint8Array, closeConnection?: boolean): unknown;
+  pause(): void;
+  resume(): void;
+}
+
+/** A finished answer, before content encoding. */
+export interface Reply {
+  readonly status: number;
+  readonly contentType?: string;
+  readonly body: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export const statusText: Readonly<Record<number, string>> = {
+  200: 'OK',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};

@@ -1,0 +1,79 @@
+// Entry point: `node dist/server/main.js [options]`. Exit codes: 0 clean, 1 start-up failure, 2 bad usage.
+
+import { mkdir } from 'node:fs/promises';
+import { Engine, type EngineOptions } from '../engine/index.js';
+import { loadConfig, redacted, type ServerConfig } from './config.js';
+import { startServer, type RunningServer } from './http-server.js';
+import { createLogger, type Logger } from './log.js';
+import { loadTransport } from './uws-transport.js';
+
+const shutdownTimeoutMs = 10_000;
+
+async function main(): Promise<void> {
+  const loaded = loadConfig(process.argv.slice(2), process.env);
+  if (loaded.kind === 'help') {
+    process.stdout.write(loaded.text);
+    return;
+  }
+  if (loaded.kind === 'error') {
+    process.stderr.write(`error: ${loaded.message}\nRun with --help for the list of options.\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const config = loaded.config;
+  const log = createLogger(config.logLevel);
+  log.debug('configuration', redacted(config));
+
+  const transport = loadTransport();
+  if (!transport.native) {
+    if (!config.allowJsFallback) {
+      log.error('the native uWebSockets.js binary did not load (only its slow JS shim did); refusing to start. Use --allow-js-fallback to run on the shim anyway.', {
+        platform: `${process.platform}-${process.arch}`,
+        abi: process.versions.modules,
+      });
+      process.exitCode = 1;
+      return;
+    }
+    log.warn('running on the JS fallback of uWebSockets.js: performance will be degraded');
+  }
+
+  await mkdir(config.dataDir, { recursive: true });
+  const engine = await Engine.open(engineOptions(config));
+  const server = await startServer(transport, engine, config, log);
+  handleSignals(server, engine, log); // before the start-up line: whoever reads it may signal at once
+  log.info(`listening on ${server.url}`, { 'data-dir': config.dataDir, transport: transport.name });
+}
+
+function engineOptions(config: ServerConfig): EngineOptions {
+  const options: EngineOptions = {
+    dataDir: config.dataDir,
+    maxQueryTokens: config.maxQueryTokens,
+    maxQueryDepth: config.maxQueryDepth,
+    debug: config.debug,
+  };
+  return config.lambdaUrl === undefined ? options : { ...options, lambdaUrl: config.lambdaUrl };
+}
+
+function handleSignals(server: RunningServer, engine: Engine, log: Logger): void {
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals): Promise<void> => {
+    if (stopping) {
+      log.warn('second signal: exiting without waiting', { signal });
+      process.exit(1);
+    }
+    stopping = true;
+    log.info('shutting down', { signal });
+    const { drained } = await server.shutdown(shutdownTimeoutMs);
+    if (!drained) log.warn('in-flight requests did not finish in time', { timeoutMs: shutdownTimeoutMs });
+    await engine.close();
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', (signal) => void stop(signal));
+  process.on('SIGINT', (signal) => void stop(signal));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

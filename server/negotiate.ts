@@ -1,0 +1,86 @@
+// Content negotiation and the one place that decides HTTP status codes.
+//
+// Two audiences: clients that accept only `application/json` (or send no Accept: Dgraph's clients) get 200
+// for every GraphQL error; clients that accept `application/graphql-response+json` get the status codes of
+// the GraphQL-over-HTTP spec. Transport failures (bad body, 401, 405, 413, 415) are 4xx for both.
+
+import type { ResponseKind } from '../engine/index.js';
+
+export type ResponseMode = 'json' | 'graphql-response';
+
+export const graphqlResponseType = 'application/graphql-response+json';
+
+const contentTypes: Readonly<Record<ResponseMode, string>> = {
+  json: 'application/json',
+  'graphql-response': `${graphqlResponseType}; charset=utf-8`,
+};
+
+interface MediaRange {
+  readonly type: string;
+  readonly q: number;
+}
+
+/** Picks the response media type from an Accept header; graphql-response+json wins ties. */
+export function responseMode(accept: string | undefined): ResponseMode {
+  if (accept === undefined || accept.trim() === '') return 'json';
+  const ranges = parseAccept(accept);
+  const modern = quality(ranges, graphqlResponseType);
+  const legacy = Math.max(quality(ranges, 'application/json'), quality(ranges, 'application/*'), quality(ranges, '*/*'));
+  return modern > 0 && modern >= legacy ? 'graphql-response' : 'json';
+}
+
+export function contentTypeFor(mode: ResponseMode): string {
+  return contentTypes[mode];
+}
+
+/** HTTP status for an engine answer. */
+export function statusFor(kind: ResponseKind, mode: ResponseMode): number {
+  switch (kind) {
+    case 'ok':
+      return 200;
+    case 'method-not-allowed':
+      return 405;
+    case 'request-error':
+      return mode === 'graphql-response' ? 400 : 200;
+  }
+}
+
+/** `type/subtype` lower-cased and its parameters; undefined for a missing header. */
+export function mediaType(header: string | undefined): { readonly type: string; readonly params: Readonly<Record<string, string>> } | undefined {
+  if (header === undefined || header.trim() === '') return undefined;
+  const [type = '', ...rest] = header.split(';');
+  const params: Record<string, string> = {};
+  for (const part of rest) {
+    const eq = part.indexOf('=');
+    if (eq > 0) params[part.slice(0, eq).trim().toLowerCase()] = part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+  }
+  return { type: type.trim().toLowerCase(), params };
+}
+
+/** Whether an Accept-Encoding header allows gzip. */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  if (acceptEncoding === undefined) return false;
+  const ranges = parseAccept(acceptEncoding);
+  return quality(ranges, 'gzip') > 0;
+}
+
+function parseAccept(header: string): MediaRange[] {
+  return header.split(',').map((part) => {
+    const [type = '', ...params] = part.split(';');
+    let q = 1;
+    for (const param of params) {
+      const [key, value] = param.split('=');
+      if (key?.trim().toLowerCase() === 'q' && value !== undefined) {
+        const parsed = Number(value.trim());
+        q = Number.isFinite(parsed) ? parsed : 0;
+      }
+    }
+    return { type: type.trim().toLowerCase(), q };
+  });
+}
+
+function quality(ranges: readonly MediaRange[], type: string): number {
+  let best = 0;
+  for (const range of ranges) if (range.type === type) best = Math.max(best, range.q);
+  return best;
+}

@@ -1,0 +1,35 @@
+// Writes a Reply: CORS headers, content type, and gzip when the client accepts it and it pays.
+
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import type { Exchange } from './exchange.js';
+import type { Reply } from './http-types.js';
+import { acceptsGzip } from './negotiate.js';
+
+const gzipAsync = promisify(gzip);
+
+/** Bodies smaller than this are sent as they are: gzip would cost more than it saves. */
+export const gzipThreshold = 1024;
+
+export const corsHeaders: Readonly<Record<string, string>> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'POST, OPTIONS',
+  'Access-Control-Allow-Headers':
+    'X-Dgraph-AccessToken, X-Dgraph-AuthToken, Content-Type, Content-Length, Accept-Encoding, Cache-Control, X-CSRF-Token, X-Auth-Token, X-Requested-With',
+  'Access-Control-Allow-Credentials': 'true',
+};
+
+export async function sendReply(exchange: Exchange, reply: Reply, closeConnection = false): Promise<void> {
+  if (!exchange.open) return;
+  const headers: Record<string, string> = { ...corsHeaders, ...reply.headers };
+  if (reply.contentType !== undefined) headers['Content-Type'] = reply.contentType;
+  let body: string | Uint8Array = reply.body;
+  if (Buffer.byteLength(reply.body) > gzipThreshold) {
+    headers['Vary'] = 'Accept-Encoding';
+    if (acceptsGzip(exchange.header('accept-encoding'))) {
+      body = await gzipAsync(reply.body);
+      headers['Content-Encoding'] = 'gzip';
+    }
+  }
+  exchange.write(reply.status, headers, body, closeConnection);
+}

@@ -1,0 +1,71 @@
+// Request stages for every path: route lookup → OPTIONS/CORS → key check → route → reply.
+// Refusals (HttpError) and unexpected failures are rendered here, nowhere else.
+
+import { randomUUID } from 'node:crypto';
+import { authHeader, KeyChecker } from './auth.js';
+import type { Exchange } from './exchange.js';
+import { HttpError, errorBody, httpMessages } from './http-error.js';
+import type { Reply } from './http-types.js';
+import { contentTypeFor, responseMode, type ResponseMode } from './negotiate.js';
+import { sendReply } from './reply-writer.js';
+import { schemaRoute, validateSchemaRoute } from './routes/admin-schema-routes.js';
+import { adminRoute, graphqlRoute } from './routes/graphql-route.js';
+import type { Route, RouteContext } from './routes/route.js';
+import { healthRoute, probeRoute } from './routes/status-routes.js';
+
+const routes: ReadonlyMap<string, Route> = new Map([
+  ['/graphql', graphqlRoute],
+  ['/admin', adminRoute],
+  ['/admin/schema', schemaRoute],
+  ['/admin/schema/validate', validateSchemaRoute],
+  ['/health', healthRoute],
+  ['/probe/graphql', probeRoute],
+]);
+
+export class Router {
+  readonly #keys: KeyChecker;
+
+  constructor(private readonly context: RouteContext) {
+    this.#keys = new KeyChecker(context.config);
+  }
+
+  async handle(exchange: Exchange): Promise<void> {
+    const started = performance.now();
+    const mode = responseMode(exchange.header('accept'));
+    const reply = await this.#reply(exchange, mode);
+    await sendReply(exchange, reply).catch((error: unknown) => {
+      const failure = refusal(this.#internal(error), mode);
+      exchange.write(failure.status, { 'Content-Type': failure.contentType ?? 'application/json' }, failure.body);
+    });
+    this.context.log.debug('request', {
+      method: exchange.request.method,
+      path: exchange.request.path,
+      status: exchange.aborted ? 'aborted' : reply.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  }
+
+  async #reply(exchange: Exchange, mode: ResponseMode): Promise<Reply> {
+    const route = routes.get(exchange.request.path);
+    try {
+      if (route === undefined) throw new HttpError(404, httpMessages.notFound(exchange.request.path));
+      if (exchange.request.method === 'OPTIONS') return { status: 200, body: '' };
+      if (route.scope !== undefined) this.#keys.check(route.scope, exchange.header(authHeader));
+      return await route.handle(exchange, mode, this.context);
+    } catch (error) {
+      if (error instanceof HttpError) return refusal(error, mode);
+      return refusal(this.#internal(error), mode);
+    }
+  }
+
+  #internal(error: unknown): HttpError {
+    const id = randomUUID();
+    this.context.log.error('internal error', { requestId: id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    return new HttpError(500, `Internal error (request ${id}).`);
+  }
+}
+
+function refusal(error: HttpError, mode: ResponseMode): Reply {
+  const reply: Reply = { status: error.status, contentType: contentTypeFor(mode), body: errorBody(error.message, error.code) };
+  return error.headers === undefined ? reply : { ...reply, headers: error.headers };
+}

@@ -1,0 +1,108 @@
+// The only file that touches uWebSockets.js. It loads the library, tells the native binary from the
+// slow JS shim it silently falls back to, copies each request out synchronously and hands it on.
+
+import { createRequire } from 'node:module';
+import type * as Uws from 'uWebSockets.js';
+import type { IncomingRequest, ResponseSink } from './http-types.js';
+
+export type TransportName = 'uWebSockets.js-native' | 'uWebSockets.js-js-fallback';
+
+export type RequestHandler = (request: IncomingRequest, sink: ResponseSink) => void;
+
+export interface Listening {
+  readonly port: number;
+  /** Stops accepting connections; open ones finish their requests. */
+  close(): void;
+}
+
+export interface Transport {
+  readonly name: TransportName;
+  readonly native: boolean;
+  listen(host: string, port: number, handler: RequestHandler): Promise<Listening>;
+}
+
+/** uWS reads this once at load time; its default (4 KiB) is too small for long GET queries. */
+const maxHeaderBytes = '65536';
+
+export function loadTransport(): Transport {
+  process.env['UWS_HTTP_MAX_HEADERS_SIZE'] ??= maxHeaderBytes;
+  const uws = createRequire(import.meta.url)('uWebSockets.js') as typeof Uws;
+  // The native module exports getParts/SSLApp; the shim does not.
+  const native = typeof (uws as Partial<typeof Uws>).getParts === 'function';
+  return {
+    name: native ? 'uWebSockets.js-native' : 'uWebSockets.js-js-fallback',
+    native,
+    listen: (host, port, handler) => listen(uws, native, host, port, handler),
+  };
+}
+
+function listen(uws: typeof Uws, native: boolean, host: string, port: number, handler: RequestHandler): Promise<Listening> {
+  const app = uws.App();
+  app.any('/*', (res, req) => {
+    try {
+      if (native) handler(snapshot(req), res);
+      else handler(shimSnapshot(req), shimSink(res));
+    } catch (error) {
+      // A throw here would take the process down; answer 500 instead (the handler logs its own failures).
+      process.emitWarning(`request handler failed: ${error instanceof Error ? error.message : String(error)}`);
+      try {
+        res.cork(() => res.writeStatus('500 Internal Server Error').end());
+      } catch {
+        // the response was already finished or aborted
+      }
+    }
+  });
+  return new Promise((resolve, reject) => {
+    app.listen(host, port, (socket) => {
+      if (socket === false) {
+        reject(new Error(`could not listen on ${host}:${port} (address in use or not available)`));
+        return;
+      }
+      resolve({ port: uws.us_socket_local_port(socket as unknown as Uws.us_socket), close: () => uws.us_listen_socket_close(socket) });
+    });
+  });
+}
+
+function snapshot(req: Uws.HttpRequest): IncomingRequest {
+  const headers: Record<string, string> = {};
+  req.forEach((key, value) => {
+    const previous = headers[key];
+    headers[key] = previous === undefined ? value : `${previous}, ${value}`;
+  });
+  return { method: req.getMethod().toUpperCase(), path: req.getUrl(), query: req.getQuery() ?? '', headers };
+}
+
+// The JS shim lacks forEach/pause/resume and its getUrl() includes the query string; it wraps a Node
+// IncomingMessage, which is where its headers are read from. Only used with --allow-js-fallback.
+
+interface ShimRequest {
+  readonly request: { readonly headers: Readonly<Record<string, string | string[] | undefined>> };
+}
+
+function shimSnapshot(req: Uws.HttpRequest): IncomingRequest {
+  const headers: Record<string, string> = {};
+  for (const [key, value] of Object.entries((req as unknown as ShimRequest).request.headers)) {
+    if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const url = req.getUrl();
+  const mark = url.indexOf('?');
+  return {
+    method: req.getMethod().toUpperCase(),
+    path: mark < 0 ? url : url.slice(0, mark),
+    query: mark < 0 ? '' : url.slice(mark + 1),
+    headers,
+  };
+}
+
+function shimSink(res: Uws.HttpResponse): ResponseSink {
+  return {
+    onAborted: (handler) => res.onAborted(handler),
+    onData: (handler) => res.onData(handler),
+    cork: (callback) => res.cork(callback),
+    writeStatus: (status) => res.writeStatus(status),
+    writeHeader: (key, value) => res.writeHeader(key, value),
+    end: (body, closeConnection) => res.end(body, closeConnection),
+    pause: () => undefined,
+    resume: () => undefined,
+  };
+}

@@ -1,0 +1,42 @@
+// Small HTTP helpers over undici for the integration tests.
+
+import { request } from 'undici';
+
+export interface Answer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: Buffer;
+  readonly text: string;
+  json(): unknown;
+}
+
+export interface Send {
+  readonly method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS' | 'PATCH';
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string | Buffer;
+}
+
+/** One request; never decompresses, so gzip responses can be checked byte for byte. */
+export async function send(url: string, options: Send = {}): Promise<Answer> {
+  const response = await request(url, {
+    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    headers: options.headers ?? {},
+    ...(options.body === undefined ? {} : { body: options.body }),
+  });
+  const body = Buffer.from(await response.body.arrayBuffer());
+  const text = body.toString('utf8');
+  return { status: response.statusCode, headers: response.headers, body, text, json: () => JSON.parse(text) as unknown };
+}
+
+export const jsonHeaders = { 'content-type': 'application/json' } as const;
+export const modernAccept = { accept: 'application/graphql-response+json' } as const;
+
+/** POST a GraphQL request as application/json. */
+export function postGraphql(baseUrl: string, payload: unknown, headers: Readonly<Record<string, string>> = {}, path = '/graphql'): Promise<Answer> {
+  return send(`${baseUrl}${path}`, { method: 'POST', headers: { ...jsonHeaders, ...headers }, body: JSON.stringify(payload) });
+}
+
+export function header(answer: Answer, name: string): string | undefined {
+  const value = answer.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(', ') : value;
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { parseDateTime } from '../../../engine/indexes/datetime-key.js';
+
+describe('parseDateTime', () => {
+  it.each([
+    ['2020-01-02T03:04:05Z', Date.UTC(2020, 0, 2, 3, 4, 5)],
+    ['2020-01-02T03:04:05', Date.UTC(2020, 0, 2, 3, 4, 5)],
+    ['2020-01-02T03:04:05.123Z', Date.UTC(2020, 0, 2, 3, 4, 5, 123)],
+    ['2020-01-02T03:04:05+02:00', Date.UTC(2020, 0, 2, 1, 4, 5)],
+    ['2020-01-02T03:04:05-01:30', Date.UTC(2020, 0, 2, 4, 34, 5)],
+    ['2020-01-02', Date.UTC(2020, 0, 2)],
+    ['2020-01', Date.UTC(2020, 0, 1)],
+    ['2020', Date.UTC(2020, 0, 1)],
+    ['2020-01-02T03', Date.UTC(2020, 0, 2, 3)],
+    ['2020-01-02T03:04', Date.UTC(2020, 0, 2, 3, 4)],
+    ['2024-02-29', Date.UTC(2024, 1, 29)],
+    ['0050-06-01', new Date(0).setUTCFullYear(50, 5, 1)],
+  ])('%s', (text, ms) => {
+    expect(parseDateTime(text)).toBe(ms);
+  });
+
+  it('keeps sub-millisecond precision for ordering', () => {
+    const a = parseDateTime('2020-01-02T03:04:05.123456Z') as number;
+    const b = parseDateTime('2020-01-02T03:04:05.123457Z') as number;
+    expect(a).toBeGreaterThan(Date.UTC(2020, 0, 2, 3, 4, 5, 123));
+    expect(b).toBeGreaterThan(a);
+  });
+
+  it.each(['', 'x', '2020-13-01', '2021-02-29', '2020-01-32', '2020-01-02T24:00:00Z', '2020-01-02T03:04:05+25:00', '20-01-01', '2020/01/01'])(
+    'rejects %j',
+    (text) => {
+      expect(parseDateTime(text)).toBeUndefined();
+    },
+  );
+});

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { GeoIndex } from '../../../engine/indexes/geo-index.js';
+import { haversineMeters, pointInRings } from '../../../engine/indexes/geo-geometry.js';
+import type { GeoMultiPolygon, GeoPoint, GeoPolygon, GeoValue } from '../../../engine/indexes/value-index.js';
+
+const pt = (lng: number, lat: number): GeoPoint => ({ type: 'Point', coordinates: [lng, lat] });
+const rect = (x0: number, y0: number, x1: number, y1: number): [number, number][] => [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]];
+const poly = (...rings: [number, number][][]): GeoPolygon => ({ type: 'Polygon', coordinates: rings });
+
+function indexOf(values: readonly GeoValue[]): GeoIndex {
+  const idx = new GeoIndex();
+  values.forEach((v, i) => idx.add(v, i + 1));
+  return idx;
+}
+
+describe('GeoIndex', () => {
+  // A 10x10 square with a 4x4 hole in the middle.
+  const donut = poly(rect(0, 0, 10, 10), rect(3, 3, 7, 7));
+  const values: GeoValue[] = [
+    pt(1, 1), // 1: in the donut
+    pt(5, 5), // 2: in the hole
+    pt(20, 20), // 3: far away
+    donut, // 4
+    poly(rect(4, 4, 6, 6)), // 5: inside the hole
+    poly(rect(1, 1, 2, 2)), // 6: inside the donut's ring
+    poly(rect(8, 8, 12, 12)), // 7: overlaps the donut's corner
+    { type: 'MultiPolygon', coordinates: [[rect(30, 30, 31, 31)], [rect(1, 8, 2, 9)]] }, // 8
+  ];
+  const idx = indexOf(values);
+
+  it('near: points by great-circle distance, shapes by distance to the shape', () => {
+    const d = haversineMeters([1, 1], [1.01, 1]);
+    expect(idx.near(pt(1.01, 1), d + 1)).toEqual([1, 4, 6]);
+    expect(idx.near(pt(1.01, 1), d - 1)).toEqual([4, 6]);
+    expect(idx.near(pt(20, 20.001), 200)).toEqual([3]);
+    expect(idx.near(pt(5, 5), 1)).toEqual([2, 5]); // inside the hole: the donut is ~222 km away
+    expect(idx.near(pt(5, 5), 230_000)).toEqual([2, 4, 5]); // hole edge 2° away
+    expect(idx.near(pt(5, 5), 500_000)).toEqual([2, 4, 5, 6, 7, 8]); // corners ~471 km, (1,1) ~628 km
+    expect(idx.near(pt(0, 0), -1)).toEqual([]);
+  });
+  it('within: stored geometry entirely inside; holes excluded', () => {
+    expect(idx.within(donut)).toEqual([1, 4, 6]); // the donut lies within itself; 2 and 5 sit in the hole
+    expect(idx.within(poly(rect(-1, -1, 11, 11)))).toEqual([1, 2, 4, 5, 6]);
+    expect(idx.within(poly(rect(-1, -1, 13, 13), rect(4.5, 4.5, 5.5, 5.5)))).toEqual([1, 4, 6, 7]);
+  });
+  it('contains: polygons containing a point or polygon, respecting holes', () => {
+    expect(idx.contains(pt(1, 1))).toEqual([4, 6]);
+    expect(idx.contains(pt(5, 5))).toEqual([5]);
+    expect(idx.contains(pt(1.5, 8.5))).toEqual([4, 8]);
+    expect(idx.contains(poly(rect(1.2, 1.2, 1.8, 1.8)))).toEqual([4, 6]);
+    expect(idx.contains(poly(rect(2, 2, 8, 8)))).toEqual([]); // covers the hole
+    expect(idx.contains(pt(10, 5))).toEqual([4]); // boundary counts
+  });
+  it('intersects: shared points, including edges; not through holes', () => {
+    expect(idx.intersects(poly(rect(4.5, 4.5, 5.5, 5.5)))).toEqual([2, 5]);
+    expect(idx.intersects(poly(rect(9, 9, 9.5, 9.5)))).toEqual([4, 7]);
+    expect(idx.intersects(poly(rect(10, 0, 11, 1)))).toEqual([4]);
+    const mp: GeoMultiPolygon = { type: 'MultiPolygon', coordinates: [[rect(19, 19, 21, 21)], [rect(30.5, 30.5, 40, 40)]] };
+    expect(idx.intersects(mp)).toEqual([3, 8]);
+  });
+  it('near across the antimeridian and at the poles', () => {
+    const i = indexOf([pt(179.999, 0), pt(-179.999, 0), pt(0, 89.9999), pt(180, 89.9999)]);
+    expect(i.near(pt(-179.9995, 0), 200)).toEqual([1, 2]);
+    expect(i.near(pt(90, 90), 100)).toEqual([3, 4]);
+  });
+  it('remove and update', () => {
+    const i = indexOf([pt(1, 1), donut]);
+    i.remove(pt(1, 1), 1);
+    i.add(pt(50, 50), 1);
+    expect(i.near(pt(1, 1), 10)).toEqual([2]);
+    expect(i.near(pt(50, 50), 10)).toEqual([1]);
+    i.remove(poly(rect(0, 0, 10, 10), rect(3, 3, 7, 7)), 2);
+    expect(i.contains(pt(1, 1))).toEqual([]);
+    expect(i.entryCount).toBe(1);
+  });
+
+  // Differential tests against a naive scan.
+  const coord = fc.tuple(fc.double({ min: -10, max: 10, noNaN: true }), fc.double({ min: -10, max: 10, noNaN: true }));
+  const points = fc.array(coord, { maxLength: 60 });
+  const box = fc.tuple(coord, fc.double({ min: 0.01, max: 8, noNaN: true }), fc.double({ min: 0.01, max: 8, noNaN: true }))
+    .map(([[x, y], w, h]) => rect(x, y, x + w, y + h));
+
+  it('near agrees with a naive haversine scan', () => {
+    fc.assert(
+      fc.property(points, coord, fc.double({ min: 0, max: 2_000_000, noNaN: true }), (ps, [x, y], d) => {
+        const i = indexOf(ps.map(([a, b]) => pt(a, b)));
+        const expected = ps.flatMap(([a, b], k) => (haversineMeters([x, y], [a, b]) <= d ? [k + 1] : []));
+        expect(i.near(pt(x, y), d)).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+  it('within agrees with a naive point-in-polygon scan (with a hole)', () => {
+    fc.assert(
+      fc.property(points, box, (ps, outer) => {
+        const [[x0, y0], , [x1, y1]] = outer as [[number, number], unknown, [number, number]];
+        const hole = rect(x0 + (x1 - x0) / 4, y0 + (y1 - y0) / 4, x1 - (x1 - x0) / 4, y1 - (y1 - y0) / 4);
+        const q = poly(outer, hole);
+        const i = indexOf(ps.map(([a, b]) => pt(a, b)));
+        const expected = ps.flatMap(([a, b], k) => (pointInRings([a, b], q.coordinates) ? [k + 1] : []));
+        expect(i.within(q)).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+  it('answers near on 100k points quickly', () => {
+    const i = new GeoIndex();
+    for (let k = 0; k < 100_000; k++) i.add(pt(-10 + (k % 400) * 0.05, 40 + Math.floor(k / 400) * 0.05), k);
+    const t0 = performance.now();
+    const r = i.near(pt(0, 45), 10_000);
+    expect(performance.now() - t0).toBeLessThan(200);
+    expect(r.length).toBeGreaterThan(0);
+  });
+});

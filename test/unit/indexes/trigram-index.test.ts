@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { InvalidRegexpError, RegexpNeedsTrigramError, TrigramIndex } from '../../../engine/indexes/trigram-index.js';
+
+function indexOf(values: readonly string[]): TrigramIndex {
+  const idx = new TrigramIndex();
+  values.forEach((v, i) => idx.add(v, i + 1));
+  return idx;
+}
+
+function naive(values: readonly string[], pattern: string, flags: string): number[] {
+  const re = new RegExp(pattern, flags);
+  return values.flatMap((v, k) => (re.test(v) ? [k + 1] : []));
+}
+
+describe('TrigramIndex', () => {
+  const values = ['Alice Smith', 'alice cooper', 'Bob Alison', 'bobby tables', 'Carol', 'xy'];
+  const idx = indexOf(values);
+
+  it('matches unanchored and anchored patterns', () => {
+    expect(idx.regexp('lic', '')).toEqual([1, 2]);
+    expect(idx.regexp('^Ali', '')).toEqual([1]);
+    expect(idx.regexp('bles$', '')).toEqual([4]);
+    expect(idx.regexp('Smith|cooper', '')).toEqual([1, 2]);
+  });
+  it('supports the i flag (and RE2 (?i))', () => {
+    expect(idx.regexp('ALI', 'i')).toEqual([1, 2, 3]);
+    expect(idx.regexp('(?i)^bob', '')).toEqual([3, 4]);
+    expect(idx.regexp('carol', '')).toEqual([]);
+    expect(idx.regexp('carol', 'i')).toEqual([5]);
+  });
+  it('handles alternation, classes, optional parts and repeats', () => {
+    expect(idx.regexp('(Ali|Bob)(ce|by)', '')).toEqual([1]);
+    expect(idx.regexp('bob+y?', '')).toEqual([4]);
+    expect(idx.regexp('[bc]ob', 'i')).toEqual([3, 4]);
+    expect(idx.regexp('al(ice|ison)', 'i')).toEqual([1, 2, 3]);
+    expect(idx.regexp('o{2}p', '')).toEqual([2]);
+    expect(idx.regexp('Smi.h', '')).toEqual([1]);
+  });
+  it('refuses patterns with no trigram (Dgraph message) but can scan them', () => {
+    for (const p of ['.*', 'ab', 'a.c', '[a-z]+', 'ab|cde', '^x']) {
+      expect(() => idx.regexp(p, '')).toThrow(RegexpNeedsTrigramError);
+      expect(idx.needsScan(p, '')).toBe(true);
+    }
+    expect(() => idx.regexp('.*', '')).toThrow("regular expression is too wide-ranging and can't be executed efficiently");
+    expect(idx.regexpScan('^xy$', '')).toEqual([6]);
+    expect(idx.regexpScan('o', 'i')).toEqual([2, 3, 4, 5]);
+  });
+  it('rejects invalid regexes and syntax RE2 lacks', () => {
+    expect(() => idx.regexp('(abc', '')).toThrow(InvalidRegexpError);
+    expect(() => idx.regexp('abc[', '')).toThrow(/error parsing regexp/);
+    expect(() => idx.regexp('(?=abc)abc', '')).toThrow(InvalidRegexpError);
+    expect(() => idx.regexp('(abc)\\1', '')).toThrow(InvalidRegexpError);
+    expect(() => idx.regexp('abc', 'g')).toThrow(InvalidRegexpError);
+  });
+  it('updates: removed values no longer match, other values of the node still do', () => {
+    const i = new TrigramIndex();
+    i.add('hello world', 1);
+    i.add('worldwide', 1);
+    i.remove('hello world', 1);
+    expect(i.regexp('hello', '')).toEqual([]);
+    expect(i.regexp('world', '')).toEqual([1]);
+    i.remove('worldwide', 1);
+    expect(i.regexp('world', '')).toEqual([]);
+    expect(i.entryCount).toBe(0);
+  });
+  it('handles non-ASCII case folding and astral characters', () => {
+    const i = indexOf(['ΣΊΣΥΦΟΣ', 'straße', 'smile 😀😀 ok']);
+    expect(i.regexp('σίσ', 'i')).toEqual([1]);
+    expect(i.regexp('ςίς', 'i')).toEqual([1]);
+    expect(i.regexp('STRASSE|straße', 'i')).toEqual([2]);
+    expect(i.regexp('e 😀+ ok', '')).toEqual([3]);
+    expect(i.regexp('le 😀?', '')).toEqual([3]);
+  });
+
+  // Differential test: the trigram pre-filter must never lose a true match.
+  const alphabet = fc.constantFrom('a', 'b', 'a', 'b', 'A', 'B', '.', ' ');
+  const str = fc.array(alphabet, { maxLength: 16 }).map((cs) => cs.join(''));
+  const lit = fc.constantFrom('a', 'b', 'a', 'b', 'A', 'B', '\\.', ' ');
+  const regex: fc.Arbitrary<string> = fc.letrec<{ re: string; atom: string; seq: string }>((tie) => ({
+    atom: fc.oneof(
+      { weight: 6, arbitrary: lit },
+      { weight: 1, arbitrary: fc.constantFrom('.', '[ab]', '[a-c]', '[^a]', '\\w', '^', '$', '\\b') },
+      { weight: 1, arbitrary: tie('re').map((r) => `(${r})`) },
+    ),
+    seq: fc
+      .array(
+        fc.tuple(tie('atom'), fc.constantFrom('', '', '', '*', '+', '?', '{2}', '{1,2}', '{0,1}')).map(([a, q]) => (a === '^' || a === '$' || a === '\\b' ? a : a + q)),
+        { minLength: 1, maxLength: 6 },
+      )
+      .map((xs) => xs.join('')),
+    re: fc.oneof({ weight: 4, arbitrary: tie('seq') }, { weight: 1, arbitrary: fc.tuple(tie('seq'), tie('seq')).map(([x, y]) => `${x}|${y}`) }),
+  })).re;
+
+  it('never loses a match compared with a naive scan (random strings and regexes)', () => {
+    let indexedHits = 0;
+    fc.assert(
+      fc.property(fc.array(str, { maxLength: 40 }), regex, fc.constantFrom('', 'i'), (vals, pattern, flags) => {
+        const i = indexOf(vals);
+        const expected = naive(vals, pattern, flags);
+        expect(i.regexpScan(pattern, flags)).toEqual(expected);
+        let got: readonly number[];
+        try {
+          got = i.regexp(pattern, flags);
+        } catch (e) {
+          expect(e).toBeInstanceOf(RegexpNeedsTrigramError);
+          return;
+        }
+        expect(got).toEqual(expected);
+        if (got.length > 0) indexedHits++;
+      }),
+      { numRuns: 3000 },
+    );
+    expect(indexedHits).toBeGreaterThan(20); // the generator reaches the trigram path with real matches
+  });
+
+  // Patterns cut from stored values (then perturbed), so that most of them do match something.
+  const escape = (c: string): string => (c === '.' ? '\\.' : c);
+  const derived = fc
+    .tuple(fc.array(str, { minLength: 1, maxLength: 40 }), fc.nat(), fc.nat(), fc.integer({ min: 3, max: 8 }), fc.array(fc.constantFrom('', '', '', '.', '?', '*', '+', '|', '[ab]', 'x'), { maxLength: 10 }))
+    .map(([vals, pick, start, len, edits]) => {
+      const src = vals[pick % vals.length] as string;
+      const from = src.length === 0 ? 0 : start % src.length;
+      const chars = [...src.slice(from, from + len)];
+      const parts = chars.map((c, k) => {
+        const e = edits[k] ?? '';
+        if (e === '.' || e === '[ab]' || e === 'x') return e;
+        if (e === '|') return `${escape(c)}|`;
+        return escape(c) + e;
+      });
+      return { vals, pattern: parts.join('') };
+    })
+    .filter(({ pattern }) => pattern.length > 0 && !pattern.endsWith('|'));
+
+  it('never loses a match for patterns derived from the stored values', () => {
+    let indexedHits = 0;
+    fc.assert(
+      fc.property(derived, fc.constantFrom('', 'i'), ({ vals, pattern }, flags) => {
+        const i = indexOf(vals);
+        const expected = naive(vals, pattern, flags);
+        let got: readonly number[];
+        try {
+          got = i.regexp(pattern, flags);
+        } catch (e) {
+          expect(e).toBeInstanceOf(RegexpNeedsTrigramError);
+          return;
+        }
+        expect(got).toEqual(expected);
+        if (got.length > 0) indexedHits++;
+      }),
+      { numRuns: 3000 },
+    );
+    expect(indexedHits).toBeGreaterThan(250);
+  });
+});

@@ -1,0 +1,77 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  PostingList,
+  postingAdd,
+  postingHas,
+  postingIds,
+  postingRemove,
+  postingSize,
+  type Posting,
+} from '../../../engine/util/posting-list.js';
+
+const ref = (s: Set<number>): number[] => [...s].sort((x, y) => x - y);
+const op = fc.tuple(fc.constantFrom('add', 'add', 'remove', 'read'), fc.integer({ min: 1, max: 120 }));
+
+describe('PostingList', () => {
+  it('handed-out arrays are snapshots', () => {
+    const p = new PostingList();
+    for (let i = 1; i <= 5; i++) p.add(i);
+    const snap = p.toArray();
+    p.add(6);
+    p.remove(5);
+    p.remove(1);
+    expect(snap).toEqual([1, 2, 3, 4, 5]);
+    expect(p.toArray()).toEqual([2, 3, 4, 6]);
+    expect(p.size).toBe(4);
+  });
+
+  it('agrees with a Set under random add/remove/read', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
+        const p = new PostingList();
+        const model = new Set<number>();
+        const snaps: [readonly number[], number[]][] = [];
+        for (const [kind, id] of ops) {
+          if (kind === 'add') {
+            expect(p.add(id)).toBe(!model.has(id));
+            model.add(id);
+          }
+          else if (kind === 'remove') expect(p.remove(id)).toBe(model.delete(id));
+          else snaps.push([p.toArray(), ref(model)]);
+          expect(p.size).toBe(model.size);
+          expect(p.has(id)).toBe(model.has(id));
+        }
+        expect(p.toArray()).toEqual(ref(model));
+        for (const [got, want] of snaps) expect(got).toEqual(want);
+      }),
+    );
+  });
+
+  it('posting helpers switch representation and agree with a Set', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 400 }), (ops) => {
+        let p: Posting | undefined;
+        const model = new Set<number>();
+        for (const [kind, id] of ops) {
+          if (kind === 'add') {
+            const next = postingAdd(p, id);
+            expect(next === null).toBe(model.has(id));
+            if (next !== null) p = next;
+            model.add(id);
+          } else if (kind === 'remove') {
+            const next = postingRemove(p, id);
+            expect(next === null).toBe(!model.has(id));
+            if (next !== null) p = next;
+            model.delete(id);
+          } else {
+            expect(postingIds(p)).toEqual(ref(model));
+          }
+          expect(postingSize(p)).toBe(model.size);
+          expect(postingHas(p, id)).toBe(model.has(id));
+        }
+        expect(postingIds(p)).toEqual(ref(model));
+      }),
+    );
+  });
+});

@@ -1,0 +1,46 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SortedChunkMap } from '../../../engine/util/sorted-chunk-map.js';
+import { postingIds } from '../../../engine/util/posting-list.js';
+
+const cmp = (a: number, b: number): number => a - b;
+
+describe('SortedChunkMap', () => {
+  it('keeps keys ordered across chunk splits and merges ranges correctly', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 1, max: 4 })), { maxLength: 3000 }),
+        fc.integer({ min: -5, max: 3005 }),
+        fc.integer({ min: -5, max: 3005 }),
+        fc.boolean(),
+        fc.boolean(),
+        (ops, lo, hi, li, hiInc) => {
+          const map = new SortedChunkMap<number>(cmp);
+          const model = new Map<number, Set<number>>();
+          for (const [add, key, id] of ops) {
+            const s = model.get(key) ?? new Set<number>();
+            if (add) {
+              expect(map.add(key, id)).toBe(!s.has(id));
+              s.add(id);
+              model.set(key, s);
+            } else {
+              expect(map.remove(key, id)).toBe(s.has(id));
+              s.delete(id);
+              if (s.size === 0) model.delete(key);
+            }
+          }
+          const keys = [...model.keys()].sort(cmp);
+          expect([...map.entries()].map(([k]) => k)).toEqual(keys);
+          expect(map.size).toBe(keys.length);
+          const inRange = keys.filter((k) => (li ? k >= lo : k > lo) && (hiInc ? k <= hi : k < hi));
+          const asc = [...map.postings({ value: lo, inclusive: li }, { value: hi, inclusive: hiInc })].map((p) => postingIds(p));
+          expect(asc).toEqual(inRange.map((k) => [...(model.get(k) as Set<number>)].sort(cmp)));
+          const desc = [...map.postings({ value: lo, inclusive: li }, { value: hi, inclusive: hiInc }, true)];
+          expect(desc.length).toBe(inRange.length);
+          for (const k of keys.slice(0, 20)) expect(postingIds(map.get(k))).toEqual([...(model.get(k) as Set<number>)].sort(cmp));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
