@@ -2,7 +2,7 @@
 // failures come back as GraphQL errors in the response body.
 
 import { randomUUID } from 'node:crypto';
-import { execute as runGraphql, parse } from 'graphql';
+import { execute as runGraphql, getOperationAST, parse } from 'graphql';
 import type {
   EngineOptions,
   EngineResponse,
@@ -57,18 +57,18 @@ export class Engine {
   /** Runs one /graphql request. */
   async execute(request: GraphQLRequest): Promise<EngineResponse> {
     const state = this.#state;
-    const prepared = state.preparer.prepare(request);
-    if (!prepared.ok) return { kind: prepared.kind, body: serializeResponse({ errors: prepared.errors }) };
-    const { operation } = prepared.prepared;
-    const isMutation = operation.operation === 'mutation';
-    const requestId = isMutation ? randomUUID() : undefined;
+    let requestId: string | undefined;
     try {
+      const prepared = state.preparer.prepare(request);
+      if (!prepared.ok) return { kind: prepared.kind, body: serializeResponse({ errors: prepared.errors }) };
+      if (prepared.prepared.operation.operation === 'mutation') requestId = randomUUID();
       if (state.executor === null) {
         return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(prepared.prepared), ...extensionsFor(requestId) }) };
       }
       const result = await state.executor.run(prepared.prepared, request);
       return { kind: 'ok', body: serializeResponse({ ...result, ...extensionsFor(requestId) }) };
     } catch (error) {
+      // Internal failures never leak details: the client gets an id to quote, the log gets the rest.
       const id = requestId ?? randomUUID();
       console.error(`request ${id} failed:`, error);
       return { kind: 'ok', body: serializeResponse({ errors: [wireError(messages.internal(id))], data: null }) };
@@ -85,6 +85,10 @@ export class Engine {
       document = parse(request.query);
     } catch (error) {
       return { kind: 'request-error', body: serializeResponse({ errors: [toWireError(error)] }) };
+    }
+    const operation = getOperationAST(document, request.operationName ?? undefined);
+    if (request.method === 'GET' && operation !== null && operation !== undefined && operation.operation !== 'query') {
+      return { kind: 'method-not-allowed', body: serializeResponse({ errors: [wireError(messages.mutationOverGet)] }) };
     }
     const variables = isPlainObject(request.variables) ? request.variables : undefined;
     const result = await runGraphql({

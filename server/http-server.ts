@@ -43,15 +43,17 @@ export async function startServer(transport: Transport, engine: Engine, config: 
     port,
     async shutdown(timeoutMs) {
       listening.close();
-      if (inFlight === 0) return { drained: true };
-      log.info('waiting for in-flight requests', { count: inFlight });
-      const drained = await new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), timeoutMs);
-        onIdle = () => {
-          clearTimeout(timer);
-          resolve(true);
-        };
-      });
+      let drained = true;
+      if (inFlight > 0) {
+        log.info('waiting for in-flight requests', { count: inFlight });
+        drained = await new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), timeoutMs);
+          onIdle = () => {
+            clearTimeout(timer);
+            resolve(true);
+          };
+        });
+      }
       await new Promise((resolve) => setTimeout(resolve, flushGraceMs));
       return { drained };
     },

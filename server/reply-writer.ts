@@ -24,7 +24,7 @@ export async function sendReply(exchange: Exchange, reply: Reply, closeConnectio
   const headers: Record<string, string> = { ...corsHeaders, ...reply.headers };
   if (reply.contentType !== undefined) headers['Content-Type'] = reply.contentType;
   let body: string | Uint8Array = reply.body;
-  if (Buffer.byteLength(reply.body) > gzipThreshold) {
+  if (longerThan(reply.body, gzipThreshold)) {
     headers['Vary'] = 'Accept-Encoding';
     if (acceptsGzip(exchange.header('accept-encoding'))) {
       body = await gzipAsync(reply.body);
@@ -32,4 +32,11 @@ export async function sendReply(exchange: Exchange, reply: Reply, closeConnectio
     }
   }
   exchange.write(reply.status, headers, body, closeConnection);
+}
+
+/** UTF-8 byte length > limit, without measuring short strings (a UTF-16 unit is 1-3 UTF-8 bytes). */
+function longerThan(text: string, limit: number): boolean {
+  if (text.length > limit) return true;
+  if (text.length * 3 <= limit) return false;
+  return Buffer.byteLength(text) > limit;
 }

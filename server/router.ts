@@ -37,6 +37,7 @@ export class Router {
       const failure = refusal(this.#internal(error), mode);
       exchange.write(failure.status, { 'Content-Type': failure.contentType ?? 'application/json' }, failure.body);
     });
+    if (!this.context.log.enabled('debug')) return;
     this.context.log.debug('request', {
       method: exchange.request.method,
       path: exchange.request.path,

@@ -1,16 +1,45 @@
 // Per-request execution state shared by the query and mutation code.
 
-import type { FieldNode } from 'graphql';
-import { getArgumentValues } from 'graphql';
+import { getArgumentValues, visit, BREAK, type FieldNode } from 'graphql';
 import { wireError, type WireError } from '../errors/wire-error.js';
 import type { FieldPlan } from '../plan/selection-plan.js';
 import type { SchemaModel, TypeModel } from '../schema/model.js';
 import type { Graph } from './graph.js';
 
-export type Path = readonly (string | number)[];
+/** A response path as a linked list: cheap to extend per field, turned into an array only for errors. */
+export interface Path {
+  readonly parent: Path | undefined;
+  readonly key: string | number;
+}
+
+export function pathOf(parent: Path | undefined, key: string | number): Path {
+  return { parent, key };
+}
+
+export function pathToArray(path: Path | undefined): (string | number)[] {
+  const out: (string | number)[] = [];
+  for (let p = path; p !== undefined; p = p.parent) out.push(p.key);
+  return out.reverse();
+}
 
 /** An error raised while resolving one field; becomes a GraphQL error at that field's path. */
 export class FieldError extends Error {}
+
+const staticArguments = new WeakMap<FieldPlan, Readonly<Record<string, unknown>>>();
+
+function usesVariables(node: FieldNode): boolean {
+  let found = false;
+  for (const argument of node.arguments ?? []) {
+    visit(argument.value, {
+      Variable() {
+        found = true;
+        return BREAK;
+      },
+    });
+    if (found) return true;
+  }
+  return false;
+}
 
 export class ExecContext {
   readonly errors: WireError[] = [];
@@ -27,10 +56,18 @@ export class ExecContext {
     return type;
   }
 
-  /** Coerced argument values of a field (literal lists from single objects, variables substituted). */
-  argumentsOf(plan: FieldPlan): Record<string, unknown> {
+  /**
+   * Coerced argument values of a field (literal lists from single objects, variables substituted).
+   * Arguments written without variables are the same on every run, so they are coerced once per plan.
+   */
+  argumentsOf(plan: FieldPlan): Readonly<Record<string, unknown>> {
     if (plan.definition === undefined) return {};
-    return getArgumentValues(plan.definition, plan.nodes[0] as FieldNode, this.variables) as Record<string, unknown>;
+    const cached = staticArguments.get(plan);
+    if (cached !== undefined) return cached;
+    const node = plan.nodes[0] as FieldNode;
+    const values = getArgumentValues(plan.definition, node, this.variables) as Record<string, unknown>;
+    if (!usesVariables(node)) staticArguments.set(plan, values);
+    return values;
   }
 
   /** `@skip` / `@include`: the field runs if any of its occurrences is included. */
@@ -48,6 +85,6 @@ export class ExecContext {
 
   addError(message: string, node: FieldNode | undefined, path: Path): void {
     const start = node?.loc?.startToken;
-    this.errors.push(wireError(message, start ? [{ line: start.line, column: start.column }] : undefined, path));
+    this.errors.push(wireError(message, start ? [{ line: start.line, column: start.column }] : undefined, pathToArray(path)));
   }
 }

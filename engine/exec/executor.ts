@@ -9,7 +9,7 @@ import { SelectionPlan, type FieldPlan } from '../plan/selection-plan.js';
 import type { PreparedOperation } from '../request/prepare-request.js';
 import type { CompiledSchema } from '../schema/compile-schema.js';
 import type { RootFieldModel } from '../schema/model.js';
-import { ExecContext, FieldError } from './exec-context.js';
+import { ExecContext, FieldError, pathOf } from './exec-context.js';
 import type { Graph } from './graph.js';
 import { resolveMutationRoot } from './mutation-root.js';
 import { resolveQueryRoot } from './query-root.js';
@@ -46,7 +46,7 @@ export class Executor {
     for (const plan of fields) {
       if (!ctx.isIncluded(plan)) continue;
       if (failed !== undefined) {
-        ctx.addError(messages.mutationNotExecuted(plan.responseName), plan.nodes[0], [plan.responseName]);
+        ctx.addError(messages.mutationNotExecuted(plan.responseName), plan.nodes[0], pathOf(undefined, plan.responseName));
         data[plan.responseName] = null;
         continue;
       }
@@ -84,11 +84,11 @@ export class Executor {
       if (plan.fieldName === '__schema' || plan.fieldName === '__type') return introspect(this.compiled, prepared, plan, ctx);
       if (root === undefined) throw new FieldError(`${plan.fieldName} is not supported yet`);
       return rootType === 'Mutation'
-        ? resolveMutationRoot(ctx, root, plan, [plan.responseName])
-        : resolveQueryRoot(ctx, root, plan, [plan.responseName]);
+        ? resolveMutationRoot(ctx, root, plan, pathOf(undefined, plan.responseName))
+        : resolveQueryRoot(ctx, root, plan, pathOf(undefined, plan.responseName));
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
-      ctx.addError(error.message, plan.nodes[0], [plan.responseName]);
+      ctx.addError(error.message, plan.nodes[0], pathOf(undefined, plan.responseName));
       return null;
     }
   }
@@ -112,6 +112,6 @@ function introspect(compiled: CompiledSchema, prepared: PreparedOperation, plan:
     },
     variableValues: ctx.variables,
   });
-  for (const error of result.errors ?? []) ctx.addError(error.message, plan.nodes[0], [plan.responseName]);
+  for (const error of result.errors ?? []) ctx.addError(error.message, plan.nodes[0], pathOf(undefined, plan.responseName));
   return result.data?.[plan.responseName] ?? null;
 }

@@ -24,33 +24,39 @@ type Filter = Readonly<Record<string, unknown>>;
 /** Ids of `universe` (the type's nodes) matching `filter`. */
 export function evaluateFilter(ctx: ExecContext, type: TypeModel, filter: Filter | null | undefined, universe: SortedIds): SortedIds {
   if (filter === null || filter === undefined) return universe;
-  const parts: SortedIds[] = [universe];
+  // Parts known to lie inside `universe` spare the (often large) intersection with it.
+  const bounded: SortedIds[] = [];
+  const unbounded: SortedIds[] = [];
   for (const key of Object.keys(filter)) {
     const value = filter[key];
-    if (value === undefined) continue;
+    if (value === undefined || value === null) continue;
     if (key === 'and') {
-      if (value === null) continue;
-      for (const sub of asList(value)) parts.push(evaluateFilter(ctx, type, sub as Filter, universe));
+      for (const sub of asList(value)) bounded.push(evaluateFilter(ctx, type, sub as Filter, universe));
     } else if (key === 'or') {
-      if (value === null) continue;
-      parts.push(unionMany(asList(value).map((sub) => evaluateFilter(ctx, type, sub as Filter, universe))));
+      bounded.push(unionMany(asList(value).map((sub) => evaluateFilter(ctx, type, sub as Filter, universe))));
     } else if (key === 'not') {
-      if (value === null) continue;
-      parts.push(difference(universe, evaluateFilter(ctx, type, value as Filter, universe)));
+      bounded.push(difference(universe, evaluateFilter(ctx, type, value as Filter, universe)));
     } else if (key === 'has') {
-      if (value === null) continue;
-      for (const name of asList(value)) parts.push(hasField(ctx, type, String(name)));
+      for (const name of asList(value)) unbounded.push(hasField(ctx, type, String(name)));
     } else if (key === type.idField) {
-      if (value === null) continue;
-      parts.push(parseIdList(asList(value)));
+      unbounded.push(parseIdList(asList(value)));
     } else {
       const field = type.fields.get(key);
       if (field === undefined) continue;
       const ids = evaluateFieldFilter(ctx, type, field, value, universe);
-      if (ids !== undefined) parts.push(ids);
+      if (ids !== undefined) (ownsPredicate(type, field) ? bounded : unbounded).push(ids);
     }
   }
-  return intersectMany(parts);
+  if (bounded.length === 0) unbounded.push(universe);
+  return intersectMany([...bounded, ...unbounded]);
+}
+
+/**
+ * Whether only nodes of `type` can hold the field's predicate (its default `<Type>.<field>` name),
+ * so index answers for it are already restricted to the type.
+ */
+function ownsPredicate(type: TypeModel, field: FieldModel): boolean {
+  return type.kind === 'object' && field.predicate === `${type.name}.${field.name}`;
 }
 
 /** Nodes that have a value (or at least one edge) for a field. */

@@ -4,7 +4,7 @@
 import type { FieldPlan } from '../plan/selection-plan.js';
 import type { RootFieldModel, TypeModel } from '../schema/model.js';
 import type { SortedIds } from '../util/sorted-ids.js';
-import { FieldError, type ExecContext, type Path } from './exec-context.js';
+import { FieldError, pathOf, type ExecContext, type Path } from './exec-context.js';
 import { evaluateFilter, isEdgeField } from './filter-eval.js';
 import { NodeWriter } from './node-writer.js';
 import { orderAndPage, type PageArgs } from './order-page.js';
@@ -131,7 +131,7 @@ function payload(ctx: ExecContext, type: TypeModel, plan: FieldPlan, path: Path,
   const listName = `${type.name.charAt(0).toLowerCase()}${type.name.slice(1)}`;
   for (const field of plan.selection.forType(payloadType)) {
     if (!ctx.isIncluded(field)) continue;
-    const fieldPath = [...path, field.responseName];
+    const fieldPath = pathOf(path, field.responseName);
     if (field.fieldName === '__typename') out[field.responseName] = payloadType;
     else if (field.fieldName === 'numUids') out[field.responseName] = numUids;
     else if (field.fieldName === 'msg') out[field.responseName] = numUids === 0 ? 'No nodes were deleted' : 'Deleted';

@@ -25,12 +25,12 @@ interface SortKey {
 
 export function orderAndPage(ctx: ExecContext, type: TypeModel, ids: SortedIds, args: PageArgs): SortedIds {
   const keys = sortKeys(type, args.order);
-  let result: readonly number[] = ids;
-  if (keys.length > 0) result = sortIds(ctx, ids, keys);
   const offset = Math.max(0, args.offset ?? 0);
   const first = args.first;
-  if (offset === 0 && (first === undefined || first === null)) return result;
   const end = first === undefined || first === null ? undefined : offset + Math.max(0, first);
+  let result: readonly number[] = ids;
+  if (keys.length > 0) result = sortIds(ctx, ids, keys, end);
+  if (offset === 0 && end === undefined) return result;
   return result.slice(offset, end);
 }
 
@@ -45,17 +45,60 @@ function sortKeys(type: TypeModel, order: OrderInput | null | undefined): SortKe
   return keys;
 }
 
-function sortIds(ctx: ExecContext, ids: SortedIds, keys: readonly SortKey[]): number[] {
+interface Row {
+  readonly id: number;
+  readonly values: readonly Sortable[];
+}
+
+/** Sorted ids; with a `limit` far below the input size only the best `limit` rows are kept (top-k). */
+function sortIds(ctx: ExecContext, ids: SortedIds, keys: readonly SortKey[], limit: number | undefined): number[] {
   const columns = keys.map((k) => ctx.graph.store.scalar(k.field.predicate));
-  const rows = ids.map((id) => ({ id, values: columns.map((c) => sortable(c.get(id))) }));
-  rows.sort((a, b) => {
+  const compare = (a: Row, b: Row): number => {
     for (let i = 0; i < keys.length; i++) {
       const c = compareMissingLast(a.values[i], b.values[i], (keys[i] as SortKey).descending);
       if (c !== 0) return c;
     }
     return a.id - b.id;
-  });
+  };
+  const rowOf = (id: number): Row => ({ id, values: columns.map((c) => sortable(c.get(id))) });
+  if (limit !== undefined && limit * 4 < ids.length) {
+    const first = keys[0] as SortKey;
+    const primary = columns[0] as (typeof columns)[number];
+    // Rows clearly worse than the current k-th on the first key are rejected without allocating.
+    const clearlyWorse = (id: number, worst: Row): boolean =>
+      compareMissingLast(sortable(primary.get(id)), worst.values[0], first.descending) > 0;
+    return topK(ids, limit, rowOf, compare, clearlyWorse);
+  }
+  const rows = ids.map(rowOf);
+  rows.sort(compare);
   return rows.map((r) => r.id);
+}
+
+/** The `k` smallest rows in order, keeping a sorted buffer and rejecting most rows with one compare. */
+function topK(
+  ids: SortedIds,
+  k: number,
+  rowOf: (id: number) => Row,
+  compare: (a: Row, b: Row) => number,
+  clearlyWorse: (id: number, worst: Row) => boolean,
+): number[] {
+  if (k === 0) return [];
+  const best: Row[] = [];
+  for (const id of ids) {
+    if (best.length === k && clearlyWorse(id, best[k - 1] as Row)) continue;
+    const row = rowOf(id);
+    if (best.length === k && compare(row, best[k - 1] as Row) >= 0) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compare(best[mid] as Row, row) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, row);
+    if (best.length > k) best.pop();
+  }
+  return best.map((r) => r.id);
 }
 
 type Sortable = string | number | bigint | boolean | undefined;

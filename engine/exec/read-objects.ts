@@ -7,7 +7,7 @@ import type { FieldModel, TypeModel } from '../schema/model.js';
 import type { ScalarValue } from '../indexes/value-index.js';
 import { GraphStore } from '../store/graph-store.js';
 import type { SortedIds } from '../util/sorted-ids.js';
-import type { ExecContext, Path } from './exec-context.js';
+import { pathOf, type ExecContext, type Path } from './exec-context.js';
 import { FieldError } from './exec-context.js';
 import { evaluateFilter, isEdgeField } from './filter-eval.js';
 import { orderAndPage, type PageArgs } from './order-page.js';
@@ -37,7 +37,7 @@ export function readObject(ctx: ExecContext, id: number, declared: TypeModel, se
   const result: Record<string, unknown> = {};
   for (const plan of selection.forType(type.name)) {
     if (!ctx.isIncluded(plan)) continue;
-    const fieldPath = [...path, plan.responseName];
+    const fieldPath = pathOf(path, plan.responseName);
     let value: Completed;
     try {
       value = resolveField(ctx, id, type, plan, fieldPath);
@@ -130,7 +130,7 @@ export function readList(ctx: ExecContext, ids: SortedIds, type: TypeModel, plan
   const itemNonNull = listType !== undefined && isListType(listType) && isNonNullType(listType.ofType);
   const out: unknown[] = [];
   for (let i = 0; i < ids.length; i++) {
-    const item = readObject(ctx, ids[i] as number, type, plan.selection, [...path, i]);
+    const item = readObject(ctx, ids[i] as number, type, plan.selection, pathOf(path, i));
     if (item === INVALID) {
       if (itemNonNull) return INVALID;
       out.push(null);

@@ -17,6 +17,7 @@ import { printSchema } from './print-schema.js';
 import { isRemote } from './helpers.js';
 import type { Definition } from './sdl-ast.js';
 import { parseAuthorization } from './parse-authorization.js';
+import { validateAuthRules } from './validators/auth-rules.js';
 
 export interface CompiledSchema {
   readonly sdl: string;
@@ -77,6 +78,8 @@ export function compileSchema(sdl: string, options: CompileOptions = {}): Compil
   }
   const generatedSchema = printSchema(completed);
   const apiSchema = buildSchema(generatedSchema, { assumeValidSDL: true });
+  const authErrors = validateAuthRules(defs, apiSchema);
+  if (authErrors.length > 0) return fail(authErrors);
   const model = assembleModel(modelTypes, completed, modelInput);
   return { ok: true, compiled: { sdl, model, generatedSchema, apiSchema } };
 }

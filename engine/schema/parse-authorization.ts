@@ -1,17 +1,44 @@
-// `# Service.Authorization {json}` (or Dgraph's): parsed and checked (REFERENCE §9.4).
+// `# Service.Authorization {json}` (Dgraph's `# Dgraph.Authorization` too): parsed and checked
+// (REFERENCE §9.4). The legacy form `# Dgraph.Authorization <Header> <Namespace> <Algo> "<key>"`
+// is still accepted. JWKs are fetched later, outside this synchronous step.
 export type AuthResult =
   | { readonly ok: true; readonly authorization?: Readonly<Record<string, unknown>> }
   | { readonly ok: false; readonly message: string };
 
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
 export function parseAuthorization(line: string | undefined): AuthResult {
   if (line === undefined) return { ok: true };
   const brace = line.indexOf('{');
-  if (brace < 0) return { ok: true };
-  try {
-    const v: unknown = JSON.parse(line.slice(brace));
-    if (v && typeof v === 'object' && !Array.isArray(v)) return { ok: true, authorization: v as Record<string, unknown> };
-  } catch {
-    // fall through
+  let meta: Record<string, unknown>;
+  if (brace < 0) {
+    const parts = line.split(/\s+/).filter((p) => p !== '' && p !== '#');
+    if (parts.length !== 5) return { ok: false, message: 'input: Invalid `Dgraph.Authorization` format' };
+    const key = parts[4]!;
+    meta = { Header: parts[1], Namespace: parts[2], Algo: parts[3], VerificationKey: key.replace(/^"|"$/g, '') };
+  } else {
+    try {
+      const v: unknown = JSON.parse(line.slice(brace));
+      if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('not an object');
+      meta = v as Record<string, unknown>;
+    } catch (e) {
+      return { ok: false, message: `unable to parse Dgraph.Authorization. Reason: ${(e as Error).message}` };
+    }
   }
-  return { ok: false, message: 'unable to parse Dgraph.Authorization' };
+  const jwkUrl = str(meta['JWKUrl']);
+  const jwkUrls = list(meta['JWKUrls']);
+  const hasJwk = jwkUrl !== '' || jwkUrls.length > 0;
+  if (jwkUrl !== '' && jwkUrls.length > 0) return { ok: false, message: 'expecting either JWKUrl or JWKUrls, both were given' };
+  if (hasJwk && (str(meta['VerificationKey']) !== '' || str(meta['Algo']) !== '')) {
+    return { ok: false, message: 'expecting either JWKUrl/JWKUrls or (VerificationKey, Algo), both were given' };
+  }
+  let missing = '';
+  if (!hasJwk && str(meta['VerificationKey']) === '') missing += ' `Verification key`/`JWKUrl`/`JWKUrls`';
+  if (!hasJwk && str(meta['Algo']) === '') missing += ' `Algo`';
+  if (str(meta['Header']) === '') missing += ' `Header`';
+  if (str(meta['Namespace']) === '') missing += ' `Namespace`';
+  if (hasJwk && list(meta['Audience']).length === 0) missing += ' `Audience`';
+  if (missing !== '') return { ok: false, message: `required field missing in Dgraph.Authorization:${missing}` };
+  return { ok: true, authorization: meta };
 }

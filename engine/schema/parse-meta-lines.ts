@@ -25,7 +25,7 @@ export function parseMetaLines(sdl: string): MetaResult {
     const header = text.slice(1).trim();
     if (metaKey(header, 'Authorization')) {
       if (authorizationLine !== undefined) {
-        return { ok: false, message: `Dgraph.Authorization should be only be specified once in a schema, found second mention: ${text}` };
+        return { ok: false, message: `Dgraph.Authorization should be only be specified once in a schema, found second mention: ${redactKey(text)}` };
       }
       authorizationLine = text;
       continue;
@@ -87,4 +87,9 @@ function redact(text: string): string {
   const parts = text.split(/\s+/).filter((p) => p !== '');
   const offset = parts[0] === '#' ? 0 : -1;
   return parts.length > 3 + offset ? `${parts.slice(0, 3 + offset).join(' ')} <redacted>` : text;
+}
+
+/** The HMAC verification key is as secret as a `# Service.Secret`. */
+function redactKey(text: string): string {
+  return text.replace(/("VerificationKey"\s*:\s*)"(?:[^"\\]|\\.)*"/, '$1"<redacted>"');
 }

@@ -1,0 +1,31 @@
+// The ceiling: a bare uWebSockets.js server that reads each POST body and answers with a fixed JSON
+// body the size of the scenario's real answer (`POST /ceiling/<scenario>`). No GraphQL at all: what
+// one core can do for HTTP alone. Run: node dist/bench/contenders/ceiling-uws.js --port 0 --data <file>
+
+import { createRequire } from 'node:module';
+import type * as Uws from 'uWebSockets.js';
+import { buildScenarios } from '../scenarios.js';
+import { announce, contenderArgs, exitOnSignal } from './peer/contender-cli.js';
+
+const args = contenderArgs();
+const uws = createRequire(import.meta.url)('uWebSockets.js') as typeof Uws;
+if (typeof (uws as Partial<typeof Uws>).getParts !== 'function') throw new Error('uWebSockets.js loaded its JS fallback, not the native module');
+
+const app = uws.App();
+for (const scenario of buildScenarios(args.data)) {
+  const body = Buffer.from(JSON.stringify({ data: scenario.sample({ postId: '0x4d3' }) }));
+  app.post(`/ceiling/${scenario.name}`, (res) => {
+    let aborted = false;
+    res.onAborted(() => (aborted = true));
+    res.onData((_chunk, isLast) => {
+      if (!isLast || aborted) return;
+      res.cork(() => res.writeHeader('content-type', 'application/json').end(body));
+    });
+  });
+}
+app.any('/*', (res) => void res.writeStatus('404 Not Found').end());
+app.listen(args.host, args.port, (socket) => {
+  if (socket === false) throw new Error('could not listen');
+  announce(args.host, uws.us_socket_local_port(socket as unknown as Uws.us_socket));
+});
+exitOnSignal();

@@ -1,0 +1,63 @@
+// Schema replacement over HTTP: a new upload swaps the API atomically and keeps the data of fields
+// that remain (new indexes are back-filled); a failed upload changes nothing.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postGraphql, send } from './helpers/http.js';
+import { nativeTransport, startServer, type ServerProcess } from './helpers/server-process.js';
+
+let server: ServerProcess;
+
+const v1 = `type Book { id: ID!  title: String! @search(by: [hash])  pages: Int }`;
+const v2 = `type Book { id: ID!  title: String! @search(by: [hash, term])  pages: Int @search  isbn: String @id }`;
+
+async function upload(schema: string): Promise<unknown> {
+  const answer = await send(`${server.url}/admin/schema`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: schema });
+  return answer.json();
+}
+
+async function gql(query: string): Promise<any> {
+  return (await postGraphql(server.url, { query })).json();
+}
+
+beforeAll(async () => {
+  server = await startServer();
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('schema updates', () => {
+  it('runs on the native uWebSockets.js transport', () => {
+    expect(server.transport).toBe(nativeTransport);
+  });
+
+  it('keeps stored data across an upload and back-fills new indexes', async () => {
+    expect(await upload(v1)).toEqual({ data: { code: 'Success', message: 'Done' } });
+    const added = await gql(`mutation { addBook(input: [{ title: "Deep Graph Theory", pages: 300 }, { title: "Shallow Waters", pages: 120 }]) { numUids } }`);
+    expect(added.data).toEqual({ addBook: { numUids: 2 } });
+
+    expect(await upload(v2)).toEqual({ data: { code: 'Success', message: 'Done' } });
+    const byTerm = await gql(`{ queryBook(filter: { title: { anyofterms: "graph" } }) { title pages isbn } }`);
+    expect(byTerm).toEqual({ data: { queryBook: [{ title: 'Deep Graph Theory', pages: 300, isbn: null }] } });
+    const byPages = await gql(`{ queryBook(filter: { pages: { lt: 200 } }) { title } }`);
+    expect(byPages).toEqual({ data: { queryBook: [{ title: 'Shallow Waters' }] } });
+  });
+
+  it('a failed upload leaves the running schema and the data untouched', async () => {
+    const failed = (await upload(`type Book { id: ID!  title: String! @search(by: [nonsense]) }`)) as { errors: { message: string }[] };
+    expect(failed.errors[0]?.message).toContain('Type Book; Field title: the argument to @search nonsense isn\'t valid.');
+    const still = await gql(`{ queryBook(filter: { pages: { ge: 100 } }, order: { asc: pages }) { title } }`);
+    expect(still).toEqual({ data: { queryBook: [{ title: 'Shallow Waters' }, { title: 'Deep Graph Theory' }] } });
+    const probe = (await send(`${server.url}/probe/graphql`)).json() as { schemaUpdateCounter: number };
+    expect(probe.schemaUpdateCounter).toBe(2);
+  });
+
+  it('refuses an admin mutation over GET with 405', async () => {
+    const query = encodeURIComponent('mutation { updateGQLSchema(input: { set: { schema: "type A { id: ID! n: String }" } }) { gqlSchema { id } } }');
+    const answer = await send(`${server.url}/admin?query=${query}`);
+    expect(answer.status).toBe(405);
+    const schema = await send(`${server.url}/admin/schema`);
+    expect(schema.text).toBe(v2);
+  });
+});
