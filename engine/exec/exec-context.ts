@@ -43,6 +43,8 @@ function usesVariables(node: FieldNode): boolean {
 
 export class ExecContext {
   readonly errors: WireError[] = [];
+  /** `vector_distance` of the nodes of the similarity query being read (set by that root field only). */
+  vectorDistances: ReadonlyMap<number, number> | undefined;
 
   constructor(
     readonly model: SchemaModel,

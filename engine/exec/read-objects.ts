@@ -13,9 +13,12 @@ import { evaluateFilter, isEdgeField } from './filter-eval.js';
 import { orderAndPage, type PageArgs } from './order-page.js';
 import { aggregateObject } from './aggregate.js';
 import { toOutputValue } from './stored-values.js';
+import { cascadeFor, passesCascade, type Cascade } from './cascade.js';
 
 /** Marks a value that failed completion; its parent must become null (or fail in turn). */
 export const INVALID: unique symbol = Symbol('invalid');
+/** Marks an object removed by `@cascade`: dropped from lists, null (without an error) elsewhere. */
+export const CASCADED: unique symbol = Symbol('cascaded');
 export type Completed = unknown;
 
 const nonNullMissing = (field: string, type: GraphQLOutputType) =>
@@ -31,16 +34,25 @@ export function concreteTypeOf(ctx: ExecContext, id: number, declared: TypeModel
   return undefined;
 }
 
-export function readObject(ctx: ExecContext, id: number, declared: TypeModel, selection: SelectionPlan, path: Path): Completed {
+export function readObject(
+  ctx: ExecContext,
+  id: number,
+  declared: TypeModel,
+  selection: SelectionPlan,
+  path: Path,
+  cascade?: Cascade,
+): Completed {
   const type = concreteTypeOf(ctx, id, declared);
   if (type === undefined) return null;
   const result: Record<string, unknown> = {};
-  for (const plan of selection.forType(type.name)) {
+  const plans = selection.forType(type.name);
+  for (const plan of plans) {
     if (!ctx.isIncluded(plan)) continue;
     const fieldPath = pathOf(path, plan.responseName);
     let value: Completed;
     try {
-      value = resolveField(ctx, id, type, plan, fieldPath);
+      value = resolveField(ctx, id, type, plan, fieldPath, cascade);
+      if (value === CASCADED) value = null;
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
       ctx.addError(error.message, plan.nodes[0], fieldPath);
@@ -54,19 +66,21 @@ export function readObject(ctx: ExecContext, id: number, declared: TypeModel, se
     }
     result[plan.responseName] = value;
   }
+  if (cascade !== undefined && !passesCascade(cascade, result, plans)) return CASCADED;
   return result;
 }
 
-function resolveField(ctx: ExecContext, id: number, type: TypeModel, plan: FieldPlan, path: Path): Completed {
+function resolveField(ctx: ExecContext, id: number, type: TypeModel, plan: FieldPlan, path: Path, parent: Cascade | undefined): Completed {
   if (plan.fieldName === '__typename') return type.name;
   const field = type.fields.get(plan.fieldName);
   if (field === undefined) {
     if (plan.fieldName.endsWith('Aggregate')) return aggregateEdge(ctx, id, type, plan);
+    if (plan.fieldName === 'vector_distance') return ctx.vectorDistances?.get(id) ?? null;
     return null;
   }
   if (field.kind === 'id') return GraphStore.uidOf(id);
   if (field.custom !== undefined) return null; // resolved by the custom-logic stage
-  if (isEdgeField(field)) return readEdge(ctx, id, field, plan, path);
+  if (isEdgeField(field)) return readEdge(ctx, id, field, plan, path, cascadeFor(plan, parent, ctx.variables));
   const stored = ctx.graph.store.scalar(field.predicate).get(id);
   if (stored === undefined) return field.isList ? [] : null;
   if (Array.isArray(stored)) return (stored as readonly ScalarValue[]).map((v) => completeScalar(v, plan, ctx, path));
@@ -108,7 +122,7 @@ export function edgeTargets(ctx: ExecContext, id: number, field: FieldModel): So
   return targets.filter((t) => store.hasType(t, field.typeName));
 }
 
-function readEdge(ctx: ExecContext, id: number, field: FieldModel, plan: FieldPlan, path: Path): Completed {
+function readEdge(ctx: ExecContext, id: number, field: FieldModel, plan: FieldPlan, path: Path, cascade: Cascade | undefined): Completed {
   const target = ctx.typeModel(field.typeName);
   const args = ctx.argumentsOf(plan);
   let ids = edgeTargets(ctx, id, field);
@@ -117,20 +131,38 @@ function readEdge(ctx: ExecContext, id: number, field: FieldModel, plan: FieldPl
   }
   if (!field.isList) {
     const [first] = ids;
-    return first === undefined || plan.selection === undefined ? null : readObject(ctx, first, target, plan.selection, path);
+    return first === undefined || plan.selection === undefined ? null : readObject(ctx, first, target, plan.selection, path, cascade);
   }
-  ids = orderAndPage(ctx, target, ids, args as PageArgs);
-  return readList(ctx, ids, target, plan, path);
+  return readPage(ctx, ids, target, plan, path, args as PageArgs, cascade);
+}
+
+/** Orders and pages `ids` and reads them; under `@cascade` the page is taken from the survivors. */
+export function readPage(
+  ctx: ExecContext,
+  ids: SortedIds,
+  type: TypeModel,
+  plan: FieldPlan,
+  path: Path,
+  args: PageArgs,
+  cascade: Cascade | undefined,
+): Completed {
+  if (cascade === undefined) return readList(ctx, orderAndPage(ctx, type, ids, args), type, plan, path);
+  const all = readList(ctx, orderAndPage(ctx, type, ids, { order: args.order }), type, plan, path, cascade);
+  if (!Array.isArray(all)) return all;
+  const offset = Math.max(0, args.offset ?? 0);
+  const first = args.first;
+  return offset === 0 && (first === undefined || first === null) ? all : all.slice(offset, first === undefined || first === null ? undefined : offset + Math.max(0, first));
 }
 
 /** A list of nodes: an invalid element nulls itself in `[T]`, and the whole list in `[T!]`. */
-export function readList(ctx: ExecContext, ids: SortedIds, type: TypeModel, plan: FieldPlan, path: Path): Completed {
+export function readList(ctx: ExecContext, ids: SortedIds, type: TypeModel, plan: FieldPlan, path: Path, cascade?: Cascade): Completed {
   if (plan.selection === undefined) return [];
   const listType = plan.definition === undefined ? undefined : getNullableType(plan.definition.type);
   const itemNonNull = listType !== undefined && isListType(listType) && isNonNullType(listType.ofType);
   const out: unknown[] = [];
   for (let i = 0; i < ids.length; i++) {
-    const item = readObject(ctx, ids[i] as number, type, plan.selection, pathOf(path, i));
+    const item = readObject(ctx, ids[i] as number, type, plan.selection, pathOf(path, out.length), cascade);
+    if (item === CASCADED) continue;
     if (item === INVALID) {
       if (itemNonNull) return INVALID;
       out.push(null);

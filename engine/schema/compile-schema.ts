@@ -77,7 +77,7 @@ export function compileSchema(sdl: string, options: CompileOptions = {}): Compil
     return fail([{ message: 'No query or mutation found in the generated schema' }]);
   }
   const generatedSchema = printSchema(completed);
-  const apiSchema = buildSchema(generatedSchema, { assumeValidSDL: true });
+  const apiSchema = buildSchema(generatedSchema, { assumeValidSDL: true, noLocation: true });
   const authErrors = validateAuthRules(defs, apiSchema);
   if (authErrors.length > 0) return fail(authErrors);
   const model = assembleModel(modelTypes, completed, modelInput);

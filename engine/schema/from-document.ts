@@ -12,7 +12,7 @@ import type {
   TypeNode,
   ValueNode,
 } from 'graphql';
-import { Kind, getLocation } from 'graphql';
+import { Kind } from 'graphql';
 import type { ArgDef, Argument, Definition, Directive, EnumValueDef, FieldDef, Pos, TypeRef, Value } from './sdl-ast.js';
 import { newDefinition } from './sdl-ast.js';
 
@@ -38,7 +38,8 @@ export function convertDocument(doc: DocumentNode): ConvertedDocument {
 
 export function posOf(loc: Location | undefined): Pos | undefined {
   if (!loc) return undefined;
-  const { line, column } = getLocation(loc.source, loc.start);
+  // The parser already knows the token's line and column; getLocation would rescan the source.
+  const { line, column } = loc.startToken;
   return { line, column };
 }
 

@@ -100,6 +100,18 @@ export class EdgeColumnImpl implements EdgeColumn {
     }
   }
 
+  /** Every edge as parallel (from, to) arrays, by ascending source then target. */
+  exportSnapshot(): { readonly predicate: string; readonly from: Int32Array; readonly to: Int32Array } {
+    const from = new Int32Array(this.edgeCount);
+    const to = new Int32Array(this.edgeCount);
+    let k = 0;
+    this.forEach((f, t) => {
+      from[k] = f;
+      to[k++] = t;
+    });
+    return { predicate: this.predicate, from, to };
+  }
+
   /** Adds without logging (also used by rollback). */
   addRaw(from: number, to: number): boolean {
     if (!this.fwd.add(from, to)) return false;

@@ -41,6 +41,18 @@ const BOOL = 2;
 const ANY = 3;
 type Repr = typeof EMPTY | typeof NUM | typeof BOOL | typeof ANY;
 
+/** A column's values in columnar form, for snapshots. Unused arrays are empty. */
+export interface ScalarColumnSnapshot {
+  readonly predicate: string;
+  readonly indexKinds: readonly IndexKindName[];
+  /** 0 empty, 1 numbers (flags + nums), 2 booleans (flags), 3 anything (ids + values). */
+  readonly repr: number;
+  readonly flags: Uint8Array;
+  readonly nums: Float64Array;
+  readonly ids: Int32Array;
+  readonly values: readonly StoredValue[];
+}
+
 export class ScalarColumnImpl implements ScalarColumn {
   private repr: Repr = EMPTY;
   private nums = new Float64Array(0);
@@ -160,6 +172,50 @@ export class ScalarColumnImpl implements ScalarColumn {
       default:
         return;
     }
+  }
+
+  /** The column in columnar form (views of the live arrays for numbers/booleans: encode before writing). */
+  exportSnapshot(): ScalarColumnSnapshot {
+    const base = { predicate: this.predicate, indexKinds: this.indexKinds(), repr: this.repr };
+    const none = { flags: new Uint8Array(0), nums: new Float64Array(0), ids: new Int32Array(0), values: [] };
+    if (this.repr === NUM) return { ...base, ...none, flags: this.flags, nums: this.nums };
+    if (this.repr === BOOL) return { ...base, ...none, flags: this.flags };
+    if (this.repr !== ANY) return { ...base, ...none };
+    const ids = new Int32Array(this.count);
+    const values: StoredValue[] = new Array<StoredValue>(this.count);
+    let k = 0;
+    this.forEach((value, id) => {
+      ids[k] = id;
+      values[k++] = value;
+    });
+    return { ...base, ...none, ids, values };
+  }
+
+  /** Loads an exported column into this empty one, then rebuilds its indexes. No logging. */
+  importSnapshot(snapshot: ScalarColumnSnapshot): void {
+    if (this.count !== 0 || this.repr !== EMPTY) throw new Error(`column ${this.predicate} is not empty`);
+    const repr = snapshot.repr as Repr;
+    if (repr === NUM || repr === BOOL) {
+      this.repr = repr;
+      this.flags = Uint8Array.from(snapshot.flags);
+      if (repr === NUM) this.nums = Float64Array.from(snapshot.nums);
+      const flags = this.flags;
+      for (let id = 0; id < flags.length; id++) if (flags[id] !== 0) this.count++;
+      this.elements = this.count;
+    } else if (repr === ANY) {
+      this.repr = ANY;
+      const vals = this.vals;
+      const { ids, values } = snapshot;
+      for (let k = 0; k < ids.length; k++) {
+        const id = ids[k] as number;
+        const value = values[k] as StoredValue;
+        while (vals.length < id) vals.push(undefined);
+        vals[id] = value;
+        this.count++;
+        this.elements += elementCount(value);
+      }
+    }
+    for (const kind of snapshot.indexKinds) this.ensureIndex(kind);
   }
 
   /** Stores `value` (undefined = none) over `prev` without logging; used by set/delete and rollback. */

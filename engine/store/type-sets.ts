@@ -16,12 +16,23 @@ export class TypeSets {
     const cached = this.withCache.get(cacheKey);
     if (cached !== undefined) return cached;
     const names = this.names(set);
-    const next = names.includes(name) ? set : this.intern([...names, name]);
+    const next = names.includes(name) ? set : this.internNew([...names, name]);
     this.withCache.set(cacheKey, next);
     return next;
   }
 
-  private intern(names: string[]): number {
+  /** Number of interned sets (set ids are 0 .. size-1). */
+  get size(): number {
+    return this.sets.length;
+  }
+
+  /** The set of exactly these names (in this order), interned. */
+  intern(names: readonly string[]): number {
+    if (names.length === 0) return 0;
+    return this.internNew([...names]);
+  }
+
+  private internNew(names: string[]): number {
     const key = names.join('\u0000');
     let idx = this.byKey.get(key);
     if (idx === undefined) {

@@ -24,10 +24,11 @@ export interface Harness {
 
 export async function openHarness(schemaPath: string, options: { debug?: boolean } = {}): Promise<Harness> {
   const sdl = readFileSync(`${testdata}/${schemaPath}`, 'utf8');
-  const engine = await Engine.open({ dataDir: '', maxQueryTokens: 50_000, maxQueryDepth: 200, debug: options.debug ?? false });
+  const lambdaUrl = 'http://127.0.0.1:1/graphql-worker';
+  const engine = await Engine.open({ dataDir: '', maxQueryTokens: 50_000, maxQueryDepth: 200, debug: options.debug ?? false, lambdaUrl });
   const result = await engine.updateSchema(sdl);
   if (!result.ok) throw new Error(`schema ${schemaPath} failed: ${JSON.stringify(result.errors)}`);
-  const compiled = compileSchema(sdl, {});
+  const compiled = compileSchema(sdl, { lambdaUrl });
   if (!compiled.ok) throw new Error('schema did not compile');
   return {
     engine,
@@ -57,17 +58,25 @@ type DgraphObject = Record<string, unknown> & { uid: string; 'dgraph.type': stri
  */
 export async function seed(h: Harness, dataPath: string): Promise<Map<string, string>> {
   const objects = JSON.parse(readFileSync(`${testdata}/${dataPath}`, 'utf8')) as DgraphObject[];
-  const uids = new Map<string, string>();
+  const uids = new Map<string, { field: string; value: unknown }>();
   const typeOf = (o: DgraphObject): TypeModel => {
     const name = Array.isArray(o['dgraph.type']) ? o['dgraph.type'][0] : o['dgraph.type'];
     const type = [...h.model.types.values()].find((t) => t.kind === 'object' && t.dgraphType === name);
     if (type === undefined) throw new Error(`no type for ${String(name)}`);
     return type;
   };
-  const fieldOf = (type: TypeModel, key: string): FieldModel | undefined => [...type.fields.values()].find((f) => f.predicate === key);
+  // The model names default predicates `<GraphQLType>.<field>` where Dgraph uses the @dgraph type name.
+  const fieldOf = (type: TypeModel, key: string): FieldModel | undefined =>
+    [...type.fields.values()].find((f) => f.predicate === key || `${type.dgraphType}.${f.name}` === key);
+  // Reference to a seeded node: by its ID, else by its first @id value.
+  const refTo = (_type: TypeModel, blank: string): Record<string, unknown> => {
+    const key = uids.get(blank) as { field: string; value: unknown };
+    return { [key.field]: key.value };
+  };
+  const keyOf = (type: TypeModel): string => type.idField ?? (type.xidFields[0] as string);
   const refsOf = (value: unknown): string[] => (Array.isArray(value) ? value : [value]).map((v) => (v as { uid: string }).uid);
   let pending = [...objects];
-  const later: { uid: string; type: TypeModel; field: FieldModel; refs: string[] }[] = [];
+  const later: { blank: string; type: TypeModel; field: FieldModel; refs: string[] }[] = [];
   while (pending.length > 0) {
     const next: DgraphObject[] = [];
     for (const object of pending) {
@@ -82,7 +91,7 @@ export async function seed(h: Harness, dataPath: string): Promise<Map<string, st
           const refs = refsOf(value);
           if (refs.every((r) => uids.has(r))) {
             const target = h.model.types.get(field.typeName) as TypeModel;
-            const list = refs.map((r) => ({ [target.idField ?? 'id']: uids.get(r) }));
+            const list = refs.map((r) => refTo(target, r));
             input[field.name] = field.isList ? list : list[0];
           } else if (field.nonNull) blocked = true;
           else deferred.push({ field, refs });
@@ -92,28 +101,30 @@ export async function seed(h: Harness, dataPath: string): Promise<Map<string, st
         next.push(object);
         continue;
       }
-      const idField = type.idField ?? 'id';
-      const added = await h.gql(`mutation ($input: [Add${type.name}Input!]!) { add${type.name}(input: $input) { ${lc(type.name)} { ${idField} } } }`, {
+      const key = keyOf(type);
+      const added = await h.gql(`mutation ($input: [Add${type.name}Input!]!) { add${type.name}(input: $input) { ${lc(type.name)} { ${key} } } }`, {
         input: [input],
       });
       if (added.errors !== undefined) throw new Error(`seeding ${object.uid}: ${JSON.stringify(added.errors)}`);
-      const uid = added.data[`add${type.name}`][lc(type.name)][0][idField] as string;
-      uids.set(object.uid, uid);
-      for (const d of deferred) later.push({ uid, type, ...d });
+      const value = added.data[`add${type.name}`][lc(type.name)][0][key] as unknown;
+      uids.set(object.uid, { field: key, value });
+      for (const d of deferred) later.push({ blank: object.uid, type, ...d });
     }
     if (next.length === pending.length) throw new Error('seed data has unsatisfiable required edges');
     pending = next;
   }
-  for (const { uid, type, field, refs } of later) {
+  for (const { blank, type, field, refs } of later) {
     const target = h.model.types.get(field.typeName) as TypeModel;
-    const list = refs.map((r) => ({ [target.idField ?? 'id']: uids.get(r) }));
+    const list = refs.map((r) => refTo(target, r));
     const set = { [field.name]: field.isList ? list : list[0] };
+    const self = uids.get(blank) as { field: string; value: unknown };
+    const filter = type.idField !== undefined ? { [self.field]: [self.value] } : { [self.field]: { eq: self.value } };
     const updated = await h.gql(`mutation ($input: Update${type.name}Input!) { update${type.name}(input: $input) { numUids } }`, {
-      input: { filter: { [type.idField ?? 'id']: [uid] }, set },
+      input: { filter, set },
     });
-    if (updated.errors !== undefined) throw new Error(`seeding edges of ${uid}: ${JSON.stringify(updated.errors)}`);
+    if (updated.errors !== undefined) throw new Error(`seeding edges of ${blank}: ${JSON.stringify(updated.errors)}`);
   }
-  return uids;
+  return new Map([...uids].map(([blank, key]) => [blank, String(key.value)]));
 }
 
 export function lc(name: string): string {

@@ -1,0 +1,50 @@
+// Micro-benchmark timing: warm up, then several rounds; the figure is the median round's µs per op.
+
+export interface Timing {
+  readonly usPerOp: number;
+  readonly rounds: number;
+  readonly opsPerRound: number;
+}
+
+export interface TimingOptions {
+  readonly rounds: number;
+  /** Each round runs about this long (the op count is calibrated from the warm-up). */
+  readonly roundMs: number;
+}
+
+const warmupOps = 50;
+const opsFor = (warmupUs: number, roundMs: number): number => Math.max(10, Math.min(50_000, Math.round((roundMs * 1000) / Math.max(warmupUs, 0.01))));
+
+/** `op(i)` gets a running counter, so an op can make its input unique (cache misses, new slugs). */
+export async function timeAsync(op: (i: number) => Promise<unknown>, options: TimingOptions): Promise<Timing> {
+  let i = 0;
+  const warm = process.hrtime.bigint();
+  for (let w = 0; w < warmupOps; w++) await op(i++);
+  const opsPerRound = opsFor(Number(process.hrtime.bigint() - warm) / 1e3 / warmupOps, options.roundMs);
+  const perRound: number[] = [];
+  for (let r = 0; r < options.rounds; r++) {
+    const start = process.hrtime.bigint();
+    for (let n = 0; n < opsPerRound; n++) await op(i++);
+    perRound.push(Number(process.hrtime.bigint() - start) / 1e3 / opsPerRound);
+  }
+  return { usPerOp: median(perRound), rounds: options.rounds, opsPerRound };
+}
+
+export function timeSync(op: (i: number) => unknown, options: TimingOptions): Timing {
+  let i = 0;
+  const warm = process.hrtime.bigint();
+  for (let w = 0; w < warmupOps * 10; w++) op(i++);
+  const opsPerRound = opsFor(Number(process.hrtime.bigint() - warm) / 1e3 / (warmupOps * 10), options.roundMs);
+  const perRound: number[] = [];
+  for (let r = 0; r < options.rounds; r++) {
+    const start = process.hrtime.bigint();
+    for (let n = 0; n < opsPerRound; n++) op(i++);
+    perRound.push(Number(process.hrtime.bigint() - start) / 1e3 / opsPerRound);
+  }
+  return { usPerOp: median(perRound), rounds: options.rounds, opsPerRound };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
