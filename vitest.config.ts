@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The JSON report feeds the plain "N passed, N failed" line CI prints (.ci/summary.mjs).
+    reporters: ['default', 'json'],
+    outputFile: { json: 'dist/test-results.json' },
   },
 });

@@ -1,6 +1,6 @@
 // Per-request execution state shared by the query and mutation code.
 
-import { getArgumentValues, visit, BREAK, type FieldNode } from 'graphql';
+import { getArgumentValues, visit, BREAK, type FieldNode, type GraphQLSchema } from 'graphql';
 import { wireError, type WireError } from '../errors/wire-error.js';
 import type { FieldPlan } from '../plan/selection-plan.js';
 import type { SchemaModel, TypeModel } from '../schema/model.js';
@@ -50,6 +50,7 @@ export class ExecContext {
     readonly model: SchemaModel,
     readonly graph: Graph,
     readonly variables: Readonly<Record<string, unknown>>,
+    readonly apiSchema: GraphQLSchema,
   ) {}
 
   typeModel(name: string): TypeModel {

@@ -13,6 +13,7 @@ import { ExecContext, FieldError, pathOf } from './exec-context.js';
 import type { Graph } from './graph.js';
 import { resolveMutationRoot } from './mutation-root.js';
 import { resolveQueryRoot } from './query-root.js';
+import { resolveEntities } from './entities.js';
 import { INVALID, type Completed } from './read-objects.js';
 
 export interface ExecutionResult {
@@ -31,7 +32,7 @@ export class Executor {
 
   async run(prepared: PreparedOperation, _request: GraphQLRequest): Promise<ExecutionResult> {
     const { operation } = prepared;
-    const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables);
+    const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema);
     const rootType = operation.operation === 'mutation' ? 'Mutation' : operation.operation === 'subscription' ? 'Subscription' : 'Query';
     const roots =
       operation.operation === 'mutation'
@@ -82,6 +83,7 @@ export class Executor {
     if (plan.fieldName === '__typename') return rootType;
     try {
       if (plan.fieldName === '__schema' || plan.fieldName === '__type') return introspect(this.compiled, prepared, plan, ctx);
+      if (root === undefined && plan.fieldName === '_entities') return resolveEntities(ctx, plan, pathOf(undefined, plan.responseName));
       if (root === undefined) throw new FieldError(`${plan.fieldName} is not supported yet`);
       return rootType === 'Mutation'
         ? resolveMutationRoot(ctx, root, plan, pathOf(undefined, plan.responseName))

@@ -1,32 +1,46 @@
-// Root query fields: get<T>, query<T>, aggregate<T>.
+// Root query fields: get<T>, query<T>, aggregate<T>, check<T>Password, querySimilar<T>By*.
 
 import type { FieldPlan } from '../plan/selection-plan.js';
 import type { RootFieldModel, TypeModel } from '../schema/model.js';
 import { GraphStore } from '../store/graph-store.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import { aggregateObject } from './aggregate.js';
+import { cascadeFor } from './cascade.js';
+import { passwordMatches } from './check-password.js';
 import { FieldError, type ExecContext, type Path } from './exec-context.js';
 import { evaluateFilter } from './filter-eval.js';
-import { orderAndPage, type PageArgs } from './order-page.js';
-import { readList, readObject, type Completed } from './read-objects.js';
+import type { PageArgs } from './order-page.js';
+import { CASCADED, readList, readObject, readPage, type Completed } from './read-objects.js';
+import { metricOf, nearest } from './similarity.js';
 import { findByXid } from './xid-lookup.js';
 
 export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: FieldPlan, path: Path): Completed {
   const type = ctx.typeModel(root.type ?? '');
   const args = ctx.argumentsOf(plan);
+  const cascade = cascadeFor(plan, undefined, ctx.variables);
   switch (root.kind) {
     case 'get': {
       const id = getTarget(ctx, type, args, plan);
-      return id === undefined || plan.selection === undefined ? null : readObject(ctx, id, type, plan.selection, path);
+      if (id === undefined || plan.selection === undefined) return null;
+      const object = readObject(ctx, id, type, plan.selection, path, cascade);
+      return object === CASCADED ? null : object;
     }
-    case 'query': {
-      const ids = queryIds(ctx, type, args);
-      return readList(ctx, orderAndPage(ctx, type, ids, args as PageArgs), type, plan, path);
-    }
+    case 'query':
+      return readPage(ctx, queryIds(ctx, type, args), type, plan, path, args as PageArgs, cascade);
     case 'aggregate': {
       const ids = queryIds(ctx, type, args);
       return plan.selection === undefined ? null : aggregateObject(ctx, type, ids, plan.selection);
     }
+    case 'checkPassword': {
+      const id = getTarget(ctx, type, args, plan);
+      const secret = type.secret?.field ?? '';
+      if (id === undefined || plan.selection === undefined || !passwordMatches(ctx, type, id, args[secret])) return null;
+      const object = readObject(ctx, id, type, plan.selection, path, cascade);
+      return object === CASCADED ? null : object;
+    }
+    case 'similarById':
+    case 'similarByEmbedding':
+      return similar(ctx, root, type, plan, path, args);
     default:
       throw new FieldError(`${plan.fieldName} is not supported yet`);
   }
@@ -37,8 +51,29 @@ export function queryIds(ctx: ExecContext, type: TypeModel, args: Record<string,
   return evaluateFilter(ctx, type, args['filter'] as Record<string, unknown> | undefined, universe);
 }
 
+function similar(ctx: ExecContext, root: RootFieldModel, type: TypeModel, plan: FieldPlan, path: Path, args: Record<string, unknown>): Completed {
+  const field = type.fields.get(String(args['by']));
+  if (field === undefined) throw new FieldError(`unknown embedding ${String(args['by'])}`);
+  let vector: ArrayLike<number> | undefined;
+  if (root.kind === 'similarByEmbedding') vector = args['vector'] as number[];
+  else {
+    const id = getTarget(ctx, type, args, plan);
+    const stored = id === undefined ? undefined : ctx.graph.store.scalar(field.predicate).get(id);
+    if (!(stored instanceof Float32Array)) return [];
+    vector = stored;
+  }
+  const candidates = queryIds(ctx, type, args);
+  const { ids, distances } = nearest(ctx, field, metricOf(ctx.apiSchema, type, field), vector, candidates, Number(args['topK']));
+  ctx.vectorDistances = distances;
+  try {
+    return readList(ctx, ids, type, plan, path, cascadeFor(plan, undefined, ctx.variables));
+  } finally {
+    ctx.vectorDistances = undefined;
+  }
+}
+
 /** get<T>(id, xid...): every supplied key must match the same node of the type. */
-function getTarget(ctx: ExecContext, type: TypeModel, args: Record<string, unknown>, plan: FieldPlan): number | undefined {
+export function getTarget(ctx: ExecContext, type: TypeModel, args: Record<string, unknown>, plan: FieldPlan): number | undefined {
   const store = ctx.graph.store;
   let found: number | undefined;
   if (type.idField !== undefined && args[type.idField] !== undefined && args[type.idField] !== null) {

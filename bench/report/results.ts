@@ -1,0 +1,51 @@
+// The shapes of one suite run, as written to bench/results/latest.json.
+
+import type { MicroReport } from '../micro/run-micro.js';
+
+export type RunMode = 'throughput' | 'fixed-rate' | 'one-connection';
+
+export interface LoadRecord {
+  readonly contender: string;
+  readonly scenario: string;
+  readonly mode: RunMode;
+  readonly connections: number;
+  readonly overallRate: number | null;
+  /** false when the contender's answer was wrong: its figures do not count. */
+  readonly valid: boolean;
+  readonly invalidReason: string | null;
+  readonly rps: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly errors: number;
+  readonly non2xx: number;
+  readonly requests: number;
+  readonly cpuUsPerRequest: number | null;
+}
+
+export interface MachineInfo {
+  readonly cpus: number;
+  readonly cpuModel: string;
+  readonly node: string;
+  readonly date: string;
+  readonly command: string;
+  readonly commit: string;
+  readonly pinning: string;
+}
+
+export interface TargetResult {
+  readonly name: string;
+  readonly target: string;
+  readonly actual: string;
+  /** null when the figures it needs were not measured in this run. */
+  readonly pass: boolean | null;
+}
+
+export interface RunReport {
+  readonly machine: MachineInfo;
+  readonly settings: { readonly quick: boolean; readonly durationS: number; readonly warmupS: number; readonly connections: number; readonly posts: number; readonly authors: number };
+  readonly records: readonly LoadRecord[];
+  readonly failures: readonly { readonly contender: string; readonly error: string }[];
+  readonly pending: readonly { readonly name: string; readonly reason: string }[];
+  readonly targets: readonly TargetResult[];
+  readonly micro: MicroReport | null;
+}
