@@ -2,12 +2,13 @@
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { cpus } from 'node:os';
 import type { MachineInfo } from './results.js';
 
 export function machineInfo(pinning: string): MachineInfo {
   return {
-    cpus: availableParallelism(),
+    // cpus(), not availableParallelism(): the latter shrinks to 1 once this process is pinned.
+    cpus: cpus().length,
     cpuModel: cpuModel(),
     node: process.version,
     date: new Date().toISOString(),

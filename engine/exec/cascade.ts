@@ -43,7 +43,16 @@ function ownCascade(plan: FieldPlan, variables: Readonly<Record<string, unknown>
 }
 
 /** Whether a completed object satisfies the cascade, given the plans that produced it. */
-export function passesCascade(cascade: Cascade, object: Readonly<Record<string, unknown>>, plans: readonly FieldPlan[]): boolean {
+export function passesCascade(
+  cascade: Cascade,
+  object: Readonly<Record<string, unknown>>,
+  plans: readonly FieldPlan[],
+  stored: (field: string) => boolean,
+): boolean {
+  // Listed fields that are not selected are checked against the stored node.
+  if (cascade.fields !== undefined) {
+    for (const name of cascade.fields) if (!plans.some((p) => p.fieldName === name) && !stored(name)) return false;
+  }
   for (const plan of plans) {
     if (plan.fieldName === '__typename') continue;
     if (cascade.fields !== undefined && !cascade.fields.includes(plan.fieldName)) continue;

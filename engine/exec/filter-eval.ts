@@ -22,7 +22,13 @@ import type { GeoIndex } from '../indexes/geo-index.js';
 type Filter = Readonly<Record<string, unknown>>;
 
 /** Ids of `universe` (the type's nodes) matching `filter`. */
-export function evaluateFilter(ctx: ExecContext, type: TypeModel, filter: Filter | null | undefined, universe: SortedIds): SortedIds {
+export function evaluateFilter(
+  ctx: ExecContext,
+  type: TypeModel,
+  filter: Filter | null | undefined,
+  universe: SortedIds,
+  universeIsType = false,
+): SortedIds {
   if (filter === null || filter === undefined) return universe;
   // Parts known to lie inside `universe` spare the (often large) intersection with it.
   const bounded: SortedIds[] = [];
@@ -31,11 +37,11 @@ export function evaluateFilter(ctx: ExecContext, type: TypeModel, filter: Filter
     const value = filter[key];
     if (value === undefined || value === null) continue;
     if (key === 'and') {
-      for (const sub of asList(value)) bounded.push(evaluateFilter(ctx, type, sub as Filter, universe));
+      for (const sub of asList(value)) bounded.push(evaluateFilter(ctx, type, sub as Filter, universe, universeIsType));
     } else if (key === 'or') {
-      bounded.push(unionMany(asList(value).map((sub) => evaluateFilter(ctx, type, sub as Filter, universe))));
+      bounded.push(unionMany(asList(value).map((sub) => evaluateFilter(ctx, type, sub as Filter, universe, universeIsType))));
     } else if (key === 'not') {
-      bounded.push(difference(universe, evaluateFilter(ctx, type, value as Filter, universe)));
+      bounded.push(difference(universe, evaluateFilter(ctx, type, value as Filter, universe, universeIsType)));
     } else if (key === 'has') {
       for (const name of asList(value)) unbounded.push(hasField(ctx, type, String(name)));
     } else if (key === type.idField) {
@@ -44,7 +50,7 @@ export function evaluateFilter(ctx: ExecContext, type: TypeModel, filter: Filter
       const field = type.fields.get(key);
       if (field === undefined) continue;
       const ids = evaluateFieldFilter(ctx, type, field, value, universe);
-      if (ids !== undefined) (ownsPredicate(type, field) ? bounded : unbounded).push(ids);
+      if (ids !== undefined) (universeIsType && ownsPredicate(type, field) ? bounded : unbounded).push(ids);
     }
   }
   if (bounded.length === 0) unbounded.push(universe);

@@ -39,14 +39,22 @@ export function resolveMutationRoot(ctx: ExecContext, root: RootFieldModel, plan
   }
 }
 
+/**
+ * Runs one root field all-or-nothing. Inside an operation-level transaction (opened by the facade so the
+ * whole operation becomes one log record) the field gets a savepoint; otherwise its own transaction.
+ */
 function inTransaction<T>(ctx: ExecContext, plan: FieldPlan, body: () => T): T {
-  const txn = ctx.graph.store.begin();
+  const store = ctx.graph.store;
+  const outer = store.openTransaction;
+  const mark = outer?.savepoint() ?? 0;
+  const txn = outer ?? store.begin();
   try {
     const result = body();
-    txn.commit();
+    if (outer === undefined) txn.commit();
     return result;
   } catch (error) {
-    txn.rollback();
+    if (outer === undefined) txn.rollback();
+    else outer.rollbackTo(mark);
     if (error instanceof FieldError) {
       throw new FieldError(
         `couldn't rewrite mutation ${plan.fieldName} because failed to rewrite mutation payload because ${error.message}`,

@@ -8,6 +8,7 @@ import { FieldError, type ExecContext } from './exec-context.js';
 import { isEdgeField } from './filter-eval.js';
 import { toStoredValue } from './stored-values.js';
 import { findByXid } from './xid-lookup.js';
+import { setPassword } from './check-password.js';
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -15,10 +16,17 @@ export class NodeWriter {
   /** Nodes created by this mutation (for numUids and the payload). */
   readonly created: number[] = [];
 
+  /** xid objects seen in this mutation, to report `duplicate XID found` as Dgraph does. */
+  readonly #seenXids = new Map<string, Input>();
+
   constructor(private readonly ctx: ExecContext) {}
 
   /** A root `add` input: a new node, or with `upsert` the existing node with the same @id values. */
   addRoot(type: TypeModel, input: Input, upsert: boolean): number {
+    for (const key of this.#xidKeys(type, input)) {
+      if (this.#seenXids.has(key.key)) throw new FieldError(`duplicate XID found: ${key.value}`);
+      this.#seenXids.set(key.key, input);
+    }
     const existing = this.#findExisting(type, input);
     if (existing !== undefined) {
       if (!upsert) throw new FieldError(this.#duplicateMessage(type, input, existing));
@@ -28,10 +36,23 @@ export class NodeWriter {
     return this.#create(type, input);
   }
 
-  /** A nested reference: link an existing node (by ID or @id), else create it. */
-  reference(type: TypeModel, input: Input): number {
-    const single = this.#unionMember(type, input);
-    if (single !== undefined) return this.reference(single.type, single.input);
+  /**
+   * A nested reference reached through edge `via`: link an existing node (by ID or @id), else create
+   * it. The back-reference to the parent (the inverse of `via`) is implied, so it is ignored in input.
+   */
+  reference(type: TypeModel, input: Input, via?: FieldModel): number {
+    const single = this.#unionMember(type, input, via);
+    if (single !== undefined) return this.reference(single.type, single.input, via);
+    const inverse = via === undefined ? undefined : this.#inverseOf(via);
+    if (inverse !== undefined && input[inverse.name] !== undefined) {
+      const { [inverse.name]: _ignored, ...rest } = input;
+      input = rest;
+    }
+    for (const key of this.#xidKeys(type, input)) {
+      const previous = this.#seenXids.get(key.key);
+      if (previous === undefined) this.#seenXids.set(key.key, input);
+      else if (Object.keys(input).length > 1 && !sameInput(previous, input)) throw new FieldError(`duplicate XID found: ${key.value}`);
+    }
     if (type.idField !== undefined && input[type.idField] !== undefined && input[type.idField] !== null) {
       const raw = String(input[type.idField]);
       const id = GraphStore.parseUid(raw);
@@ -44,14 +65,32 @@ export class NodeWriter {
     const existing = this.#findExisting(type, input);
     if (existing !== undefined) return existing;
     if (type.kind !== 'object') throw new FieldError(`type ${type.name} requires an id or @id value to reference`);
-    return this.#create(type, input);
+    return this.#create(type, input, inverse?.name);
+  }
+
+  #xidKeys(type: TypeModel, input: Input): { key: string; value: string }[] {
+    const keys: { key: string; value: string }[] = [];
+    for (const name of type.xidFields) {
+      const value = input[name];
+      const field = type.fields.get(name);
+      if (value === undefined || value === null || field === undefined) continue;
+      const owner = field.xidInterface ? field.declaringType : type.name;
+      keys.push({ key: `${owner}.${name}\u0000${String(value)}`, value: String(value) });
+    }
+    return keys;
   }
 
   /** Sets every supplied field of `input` on node `id` (scalars replaced, edges added). */
   setFields(type: TypeModel, id: number, input: Input, mode: 'create' | 'upsert' | 'update'): void {
     const store = this.ctx.graph.store;
-    for (const [name, value] of Object.entries(input)) {
+    // Dgraph walks input keys in sorted order; errors name the first offending field the same way.
+    for (const name of Object.keys(input).sort()) {
+      const value = input[name];
       if (value === undefined) continue;
+      if (type.secret !== undefined && name === type.secret.field) {
+        if (value !== null) setPassword(this.ctx, type, id, value);
+        continue;
+      }
       const field = type.fields.get(name);
       if (field === undefined || field.kind === 'id' || field.custom !== undefined) continue;
       if (mode === 'upsert' && field.isXid) continue; // xid values never change on upsert
@@ -59,7 +98,7 @@ export class NodeWriter {
         const target = this.ctx.typeModel(field.typeName);
         const refs = field.isList ? (value as Input[] | null) ?? [] : value === null ? [] : [value as Input];
         if (!field.isList) this.unlinkAll(id, field);
-        for (const ref of refs) this.link(id, field, this.reference(target, ref));
+        for (const ref of refs) this.link(id, field, this.reference(target, ref, field));
         continue;
       }
       const column = store.scalar(field.predicate);
@@ -67,6 +106,7 @@ export class NodeWriter {
         column.delete(id);
         continue;
       }
+      if (field.isXid && value === '') throw new FieldError(`encountered an empty value for @id field \`${type.name}.${name}\``);
       if (field.isXid && mode === 'update') this.#checkXidFree(type, field, value, id);
       column.set(id, field.isList ? (value as unknown[]).map((v) => toStoredValue(field, v)) : toStoredValue(field, value));
     }
@@ -98,8 +138,12 @@ export class NodeWriter {
     }
   }
 
-  #create(type: TypeModel, input: Input): number {
-    this.#checkRequired(type, input);
+  #create(type: TypeModel, input: Input, impliedField?: string): number {
+    for (const name of type.xidFields) {
+      const field = type.fields.get(name);
+      if (field?.nonNull === true && (input[name] === undefined || input[name] === null)) throw new FieldError(`field ${name} cannot be empty`);
+    }
+    this.#checkRequired(type, input, impliedField);
     for (const name of type.xidFields) {
       const field = type.fields.get(name);
       if (field !== undefined && field.typeName === 'String' && input[name] === '') {
@@ -115,9 +159,10 @@ export class NodeWriter {
     return id;
   }
 
-  #checkRequired(type: TypeModel, input: Input): void {
+  #checkRequired(type: TypeModel, input: Input, impliedField: string | undefined): void {
     for (const field of type.fields.values()) {
       if (!field.nonNull || field.kind === 'id' || field.custom !== undefined || field.reverseOf !== undefined) continue;
+      if (field.name === impliedField) continue; // set by the inverse edge from the parent
       if (field.defaults?.add !== undefined) continue;
       const value = input[field.name];
       if (value === undefined || value === null) {
@@ -164,10 +209,13 @@ export class NodeWriter {
   }
 
   /** Union references name exactly one member: `{ dogRef: {...} }`. */
-  #unionMember(type: TypeModel, input: Input): { type: TypeModel; input: Input } | undefined {
+  #unionMember(type: TypeModel, input: Input, via: FieldModel | undefined): { type: TypeModel; input: Input } | undefined {
     if (type.kind !== 'union') return undefined;
     const keys = Object.keys(input).filter((k) => input[k] !== undefined && input[k] !== null);
-    if (keys.length !== 1) throw new FieldError(`value for union ${type.name} must have exactly one child, found ${keys.length} children`);
+    if (keys.length !== 1) {
+      const where = via === undefined ? `union ${type.name}` : `field \`${via.name}\` in type \`${via.declaringType}\``;
+      throw new FieldError(`value for ${where} must have exactly one child, found ${keys.length} children`);
+    }
     const key = keys[0] as string;
     const member = type.possibleTypes.find((m) => `${m.charAt(0).toLowerCase()}${m.slice(1)}Ref` === key);
     if (member === undefined) throw new FieldError(`unknown member ${key} for union ${type.name}`);
@@ -192,4 +240,12 @@ function defaultValue(field: FieldModel, raw: string): unknown {
   if (field.typeName === 'Int' || field.typeName === 'Float') return Number(raw);
   if (field.typeName === 'Boolean') return raw === 'true';
   return raw;
+}
+
+function sameInput(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => sameInput((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }

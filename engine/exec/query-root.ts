@@ -48,7 +48,7 @@ export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: F
 
 export function queryIds(ctx: ExecContext, type: TypeModel, args: Record<string, unknown>): SortedIds {
   const universe = ctx.graph.store.nodesOfType(type.name);
-  return evaluateFilter(ctx, type, args['filter'] as Record<string, unknown> | undefined, universe);
+  return evaluateFilter(ctx, type, args['filter'] as Record<string, unknown> | undefined, universe, true);
 }
 
 function similar(ctx: ExecContext, root: RootFieldModel, type: TypeModel, plan: FieldPlan, path: Path, args: Record<string, unknown>): Completed {

@@ -66,8 +66,16 @@ export function readObject(
     }
     result[plan.responseName] = value;
   }
-  if (cascade !== undefined && !passesCascade(cascade, result, plans)) return CASCADED;
+  if (cascade !== undefined && !passesCascade(cascade, result, plans, (name) => hasStoredValue(ctx, id, type, name))) return CASCADED;
   return result;
+}
+
+function hasStoredValue(ctx: ExecContext, id: number, type: TypeModel, name: string): boolean {
+  const field = type.fields.get(name);
+  if (field === undefined) return false;
+  if (field.kind === 'id') return true;
+  if (isEdgeField(field)) return edgeTargets(ctx, id, field).length > 0;
+  return ctx.graph.store.scalar(field.predicate).get(id) !== undefined;
 }
 
 function resolveField(ctx: ExecContext, id: number, type: TypeModel, plan: FieldPlan, path: Path, parent: Cascade | undefined): Completed {

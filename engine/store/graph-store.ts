@@ -20,13 +20,32 @@ import {
   type ColumnContext,
 } from './undo-log.js';
 import { parseUint } from './parse-uid.js';
+import type { ScalarColumnSnapshot } from './scalar-column.js';
+import { R_CREATE, R_DELETE, R_EDGE_ADD, R_EDGE_REMOVE, R_INDEX, R_SET, R_TYPES, R_UNSET, type RedoOps } from './redo.js';
 
 export type { EdgeColumn } from './edge-column.js';
-export type { ScalarColumn, StoredValue } from './scalar-column.js';
+export type { ScalarColumn, ScalarColumnSnapshot, StoredValue } from './scalar-column.js';
+export type { RedoOps } from './redo.js';
 
 export interface Transaction {
   commit(): void;
   rollback(): void;
+  /** A mark to roll back to later (a savepoint); marks are positions in the undo log. */
+  savepoint(): number;
+  /** Undoes everything done since `mark`; the transaction stays open. */
+  rollbackTo(mark: number): void;
+  /** The physical redo of everything done since `mark` (final values as they are now). */
+  redoSince(mark: number): RedoOps;
+}
+
+/** The whole store in columnar form (see ScalarColumnSnapshot); typed arrays may be views of live ones. */
+export interface StoreSnapshot {
+  readonly nextId: number;
+  readonly alive: Uint8Array;
+  readonly typeSets: readonly (readonly string[])[];
+  readonly typeSetOf: Int32Array;
+  readonly scalars: readonly ScalarColumnSnapshot[];
+  readonly edges: readonly { readonly predicate: string; readonly from: Int32Array; readonly to: Int32Array }[];
 }
 
 export interface StoreStats {
@@ -49,6 +68,7 @@ export class GraphStore implements ColumnContext {
   private readonly scalarCols = new Map<string, ScalarColumnImpl>();
   private readonly edgeCols = new Map<string, EdgeColumnImpl>();
   private log: UndoLog | undefined;
+  private txn: Transaction | undefined;
 
   /** Highest id ever created (0 when none). */
   get maxNodeId(): number {
@@ -162,6 +182,11 @@ export class GraphStore implements ColumnContext {
     return this.log !== undefined;
   }
 
+  /** The open transaction, if any (so nested work can use savepoints instead of its own transaction). */
+  get openTransaction(): Transaction | undefined {
+    return this.txn;
+  }
+
   begin(): Transaction {
     if (this.log !== undefined) throw new Error('a transaction is already open');
     const log = new UndoLog();
@@ -169,14 +194,129 @@ export class GraphStore implements ColumnContext {
     const finish = (): void => {
       if (this.log !== log) throw new Error('transaction already finished');
       this.log = undefined;
+      this.txn = undefined;
     };
-    return {
+    const txn: Transaction = {
       commit: finish,
       rollback: () => {
         finish();
-        this.undo(log);
+        this.undo(log, 0);
       },
+      savepoint: () => log.records.length,
+      rollbackTo: (mark) => {
+        if (this.log !== log) throw new Error('transaction already finished');
+        this.log = undefined;
+        try {
+          this.undo(log, mark);
+        } finally {
+          this.log = log;
+        }
+      },
+      redoSince: (mark) => this.redoOf(log, mark),
     };
+    this.txn = txn;
+    return txn;
+  }
+
+  /** Replays redo ops (inside or outside a transaction); throws if the store diverges from the log. */
+  applyRedo(ops: RedoOps): void {
+    let i = 0;
+    while (i < ops.length) {
+      const code = ops[i];
+      switch (code) {
+        case R_CREATE: {
+          const id = this.createNode();
+          if (id !== ops[i + 1]) throw new Error(`redo diverged: created ${id}, log says ${String(ops[i + 1])}`);
+          i += 2;
+          break;
+        }
+        case R_DELETE:
+          this.deleteNode(ops[i + 1] as number);
+          i += 2;
+          break;
+        case R_TYPES: {
+          const id = ops[i + 1] as number;
+          this.assertNode(id);
+          this.setTypeSet(id, this.typeSets.intern(ops[i + 2] as readonly string[]));
+          i += 3;
+          break;
+        }
+        case R_SET:
+          this.scalar(ops[i + 1] as string).set(ops[i + 2] as number, ops[i + 3] as StoredValue);
+          i += 4;
+          break;
+        case R_UNSET:
+          this.scalar(ops[i + 1] as string).delete(ops[i + 2] as number);
+          i += 3;
+          break;
+        case R_EDGE_ADD:
+          this.edges(ops[i + 1] as string).add(ops[i + 2] as number, ops[i + 3] as number);
+          i += 4;
+          break;
+        case R_EDGE_REMOVE:
+          this.edges(ops[i + 1] as string).remove(ops[i + 2] as number, ops[i + 3] as number);
+          i += 4;
+          break;
+        case R_INDEX:
+          this.scalar(ops[i + 1] as string).ensureIndex(ops[i + 2] as IndexKindName);
+          i += 3;
+          break;
+        default:
+          throw new Error(`corrupt redo record: op ${String(code)} at ${i}`);
+      }
+    }
+  }
+
+  /** The whole store in columnar form. Call outside a transaction and encode before the next write. */
+  exportSnapshot(): StoreSnapshot {
+    if (this.log !== undefined) throw new Error('cannot snapshot inside a transaction');
+    const names: (readonly string[])[] = [];
+    for (let set = 0; set < this.typeSets.size; set++) names.push(this.typeSets.names(set));
+    return {
+      nextId: this.nextId,
+      alive: this.alive.subarray(0, this.nextId),
+      typeSets: names,
+      typeSetOf: this.typeSetOf.subarray(0, this.nextId),
+      scalars: [...this.scalarCols.values()].map((col) => col.exportSnapshot()),
+      edges: [...this.edgeCols.values()].map((col) => col.exportSnapshot()),
+    };
+  }
+
+  /** Loads a snapshot into this empty store (indexes are rebuilt from the values). */
+  importSnapshot(snapshot: StoreSnapshot): void {
+    if (this.nextId !== 1 || this.log !== undefined) throw new Error('importSnapshot needs an empty store');
+    const n = snapshot.nextId;
+    this.alive = new Uint8Array(Math.max(n, 1024));
+    this.alive.set(snapshot.alive.subarray(0, n));
+    this.typeSetOf = new Int32Array(Math.max(n, 1024));
+    this.nextId = n;
+    const setMap = snapshot.typeSets.map((names) => this.typeSets.intern(names));
+    const members = new Map<number, number[]>();
+    for (let id = 1; id < n; id++) {
+      if (this.alive[id] === 1) this.liveCount++;
+      const old = snapshot.typeSetOf[id] ?? 0;
+      if (old === 0) continue;
+      const set = setMap[old];
+      if (set === undefined) throw new Error(`snapshot names an unknown type set ${old}`);
+      this.typeSetOf[id] = set;
+      let ids = members.get(set);
+      if (ids === undefined) members.set(set, (ids = []));
+      ids.push(id);
+    }
+    const byType = new Map<string, number[]>();
+    for (const [set, ids] of members) {
+      for (const name of this.typeSets.names(set)) {
+        const list = byType.get(name);
+        if (list === undefined) byType.set(name, ids.slice());
+        else for (const id of ids) list.push(id);
+      }
+    }
+    for (const [name, ids] of byType) this.typeMembers.set(name, new PostingList(ids.sort((a, b) => a - b)));
+    for (const col of snapshot.scalars) (this.scalar(col.predicate) as ScalarColumnImpl).importSnapshot(col);
+    for (const col of snapshot.edges) {
+      const column = this.edges(col.predicate) as EdgeColumnImpl;
+      for (let k = 0; k < col.from.length; k++) column.addRaw(col.from[k] as number, col.to[k] as number);
+    }
   }
 
   stats(): StoreStats {
@@ -210,10 +350,49 @@ export class GraphStore implements ColumnContext {
     this.log?.push(OP_TYPES, id, prev);
   }
 
-  /** Replays the log backwards with logging off. */
-  private undo(log: UndoLog): void {
+  /** Redo of the undo records from `mark` on, with final values read from the store now. */
+  private redoOf(log: UndoLog, mark: number): RedoOps {
     const r = log.records;
-    for (let i = r.length - 4; i >= 0; i -= 4) {
+    const out: RedoOps = [];
+    for (let i = mark; i < r.length; i += 4) {
+      const a = r[i + 1];
+      const b = r[i + 2];
+      const c = r[i + 3];
+      switch (r[i]) {
+        case OP_CREATE:
+          out.push(R_CREATE, a as number);
+          break;
+        case OP_DELETE:
+          out.push(R_DELETE, a as number);
+          break;
+        case OP_TYPES:
+          out.push(R_TYPES, a as number, this.typesOf(a as number));
+          break;
+        case OP_SCALAR: {
+          const col = a as ScalarColumnImpl;
+          const value = col.get(b as number);
+          if (value === undefined) out.push(R_UNSET, col.predicate, b as number);
+          else out.push(R_SET, col.predicate, b as number, value);
+          break;
+        }
+        case OP_EDGE_ADDED:
+          out.push(R_EDGE_ADD, (a as EdgeColumnImpl).predicate, b as number, c as number);
+          break;
+        case OP_EDGE_REMOVED:
+          out.push(R_EDGE_REMOVE, (a as EdgeColumnImpl).predicate, b as number, c as number);
+          break;
+        case OP_INDEX_CREATED:
+          out.push(R_INDEX, (a as ScalarColumnImpl).predicate, b as string);
+          break;
+      }
+    }
+    return out;
+  }
+
+  /** Replays the log backwards down to `mark` with logging off, and truncates it there. */
+  private undo(log: UndoLog, mark: number): void {
+    const r = log.records;
+    for (let i = r.length - 4; i >= mark; i -= 4) {
       const a = r[i + 1];
       const b = r[i + 2];
       const c = r[i + 3];
@@ -248,6 +427,7 @@ export class GraphStore implements ColumnContext {
           throw new Error('corrupt undo log');
       }
     }
+    r.length = mark;
   }
 }
 

@@ -1,0 +1,98 @@
+// The load part of a run: for each contender, start it pinned, check every scenario's answer, then
+// warm up and time each scenario; CPU per request is read from /proc for the contender's process.
+
+import type { Dataset } from '../data/dataset.js';
+import type { Scenario } from '../scenarios.js';
+import type { LoadRecord, RunMode } from '../report/results.js';
+import { runLoad } from './autocannon-run.js';
+import { checkAnswer, requestBody, resolveIds } from './check-answer.js';
+import type { ContenderSpec, StartedContender } from './contenders.js';
+import type { PinResult } from './pin.js';
+import { cpuMicros } from './proc-cpu.js';
+
+export interface SuiteContext {
+  readonly pin: PinResult;
+  readonly dataFile: string;
+  readonly data: Dataset;
+  readonly scenarios: readonly Scenario[];
+  readonly durationS: number;
+  readonly warmupS: number;
+  readonly connections: number;
+  readonly fixedRate: number;
+  /** Also run the fixed-rate and 1-connection latency runs (get by id) for this contender. */
+  latencyRuns(contender: string): boolean;
+  log(line: string): void;
+}
+
+interface RunSpec {
+  readonly mode: RunMode;
+  readonly connections: number;
+  readonly overallRate: number | null;
+}
+
+export async function runContender(spec: ContenderSpec, ctx: SuiteContext): Promise<LoadRecord[]> {
+  const started = Date.now();
+  const contender = await spec.start(ctx.pin, ctx.dataFile, ctx.data);
+  ctx.log(`${spec.name}: started and loaded in ${((Date.now() - started) / 1000).toFixed(1)} s (pid ${contender.pid})`);
+  const records: LoadRecord[] = [];
+  try {
+    const probeSlug = ctx.data.posts[1234 % ctx.data.posts.length]?.slug ?? '';
+    const ids = contender.graphqlUrl === null ? { postId: '0x4d3' } : await resolveIds(contender.graphqlUrl, ctx.data, probeSlug);
+    let first = true;
+    for (const scenario of ctx.scenarios) {
+      const wrong = contender.graphqlUrl === null ? null : await checkAnswer(contender.graphqlUrl, scenario, ids, `${spec.name}-check`);
+      if (wrong !== null) ctx.log(`${spec.name} ${scenario.name}: WRONG ANSWER, marked invalid: ${wrong}`);
+      const runs: RunSpec[] = [{ mode: 'throughput', connections: ctx.connections, overallRate: null }];
+      if (scenario.name === 'get-by-id' && ctx.latencyRuns(spec.name)) {
+        runs.push({ mode: 'fixed-rate', connections: Math.min(ctx.connections, 10), overallRate: ctx.fixedRate });
+        runs.push({ mode: 'one-connection', connections: 1, overallRate: null });
+      }
+      for (const run of runs) {
+        // The first run of a contender warms its JIT (and the load generator's) for longer.
+        if (first) await runLoad({ url: contender.urlFor(scenario.name), connections: ctx.connections, body: requestBody(scenario, ids, `${spec.name}-prewarm`), durationS: ctx.warmupS * 2 });
+        first = false;
+        const record = await timedRun(spec.name, contender, scenario, ids, run, wrong, ctx);
+        records.push(record);
+        ctx.log(`${spec.name.padEnd(9)} ${scenario.name.padEnd(13)} ${run.mode.padEnd(14)} ${record.rps.toFixed(0).padStart(7)} req/s  p50 ${record.p50Ms.toFixed(3)} ms  p99 ${record.p99Ms.toFixed(3)} ms  errors ${record.errors + record.non2xx}${record.cpuUsPerRequest === null ? '' : `  cpu ${record.cpuUsPerRequest.toFixed(1)} µs/req`}`);
+      }
+    }
+  } finally {
+    await contender.stop();
+  }
+  return records;
+}
+
+async function timedRun(
+  name: string,
+  contender: StartedContender,
+  scenario: Scenario,
+  ids: { postId: string },
+  run: RunSpec,
+  wrong: string | null,
+  ctx: SuiteContext,
+): Promise<LoadRecord> {
+  const url = contender.urlFor(scenario.name);
+  const base = { url, connections: run.connections, ...(run.overallRate === null ? {} : { overallRate: run.overallRate }) };
+  const tag = `${name}-${run.mode}`;
+  await runLoad({ ...base, body: requestBody(scenario, ids, `${tag}-warm`), durationS: ctx.warmupS });
+  const cpuBefore = cpuMicros(contender.pid);
+  const result = await runLoad({ ...base, body: requestBody(scenario, ids, tag), durationS: ctx.durationS });
+  const cpuAfter = cpuMicros(contender.pid);
+  const cpu = cpuBefore === null || cpuAfter === null || result.requests === 0 ? null : (cpuAfter - cpuBefore) / result.requests;
+  return {
+    contender: name,
+    scenario: scenario.name,
+    mode: run.mode,
+    connections: run.connections,
+    overallRate: run.overallRate,
+    valid: wrong === null,
+    invalidReason: wrong,
+    rps: result.rps,
+    p50Ms: result.p50Ms,
+    p99Ms: result.p99Ms,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    requests: result.requests,
+    cpuUsPerRequest: cpu,
+  };
+}

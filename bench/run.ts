@@ -1,0 +1,102 @@
+// The benchmark suite: `npm run bench [-- --quick]`. Generates the data set, runs every contender
+// pinned to core 0 with the load generator (this process) on core 1, checks answers before timing,
+// then runs the engine micro-benchmarks, prints the tables and writes results/latest.json and README.md.
+
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { parseOptions, type SuiteOptions } from './cli-options.js';
+import { generateDataset, writeDataset } from './data/dataset.js';
+import { contenders } from './load/contenders.js';
+import { runContender } from './load/load-suite.js';
+import { pinnedCommand, pinSelf, type PinResult } from './load/pin.js';
+import type { MicroReport } from './micro/run-micro.js';
+import { formatReport } from './report/format-report.js';
+import { machineInfo } from './report/machine-info.js';
+import type { LoadRecord, RunReport } from './report/results.js';
+import { evaluateTargets } from './report/targets.js';
+import { writeResultsIntoReadme } from './report/write-readme.js';
+import { buildScenarios, pendingScenarios } from './scenarios.js';
+
+const distBench = import.meta.dirname;
+const projectRoot = resolve(distBench, '../..');
+const log = (line: string): void => console.error(`[bench] ${line}`);
+
+async function main(options: SuiteOptions): Promise<void> {
+  const began = Date.now();
+  const pin = pinSelf();
+  log(pin.note);
+  const workDir = mkdtempSync(join(tmpdir(), 'bench-data-'));
+  try {
+    const data = generateDataset({ posts: options.posts, authors: options.authors });
+    const dataFile = join(workDir, 'dataset.json');
+    writeDataset(dataFile, data);
+    const scenarios = buildScenarios(data).filter((s) => options.scenarios === null || options.scenarios.includes(s.name));
+    const chosen = contenders.filter((c) => options.contenders === null || options.contenders.includes(c.name));
+    const records: LoadRecord[] = [];
+    const failures: { contender: string; error: string }[] = [];
+    const ctx = {
+      pin, dataFile, data, scenarios, log,
+      durationS: options.durationS, warmupS: options.warmupS, connections: options.connections, fixedRate: options.fixedRate,
+      latencyRuns: (name: string) => !options.quick || name === 'service',
+    };
+    for (const spec of chosen) {
+      try {
+        records.push(...(await runContender(spec, ctx)));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        failures.push({ contender: spec.name, error: message });
+        log(`${spec.name} FAILED: ${message}`);
+      }
+    }
+    const micro = options.micro ? await runMicro(pin, options.quick, workDir) : null;
+    const report: RunReport = {
+      machine: machineInfo(pin.note),
+      settings: { quick: options.quick, durationS: options.durationS, warmupS: options.warmupS, connections: options.connections, posts: options.posts, authors: options.authors },
+      records,
+      failures,
+      pending: pendingScenarios.map((p) => ({ name: p.name, reason: p.reason })),
+      targets: evaluateTargets(records),
+      micro,
+    };
+    publish(report, options);
+    log(`done in ${((Date.now() - began) / 1000).toFixed(0)} s`);
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/** The micro-benchmarks run in their own process on the server core (the load core stays idle). */
+async function runMicro(pin: PinResult, quick: boolean, workDir: string): Promise<MicroReport | null> {
+  const out = join(workDir, 'micro.json');
+  const { command, args } = pinnedCommand(pin, process.execPath, [join(distBench, 'micro/run-micro.js'), ...(quick ? ['--quick'] : []), '--out', out]);
+  try {
+    const child = promisify(execFile)(command, args, { maxBuffer: 1 << 24 });
+    child.child.stderr?.on('data', (chunk: Buffer | string) => log(String(chunk).trim()));
+    await child;
+    return JSON.parse(readFileSync(out, 'utf8')) as MicroReport;
+  } catch (error) {
+    log(`micro-benchmarks FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  }
+}
+
+function publish(report: RunReport, options: SuiteOptions): void {
+  const markdown = formatReport(report);
+  console.log(markdown);
+  for (const t of report.targets) console.log(`${t.pass === null ? 'N/A ' : t.pass ? 'PASS' : 'MISS'}  ${t.name}: ${t.actual} (target ${t.target})`);
+  const resultsDir = join(projectRoot, 'bench/results');
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(join(resultsDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  if (options.writeReadme && writeResultsIntoReadme(join(projectRoot, 'bench/README.md'), markdown)) log('figures written into bench/README.md');
+  else log('bench/README.md left as it was (partial run, --no-readme, or no markers)');
+}
+
+try {
+  await main(parseOptions(process.argv.slice(2)));
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+}

@@ -1,0 +1,315 @@
+// Durability for one engine: every change goes through a single FIFO commit queue. Consecutive
+// mutations form a group: one store transaction with a savepoint per operation, one log record per
+// operation (physical redo), one write, and — with fsync `always` — one fsync for the whole group before
+// anyone is answered (group commit). A failed write or fsync rolls the whole group back, cuts the log
+// back and fails each operation of the group with a DurabilityError: memory and log stay as before.
+// Schema uploads are records too (always fsynced before they are deployed). Snapshots are captured at a
+// quiet point of the queue, the log is switched to a new file there, and the file is written meanwhile.
+
+import { join } from 'node:path';
+import type { GraphStore, Transaction } from '../store/graph-store.js';
+import { classify, logFileName, snapshotFileName } from './data-dir.js';
+import { nodeFileIo, type FileIo } from './file-io.js';
+import { frameRecord, KIND_MUTATION, KIND_SCHEMA } from './log-format.js';
+import { LogWriter } from './log-writer.js';
+import { planRestore, type PersistLogger, type RestorePlan } from './restore.js';
+import { encodeSnapshot, writeSnapshotFile } from './snapshot-file.js';
+
+export type FsyncMode = 'always' | 'everysec' | 'no';
+export type { PersistLogger, RestorePlan } from './restore.js';
+export { RestoreError } from './restore.js';
+
+export interface PersistenceOptions {
+  readonly dataDir: string;
+  readonly fsync: FsyncMode;
+  readonly recover: boolean;
+  /** Snapshot after this many logged records (0 = never by count). */
+  readonly snapshotEveryRecords: number;
+  /** Snapshot this often when something changed (0 = never by time). */
+  readonly snapshotIntervalMs: number;
+  /** How many snapshots to keep (≥ 1); the log is kept back to the oldest of them. */
+  readonly keepSnapshots: number;
+  readonly io?: FileIo;
+  readonly log: PersistLogger;
+}
+
+/** A write to the log failed: the operation was rolled back and is not applied. */
+export class DurabilityError extends Error {
+  constructor(override readonly cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    super(`the mutation could not be made durable (${code ?? (cause instanceof Error ? cause.message : String(cause))} while writing the mutation log); it was rolled back and not applied`);
+  }
+}
+
+export interface SnapshotInfo {
+  readonly lsn: number;
+  readonly file: string;
+  readonly bytes: number;
+  readonly ms: number;
+}
+
+/** What the engine hands over to be snapshotted (captured synchronously at a quiet point). */
+export type CaptureState = () => { readonly schema: string | null; readonly store: GraphStore };
+
+type Work =
+  | { readonly kind: 'mutation'; readonly run: () => unknown; readonly done: Settle }
+  | { readonly kind: 'schema'; readonly sdl: string; readonly apply: () => unknown; readonly done: Settle }
+  | { readonly kind: 'snapshot'; readonly done: Settle };
+
+interface Settle {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+const maxGroup = 512;
+
+export class Persistence {
+  readonly #io: FileIo;
+  #writer: LogWriter | undefined;
+  #nextLsn = 1;
+  #snapshotLsn = 0;
+  readonly #queue: Work[] = [];
+  #draining = false;
+  #writing: Promise<unknown> = Promise.resolve();
+  #timers: NodeJS.Timeout[] = [];
+  #capture: CaptureState | undefined;
+  #closed = false;
+
+  private constructor(
+    private readonly options: PersistenceOptions,
+    private readonly store: GraphStore,
+  ) {
+    this.#io = options.io ?? nodeFileIo;
+  }
+
+  /** Reads the data directory; the caller applies the plan, then calls start(). */
+  static async open(options: PersistenceOptions, store: GraphStore): Promise<{ persistence: Persistence; plan: RestorePlan }> {
+    const persistence = new Persistence(options, store);
+    const io = persistence.#io;
+    io.mkdir(options.dataDir);
+    const plan = await planRestore(io, options.dataDir, options.recover, options.log);
+    persistence.#nextLsn = plan.lastLsn + 1;
+    persistence.#snapshotLsn = plan.snapshot?.header.lsn ?? 0;
+    return { persistence, plan };
+  }
+
+  /** Opens a fresh log file after the restored state and starts the timers. */
+  async start(capture: CaptureState): Promise<void> {
+    this.#capture = capture;
+    this.#writer = await LogWriter.create(this.#io, this.options.dataDir, this.#nextLsn);
+    if (this.options.fsync === 'everysec') this.#every(1000, () => this.#backgroundSync());
+    if (this.options.snapshotIntervalMs > 0) {
+      this.#every(this.options.snapshotIntervalMs, () => {
+        if (this.#nextLsn - 1 > this.#snapshotLsn) this.snapshot().catch((error: unknown) => this.options.log.warn('periodic snapshot failed', { error: String(error) }));
+      });
+    }
+  }
+
+  /** LSN of the last logged record. */
+  get lastLsn(): number {
+    return this.#nextLsn - 1;
+  }
+
+  /** Runs `run` as one logged operation (its store changes become one record). */
+  mutate<T>(run: () => Promise<T> | T): Promise<T> {
+    return this.#enqueue((done) => ({ kind: 'mutation', run, done })) as Promise<T>;
+  }
+
+  /** Logs the schema upload durably, then runs `apply` (which deploys it). */
+  schema<T>(sdl: string, apply: () => T): Promise<T> {
+    return this.#enqueue((done) => ({ kind: 'schema', sdl, apply, done })) as Promise<T>;
+  }
+
+  /** Takes a snapshot now (after everything queued before it) and waits for the file. */
+  snapshot(): Promise<SnapshotInfo> {
+    return this.#enqueue((done) => ({ kind: 'snapshot', done })).then((started) => (started as { written: Promise<SnapshotInfo> }).written);
+  }
+
+  /** Drains the queue, snapshots if anything changed since the last snapshot, closes the log. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#timers = [];
+    if (this.#writer !== undefined && this.#nextLsn - 1 > this.#snapshotLsn) {
+      try {
+        await this.snapshot();
+      } catch (error) {
+        this.options.log.warn('snapshot on shutdown failed; the log still holds everything', { error: String(error) });
+      }
+    }
+    await this.#writing.catch(() => undefined);
+    this.#closed = true;
+    await this.#writer?.close();
+  }
+
+  #enqueue(make: (done: Settle) => Work): Promise<unknown> {
+    if (this.#closed) return Promise.reject(new Error('the engine is closed'));
+    return new Promise((resolve, reject) => {
+      this.#queue.push(make({ resolve, reject }));
+      if (!this.#draining) void this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    this.#draining = true;
+    try {
+      while (this.#queue.length > 0) {
+        const head = this.#queue[0] as Work;
+        if (head.kind === 'mutation') {
+          let n = 1;
+          while (n < this.#queue.length && n < maxGroup && this.#queue[n]?.kind === 'mutation') n++;
+          await this.#commitGroup(this.#queue.splice(0, n) as Extract<Work, { kind: 'mutation' }>[]);
+        } else {
+          this.#queue.shift();
+          try {
+            head.done.resolve(head.kind === 'schema' ? await this.#commitSchema(head.sdl, head.apply) : await this.#startSnapshot());
+          } catch (error) {
+            head.done.reject(error);
+          }
+        }
+      }
+    } finally {
+      this.#draining = false;
+    }
+  }
+
+  async #commitGroup(group: readonly Extract<Work, { kind: 'mutation' }>[]): Promise<void> {
+    const txn: Transaction = this.store.begin();
+    const frames: Buffer[] = [];
+    const outcomes: { ok: boolean; value: unknown }[] = [];
+    const firstLsn = this.#nextLsn;
+    for (const work of group) {
+      const mark = txn.savepoint();
+      try {
+        const value = await work.run();
+        const ops = txn.redoSince(mark);
+        if (ops.length > 0) frames.push(frameRecord({ kind: KIND_MUTATION, lsn: firstLsn + frames.length, ops }));
+        outcomes.push({ ok: true, value });
+      } catch (error) {
+        txn.rollbackTo(mark);
+        outcomes.push({ ok: false, value: error });
+      }
+    }
+    if (frames.length > 0) {
+      try {
+        await this.#append(frames);
+      } catch (error) {
+        txn.rollback();
+        const failure = new DurabilityError(error);
+        this.options.log.warn('mutation log write failed: operations rolled back', { error: String(error), operations: group.length });
+        for (const work of group) work.done.reject(failure);
+        return;
+      }
+    }
+    txn.commit();
+    this.#nextLsn = firstLsn + frames.length;
+    group.forEach((work, i) => {
+      const outcome = outcomes[i] as { ok: boolean; value: unknown };
+      if (outcome.ok) work.done.resolve(outcome.value);
+      else work.done.reject(outcome.value);
+    });
+    this.#maybeSnapshot();
+  }
+
+  async #commitSchema(sdl: string, apply: () => unknown): Promise<unknown> {
+    const frame = frameRecord({ kind: KIND_SCHEMA, lsn: this.#nextLsn, sdl });
+    try {
+      await this.#append([frame], true);
+    } catch (error) {
+      throw new DurabilityError(error);
+    }
+    this.#nextLsn++;
+    const result = apply();
+    this.#maybeSnapshot();
+    return result;
+  }
+
+  /** Writes the frames; with `always` (or `forceSync`) waits for the fsync. Leaves nothing behind on failure. */
+  async #append(frames: readonly Buffer[], forceSync = false): Promise<void> {
+    const writer = this.#requireWriter();
+    const mark = writer.size;
+    try {
+      writer.append(frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames));
+      if (forceSync || this.options.fsync === 'always') await writer.sync();
+    } catch (error) {
+      writer.discardFrom(mark);
+      throw error;
+    }
+  }
+
+  #maybeSnapshot(): void {
+    const every = this.options.snapshotEveryRecords;
+    const last = this.#nextLsn - 1;
+    if (every > 0 && last - Math.max(this.#snapshotLsn, this.#requestedAt) >= every) {
+      this.#requestedAt = last; // the file lands later: do not ask again meanwhile
+      this.snapshot().catch((error: unknown) => this.options.log.warn('snapshot failed', { error: String(error) }));
+    }
+  }
+
+  #requestedAt = 0;
+
+  /** At a quiet point: capture + encode, switch the log to a new file; the file is written afterwards. */
+  async #startSnapshot(): Promise<{ written: Promise<SnapshotInfo> }> {
+    const started = performance.now();
+    const capture = this.#capture;
+    if (capture === undefined) throw new Error('persistence not started');
+    const lsn = this.#nextLsn - 1;
+    const state = capture();
+    const parts = encodeSnapshot({ lsn, schema: state.schema, store: state.store.exportSnapshot() }, new Date().toISOString());
+    const old = this.#requireWriter();
+    if (old.startLsn !== this.#nextLsn) {
+      this.#writer = await LogWriter.create(this.#io, this.options.dataDir, this.#nextLsn);
+      await old.close();
+    }
+    const previous = this.#writing;
+    const written = previous
+      .catch(() => undefined)
+      .then(() => writeSnapshotFile(this.#io, this.options.dataDir, lsn, parts))
+      .then(async ({ path, bytes }) => {
+        if (lsn > this.#snapshotLsn) this.#snapshotLsn = lsn;
+        await this.#prune();
+        const info: SnapshotInfo = { lsn, file: path, bytes, ms: Math.round(performance.now() - started) };
+        this.options.log.info('snapshot written', { ...info });
+        return info;
+      });
+    this.#writing = written.catch(() => undefined);
+    written.catch(() => undefined); // the requester handles the failure; never an unhandled rejection here
+    return { written };
+  }
+
+  /** Keeps the newest `keepSnapshots` snapshots and the log back to the oldest of them. */
+  async #prune(): Promise<void> {
+    const dir = this.options.dataDir;
+    const listing = classify(this.#io.list(dir));
+    const keep = Math.max(1, this.options.keepSnapshots);
+    for (const lsn of listing.snapshots.slice(keep)) this.#io.unlink(join(dir, snapshotFileName(lsn)));
+    const oldestKept = listing.snapshots.slice(0, keep).at(-1) ?? 0;
+    const logs = listing.logs;
+    for (let i = 0; i + 1 < logs.length; i++) {
+      const start = logs[i] as number;
+      if ((logs[i + 1] as number) <= oldestKept + 1 && start !== this.#writer?.startLsn) this.#io.unlink(join(dir, logFileName(start)));
+    }
+    await this.#io.fsyncDir(dir);
+  }
+
+  async #backgroundSync(): Promise<void> {
+    const writer = this.#writer;
+    if (writer === undefined || writer.synced) return;
+    try {
+      await writer.sync();
+    } catch (error) {
+      this.options.log.warn('background fsync of the mutation log failed (will retry)', { error: String(error) });
+    }
+  }
+
+  #every(ms: number, fn: () => unknown): void {
+    const timer = setInterval(() => void fn(), ms);
+    timer.unref();
+    this.#timers.push(timer);
+  }
+
+  #requireWriter(): LogWriter {
+    if (this.#writer === undefined) throw new Error('persistence not started');
+    return this.#writer;
+  }
+}

@@ -1,0 +1,150 @@
+// Decides what to load on start: the newest valid snapshot, then the log records after it. A torn last
+// record (a crash mid-write) is dropped with a warning; any other damage refuses to start with the file
+// and offset, unless `recover` is set: then a damaged snapshot is set aside (renamed `.corrupt`) for the
+// previous one, and a damaged log is cut at the bad record (the original kept as `.corrupt`), saying what
+// was lost. Leftover `.tmp` files are never loaded, only removed.
+
+import { join } from 'node:path';
+import type { FileIo } from './file-io.js';
+import { classify, logFileName, snapshotFileName } from './data-dir.js';
+import { scanLog, type LogRecord } from './log-format.js';
+import { readSnapshotFile, SnapshotError, type SnapshotContent, type SnapshotHeader } from './snapshot-file.js';
+
+export interface PersistLogger {
+  info(message: string, fields?: Readonly<Record<string, string | number | boolean | undefined>>): void;
+  warn(message: string, fields?: Readonly<Record<string, string | number | boolean | undefined>>): void;
+}
+
+export interface RestorePlan {
+  readonly snapshot: { readonly header: SnapshotHeader; readonly content: SnapshotContent } | undefined;
+  /** Records after the snapshot, in LSN order. */
+  readonly records: readonly LogRecord[];
+  /** LSN of the last record the state will include (0 = none). */
+  readonly lastLsn: number;
+  /** True when the directory held no snapshot and no log. */
+  readonly fresh: boolean;
+}
+
+/** Refusal to start: the message names the file and offset and how to proceed. */
+export class RestoreError extends Error {}
+
+export async function planRestore(io: FileIo, dir: string, recover: boolean, log: PersistLogger): Promise<RestorePlan> {
+  const listing = classify(io.list(dir));
+  for (const name of listing.temporary) {
+    log.warn('removing a leftover temporary file (an interrupted snapshot; never loaded)', { file: join(dir, name) });
+    io.unlink(join(dir, name));
+  }
+  if (listing.snapshots.length === 0 && listing.logs.length === 0) {
+    log.info('no snapshot and no mutation log in the data directory: starting empty', { 'data-dir': dir });
+    return { snapshot: undefined, records: [], lastLsn: 0, fresh: true };
+  }
+  const snapshot = loadSnapshot(io, dir, listing.snapshots, recover, log);
+  const base = snapshot?.header.lsn ?? 0;
+  const records = await readLog(io, dir, listing.logs, base, recover, log);
+  const lastLsn = records.length === 0 ? base : (records[records.length - 1] as LogRecord).lsn;
+  return { snapshot, records, lastLsn, fresh: false };
+}
+
+function loadSnapshot(io: FileIo, dir: string, lsns: readonly number[], recover: boolean, log: PersistLogger): RestorePlan['snapshot'] {
+  for (let i = 0; i < lsns.length; i++) {
+    const lsn = lsns[i] as number;
+    try {
+      return readSnapshotFile(io, dir, lsn);
+    } catch (error) {
+      const reason = error instanceof SnapshotError ? error.message : `snapshot ${join(dir, snapshotFileName(lsn))} could not be read: ${String(error)}`;
+      const previous = lsns[i + 1];
+      if (!recover) {
+        throw new RestoreError(
+          `${reason}. Refusing to start. Start with --recover to fall back to ${previous === undefined ? 'the mutation log alone' : `the previous snapshot (LSN ${previous})`} plus the log.`,
+        );
+      }
+      const path = join(dir, snapshotFileName(lsn));
+      log.warn(`${reason}; --recover: setting it aside and falling back`, { file: path, 'renamed-to': `${path}.corrupt`, 'fallback-lsn': previous ?? 0 });
+      io.rename(path, `${path}.corrupt`);
+    }
+  }
+  return undefined;
+}
+
+async function readLog(io: FileIo, dir: string, starts: readonly number[], base: number, recover: boolean, log: PersistLogger): Promise<LogRecord[]> {
+  if (base === 0 && starts.length > 0 && (starts[0] as number) > 1) {
+    throw new RestoreError(`no usable snapshot in ${dir} and the mutation log starts at LSN ${starts[0]}: the state before it is gone. Refusing to start empty.`);
+  }
+  const records: LogRecord[] = [];
+  let expected = base + 1;
+  for (let f = 0; f < starts.length; f++) {
+    const start = starts[f] as number;
+    const next = starts[f + 1];
+    if (next !== undefined && next <= expected) continue; // wholly before the snapshot
+    const file = join(dir, logFileName(start));
+    const bytes = io.readFile(file);
+    const scanned = scanLog(bytes, file);
+    let lastGood = 0; // byte offset after the last record kept
+    for (let r = 0; r < scanned.records.length; r++) {
+      const record = scanned.records[r] as LogRecord;
+      if (record.lsn < expected) continue;
+      if (record.lsn > expected) {
+        const message = `mutation log ${file}: LSN ${expected} is missing (found ${record.lsn})`;
+        if (!recover) throw new RestoreError(`${message}. Refusing to start. Start with --recover to stop the replay there.`);
+        await lostTail(io, dir, starts, f, r === 0 ? 16 : (scanned.ends[r - 1] as number), bytes, log, message);
+        return records;
+      }
+      records.push(record);
+      expected++;
+      lastGood = scanned.ends[r] as number;
+    }
+    const end = scanned.end;
+    if (end.kind === 'clean') continue;
+    const isLast = next === undefined;
+    if (end.kind === 'torn' && isLast) {
+      log.warn('dropping a torn last record of the mutation log (a write cut short by a crash; never acknowledged)', {
+        file,
+        offset: end.offset,
+        bytes: end.bytes,
+      });
+      await cut(io, file, end.offset);
+      return records;
+    }
+    const reason = end.kind === 'torn' ? 'a record is cut short but later log files exist' : end.reason;
+    const message = `mutation log ${file} is damaged at offset ${end.offset}: ${reason}`;
+    if (!recover) {
+      throw new RestoreError(`${message}. Refusing to start. Start with --recover to truncate the log at that record (losing it and everything after it).`);
+    }
+    await lostTail(io, dir, starts, f, Math.max(lastGood, end.offset), bytes, log, message);
+    return records;
+  }
+  return records;
+}
+
+/** --recover: keep a copy, cut file `f` at `offset`, set later files aside, and say what was lost. */
+async function lostTail(io: FileIo, dir: string, starts: readonly number[], f: number, offset: number, bytes: Buffer, log: PersistLogger, message: string): Promise<void> {
+  const file = join(dir, logFileName(starts[f] as number));
+  const copy = `${file}.corrupt`;
+  const fd = io.open(copy, 'create');
+  try {
+    io.write(fd, bytes, 0);
+    await io.fsync(fd);
+  } finally {
+    io.close(fd);
+  }
+  await cut(io, file, offset);
+  const later = starts.slice(f + 1).map((s) => join(dir, logFileName(s)));
+  for (const path of later) io.rename(path, `${path}.corrupt`);
+  await io.fsyncDir(dir);
+  log.warn(`${message}; --recover: truncated the log there. LOST: ${bytes.length - offset} bytes of this file and ${later.length} later log file(s)`, {
+    file,
+    offset,
+    'copy-of-original': copy,
+    'later-files-set-aside': later.length,
+  });
+}
+
+async function cut(io: FileIo, file: string, offset: number): Promise<void> {
+  const fd = io.open(file, 'existing');
+  try {
+    io.truncate(fd, offset);
+    await io.fsync(fd);
+  } finally {
+    io.close(fd);
+  }
+}

@@ -1,0 +1,153 @@
+// Snapshot files. Layout:
+//   0   magic "GQLSNAP\0" (8 bytes)
+//   8   u32 LE format version
+//   12  u32 LE header length H
+//   16  header: msgpack { lsn, schemaHash, nodes, maxNodeId, scalarPredicates, edgePredicates, edges,
+//                         bodyLength, bodyCrc, createdAt }
+//   16+H u32 LE CRC-32 of bytes [0, 16+H)
+//   20+H body: msgpack { schema, store } (StoreSnapshot: columnar typed arrays), bodyLength bytes — the
+//        file ends exactly there (trailing bytes are damage).
+// Written to `<name>.tmp`, fsynced, renamed, directory fsynced: a reader sees a whole file or none.
+
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { StoreSnapshot } from '../store/graph-store.js';
+import { checksum } from './checksum.js';
+import type { FileIo } from './file-io.js';
+import { decode, encode, markNegativeZero } from './msgpack-codec.js';
+import { snapshotFileName } from './data-dir.js';
+
+export const SNAPSHOT_MAGIC = Buffer.from('GQLSNAP\0', 'latin1');
+export const SNAPSHOT_VERSION = 1;
+
+export interface SnapshotContent {
+  /** State after log record `lsn`. */
+  readonly lsn: number;
+  readonly schema: string | null;
+  readonly store: StoreSnapshot;
+}
+
+export interface SnapshotHeader {
+  readonly lsn: number;
+  readonly schemaHash: string;
+  readonly nodes: number;
+  readonly maxNodeId: number;
+  readonly scalarPredicates: number;
+  readonly edgePredicates: number;
+  readonly edges: number;
+  readonly bodyLength: number;
+  readonly bodyCrc: number;
+  readonly createdAt: string;
+}
+
+/** A snapshot that failed its checks: which file, where, and why. */
+export class SnapshotError extends Error {
+  constructor(
+    readonly file: string,
+    readonly offset: number,
+    readonly reason: string,
+  ) {
+    super(`snapshot ${file} is damaged at offset ${offset}: ${reason}`);
+  }
+}
+
+export function schemaHash(sdl: string | null): string {
+  return sdl === null ? '' : createHash('sha256').update(sdl).digest('hex');
+}
+
+/** The whole file's bytes (synchronous: the state must not change while it is encoded). */
+export function encodeSnapshot(content: SnapshotContent, createdAt: string): Buffer[] {
+  const { store } = content;
+  const body = encode({
+    schema: content.schema,
+    store: { ...store, scalars: store.scalars.map((col) => (col.repr === 3 ? { ...col, values: col.values.map(markNegativeZero) } : col)) },
+  });
+  let nodes = 0;
+  for (let id = 1; id < store.nextId; id++) nodes += store.alive[id] ?? 0;
+  const header: SnapshotHeader = {
+    lsn: content.lsn,
+    schemaHash: schemaHash(content.schema),
+    nodes,
+    maxNodeId: store.nextId - 1,
+    scalarPredicates: store.scalars.length,
+    edgePredicates: store.edges.length,
+    edges: store.edges.reduce((n, col) => n + col.from.length, 0),
+    bodyLength: body.length,
+    bodyCrc: checksum(body),
+    createdAt,
+  };
+  const headerBytes = encode(header);
+  const head = Buffer.alloc(16 + headerBytes.length + 4);
+  SNAPSHOT_MAGIC.copy(head, 0);
+  head.writeUInt32LE(SNAPSHOT_VERSION, 8);
+  head.writeUInt32LE(headerBytes.length, 12);
+  headerBytes.copy(head, 16);
+  head.writeUInt32LE(checksum(head.subarray(0, 16 + headerBytes.length)), 16 + headerBytes.length);
+  return [head, body];
+}
+
+/** Writes the parts as snapshot `lsn` (tmp, fsync, rename, fsync dir); returns its path and size. */
+export async function writeSnapshotFile(io: FileIo, dir: string, lsn: number, parts: readonly Buffer[]): Promise<{ path: string; bytes: number }> {
+  const path = join(dir, snapshotFileName(lsn));
+  const tmp = `${path}.tmp`;
+  const fd = io.open(tmp, 'create');
+  let bytes = 0;
+  try {
+    for (const part of parts) {
+      io.write(fd, part, bytes);
+      bytes += part.length;
+    }
+    await io.fsync(fd);
+  } catch (error) {
+    io.close(fd);
+    tryUnlink(io, tmp);
+    throw error;
+  }
+  io.close(fd);
+  try {
+    io.rename(tmp, path);
+  } catch (error) {
+    tryUnlink(io, tmp);
+    throw error;
+  }
+  await io.fsyncDir(dir);
+  return { path, bytes };
+}
+
+/** Reads just the header (checked), for listings. */
+export function readSnapshotHeader(bytes: Buffer, file: string): { header: SnapshotHeader; bodyOffset: number } {
+  if (bytes.length < 20) throw new SnapshotError(file, bytes.length, `file too short (${bytes.length} bytes)`);
+  if (!bytes.subarray(0, 8).equals(SNAPSHOT_MAGIC)) throw new SnapshotError(file, 0, 'bad magic');
+  const version = bytes.readUInt32LE(8);
+  if (version !== SNAPSHOT_VERSION) throw new SnapshotError(file, 8, `unsupported format version ${version}`);
+  const headerLength = bytes.readUInt32LE(12);
+  const crcAt = 16 + headerLength;
+  if (crcAt + 4 > bytes.length) throw new SnapshotError(file, bytes.length, 'truncated inside the header');
+  if (checksum(bytes.subarray(0, crcAt)) !== bytes.readUInt32LE(crcAt)) throw new SnapshotError(file, 16, 'header checksum mismatch');
+  const header = decode(bytes.subarray(16, crcAt)) as SnapshotHeader;
+  return { header, bodyOffset: crcAt + 4 };
+}
+
+/** Reads and checks a whole snapshot file; throws SnapshotError naming the offset of the damage. */
+export function readSnapshotFile(io: FileIo, dir: string, lsn: number): { header: SnapshotHeader; content: SnapshotContent } {
+  const file = join(dir, snapshotFileName(lsn));
+  const bytes = io.readFile(file);
+  const { header, bodyOffset } = readSnapshotHeader(bytes, file);
+  const end = bodyOffset + header.bodyLength;
+  if (bytes.length < end) throw new SnapshotError(file, bytes.length, `truncated: ${end - bytes.length} bytes of the body are missing`);
+  if (bytes.length > end) throw new SnapshotError(file, end, `${bytes.length - end} bytes of trailing garbage`);
+  const body = bytes.subarray(bodyOffset, end);
+  if (checksum(body) !== header.bodyCrc) throw new SnapshotError(file, bodyOffset, 'body checksum mismatch');
+  if (header.lsn !== lsn) throw new SnapshotError(file, 16, `header says LSN ${header.lsn}, the name says ${lsn}`);
+  const decoded = decode(body) as { schema: string | null; store: StoreSnapshot };
+  if (schemaHash(decoded.schema) !== header.schemaHash) throw new SnapshotError(file, bodyOffset, 'schema hash mismatch');
+  return { header, content: { lsn, schema: decoded.schema, store: decoded.store } };
+}
+
+function tryUnlink(io: FileIo, path: string): void {
+  try {
+    io.unlink(path);
+  } catch {
+    // best effort: a leftover .tmp is never loaded and is removed on the next start
+  }
+}
