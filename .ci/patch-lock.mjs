@@ -4,6 +4,7 @@
 // package, so `npm ci` skips it as not-for-this-platform. Run after regenerating package-lock.json:
 //   node .ci/patch-lock.mjs
 import { readFileSync, writeFileSync } from 'node:fs';
+import { URL } from 'node:url';
 
 const lockPath = new URL('../package-lock.json', import.meta.url);
 const lock = JSON.parse(readFileSync(lockPath, 'utf8'));

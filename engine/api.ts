@@ -1,5 +1,9 @@
 // The shapes that cross the facade (engine/index.ts): plain data only, so server/ needs nothing else.
 
+import type { FileIo } from './persist/file-io.js';
+
+export type { FileIo } from './persist/file-io.js';
+
 export interface EngineOptions {
   /** Directory for snapshots and the mutation log. */
   readonly dataDir: string;
@@ -11,7 +15,39 @@ export interface EngineOptions {
   readonly maxQueryDepth: number;
   /** Add an EXPLAIN of the plan to `extensions` when the request asks for it. */
   readonly debug: boolean;
+  /**
+   * When the mutation log is fsynced (ignored, like all durability options, when `dataDir` is ''):
+   * `always` before each acknowledgement (group commit), `everysec` in the background once a second
+   * (default), `no` left to the OS.
+   */
+  readonly fsync?: FsyncMode;
+  /** On damage: fall back to the previous snapshot / truncate the log at the bad record (logging the loss). */
+  readonly recover?: boolean;
+  /** Snapshot after this many logged mutations (0 = never by count; default 100000). */
+  readonly snapshotEveryMutations?: number;
+  /** Snapshot every this many seconds when something changed (0 = never by time; default 300). */
+  readonly snapshotIntervalSeconds?: number;
+  /** Snapshots kept (default 2); the log is kept back to the oldest of them. */
+  readonly keepSnapshots?: number;
+  /** Where restore, repair and write-failure messages go (default: console). */
+  readonly log?: EngineLogger;
+  /** The file I/O under persistence (tests inject faults here). */
+  readonly fileIo?: FileIo;
 }
+
+export type FsyncMode = 'always' | 'everysec' | 'no';
+
+export type LogFieldValue = string | number | boolean | undefined;
+
+export interface EngineLogger {
+  info(message: string, fields?: Readonly<Record<string, LogFieldValue>>): void;
+  warn(message: string, fields?: Readonly<Record<string, LogFieldValue>>): void;
+}
+
+/** The answer of an on-demand snapshot. */
+export type SnapshotResult =
+  | { readonly ok: true; readonly lsn: number; readonly file: string; readonly bytes: number; readonly ms: number }
+  | { readonly ok: false; readonly message: string };
 
 export type HttpMethod = 'GET' | 'POST';
 

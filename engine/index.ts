@@ -12,8 +12,10 @@ import type {
   ProbeStatus,
   SchemaError,
   SchemaUpdateResult,
+  SnapshotResult,
+  EngineLogger,
 } from './api.js';
-import { adminRootValue, adminSchema } from './admin/admin-api.js';
+import { adminRootValue, adminSchema, renderSchemaErrors } from './admin/admin-api.js';
 import { messages } from './errors/messages.js';
 import { wireError, type WireError } from './errors/wire-error.js';
 import { Executor } from './exec/executor.js';
@@ -22,9 +24,15 @@ import { serializeResponse } from './exec/serialize-response.js';
 import { RequestPreparer, toWireError } from './request/prepare-request.js';
 import { compileSchema, type CompiledSchema } from './schema/compile-schema.js';
 import { answerWithoutSchema, noSchemaApi } from './request/no-schema.js';
+import { DurabilityError, Persistence, type RestorePlan } from './persist/persistence.js';
+import { KIND_MUTATION } from './persist/log-format.js';
+import type { PreparedOperation } from './request/prepare-request.js';
 
 export type * from './api.js';
 export { renderSchemaErrors } from './admin/admin-api.js';
+export { RestoreError } from './persist/persistence.js';
+export { nodeFileIo } from './persist/file-io.js';
+export { faultyFileIo, type FaultRule } from './persist/faulty-file-io.js';
 
 /** Everything that serves requests for one schema version; swapped atomically on upload. */
 interface ServingState {
@@ -43,15 +51,84 @@ export class Engine {
   readonly #graph = new Graph();
   readonly #startedAt = Date.now();
   #schemaQueue: Promise<unknown> = Promise.resolve();
+  /** Undefined when `dataDir` is '' (a purely in-memory engine). */
+  #persistence: Persistence | undefined;
 
   private constructor(private readonly options: EngineOptions) {
     this.#state = { version: 0, compiled: null, preparer: new RequestPreparer(noSchemaApi, { ...options, validate: false }), executor: null };
   }
 
+  /**
+   * Opens the engine; with a data directory, restores the newest valid snapshot plus the log after it.
+   * Rejects (RestoreError) when the data directory is damaged and `recover` is not set.
+   */
   static async open(options: EngineOptions): Promise<Engine> {
     const engine = new Engine(options);
+    if (options.dataDir !== '') await engine.#openPersistence(options);
     engine.#status = 'up';
     return engine;
+  }
+
+  async #openPersistence(options: EngineOptions): Promise<void> {
+    const log = options.log ?? consoleLogger;
+    const everySeconds = options.snapshotIntervalSeconds ?? 300;
+    const { persistence, plan } = await Persistence.open(
+      {
+        dataDir: options.dataDir,
+        fsync: options.fsync ?? 'everysec',
+        recover: options.recover ?? false,
+        snapshotEveryRecords: options.snapshotEveryMutations ?? 100_000,
+        snapshotIntervalMs: everySeconds * 1000,
+        keepSnapshots: options.keepSnapshots ?? 2,
+        log,
+        ...(options.fileIo === undefined ? {} : { io: options.fileIo }),
+      },
+      this.#graph.store,
+    );
+    const started = performance.now();
+    this.#restore(plan);
+    if (!plan.fresh) {
+      const stats = this.#graph.store.stats();
+      log.info('restored', {
+        snapshotLsn: plan.snapshot?.header.lsn ?? 0,
+        replayed: plan.records.length,
+        lastLsn: plan.lastLsn,
+        nodes: stats.nodes,
+        ms: Math.round(performance.now() - started),
+      });
+    }
+    await persistence.start(() => ({ schema: this.#state.compiled?.sdl ?? null, store: this.#graph.store }));
+    this.#persistence = persistence;
+  }
+
+  /** Loads the snapshot, then replays the log records (physical redo; schema records are redeployed). */
+  #restore(plan: RestorePlan): void {
+    const snapshot = plan.snapshot?.content;
+    if (snapshot !== undefined) {
+      this.#graph.store.importSnapshot(snapshot.store);
+      if (snapshot.schema !== null) this.#deployOrThrow(snapshot.schema, `snapshot ${snapshot.lsn}`);
+    }
+    for (const record of plan.records) {
+      if (record.kind === KIND_MUTATION) this.#graph.store.applyRedo(record.ops);
+      else this.#deployOrThrow(record.sdl, `log record ${record.lsn}`);
+    }
+  }
+
+  #deployOrThrow(sdl: string, where: string): void {
+    const result = compileSchema(sdl, this.#compileOptions());
+    if (!result.ok) throw new Error(`the schema in ${where} no longer compiles: ${renderSchemaErrors(result.errors)}`);
+    this.#install(result.compiled);
+  }
+
+  /** Writes a snapshot now (POST /admin/snapshot). */
+  async snapshot(): Promise<SnapshotResult> {
+    if (this.#persistence === undefined) return { ok: false, message: 'snapshots need a data directory' };
+    try {
+      const info = await this.#persistence.snapshot();
+      return { ok: true, ...info };
+    } catch (error) {
+      return { ok: false, message: `snapshot failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
   }
 
   /** Runs one /graphql request. */
@@ -65,13 +142,49 @@ export class Engine {
       if (state.executor === null) {
         return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(prepared.prepared), ...extensionsFor(requestId) }) };
       }
+      if (requestId !== undefined && this.#persistence !== undefined) {
+        return await this.#mutateDurably(this.#persistence, state, prepared.prepared, request, requestId);
+      }
       const result = await state.executor.run(prepared.prepared, request);
-      return { kind: 'ok', body: serializeResponse({ ...result, ...extensionsFor(requestId) }) };
+      const extensions = { ...result.extensions, ...extensionsFor(requestId).extensions };
+      return { kind: 'ok', body: serializeResponse({ ...result, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) }) };
     } catch (error) {
       // Internal failures never leak details: the client gets an id to quote, the log gets the rest.
       const id = requestId ?? randomUUID();
       console.error(`request ${id} failed:`, error);
       return { kind: 'ok', body: serializeResponse({ errors: [wireError(messages.internal(id))], data: null }) };
+    }
+  }
+
+  /** A mutation through the commit queue: answered only once its log record is written (and fsynced for `always`). */
+  async #mutateDurably(
+    persistence: Persistence,
+    state: ServingState,
+    prepared: PreparedOperation,
+    request: GraphQLRequest,
+    requestId: string,
+  ): Promise<EngineResponse> {
+    try {
+      return await persistence.mutate(async (): Promise<EngineResponse> => {
+        let current = state;
+        let operation = prepared;
+        if (this.#state !== state) {
+          // The schema changed while this waited in the queue: prepare again against the new one.
+          current = this.#state;
+          const again = current.preparer.prepare(request);
+          if (!again.ok) return { kind: again.kind, body: serializeResponse({ errors: again.errors }) };
+          operation = again.prepared;
+        }
+        if (current.executor === null) return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(operation), ...extensionsFor(requestId) }) };
+        const result = await current.executor.run(operation, request);
+        return { kind: 'ok', body: serializeResponse({ ...result, ...extensionsFor(requestId) }) };
+      });
+    } catch (error) {
+      if (!(error instanceof DurabilityError)) throw error;
+      const fields = rootResponseNames(prepared);
+      const errors = fields.length === 0 ? [wireError(error.message)] : fields.map((name) => ({ ...wireError(error.message), path: [name] }));
+      const data = fields.length === 0 ? null : Object.fromEntries(fields.map((name) => [name, null]));
+      return { kind: 'ok', body: serializeResponse({ errors, data, ...extensionsFor(requestId) }) };
     }
   }
 
@@ -107,7 +220,7 @@ export class Engine {
 
   /** Compiles and deploys a schema; on failure nothing changes. Uploads are serialised. */
   updateSchema(sdl: string): Promise<SchemaUpdateResult> {
-    const next = this.#schemaQueue.then(() => this.#deploy(sdl));
+    const next = this.#schemaQueue.then(() => this.#deployLogged(sdl));
     this.#schemaQueue = next.catch(() => undefined);
     return next;
   }
@@ -142,23 +255,37 @@ export class Engine {
     };
   }
 
+  /** Waits for queued work, writes a final snapshot when anything changed since the last one, closes the log. */
   async close(): Promise<void> {
     await this.#schemaQueue;
+    await this.#persistence?.close();
   }
 
-  async #deploy(sdl: string): Promise<SchemaUpdateResult> {
+  /** Compiles; on success logs the upload (durably) and deploys it. */
+  async #deployLogged(sdl: string): Promise<SchemaUpdateResult> {
     const result = compileSchema(sdl, this.#compileOptions());
     if (!result.ok) return { ok: false, errors: result.errors };
+    const compiled = result.compiled;
+    const persistence = this.#persistence;
+    if (persistence === undefined) return this.#install(compiled);
+    try {
+      return await persistence.schema(sdl, () => this.#install(compiled));
+    } catch (error) {
+      if (!(error instanceof DurabilityError)) throw error;
+      return { ok: false, errors: [{ message: error.message.replace('the mutation', 'the schema upload') }] };
+    }
+  }
+
+  #install(compiled: CompiledSchema): SchemaUpdateResult {
     const previous = this.#status;
     this.#status = 'updating schema';
     try {
-      const compiled = result.compiled;
       this.#graph.applySchema(compiled.model);
       this.#state = {
         version: this.#state.version + 1,
         compiled,
         preparer: new RequestPreparer(compiled.apiSchema, this.options),
-        executor: new Executor(compiled, this.#graph),
+        executor: new Executor(compiled, this.#graph, this.options.debug),
       };
       this.#schemaUpdateCounter++;
       return { ok: true, schema: compiled.sdl, generatedSchema: compiled.generatedSchema };
@@ -170,6 +297,20 @@ export class Engine {
   #compileOptions(): { lambdaUrl?: string } {
     return this.options.lambdaUrl === undefined ? {} : { lambdaUrl: this.options.lambdaUrl };
   }
+}
+
+const consoleLogger: EngineLogger = {
+  info: (message, fields) => console.log(message, fields ?? ''),
+  warn: (message, fields) => console.warn(message, fields ?? ''),
+};
+
+/** Response names of the operation's root fields (for the all-null answer of a refused mutation). */
+function rootResponseNames(prepared: PreparedOperation): string[] {
+  const names: string[] = [];
+  for (const selection of prepared.operation.selectionSet.selections) {
+    if (selection.kind === 'Field') names.push(selection.alias?.value ?? selection.name.value);
+  }
+  return names;
 }
 
 function extensionsFor(requestId: string | undefined): { extensions?: Record<string, unknown> } {

@@ -19,7 +19,15 @@ export interface ServerConfig {
   readonly lambdaUrl: string | undefined;
   readonly allowJsFallback: boolean;
   readonly debug: boolean;
+  readonly fsync: FsyncSetting;
+  readonly recover: boolean;
+  readonly snapshotEvery: number;
+  readonly snapshotIntervalSeconds: number;
+  readonly snapshotKeep: number;
 }
+
+export const fsyncSettings = ['always', 'everysec', 'no'] as const;
+export type FsyncSetting = (typeof fsyncSettings)[number];
 
 export type ConfigResult =
   | { readonly kind: 'config'; readonly config: ServerConfig }
@@ -34,6 +42,10 @@ export const defaults = {
   maxQueryTokens: 50_000,
   maxQueryDepth: 200,
   logLevel: 'info' as LogLevel,
+  fsync: 'everysec' as FsyncSetting,
+  snapshotEvery: 100_000,
+  snapshotIntervalSeconds: 300,
+  snapshotKeep: 2,
 } as const;
 
 type Kind = 'string' | 'boolean';
@@ -53,6 +65,11 @@ const optionTable = {
   'lambda-url': { type: 'string', env: 'SERVICE_LAMBDA_URL', help: 'base URL for @lambda fields' },
   'allow-js-fallback': { type: 'boolean', env: 'SERVICE_ALLOW_JS_FALLBACK', help: 'start even if only the slow JS shim of uWebSockets.js loads' },
   debug: { type: 'boolean', env: 'SERVICE_DEBUG', help: 'debug extensions (query plans) in responses' },
+  fsync: { type: 'string', env: 'SERVICE_FSYNC', help: `mutation log fsync: always|everysec|no (default ${defaults.fsync})` },
+  recover: { type: 'boolean', env: 'SERVICE_RECOVER', help: 'on damaged data: fall back to the previous snapshot / cut the log at the bad record' },
+  'snapshot-every': { type: 'string', env: 'SERVICE_SNAPSHOT_EVERY', help: `snapshot after this many mutations; 0 = off (default ${defaults.snapshotEvery})` },
+  'snapshot-interval': { type: 'string', env: 'SERVICE_SNAPSHOT_INTERVAL', help: `snapshot every N seconds if changed; 0 = off (default ${defaults.snapshotIntervalSeconds})` },
+  'snapshot-keep': { type: 'string', env: 'SERVICE_SNAPSHOT_KEEP', help: `snapshots kept (default ${defaults.snapshotKeep})` },
   help: { type: 'boolean', env: undefined, help: 'print this help' },
 } as const satisfies Record<string, { type: Kind; env: string | undefined; help: string }>;
 
@@ -153,7 +170,20 @@ function build(source: Source, cwd: string): ServerConfig {
     lambdaUrl: httpUrl(source.string('lambda-url')),
     allowJsFallback: source.boolean('allow-js-fallback') ?? false,
     debug: source.boolean('debug') ?? false,
+    fsync: fsyncSetting(source.string('fsync')),
+    recover: source.boolean('recover') ?? false,
+    snapshotEvery: source.integer('snapshot-every', 0, 2 ** 31 - 1) ?? defaults.snapshotEvery,
+    snapshotIntervalSeconds: source.integer('snapshot-interval', 0, 10_000_000) ?? defaults.snapshotIntervalSeconds,
+    snapshotKeep: source.integer('snapshot-keep', 1, 1000) ?? defaults.snapshotKeep,
   };
+}
+
+function fsyncSetting(text: string | undefined): FsyncSetting {
+  if (text === undefined) return defaults.fsync;
+  if (!(fsyncSettings as readonly string[]).includes(text)) {
+    throw new ConfigError(`--fsync must be one of ${fsyncSettings.join(', ')}, got ${JSON.stringify(text)}`);
+  }
+  return text as FsyncSetting;
 }
 
 function httpUrl(text: string | undefined): string | undefined {

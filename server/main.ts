@@ -1,7 +1,7 @@
 // Entry point: `node dist/server/main.js [options]`. Exit codes: 0 clean, 1 start-up failure, 2 bad usage.
 
 import { mkdir } from 'node:fs/promises';
-import { Engine, type EngineOptions } from '../engine/index.js';
+import { Engine, RestoreError, faultyFileIo, nodeFileIo, type EngineOptions, type FaultRule } from '../engine/index.js';
 import { loadConfig, redacted, type ServerConfig } from './config.js';
 import { startServer, type RunningServer } from './http-server.js';
 import { createLogger, type Logger } from './log.js';
@@ -38,18 +38,35 @@ async function main(): Promise<void> {
   }
 
   await mkdir(config.dataDir, { recursive: true });
-  const engine = await Engine.open(engineOptions(config));
+  let engine: Engine;
+  try {
+    engine = await Engine.open(engineOptions(config, log));
+  } catch (error) {
+    if (!(error instanceof RestoreError)) throw error;
+    log.error(error.message, { 'data-dir': config.dataDir });
+    process.exitCode = 1;
+    return;
+  }
   const server = await startServer(transport, engine, config, log);
   handleSignals(server, engine, log); // before the start-up line: whoever reads it may signal at once
   log.info(`listening on ${server.url}`, { 'data-dir': config.dataDir, transport: transport.name });
 }
 
-function engineOptions(config: ServerConfig): EngineOptions {
+function engineOptions(config: ServerConfig, log: Logger): EngineOptions {
+  const faults = process.env['SERVICE_IO_FAULTS'];
   const options: EngineOptions = {
     dataDir: config.dataDir,
     maxQueryTokens: config.maxQueryTokens,
     maxQueryDepth: config.maxQueryDepth,
     debug: config.debug,
+    fsync: config.fsync,
+    recover: config.recover,
+    snapshotEveryMutations: config.snapshotEvery,
+    snapshotIntervalSeconds: config.snapshotIntervalSeconds,
+    keepSnapshots: config.snapshotKeep,
+    log,
+    // Testing only: inject I/O faults (a JSON array of FaultRule) to exercise the failure paths.
+    ...(faults === undefined || faults === '' ? {} : { fileIo: faultyFileIo(nodeFileIo, JSON.parse(faults) as FaultRule[]) }),
   };
   return config.lambdaUrl === undefined ? options : { ...options, lambdaUrl: config.lambdaUrl };
 }

@@ -9,6 +9,7 @@ import type { Reply } from './http-types.js';
 import { contentTypeFor, responseMode, type ResponseMode } from './negotiate.js';
 import { sendReply } from './reply-writer.js';
 import { schemaRoute, validateSchemaRoute } from './routes/admin-schema-routes.js';
+import { snapshotRoute } from './routes/admin-snapshot-route.js';
 import { adminRoute, graphqlRoute } from './routes/graphql-route.js';
 import type { Route, RouteContext } from './routes/route.js';
 import { healthRoute, probeRoute } from './routes/status-routes.js';
@@ -18,6 +19,7 @@ const routes: ReadonlyMap<string, Route> = new Map([
   ['/admin', adminRoute],
   ['/admin/schema', schemaRoute],
   ['/admin/schema/validate', validateSchemaRoute],
+  ['/admin/snapshot', snapshotRoute],
   ['/health', healthRoute],
   ['/probe/graphql', probeRoute],
 ]);

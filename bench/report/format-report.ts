@@ -37,6 +37,20 @@ function latencyTable(records: readonly LoadRecord[], scenarios: readonly string
   return table(['scenario (p50 / p99 ms)', ...contenders], rows);
 }
 
+/** CPU per request is far less sensitive to a shared machine than req/s. */
+function cpuTable(records: readonly LoadRecord[], scenarios: readonly string[], contenders: readonly string[]): string {
+  const get = (c: string, s: string): LoadRecord | undefined => records.find((r) => r.contender === c && r.scenario === s && r.mode === 'throughput');
+  const rows = scenarios.map((s) => {
+    const ours = get('service', s)?.cpuUsPerRequest ?? null;
+    const ratios = peers.map((p) => {
+      const theirs = get(p, s)?.cpuUsPerRequest ?? null;
+      return ours !== null && theirs !== null && get(p, s)?.valid && get('service', s)?.valid ? num(theirs / ours, 2) : '–';
+    });
+    return [s, ...contenders.map((c) => cell(get(c, s), (r) => (r.cpuUsPerRequest === null ? '–' : num(r.cpuUsPerRequest, 1)))), ...ratios];
+  });
+  return table(['scenario (CPU µs/req)', ...contenders, ...peers.map((p) => `${p}/service`)], rows);
+}
+
 function detailTable(records: readonly LoadRecord[]): string {
   const rows = [...records]
     .sort((a, b) => contenderOrder.indexOf(a.contender) - contenderOrder.indexOf(b.contender))
@@ -80,6 +94,10 @@ export function formatReport(report: RunReport): string {
     `**Latency at ${s.connections} connections**`,
     '',
     latencyTable(report.records, scenarios, contenders),
+    '',
+    '**CPU per request** (server process utime + stime / requests; ratios > 1: the service uses less)',
+    '',
+    cpuTable(report.records, scenarios, contenders),
     '',
     '**Targets**',
     '',

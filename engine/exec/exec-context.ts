@@ -45,6 +45,8 @@ export class ExecContext {
   readonly errors: WireError[] = [];
   /** `vector_distance` of the nodes of the similarity query being read (set by that root field only). */
   vectorDistances: ReadonlyMap<number, number> | undefined;
+  /** EXPLAIN lines of the plans run (only when the engine is in debug mode and the request asks). */
+  explain: string[] | undefined;
 
   constructor(
     readonly model: SchemaModel,

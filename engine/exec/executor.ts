@@ -14,11 +14,13 @@ import type { Graph } from './graph.js';
 import { resolveMutationRoot } from './mutation-root.js';
 import { resolveQueryRoot } from './query-root.js';
 import { resolveEntities } from './entities.js';
+import { installApiScalars } from './api-scalars.js';
 import { INVALID, type Completed } from './read-objects.js';
 
 export interface ExecutionResult {
   readonly errors?: readonly WireError[];
   readonly data: Record<string, unknown> | null;
+  readonly extensions?: Record<string, unknown>;
 }
 
 export class Executor {
@@ -28,11 +30,15 @@ export class Executor {
   constructor(
     private readonly compiled: CompiledSchema,
     private readonly graph: Graph,
-  ) {}
+    private readonly debug = false,
+  ) {
+    installApiScalars(compiled.apiSchema);
+  }
 
-  async run(prepared: PreparedOperation, _request: GraphQLRequest): Promise<ExecutionResult> {
+  async run(prepared: PreparedOperation, request: GraphQLRequest): Promise<ExecutionResult> {
     const { operation } = prepared;
     const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema);
+    if (this.debug && wantsExplain(request.extensions)) ctx.explain = [];
     const rootType = operation.operation === 'mutation' ? 'Mutation' : operation.operation === 'subscription' ? 'Subscription' : 'Query';
     const roots =
       operation.operation === 'mutation'
@@ -59,8 +65,11 @@ export class Executor {
         data[plan.responseName] = null;
       } else data[plan.responseName] = value;
     }
-    const result: { errors?: readonly WireError[]; data: Record<string, unknown> | null } = { data: nullData ? null : data };
+    const result: { errors?: readonly WireError[]; data: Record<string, unknown> | null; extensions?: Record<string, unknown> } = {
+      data: nullData ? null : data,
+    };
     if (ctx.errors.length > 0) result.errors = ctx.errors;
+    if (ctx.explain !== undefined) result.extensions = { explain: ctx.explain.join('\n') };
     return result;
   }
 
@@ -94,6 +103,10 @@ export class Executor {
       return null;
     }
   }
+}
+
+function wantsExplain(extensions: unknown): boolean {
+  return typeof extensions === 'object' && extensions !== null && (extensions as Record<string, unknown>)['explain'] === true;
 }
 
 /** Introspection fields are answered by graphql-js over the generated API schema. */

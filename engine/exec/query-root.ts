@@ -5,7 +5,11 @@ import type { RootFieldModel, TypeModel } from '../schema/model.js';
 import { GraphStore } from '../store/graph-store.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import { aggregateObject } from './aggregate.js';
-import { cascadeFor } from './cascade.js';
+import { cascadeFor, type Cascade } from './cascade.js';
+import { explainQuery } from '../plan/explain.js';
+import { planQuery, walkableIndex, type QueryPlan } from '../plan/query-plan.js';
+import { storeEstimates } from './estimates.js';
+import { walkOrdered } from './index-walk.js';
 import { passwordMatches } from './check-password.js';
 import { FieldError, type ExecContext, type Path } from './exec-context.js';
 import { evaluateFilter } from './filter-eval.js';
@@ -26,7 +30,7 @@ export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: F
       return object === CASCADED ? null : object;
     }
     case 'query':
-      return readPage(ctx, queryIds(ctx, type, args), type, plan, path, args as PageArgs, cascade);
+      return runQuery(ctx, root, type, plan, path, args, cascade);
     case 'aggregate': {
       const ids = queryIds(ctx, type, args);
       return plan.selection === undefined ? null : aggregateObject(ctx, type, ids, plan.selection);
@@ -44,6 +48,43 @@ export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: F
     default:
       throw new FieldError(`${plan.fieldName} is not supported yet`);
   }
+}
+
+/** Plans by argument object: static arguments are coerced once per cached document, so are their plans. */
+const plans = new WeakMap<object, { plan: QueryPlan; count: number }>();
+
+function queryPlanFor(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Record<string, unknown>): QueryPlan {
+  const count = ctx.graph.store.countOfType(type.name);
+  const cached = plans.get(args);
+  // Re-plan when the type grew or shrank a lot since (estimates decide the strategy).
+  if (cached !== undefined && count <= cached.count * 2 + 16 && count * 2 + 16 >= cached.count) return cached.plan;
+  const plan = planQuery(root.name, type, args, storeEstimates(ctx.graph.store));
+  plans.set(args, { plan, count });
+  return plan;
+}
+
+function runQuery(
+  ctx: ExecContext,
+  root: RootFieldModel,
+  type: TypeModel,
+  plan: FieldPlan,
+  path: Path,
+  args: Record<string, unknown>,
+  cascade: Cascade | undefined,
+): Completed {
+  const queryPlan = queryPlanFor(ctx, root, type, args);
+  ctx.explain?.push(explainQuery(queryPlan));
+  const ids = queryIds(ctx, type, args);
+  const key = queryPlan.order[0];
+  const limit = queryPlan.first === undefined ? undefined : queryPlan.offset + queryPlan.first;
+  // The walk is chosen by the plan's index and confirmed against the actual candidate count.
+  if (cascade === undefined && key !== undefined && queryPlan.order.length === 1 && limit !== undefined && limit * 4 < ids.length) {
+    const field = type.fields.get(key.field);
+    const kind = field === undefined ? undefined : walkableIndex(field);
+    const page = field === undefined || kind === undefined ? undefined : walkOrdered(ctx, field, kind, key.desc, ids, queryPlan.offset, queryPlan.first ?? 0);
+    if (page !== undefined) return readList(ctx, page, type, plan, path);
+  }
+  return readPage(ctx, ids, type, plan, path, args as PageArgs, cascade);
 }
 
 export function queryIds(ctx: ExecContext, type: TypeModel, args: Record<string, unknown>): SortedIds {

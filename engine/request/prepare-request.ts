@@ -18,6 +18,8 @@ import { messages } from '../errors/messages.js';
 import { wireError, type WireError } from '../errors/wire-error.js';
 import { maxNesting } from './depth-guard.js';
 import { LruCache } from './document-cache.js';
+import { toDgraphLocations, toDgraphMessage } from './dgraph-messages.js';
+import { dgraphRules } from './dgraph-rules.js';
 
 export interface RequestLimits {
   readonly maxQueryTokens: number;
@@ -87,7 +89,7 @@ export class RequestPreparer {
     } catch (error) {
       return { ok: false, errors: [toWireError(error)] };
     }
-    const errors = this.limits.validate === false ? [] : validate(this.schema, document, specifiedRules, { maxErrors: 50 });
+    const errors = this.limits.validate === false ? [] : validate(this.schema, document, [...specifiedRules, ...dgraphRules], { maxErrors: 50 });
     if (errors.length > 0) return { ok: false, errors: errors.map(toWireError) };
     const operations: OperationDefinitionNode[] = [];
     const fragments: Record<string, FragmentDefinitionNode> = {};
@@ -133,8 +135,8 @@ function selectOperation(
 
 export function toWireError(error: unknown): WireError {
   if (error instanceof GraphQLError) {
-    const locations = error.locations?.map(({ line, column }) => ({ line, column }));
-    return wireError(error.message, locations, error.path);
+    const message = toDgraphMessage(error.message);
+    return wireError(message, toDgraphLocations(message, error.locations), error.path);
   }
   return wireError(error instanceof Error ? error.message : String(error));
 }

@@ -178,8 +178,9 @@ export class ScalarColumnImpl implements ScalarColumn {
   exportSnapshot(): ScalarColumnSnapshot {
     const base = { predicate: this.predicate, indexKinds: this.indexKinds(), repr: this.repr };
     const none = { flags: new Uint8Array(0), nums: new Float64Array(0), ids: new Int32Array(0), values: [] };
-    if (this.repr === NUM) return { ...base, ...none, flags: this.flags, nums: this.nums };
-    if (this.repr === BOOL) return { ...base, ...none, flags: this.flags };
+    const n = Math.min(this.flags.length, this.ctx.maxNodeId + 1);
+    if (this.repr === NUM) return { ...base, ...none, flags: this.flags.subarray(0, n), nums: this.nums.subarray(0, n) };
+    if (this.repr === BOOL) return { ...base, ...none, flags: this.flags.subarray(0, n) };
     if (this.repr !== ANY) return { ...base, ...none };
     const ids = new Int32Array(this.count);
     const values: StoredValue[] = new Array<StoredValue>(this.count);

@@ -1,0 +1,90 @@
+// Write and fsync failures (ENOSPC, EIO) through the fault-injecting FileIo: the mutation fails with a
+// clear error and no acknowledgement, memory is unchanged, reads keep working, the next mutation
+// succeeds once the fault clears, and a restart sees exactly the acknowledged writes.
+
+import { rmSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { faultyFileIo, nodeFileIo, type FaultRule } from '../../../engine/index.js';
+import { addPeople, allPeople, gql, openEngine, schema, tempDir } from './engine-helpers.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function setup(fsync: 'always' | 'everysec' = 'always') {
+  const dir = tempDir();
+  dirs.push(dir);
+  const io = faultyFileIo(nodeFileIo, []);
+  const { engine, notes } = await openEngine(dir, { fsync }, io);
+  expect((await engine.updateSchema(schema)).ok).toBe(true);
+  expect((await addPeople(engine, ['ann'])).errors).toBeUndefined();
+  return { dir, io, engine, notes };
+}
+
+const cases: [string, FaultRule][] = [
+  ['ENOSPC on append', { op: 'write', path: 'wal-', code: 'ENOSPC' }],
+  ['EIO on append', { op: 'write', path: 'wal-', code: 'EIO' }],
+  ['EIO on fsync', { op: 'fsync', path: 'wal-', code: 'EIO' }],
+  ['ENOSPC on fsync', { op: 'fsync', path: 'wal-', code: 'ENOSPC' }],
+];
+
+describe('log write faults', () => {
+  for (const [name, rule] of cases) {
+    it(`${name}: fails the mutation, leaves memory unchanged, recovers once cleared`, async () => {
+      const { dir, io, engine } = await setup();
+      const before = await allPeople(engine);
+      io.rules.push(rule);
+      const failed = await gql(engine, 'mutation { addPerson(input: [{ name: "bob" }]) { numUids } updatePerson(input: { filter: { name: { eq: "ann" } }, set: { age: 99 } }) { numUids } }');
+      expect(failed.data).toEqual({ addPerson: null, updatePerson: null });
+      expect(failed.errors[0].message).toMatch(new RegExp(`could not be made durable \\(${rule.code}`));
+      expect(failed.errors.map((e: any) => e.path)).toEqual([['addPerson'], ['updatePerson']]);
+      expect(await allPeople(engine)).toEqual(before); // reads keep working; nothing of it applied
+      io.rules.length = 0;
+      expect((await addPeople(engine, ['cid'])).data.addPerson.numUids).toBe(1);
+      await engine.close();
+      const reopened = await openEngine(dir);
+      expect((await allPeople(reopened.engine)).map((p) => p.name)).toEqual(['ann', 'cid']);
+      const [ann] = await allPeople(reopened.engine);
+      expect(ann.age).toBe(0);
+      await reopened.engine.close();
+    });
+  }
+
+  it('a refused schema upload changes nothing and is not replayed', async () => {
+    const { dir, io, engine } = await setup();
+    io.rules.push({ op: 'write', path: 'wal-', code: 'ENOSPC' });
+    const result = await engine.updateSchema(`${schema}\ntype Extra { id: ID! }`);
+    expect(result.ok).toBe(false);
+    expect(engine.currentSchema()?.schema).toBe(schema);
+    io.rules.length = 0;
+    await engine.close();
+    const reopened = await openEngine(dir);
+    expect(reopened.engine.currentSchema()?.schema).toBe(schema);
+    await reopened.engine.close();
+  });
+
+  it('a failed snapshot write keeps the log, so nothing is lost', async () => {
+    const { dir, io, engine } = await setup();
+    io.rules.push({ op: 'rename', path: 'snap-', code: 'EIO' });
+    expect((await engine.snapshot()).ok).toBe(false);
+    io.rules.push({ op: 'fsync', path: '.tmp', code: 'ENOSPC', times: 0 });
+    await engine.close(); // its snapshot fails too
+    const reopened = await openEngine(dir);
+    expect((await allPeople(reopened.engine)).map((p) => p.name)).toEqual(['ann']);
+    await reopened.engine.close();
+  });
+});
+
+describe('power loss (bytes never fsynced are dropped)', () => {
+  it('fsync always: every acknowledged mutation survives', async () => {
+    const { dir, io, engine } = await setup('always');
+    const names = Array.from({ length: 40 }, (_, i) => `p${String(i).padStart(2, '0')}`);
+    const acks = await Promise.all(names.map((name) => addPeople(engine, [name])));
+    for (const ack of acks) expect(ack.errors).toBeUndefined();
+    io.powerLoss(); // no close: the process is gone
+    const reopened = await openEngine(dir);
+    expect((await allPeople(reopened.engine)).map((p) => p.name)).toEqual(['ann', ...names]);
+    await reopened.engine.close();
+  });
+});

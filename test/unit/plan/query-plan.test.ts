@@ -1,0 +1,69 @@
+// Plan goldens: index choice, intersection order and order strategy from index statistics.
+
+import { describe, expect, it } from 'vitest';
+import { explainQuery } from '../../../engine/plan/explain.js';
+import { planQuery, type Estimates } from '../../../engine/plan/query-plan.js';
+import { compileSchema } from '../../../engine/schema/compile-schema.js';
+import type { TypeModel } from '../../../engine/schema/model.js';
+
+const compiled = compileSchema(
+  `type Post {
+    id: ID!
+    title: String! @search(by: [term, hash])
+    likes: Int @search
+    score: Float
+    published: Boolean @search
+  }`,
+  {},
+);
+if (!compiled.ok) throw new Error('schema');
+const post = compiled.compiled.model.types.get('Post') as TypeModel;
+
+const estimates: Estimates = {
+  typeCount: () => 10_000,
+  indexSize: (predicate, kind) =>
+    ({
+      'Post.title/hash': { entries: 10_000, keys: 10_000 },
+      'Post.title/term': { entries: 40_000, keys: 2_000 },
+      'Post.likes/int': { entries: 10_000, keys: 500 },
+      'Post.published/bool': { entries: 10_000, keys: 2 },
+    })[`${predicate}/${kind}`],
+};
+
+const explain = (args: Record<string, unknown>) => explainQuery(planQuery('queryPost', post, args, estimates));
+
+describe('query plans', () => {
+  it('intersects from the most selective index', () => {
+    expect(explain({ filter: { published: true, title: { eq: 'x' }, likes: { gt: 5 } } })).toBe(
+      ['queryPost: Post', '  intersect [1]', '    eq title via hash [1]', '    gt likes via int [3334]', '    eq published via bool [5000]'].join('\n'),
+    );
+  });
+
+  it('walks the ordered index for a small page of many candidates', () => {
+    expect(explain({ order: { desc: 'likes' }, first: 10 })).toBe(
+      ['queryPost: Post', '  scan type Post [10000]', '  order desc likes by walk int index', '  page offset 0 first 10'].join('\n'),
+    );
+  });
+
+  it('uses top-k for an unindexed order key, and a full sort without a page', () => {
+    expect(explain({ order: { asc: 'score' }, first: 5, offset: 5 })).toContain('order asc score by top-k');
+    expect(explain({ order: { asc: 'likes' } })).toContain('order asc likes by sort');
+    expect(explain({ filter: { title: { eq: 'x' } }, order: { asc: 'likes' }, first: 1 })).toContain('by sort');
+  });
+
+  it('plans or / not / has / ids and eq: null', () => {
+    expect(explain({ filter: { or: [{ title: { anyofterms: 'a b' } }, { id: ['0x1', '0x2'] }], not: { has: ['score'] }, likes: { eq: null } } })).toBe(
+      [
+        'queryPost: Post',
+        '  intersect [0]',
+        '    not [0]',
+        '      has score [10000]',
+        '    union [22]',
+        '      anyofterms title via term [20]',
+        '      ids 2 [2]',
+        '    not [10000]',
+        '      has likes [10000]',
+      ].join('\n'),
+    );
+  });
+});
