@@ -13,8 +13,11 @@ export interface RunningContender {
 
 const startLine = /listening on (http:\/\/[^\s/]+)/;
 
+/** Extra node flags for every contender, e.g. `BENCH_NODE_FLAGS="--cpu-prof --cpu-prof-dir=prof"` to profile. */
+const nodeFlags = (process.env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
+
 export async function spawnContender(pin: PinResult, script: string, args: readonly string[], timeoutMs = 30_000): Promise<RunningContender> {
-  const { command, args: argv } = pinnedCommand(pin, process.execPath, [script, ...args]);
+  const { command, args: argv } = pinnedCommand(pin, process.execPath, [...nodeFlags, script, ...args]);
   const env = { ...process.env, NODE_ENV: 'production' };
   const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';

@@ -78,6 +78,10 @@ function updateNodes(ctx: ExecContext, type: TypeModel, input: Input): number[] 
   const writer = new NodeWriter(ctx);
   const set = input['set'] as Input | null | undefined;
   const remove = input['remove'] as Input | null | undefined;
+  // Checked while rewriting, before any node is matched (so also when none is).
+  for (const name of type.xidFields) {
+    if (set?.[name] === '') throw new FieldError(`encountered an empty value for @id field \`${type.name}.${name}\``);
+  }
   for (const id of ids) {
     if (set !== undefined && set !== null) writer.setFields(type, id, set, 'update');
     if (remove !== undefined && remove !== null) removeFields(ctx, writer, type, id, remove);

@@ -12,7 +12,8 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function seeded(snapshot: boolean): Promise<{ dir: string; people: any[] }> {
+/** Seeds a data dir; `crash` abandons the engine instead of closing it (no shutdown snapshot). */
+async function seeded(snapshot: boolean, crash = false): Promise<{ dir: string; people: any[] }> {
   const dir = tempDir();
   dirs.push(dir);
   const { engine } = await openEngine(dir, { snapshotEveryMutations: 0 });
@@ -23,7 +24,7 @@ async function seeded(snapshot: boolean): Promise<{ dir: string; people: any[] }
   if (snapshot) expect((await engine.snapshot()).ok).toBe(true);
   await addPeople(engine, ['dan']);
   const people = await allPeople(engine);
-  await engine.close();
+  if (!crash) await engine.close();
   return { dir, people };
 }
 
@@ -33,14 +34,14 @@ const snaps = (dir: string) => files(dir).filter((f) => f.startsWith('snap-') &&
 
 describe('restore', () => {
   it('log replay and snapshot load give the same state, values exact', async () => {
-    const fromLog = await seeded(false);
+    const fromLog = await seeded(false, true);
     const fromSnap = await seeded(true);
     for (const { dir, people } of [fromLog, fromSnap]) {
       const { engine } = await openEngine(dir);
       expect(await allPeople(engine)).toEqual(people);
       await engine.close();
     }
-    expect(fromLog.people.find((p) => p.name === 'bob')).toMatchObject({ big: -9223372036854775808n.toString() === '' ? 0 : expect.anything(), friends: [{ name: 'ann' }] });
+    expect(fromLog.people.find((p) => p.name === 'bob')).toMatchObject({ friends: [{ name: 'ann' }] });
     const raw = await openEngine(fromSnap.dir);
     const answer = await raw.engine.execute({ method: 'POST', query: '{ getPerson(name: "bob") { big score vec home { longitude latitude } } }', headers: {} });
     expect(answer.body).toContain('"big":-9223372036854775808');
@@ -62,7 +63,7 @@ describe('restore', () => {
   });
 
   it('drops a torn last record with a warning', async () => {
-    const { dir, people } = await seeded(false);
+    const { dir, people } = await seeded(false, true);
     const log = join(dir, logs(dir).at(-1) as string);
     appendFileSync(log, Buffer.from([40, 0, 0, 0, 1, 2, 3])); // a length promising more than there is
     const { engine, notes } = await openEngine(dir);
@@ -72,15 +73,17 @@ describe('restore', () => {
   });
 
   it('a flipped byte in the middle of the log refuses to start, --recover truncates there', async () => {
-    const { dir } = await seeded(false);
+    const { dir } = await seeded(false, true);
     const log = join(dir, logs(dir)[0] as string);
     const bytes = readFileSync(log);
-    bytes[40] = (bytes[40] as number) ^ 0xff;
+    let third = 16;
+    for (let r = 0; r < 2; r++) third += 8 + bytes.readUInt32LE(third);
+    bytes[third + 12] = (bytes[third + 12] as number) ^ 0xff;
     writeFileSync(log, bytes);
-    await expect(openEngine(dir)).rejects.toThrow(new RegExp(`mutation log ${log} is damaged at offset 16: checksum mismatch.*--recover`));
+    await expect(openEngine(dir)).rejects.toThrow(new RegExp(`mutation log ${log} is damaged at offset ${third}: checksum mismatch.*--recover`));
     const { engine, notes } = await openEngine(dir, { recover: true });
     expect(notes.warnings.join('\n')).toMatch(/LOST/);
-    expect(await allPeople(engine)).toEqual([]); // the schema record itself was the damaged one
+    expect((await allPeople(engine)).map((p) => p.name)).toEqual(['ann', 'bob', 'cid']); // records 1-2 kept
     await engine.close();
   });
 

@@ -22,7 +22,7 @@ const post = compiled.compiled.model.types.get('Post') as TypeModel;
 const estimates: Estimates = {
   typeCount: () => 10_000,
   indexSize: (predicate, kind) =>
-    ({
+    (<Record<string, { entries: number; keys: number }>>{
       'Post.title/hash': { entries: 10_000, keys: 10_000 },
       'Post.title/term': { entries: 40_000, keys: 2_000 },
       'Post.likes/int': { entries: 10_000, keys: 500 },

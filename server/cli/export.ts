@@ -1,0 +1,133 @@
+// `npm run export -- <file> [--data-dir <dir>]`: writes every node as one NDJSON line in the shape of
+// its `add` input plus "__typename". Offline: it opens the data directory itself (stop the server
+// first). Nodes are numbered 0x1, 0x2, ... in file order (types by name, then by uid) and references by
+// ID use those numbers, so that importing into an empty directory recreates the same ids and exporting
+// again gives the same bytes. References to types without an ID field use their @id fields.
+
+import { createWriteStream } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { Engine } from '../../engine/index.js';
+import { parseKeepingBigInts, readShapes, type TypeShape } from './data-shape.js';
+
+const page = 20_000;
+
+export async function openOffline(dataDir: string, recover = false): Promise<Engine> {
+  return Engine.open({
+    dataDir,
+    maxQueryTokens: 1_000_000,
+    maxQueryDepth: 1000,
+    debug: false,
+    fsync: 'no',
+    recover,
+    snapshotEveryMutations: 0,
+    snapshotIntervalSeconds: 0,
+    log: { info: () => undefined, warn: (m, f) => process.stderr.write(`warning: ${m} ${JSON.stringify(f ?? {})}\n`) },
+  });
+}
+
+/** Rows of one type, by uid. */
+async function* rowsOf(engine: Engine, shape: TypeShape): AsyncGenerator<Record<string, unknown>> {
+  const selection = [
+    ...(shape.idField === undefined ? [] : [shape.idField]),
+    ...shape.fields.map((f) => (f.kind === 'scalar' ? f.name : f.kind === 'geo' ? `${f.name} ${f.selection}` : `${f.name} { ${f.refs.join(' ')} }`)),
+  ].join(' ');
+  for (let offset = 0; ; offset += page) {
+    const response = await engine.execute({ method: 'POST', headers: {}, query: `{ query${shape.name}(first: ${page}, offset: ${offset}) { ${selection} } }` });
+    const body = parseKeepingBigInts(response.body) as { data?: Record<string, Record<string, unknown>[] | null>; errors?: unknown };
+    if (body.errors !== undefined) throw new Error(`reading ${shape.name}: ${JSON.stringify(body.errors)}`);
+    const rows = body.data?.[`query${shape.name}`] ?? [];
+    for (const row of rows) yield row;
+    if (rows.length < page) return;
+  }
+}
+
+export async function exportData(engine: Engine, write: (line: string) => void): Promise<{ nodes: number; types: number }> {
+  const shapes = await readShapes(engine);
+  // Pass 1: number every node that has an ID in file order.
+  const numberOf = new Map<string, string>();
+  let n = 0;
+  for (const shape of shapes) {
+    for await (const row of rowsOf(engine, shape)) {
+      n++;
+      if (shape.idField !== undefined) numberOf.set(String(row[shape.idField]), `0x${n.toString(16)}`);
+    }
+  }
+  // Pass 2: write.
+  let nodes = 0;
+  for (const shape of shapes) {
+    for await (const row of rowsOf(engine, shape)) {
+      nodes++;
+      const out: Record<string, unknown> = { __typename: shape.name };
+      if (shape.idField !== undefined) out[shape.idField] = `0x${nodes.toString(16)}`;
+      for (const field of shape.fields) {
+        const value = row[field.name];
+        if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+        if (field.kind === 'scalar') out[field.name] = field.typeName === 'Float' ? floats(value) : value;
+        else if (field.kind === 'geo') out[field.name] = value;
+        else {
+          const refs = (Array.isArray(value) ? value : [value]).map((ref: Record<string, unknown>) => renumber(ref, field.refs, numberOf));
+          refs.sort((a, b) => refOrder(a, field.refs) - refOrder(b, field.refs) || (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+          out[field.name] = field.list ? refs : refs[0];
+        }
+      }
+      write(JSON.stringify(out) + '\n');
+    }
+  }
+  return { nodes, types: shapes.length };
+}
+
+function floats(value: unknown): unknown {
+  return Array.isArray(value) ? value.map(Number) : Number(value);
+}
+
+function renumber(ref: Record<string, unknown>, fields: readonly string[], numberOf: ReadonlyMap<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of fields) {
+    const value = ref[name];
+    if (value === null || value === undefined) continue;
+    out[name] = numberOf.get(String(value)) ?? value;
+  }
+  return out;
+}
+
+function refOrder(ref: Record<string, unknown>, fields: readonly string[]): number {
+  const first = fields[0] === undefined ? undefined : ref[fields[0]];
+  return typeof first === 'string' && /^0x[0-9a-f]+$/.test(first) ? parseInt(first, 16) : 0;
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({ options: { 'data-dir': { type: 'string' }, recover: { type: 'boolean' } }, allowPositionals: true });
+  const file = positionals[0];
+  if (file === undefined) {
+    process.stderr.write('usage: npm run export -- <file.ndjson> [--data-dir <dir>]\n');
+    process.exitCode = 2;
+    return;
+  }
+  const started = performance.now();
+  const engine = await openOffline(values['data-dir'] ?? 'snapshots', values.recover ?? false);
+  const stream = createWriteStream(file);
+  let buffered: string[] = [];
+  const flush = async (): Promise<void> => {
+    if (buffered.length === 0) return;
+    const chunk = buffered.join('');
+    buffered = [];
+    if (!stream.write(chunk)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
+  };
+  let pending = Promise.resolve();
+  const result = await exportData(engine, (line) => {
+    buffered.push(line);
+    if (buffered.length >= 5000) pending = pending.then(flush);
+  });
+  await pending;
+  await flush();
+  await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  await engine.close();
+  process.stderr.write(`exported ${result.nodes} nodes of ${result.types} types to ${file} in ${Math.round(performance.now() - started)} ms\n`);
+}
+
+if (process.argv[1]?.endsWith('export.js') === true) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`export failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}
