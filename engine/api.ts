@@ -33,6 +33,25 @@ export interface EngineOptions {
   readonly log?: EngineLogger;
   /** The file I/O under persistence (tests inject faults here). */
   readonly fileIo?: FileIo;
+  /** Outgoing calls of `@custom(http:)` / `@lambda` fields and remote introspection at upload. */
+  readonly custom?: CustomLogicOptions;
+}
+
+export interface CustomLogicOptions {
+  /** Per-call timeout in ms (default 30000). */
+  readonly timeoutMs?: number;
+  /** Response bodies above this many bytes fail the call (default 16 MiB). */
+  readonly maxResponseBytes?: number;
+  /** Outgoing calls in flight at once, process-wide (default 64). */
+  readonly maxConcurrency?: number;
+  /** Refuse private, loopback and link-local destinations, checked on the resolved address (default false). */
+  readonly denyPrivateAddresses?: boolean;
+  /** Worker threads for batches of calls; 0 sends everything from the main thread (default 2). */
+  readonly workers?: number;
+  /** Batches of at most this many calls are sent inline, without a worker round trip (default 8). */
+  readonly inlineMaxCalls?: number;
+  /** Timeout of the remote introspection at schema upload, in ms (default 5000). */
+  readonly introspectionTimeoutMs?: number;
 }
 
 export type FsyncMode = 'always' | 'everysec' | 'no';

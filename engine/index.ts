@@ -27,9 +27,15 @@ import { answerWithoutSchema, noSchemaApi } from './request/no-schema.js';
 import { DurabilityError, Persistence, type RestorePlan } from './persist/persistence.js';
 import { KIND_MUTATION } from './persist/log-format.js';
 import type { PreparedOperation } from './request/prepare-request.js';
+import { CallRunner } from './custom/call-runner.js';
+import { CustomStage } from './custom/custom-stage.js';
+import { defaultCallLimits, type CallLimits } from './custom/outbound.js';
+import { validateRemoteGraphql, type IntrospectionOptions } from './custom/remote-introspection.js';
 
 export type * from './api.js';
 export { renderSchemaErrors } from './admin/admin-api.js';
+/** Request JSON parsing that keeps float-written integers apart (Dgraph refuses them for Int64). */
+export { parseRequestJson } from './request/json-numbers.js';
 export { RestoreError } from './persist/persistence.js';
 export { nodeFileIo } from './persist/file-io.js';
 export { faultyFileIo, type FaultRule } from './persist/faulty-file-io.js';
@@ -53,8 +59,15 @@ export class Engine {
   #schemaQueue: Promise<unknown> = Promise.resolve();
   /** Undefined when `dataDir` is '' (a purely in-memory engine). */
   #persistence: Persistence | undefined;
+  /** Outgoing @custom/@lambda calls (worker pool + pooled HTTP client), shared by every schema version. */
+  readonly #calls: CallRunner;
 
   private constructor(private readonly options: EngineOptions) {
+    this.#calls = new CallRunner({
+      limits: callLimits(options),
+      workers: options.custom?.workers ?? 2,
+      inlineMaxCalls: options.custom?.inlineMaxCalls ?? 8,
+    });
     this.#state = { version: 0, compiled: null, preparer: new RequestPreparer(noSchemaApi, { ...options, validate: false }), executor: null };
   }
 
@@ -225,10 +238,15 @@ export class Engine {
     return next;
   }
 
-  /** Validates a schema without deploying it. */
-  validateSchema(sdl: string): readonly SchemaError[] {
+  /** Validates a schema (remote GraphQL endpoints included) without deploying it. */
+  async validateSchema(sdl: string): Promise<readonly SchemaError[]> {
     const result = compileSchema(sdl, this.#compileOptions());
-    return result.ok ? [] : result.errors;
+    return result.ok ? await validateRemoteGraphql(result.compiled, this.#introspectionOptions()) : result.errors;
+  }
+
+  #introspectionOptions(): IntrospectionOptions {
+    const limits = callLimits(this.options);
+    return { timeoutMs: this.options.custom?.introspectionTimeoutMs ?? 5_000, maxResponseBytes: limits.maxResponseBytes, denyPrivate: limits.denyPrivate };
   }
 
   currentSchema(): { readonly schema: string; readonly generatedSchema: string } | null {
@@ -259,6 +277,7 @@ export class Engine {
   async close(): Promise<void> {
     await this.#schemaQueue;
     await this.#persistence?.close();
+    await this.#calls.close();
   }
 
   /** Compiles; on success logs the upload (durably) and deploys it. */
@@ -266,6 +285,8 @@ export class Engine {
     const result = compileSchema(sdl, this.#compileOptions());
     if (!result.ok) return { ok: false, errors: result.errors };
     const compiled = result.compiled;
+    const remoteErrors = await validateRemoteGraphql(compiled, this.#introspectionOptions());
+    if (remoteErrors.length > 0) return { ok: false, errors: remoteErrors };
     const persistence = this.#persistence;
     if (persistence === undefined) return this.#install(compiled);
     try {
@@ -285,7 +306,7 @@ export class Engine {
         version: this.#state.version + 1,
         compiled,
         preparer: new RequestPreparer(compiled.apiSchema, this.options),
-        executor: new Executor(compiled, this.#graph, this.options.debug),
+        executor: new Executor(compiled, this.#graph, this.options.debug, new CustomStage(compiled, this.#calls)),
       };
       this.#schemaUpdateCounter++;
       return { ok: true, schema: compiled.sdl, generatedSchema: compiled.generatedSchema };
@@ -297,6 +318,16 @@ export class Engine {
   #compileOptions(): { lambdaUrl?: string } {
     return this.options.lambdaUrl === undefined ? {} : { lambdaUrl: this.options.lambdaUrl };
   }
+}
+
+function callLimits(options: EngineOptions): CallLimits {
+  const custom = options.custom;
+  return {
+    timeoutMs: custom?.timeoutMs ?? defaultCallLimits.timeoutMs,
+    maxResponseBytes: custom?.maxResponseBytes ?? defaultCallLimits.maxResponseBytes,
+    maxConcurrency: custom?.maxConcurrency ?? defaultCallLimits.maxConcurrency,
+    denyPrivate: custom?.denyPrivateAddresses ?? defaultCallLimits.denyPrivate,
+  };
 }
 
 const consoleLogger: EngineLogger = {

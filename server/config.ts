@@ -24,6 +24,18 @@ export interface ServerConfig {
   readonly snapshotEvery: number;
   readonly snapshotIntervalSeconds: number;
   readonly snapshotKeep: number;
+  readonly custom: CustomConfig;
+}
+
+/** Outgoing @custom/@lambda calls (see engine CustomLogicOptions). */
+export interface CustomConfig {
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly maxConcurrency: number;
+  readonly denyPrivateAddresses: boolean;
+  readonly workers: number;
+  readonly inlineMaxCalls: number;
+  readonly introspectionTimeoutMs: number;
 }
 
 export const fsyncSettings = ['always', 'everysec', 'no'] as const;
@@ -46,6 +58,12 @@ export const defaults = {
   snapshotEvery: 100_000,
   snapshotIntervalSeconds: 300,
   snapshotKeep: 2,
+  customTimeoutMs: 30_000,
+  customMaxResponseBytes: 16 * 1024 * 1024,
+  customMaxConcurrency: 64,
+  customWorkers: 2,
+  customInlineMax: 8,
+  customIntrospectionTimeoutMs: 5_000,
 } as const;
 
 type Kind = 'string' | 'boolean';
@@ -70,6 +88,21 @@ const optionTable = {
   'snapshot-every': { type: 'string', env: 'SERVICE_SNAPSHOT_EVERY', help: `snapshot after this many mutations; 0 = off (default ${defaults.snapshotEvery})` },
   'snapshot-interval': { type: 'string', env: 'SERVICE_SNAPSHOT_INTERVAL', help: `snapshot every N seconds if changed; 0 = off (default ${defaults.snapshotIntervalSeconds})` },
   'snapshot-keep': { type: 'string', env: 'SERVICE_SNAPSHOT_KEEP', help: `snapshots kept (default ${defaults.snapshotKeep})` },
+  'custom-timeout-ms': { type: 'string', env: 'SERVICE_CUSTOM_TIMEOUT_MS', help: `timeout of one outgoing @custom/@lambda call (default ${defaults.customTimeoutMs})` },
+  'custom-max-response-bytes': {
+    type: 'string',
+    env: 'SERVICE_CUSTOM_MAX_RESPONSE_BYTES',
+    help: `largest accepted @custom response body (default ${defaults.customMaxResponseBytes})`,
+  },
+  'custom-max-concurrency': { type: 'string', env: 'SERVICE_CUSTOM_MAX_CONCURRENCY', help: `outgoing @custom calls in flight at once (default ${defaults.customMaxConcurrency})` },
+  'custom-deny-private': { type: 'boolean', env: 'SERVICE_CUSTOM_DENY_PRIVATE', help: 'refuse @custom calls to private, loopback and link-local addresses' },
+  'custom-workers': { type: 'string', env: 'SERVICE_CUSTOM_WORKERS', help: `worker threads for batches of @custom calls; 0 = none (default ${defaults.customWorkers})` },
+  'custom-inline-max': { type: 'string', env: 'SERVICE_CUSTOM_INLINE_MAX', help: `batches up to this many calls skip the workers (default ${defaults.customInlineMax})` },
+  'custom-introspection-timeout-ms': {
+    type: 'string',
+    env: 'SERVICE_CUSTOM_INTROSPECTION_TIMEOUT_MS',
+    help: `timeout of remote GraphQL introspection at upload (default ${defaults.customIntrospectionTimeoutMs})`,
+  },
   help: { type: 'boolean', env: undefined, help: 'print this help' },
 } as const satisfies Record<string, { type: Kind; env: string | undefined; help: string }>;
 
@@ -175,6 +208,15 @@ function build(source: Source, cwd: string): ServerConfig {
     snapshotEvery: source.integer('snapshot-every', 0, 2 ** 31 - 1) ?? defaults.snapshotEvery,
     snapshotIntervalSeconds: source.integer('snapshot-interval', 0, 10_000_000) ?? defaults.snapshotIntervalSeconds,
     snapshotKeep: source.integer('snapshot-keep', 1, 1000) ?? defaults.snapshotKeep,
+    custom: {
+      timeoutMs: source.integer('custom-timeout-ms', 1, 3_600_000) ?? defaults.customTimeoutMs,
+      maxResponseBytes: source.integer('custom-max-response-bytes', 1, 2 ** 31 - 1) ?? defaults.customMaxResponseBytes,
+      maxConcurrency: source.integer('custom-max-concurrency', 1, 100_000) ?? defaults.customMaxConcurrency,
+      denyPrivateAddresses: source.boolean('custom-deny-private') ?? false,
+      workers: source.integer('custom-workers', 0, 64) ?? defaults.customWorkers,
+      inlineMaxCalls: source.integer('custom-inline-max', 0, 1_000_000) ?? defaults.customInlineMax,
+      introspectionTimeoutMs: source.integer('custom-introspection-timeout-ms', 1, 600_000) ?? defaults.customIntrospectionTimeoutMs,
+    },
   };
 }
 
@@ -202,8 +244,10 @@ function httpUrl(text: string | undefined): string | undefined {
 
 /** The configuration with secrets replaced, for logging. */
 export function redacted(config: ServerConfig): Record<string, string | number | boolean | undefined> {
+  const { custom, ...rest } = config;
   return {
-    ...config,
+    ...rest,
+    ...Object.fromEntries(Object.entries(custom).map(([k, v]) => [`custom.${k}`, v])),
     adminKey: config.adminKey === undefined ? undefined : '<set>',
     clientKey: config.clientKey === undefined ? undefined : '<set>',
   };

@@ -1,7 +1,7 @@
 // Turns an HTTP request into the engine's GraphQLRequest: GET query parameters, or a POST body in
 // application/json or application/graphql. Malformed transport input becomes an HttpError (400/415).
 
-import type { GraphQLRequest } from '../engine/index.js';
+import { parseRequestJson, type GraphQLRequest } from '../engine/index.js';
 import { readBody } from './body-reader.js';
 import type { Exchange } from './exchange.js';
 import { HttpError, httpMessages } from './http-error.js';
@@ -53,7 +53,7 @@ interface RawParameters {
 function parseJsonBody(text: string): RawParameters {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseRequestJson(text);
   } catch (error) {
     throw new HttpError(400, httpMessages.notValidBody(error instanceof Error ? error.message : String(error)));
   }
@@ -77,7 +77,7 @@ function jsonParameter(params: URLSearchParams, name: string): unknown {
   const text = params.get(name);
   if (text === null || text === '') return undefined;
   try {
-    return JSON.parse(text);
+    return parseRequestJson(text);
   } catch (error) {
     throw new HttpError(400, httpMessages.notValidBody(`${name}: ${error instanceof Error ? error.message : String(error)}`));
   }

@@ -18,8 +18,8 @@ export interface ResponseSink {
   onAborted(handler: () => void): unknown;
   onData(handler: (chunk: ArrayBuffer, isLast: boolean) => void): unknown;
   cork(callback: () => void): unknown;
-  writeStatus(status: string): unknown;
-  writeHeader(key: string, value: string): unknown;
+  writeStatus(status: string | Uint8Array): unknown;
+  writeHeader(key: string | Uint8Array, value: string | Uint8Array): unknown;
   end(body?: string | Uint8Array, closeConnection?: boolean): unknown;
   pause(): void;
   resume(): void;

@@ -64,6 +64,7 @@ function engineOptions(config: ServerConfig, log: Logger): EngineOptions {
     snapshotEveryMutations: config.snapshotEvery,
     snapshotIntervalSeconds: config.snapshotIntervalSeconds,
     keepSnapshots: config.snapshotKeep,
+    custom: config.custom,
     log,
     // Testing only: inject I/O faults (a JSON array of FaultRule) to exercise the failure paths.
     ...(faults === undefined || faults === '' ? {} : { fileIo: faultyFileIo(nodeFileIo, JSON.parse(faults) as FaultRule[]) }),

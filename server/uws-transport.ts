@@ -99,10 +99,15 @@ function shimSink(res: Uws.HttpResponse): ResponseSink {
     onAborted: (handler) => res.onAborted(handler),
     onData: (handler) => res.onData(handler),
     cork: (callback) => res.cork(callback),
-    writeStatus: (status) => res.writeStatus(status),
-    writeHeader: (key, value) => res.writeHeader(key, value),
+    // The shim wants strings where the native binary also takes pre-encoded bytes.
+    writeStatus: (status) => res.writeStatus(latin1(status)),
+    writeHeader: (key, value) => res.writeHeader(latin1(key), latin1(value)),
     end: (body, closeConnection) => res.end(body, closeConnection),
     pause: () => undefined,
     resume: () => undefined,
   };
+}
+
+function latin1(text: string | Uint8Array): string {
+  return typeof text === 'string' ? text : Buffer.from(text).toString('latin1');
 }

@@ -2,6 +2,7 @@
 // literals as JS numbers (losing precision past 2^53). Applied once per compiled API schema.
 
 import { GraphQLError, GraphQLScalarType, Kind, type GraphQLSchema, type ValueNode } from 'graphql';
+import { FloatText } from '../request/json-numbers.js';
 
 const installed = new WeakSet<GraphQLSchema>();
 const int64Min = -(2n ** 63n);
@@ -25,6 +26,7 @@ function int64Literal(node: ValueNode): bigint {
 }
 
 function int64Value(value: unknown): bigint {
+  if (value instanceof FloatText) throw new GraphQLError(`Type mismatched for Value \`${value.text}\`, expected:\`Int64\``);
   if (typeof value === 'bigint') return inRange(value.toString());
   if (typeof value === 'number' && Number.isInteger(value)) return inRange(BigInt(value).toString());
   if (typeof value === 'string' && /^-?\d+$/.test(value)) return inRange(value);

@@ -1,6 +1,6 @@
 // Per-request execution state shared by the query and mutation code.
 
-import { getArgumentValues, visit, BREAK, type FieldNode, type GraphQLSchema } from 'graphql';
+import { getArgumentValues, type FieldNode, type GraphQLSchema } from 'graphql';
 import { wireError, type WireError } from '../errors/wire-error.js';
 import type { FieldPlan } from '../plan/selection-plan.js';
 import type { SchemaModel, TypeModel } from '../schema/model.js';
@@ -27,22 +27,22 @@ export class FieldError extends Error {}
 
 const staticArguments = new WeakMap<FieldPlan, Readonly<Record<string, unknown>>>();
 
-function usesVariables(node: FieldNode): boolean {
-  let found = false;
-  for (const argument of node.arguments ?? []) {
-    visit(argument.value, {
-      Variable() {
-        found = true;
-        return BREAK;
-      },
-    });
-    if (found) return true;
-  }
-  return false;
+/** A `@custom` field met while reading stored data: filled by the custom second stage (engine/custom/). */
+export interface CustomSlot {
+  /** The parent node; undefined for root Query/Mutation fields. */
+  readonly parentId: number | undefined;
+  /** The parent's object type name (`Query` / `Mutation` for root fields). */
+  readonly parentType: string;
+  readonly plan: FieldPlan;
+  /** The response object that receives `plan.responseName`. */
+  readonly target: Record<string, unknown>;
+  readonly path: Path;
 }
 
 export class ExecContext {
   readonly errors: WireError[] = [];
+  /** `@custom` fields left for the second stage, in response order. */
+  readonly customSlots: CustomSlot[] = [];
   /** `vector_distance` of the nodes of the similarity query being read (set by that root field only). */
   vectorDistances: ReadonlyMap<number, number> | undefined;
   /** EXPLAIN lines of the plans run (only when the engine is in debug mode and the request asks). */
@@ -67,11 +67,26 @@ export class ExecContext {
    */
   argumentsOf(plan: FieldPlan): Readonly<Record<string, unknown>> {
     if (plan.definition === undefined) return {};
-    const cached = staticArguments.get(plan);
-    if (cached !== undefined) return cached;
-    const node = plan.nodes[0] as FieldNode;
-    const values = getArgumentValues(plan.definition, node, this.variables) as Record<string, unknown>;
-    if (!usesVariables(node)) staticArguments.set(plan, values);
+    const shape = plan.argumentShape;
+    if (shape.kind === 'static') {
+      const cached = staticArguments.get(plan);
+      if (cached !== undefined) return cached;
+    } else if (shape.kind === 'variables') {
+      // Variables were coerced to their declared types already; a missing one may need the
+      // argument's default, which graphql-js applies below.
+      const values: Record<string, unknown> = {};
+      let complete = true;
+      for (const [argument, variable] of shape.pairs) {
+        if (!(variable in this.variables)) complete = false;
+        else values[argument] = this.variables[variable];
+      }
+      if (complete) return values;
+    } else {
+      const values = shape.template?.(this.variables);
+      if (values !== undefined) return values;
+    }
+    const values = getArgumentValues(plan.definition, plan.nodes[0] as FieldNode, this.variables) as Record<string, unknown>;
+    if (shape.kind === 'static') staticArguments.set(plan, values);
     return values;
   }
 

@@ -16,6 +16,7 @@ import { resolveQueryRoot } from './query-root.js';
 import { resolveEntities } from './entities.js';
 import { installApiScalars } from './api-scalars.js';
 import { INVALID, type Completed } from './read-objects.js';
+import type { CustomResolver } from '../custom/custom-stage.js';
 
 export interface ExecutionResult {
   readonly errors?: readonly WireError[];
@@ -31,6 +32,8 @@ export class Executor {
     private readonly compiled: CompiledSchema,
     private readonly graph: Graph,
     private readonly debug = false,
+    /** The `@custom` second stage (absent: custom fields stay null). */
+    private readonly custom?: CustomResolver,
   ) {
     installApiScalars(compiled.apiSchema);
   }
@@ -57,6 +60,11 @@ export class Executor {
         data[plan.responseName] = null;
         continue;
       }
+      if (roots.get(plan.fieldName)?.kind === 'custom') {
+        data[plan.responseName] = null;
+        ctx.customSlots.push({ parentId: undefined, parentType: rootType, plan, target: data, path: pathOf(undefined, plan.responseName) });
+        continue;
+      }
       const errorsBefore = ctx.errors.length;
       const value = this.#resolveRoot(ctx, prepared, roots.get(plan.fieldName), plan, rootType);
       if (operation.operation === 'mutation' && ctx.errors.length > errorsBefore && value === null) failed = plan.responseName;
@@ -65,6 +73,8 @@ export class Executor {
         data[plan.responseName] = null;
       } else data[plan.responseName] = value;
     }
+    // Second stage: the @custom calls, grafted into `data` (REFERENCE §8).
+    if (ctx.customSlots.length > 0 && this.custom !== undefined && (await this.custom.resolve(ctx, request, fields, data))) nullData = true;
     const result: { errors?: readonly WireError[]; data: Record<string, unknown> | null; extensions?: Record<string, unknown> } = {
       data: nullData ? null : data,
     };

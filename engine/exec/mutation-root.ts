@@ -11,6 +11,7 @@ import { orderAndPage, type PageArgs } from './order-page.js';
 import { queryIds } from './query-root.js';
 import { readList, type Completed } from './read-objects.js';
 import { toStoredValue } from './stored-values.js';
+import { XidPrecheck } from './xid-precheck.js';
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -65,28 +66,75 @@ function inTransaction<T>(ctx: ExecContext, plan: FieldPlan, body: () => T): T {
 }
 
 function addNodes(ctx: ExecContext, type: TypeModel, args: Record<string, unknown>): { roots: number[]; count: number } {
-  const writer = new NodeWriter(ctx);
+  const inputs = (args['input'] as Input[] | undefined) ?? [];
+  const precheck = new XidPrecheck(ctx.model);
+  // Like Dgraph, every top-level object is checked and all their errors reported together.
+  const errors = inputs.map((input) => precheck.check(type, input)).filter((e) => e !== undefined);
+  if (errors.length > 0) throw new FieldError(errors.join('\nfailed to rewrite mutation payload because '));
+  const writer = new NodeWriter(ctx, precheck);
   const upsert = args['upsert'] === true;
   const roots: number[] = [];
-  for (const input of (args['input'] as Input[] | undefined) ?? []) roots.push(writer.addRoot(type, input, upsert));
+  for (const input of inputs) roots.push(writer.addRoot(type, input, upsert));
   const unique = [...new Set(roots)].sort((a, b) => a - b);
   return { roots: unique, count: new Set([...writer.created, ...unique]).size };
 }
 
 function updateNodes(ctx: ExecContext, type: TypeModel, input: Input): number[] {
-  const ids = [...queryIds(ctx, type, { filter: input['filter'] })];
-  const writer = new NodeWriter(ctx);
   const set = input['set'] as Input | null | undefined;
   const remove = input['remove'] as Input | null | undefined;
-  // Checked while rewriting, before any node is matched (so also when none is).
-  for (const name of type.xidFields) {
-    if (set?.[name] === '') throw new FieldError(`encountered an empty value for @id field \`${type.name}.${name}\``);
+  // Checked while rewriting, before any node is matched (so also when none is): `set`, then `remove`.
+  const precheck = new XidPrecheck(ctx.model);
+  for (const patch of [set, remove]) {
+    const error = patch === undefined || patch === null ? undefined : precheck.check(type, patch);
+    if (error !== undefined) throw new FieldError(error);
   }
+  if (remove !== undefined && remove !== null) checkRemovedReferences(ctx, type, remove);
+  const ids = [...queryIds(ctx, type, { filter: input['filter'] })];
+  const writer = new NodeWriter(ctx, precheck);
+  if (ids.length === 0 && set !== undefined && set !== null) rewriteUnmatched(ctx, writer, type, set);
   for (const id of ids) {
     if (set !== undefined && set !== null) writer.setFields(type, id, set, 'update');
     if (remove !== undefined && remove !== null) removeFields(ctx, writer, type, id, remove);
   }
   return ids;
+}
+
+/** Objects to remove from an edge must name their node (by ID or @id), whatever the filter matches. */
+function checkRemovedReferences(ctx: ExecContext, type: TypeModel, remove: Input): void {
+  for (const [name, value] of Object.entries(remove)) {
+    const field = type.fields.get(name);
+    if (field === undefined || value === undefined || value === null || !isEdgeField(field)) continue;
+    const target = ctx.typeModel(field.typeName);
+    if (target.kind !== 'object') continue;
+    for (const ref of Array.isArray(value) ? (value as Input[]) : [value as Input]) {
+      const byId = target.idField !== undefined && ref[target.idField] !== undefined && ref[target.idField] !== null;
+      if (byId || target.xidFields.some((x) => ref[x] !== undefined && ref[x] !== null)) continue;
+      const [xid] = target.xidFields;
+      throw new FieldError(xid === undefined ? 'id is not provided' : `field ${xid} cannot be empty`);
+    }
+  }
+}
+
+/**
+ * Dgraph rewrites `set` before it knows which nodes match, so its nested objects fail the same way
+ * when none does: they are written to a scratch node and rolled back.
+ */
+function rewriteUnmatched(ctx: ExecContext, writer: NodeWriter, type: TypeModel, set: Input): void {
+  const store = ctx.graph.store;
+  const txn = store.openTransaction;
+  const edges = Object.entries(set).filter(([name, value]) => {
+    const field = type.fields.get(name);
+    return value !== null && field !== undefined && isEdgeField(field);
+  });
+  if (txn === undefined || edges.length === 0 || type.kind !== 'object') return;
+  const mark = txn.savepoint();
+  try {
+    const scratch = store.createNode();
+    store.addType(scratch, type.name);
+    writer.setFields(type, scratch, Object.fromEntries(edges), 'update');
+  } finally {
+    txn.rollbackTo(mark);
+  }
 }
 
 /** `remove`: a scalar is deleted when the value matches (or null is given); edges are unlinked. */

@@ -9,24 +9,24 @@ import { isEdgeField } from './filter-eval.js';
 import { toStoredValue } from './stored-values.js';
 import { findByXid } from './xid-lookup.js';
 import { setPassword } from './check-password.js';
+import type { XidPrecheck } from './xid-precheck.js';
 
 type Input = Readonly<Record<string, unknown>>;
 
 export class NodeWriter {
   /** Nodes created by this mutation (for numUids and the payload). */
   readonly created: number[] = [];
+  /** Node created for each input object (so a reference back to an object still being written finds it). */
+  readonly #nodeOf = new Map<Input, number>();
 
-  /** xid objects seen in this mutation, to report `duplicate XID found` as Dgraph does. */
-  readonly #seenXids = new Map<string, Input>();
-
-  constructor(private readonly ctx: ExecContext) {}
+  /** `precheck` has walked the whole mutation input (duplicate XIDs, empty @id values) beforehand. */
+  constructor(
+    private readonly ctx: ExecContext,
+    private readonly precheck: XidPrecheck,
+  ) {}
 
   /** A root `add` input: a new node, or with `upsert` the existing node with the same @id values. */
   addRoot(type: TypeModel, input: Input, upsert: boolean): number {
-    for (const key of this.#xidKeys(type, input)) {
-      if (this.#seenXids.has(key.key)) throw new FieldError(`duplicate XID found: ${key.value}`);
-      this.#seenXids.set(key.key, input);
-    }
     const existing = this.#findExisting(type, input);
     if (existing !== undefined) {
       if (!upsert) throw new FieldError(this.#duplicateMessage(type, input, existing));
@@ -44,14 +44,10 @@ export class NodeWriter {
     const single = this.#unionMember(type, input, via);
     if (single !== undefined) return this.reference(single.type, single.input, via);
     const inverse = via === undefined ? undefined : this.#inverseOf(via);
+    const original = input;
     if (inverse !== undefined && input[inverse.name] !== undefined) {
       const { [inverse.name]: _ignored, ...rest } = input;
       input = rest;
-    }
-    for (const key of this.#xidKeys(type, input)) {
-      const previous = this.#seenXids.get(key.key);
-      if (previous === undefined) this.#seenXids.set(key.key, input);
-      else if (Object.keys(input).length > 1 && !sameInput(previous, input)) throw new FieldError(`duplicate XID found: ${key.value}`);
     }
     if (type.idField !== undefined && input[type.idField] !== undefined && input[type.idField] !== null) {
       const raw = String(input[type.idField]);
@@ -65,19 +61,25 @@ export class NodeWriter {
     const existing = this.#findExisting(type, input);
     if (existing !== undefined) return existing;
     if (type.kind !== 'object') throw new FieldError(`type ${type.name} requires an id or @id value to reference`);
-    return this.#create(type, input, inverse?.name);
+    const definition = this.#definitionOf(type, original);
+    const made = this.#nodeOf.get(definition);
+    if (made !== undefined) return made;
+    const id = this.#create(type, definition === original ? input : definition, inverse?.name);
+    this.#nodeOf.set(original, id);
+    this.#nodeOf.set(definition, id);
+    return id;
   }
 
-  #xidKeys(type: TypeModel, input: Input): { key: string; value: string }[] {
-    const keys: { key: string; value: string }[] = [];
+  /** A reference met before the object defining the same XID elsewhere in the mutation creates it from that definition. */
+  #definitionOf(type: TypeModel, input: Input): Input {
     for (const name of type.xidFields) {
-      const value = input[name];
       const field = type.fields.get(name);
-      if (value === undefined || value === null || field === undefined) continue;
-      const owner = field.xidInterface ? field.declaringType : type.name;
-      keys.push({ key: `${owner}.${name}\u0000${String(value)}`, value: String(value) });
+      const value = input[name];
+      if (field === undefined || value === undefined || value === null) continue;
+      const definition = this.precheck.definitionOf(field, value);
+      if (definition !== undefined && definition !== input && Object.keys(definition).length > Object.keys(input).length) return definition;
     }
-    return keys;
+    return input;
   }
 
   /** Sets every supplied field of `input` on node `id` (scalars replaced, edges added). */
@@ -155,6 +157,7 @@ export class NodeWriter {
     store.addType(id, type.name);
     for (const iface of type.interfaces) store.addType(id, iface);
     this.created.push(id);
+    this.#nodeOf.set(input, id);
     this.setFields(type, id, withAddDefaults(type, input), 'create');
     return id;
   }
@@ -240,12 +243,4 @@ function defaultValue(field: FieldModel, raw: string): unknown {
   if (field.typeName === 'Int' || field.typeName === 'Float') return Number(raw);
   if (field.typeName === 'Boolean') return raw === 'true';
   return raw;
-}
-
-function sameInput(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => sameInput((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }

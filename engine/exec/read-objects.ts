@@ -17,12 +17,23 @@ import { cascadeFor, passesCascade, type Cascade } from './cascade.js';
 
 /** Marks a value that failed completion; its parent must become null (or fail in turn). */
 export const INVALID: unique symbol = Symbol('invalid');
+/** Marks a `@custom` field: left null here and recorded in `ctx.customSlots` for the second stage. */
+const DEFERRED: unique symbol = Symbol('deferred');
 /** Marks an object removed by `@cascade`: dropped from lists, null (without an error) elsewhere. */
 export const CASCADED: unique symbol = Symbol('cascaded');
 export type Completed = unknown;
 
 const nonNullMissing = (field: string, type: GraphQLOutputType) =>
   `Non-nullable field '${field}' (type ${String(type)}) was not present in result from Dgraph.  GraphQL error propagation triggered.`;
+
+const listForOne =
+  'A list was returned, but GraphQL was expecting just one item. This indicates an internal error - probably a mismatch between the GraphQL and Dgraph/remote schemas. The value was resolved as null (which may trigger GraphQL error propagation) and as much other data as possible returned.';
+
+/** A single-valued field found several values (e.g. a reverse edge): an error, and null propagated from here. */
+export function oneExpected(ctx: ExecContext, plan: FieldPlan, path: Path): typeof INVALID {
+  ctx.addError(listForOne, plan.nodes[0], path);
+  return INVALID;
+}
 
 /** The object type a node is served as, when read through a field of type `declared`. */
 export function concreteTypeOf(ctx: ExecContext, id: number, declared: TypeModel): TypeModel | undefined {
@@ -53,6 +64,11 @@ export function readObject(
     try {
       value = resolveField(ctx, id, type, plan, fieldPath, cascade);
       if (value === CASCADED) value = null;
+      if (value === DEFERRED) {
+        ctx.customSlots.push({ parentId: id, parentType: type.name, plan, target: result, path: fieldPath });
+        result[plan.responseName] = null;
+        continue;
+      }
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
       ctx.addError(error.message, plan.nodes[0], fieldPath);
@@ -87,7 +103,7 @@ function resolveField(ctx: ExecContext, id: number, type: TypeModel, plan: Field
     return null;
   }
   if (field.kind === 'id') return GraphStore.uidOf(id);
-  if (field.custom !== undefined) return null; // resolved by the custom-logic stage
+  if (field.custom !== undefined) return DEFERRED; // resolved by the custom-logic stage
   if (isEdgeField(field)) return readEdge(ctx, id, field, plan, path, cascadeFor(plan, parent, ctx.variables));
   const stored = ctx.graph.store.scalar(field.predicate).get(id);
   if (stored === undefined) return field.isList ? [] : null;
@@ -139,6 +155,7 @@ function readEdge(ctx: ExecContext, id: number, field: FieldModel, plan: FieldPl
   }
   if (!field.isList) {
     const [first] = ids;
+    if (ids.length > 1) return oneExpected(ctx, plan, path);
     return first === undefined || plan.selection === undefined ? null : readObject(ctx, first, target, plan.selection, path, cascade);
   }
   return readPage(ctx, ids, target, plan, path, args as PageArgs, cascade);

@@ -2,8 +2,10 @@
 // fragments and same-named fields merged), with each field's schema definitions resolved once.
 // Built without touching data and cached per operation, so execution never walks the AST again.
 
+import { compileArguments, hasVariables, type ArgumentsTemplate } from './argument-template.js';
 import {
   Kind,
+  type VariableNode,
   isAbstractType,
   isObjectType,
   getNamedType,
@@ -28,6 +30,28 @@ export interface FieldPlan {
   readonly definition: GraphQLField<unknown, unknown> | undefined;
   /** Sub-selection, for fields of object, interface or union type. */
   readonly selection: SelectionPlan | undefined;
+  /** How the field's arguments are written, so execution can skip graphql-js coercion when it may. */
+  readonly argumentShape: ArgumentShape;
+}
+
+/**
+ * - `static`: no variables anywhere: the coerced values never change (coerce once);
+ * - `variables`: every argument is exactly `$var`: the already-coerced variable values pass through;
+ * - `mixed`: variables inside literals: coerce on every run.
+ */
+export type ArgumentShape =
+  | { readonly kind: 'static' }
+  | { readonly kind: 'variables'; readonly pairs: readonly (readonly [argument: string, variable: string])[] }
+  | { readonly kind: 'mixed'; readonly template: ArgumentsTemplate | undefined };
+
+function argumentShapeOf(node: FieldNode, definition: GraphQLField<unknown, unknown> | undefined): ArgumentShape {
+  const args = node.arguments ?? [];
+  if (args.every((a) => a.value.kind === Kind.VARIABLE)) {
+    if (args.length === 0) return { kind: 'static' };
+    return { kind: 'variables', pairs: args.map((a) => [a.name.value, (a.value as VariableNode).name.value] as const) };
+  }
+  if (!args.some((a) => hasVariables(a.value))) return { kind: 'static' };
+  return { kind: 'mixed', template: definition === undefined ? undefined : compileArguments(definition, args) };
 }
 
 /** The fields to produce for an object of a given concrete type, memoised per type. */
@@ -89,7 +113,15 @@ export class SelectionPlan {
         definition !== undefined && subSets.length > 0 && isComposite(getNamedType(definition.type))
           ? new SelectionPlan(this.schema, subSets, this.fragments)
           : undefined;
-      plans.push({ responseName, fieldName, nodes: group.nodes, conditions: group.conditions, definition, selection });
+      plans.push({
+        responseName,
+        fieldName,
+        nodes: group.nodes,
+        conditions: group.conditions,
+        definition,
+        selection,
+        argumentShape: argumentShapeOf(first, definition),
+      });
     }
     return plans;
   }

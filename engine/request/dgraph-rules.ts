@@ -1,9 +1,23 @@
 // Dgraph's own request checks on literals, run with graphql-js's rules: @cascade field names exist
 // in the field's type, and a built-in filter input holds exactly one function.
 
-import { GraphQLError, getNamedType, isInputObjectType, isObjectType, isInterfaceType, Kind, type ValidationRule } from 'graphql';
+import {
+  GraphQLError,
+  getNamedType,
+  isInputObjectType,
+  isInterfaceType,
+  isNonNullType,
+  isObjectType,
+  isTypeSubTypeOf,
+  Kind,
+  print,
+  typeFromAST,
+  type GraphQLInputType,
+  type VariableDefinitionNode,
+  type ValidationRule,
+} from 'graphql';
 
-const singleFunctionFilters = new Set([
+export const singleFunctionFilters: ReadonlySet<string> = new Set([
   'StringHashFilter', 'StringExactFilter', 'StringFullTextFilter', 'StringRegExpFilter', 'StringNgramFilter', 'StringTermFilter',
   'DateTimeFilter', 'FloatFilter', 'Int64Filter', 'IntFilter', 'PointGeoFilter', 'ContainsFilter', 'IntersectsFilter', 'PolygonGeoFilter',
 ]);
@@ -37,4 +51,35 @@ const oneFilterFunction: ValidationRule = (context) => ({
   },
 });
 
-export const dgraphRules: readonly ValidationRule[] = [cascadeFields, oneFilterFunction];
+/** gqlparser's own wording for a variable whose declared type is unknown or does not fit where it is used. */
+const variableTypeFits: ValidationRule = (context) => {
+  const declared = new Map<string, VariableDefinitionNode>();
+  return {
+    OperationDefinition(node) {
+      declared.clear();
+      for (const definition of node.variableDefinitions ?? []) declared.set(definition.variable.name.value, definition);
+    },
+    Variable(node) {
+      const expected = context.getInputType();
+      const definition = declared.get(node.name.value);
+      if (expected === null || expected === undefined || definition === undefined) return;
+      const typeNode = definition.type;
+      const schema = context.getSchema();
+      const type = typeFromAST(schema, typeNode) as GraphQLInputType | undefined;
+      if (type !== undefined && isTypeSubTypeOf(schema, type, expected)) return;
+      // A nullable variable with a default value may stand where a non-null value is expected.
+      if (type !== undefined && definition.defaultValue !== undefined && isNonNullType(expected) && isTypeSubTypeOf(schema, type, expected.ofType)) return;
+      context.reportError(
+        new GraphQLError(`Variable type provided ${print(typeNode)} is incompatible with expected type ${String(expected)}`, { nodes: node }),
+      );
+    },
+  };
+};
+
+export const dgraphRules: readonly ValidationRule[] = [cascadeFields, oneFilterFunction, variableTypeFits];
+
+/** gqlparser reports the variable-type mismatch before the other errors of the document. */
+export function inDgraphOrder<E extends { readonly message: string }>(errors: readonly E[]): E[] {
+  const first = errors.filter((e) => e.message.startsWith('Variable type provided '));
+  return first.length === 0 ? [...errors] : [...first, ...errors.filter((e) => !first.includes(e))];
+}

@@ -17,9 +17,13 @@ import type { GraphQLRequest, ResponseKind } from '../api.js';
 import { messages } from '../errors/messages.js';
 import { wireError, type WireError } from '../errors/wire-error.js';
 import { maxNesting } from './depth-guard.js';
+import { coerceScalarVariables } from './scalar-variables.js';
 import { LruCache } from './document-cache.js';
 import { toDgraphLocations, toDgraphMessage } from './dgraph-messages.js';
-import { dgraphRules } from './dgraph-rules.js';
+import { dgraphRules, inDgraphOrder } from './dgraph-rules.js';
+import { hasFloatText } from './json-numbers.js';
+import { unwrapFloatText, variableError } from './variable-errors.js';
+import { checkVariableValues } from './variable-rules.js';
 
 export interface RequestLimits {
   readonly maxQueryTokens: number;
@@ -66,7 +70,7 @@ export class RequestPreparer {
     if (request.method === 'GET' && operation.operation !== 'query') {
       return { ok: false, kind: 'method-not-allowed', errors: [wireError(messages.mutationOverGet)] };
     }
-    const variables = this.#coerceVariables(operation, request.variables);
+    const variables = this.#coerceVariables(entry.checked.document, operation, request.variables);
     if (!variables.ok) return rejected(variables.errors);
     return { ok: true, prepared: { checked: entry.checked, operation, variables: variables.values } };
   }
@@ -90,7 +94,7 @@ export class RequestPreparer {
       return { ok: false, errors: [toWireError(error)] };
     }
     const errors = this.limits.validate === false ? [] : validate(this.schema, document, [...specifiedRules, ...dgraphRules], { maxErrors: 50 });
-    if (errors.length > 0) return { ok: false, errors: errors.map(toWireError) };
+    if (errors.length > 0) return { ok: false, errors: inDgraphOrder(errors).map(toWireError) };
     const operations: OperationDefinitionNode[] = [];
     const fragments: Record<string, FragmentDefinitionNode> = {};
     for (const definition of document.definitions) {
@@ -101,6 +105,7 @@ export class RequestPreparer {
   }
 
   #coerceVariables(
+    document: DocumentNode,
     operation: OperationDefinitionNode,
     raw: unknown,
   ): { ok: true; values: Record<string, unknown> } | { ok: false; errors: WireError[] } {
@@ -109,9 +114,14 @@ export class RequestPreparer {
     }
     const definitions = operation.variableDefinitions ?? [];
     if (definitions.length === 0) return { ok: true, values: {} };
-    const inputs = (raw ?? {}) as Record<string, unknown>;
+    let inputs = (raw ?? {}) as Record<string, unknown>;
+    const fast = coerceScalarVariables(operation, inputs);
+    if (fast !== undefined) return { ok: true, values: fast };
+    if (hasFloatText(inputs)) inputs = unwrapFloatText(this.schema, definitions, inputs);
     const result = getVariableValues(this.schema, definitions, inputs, { maxErrors: 50 });
-    if (result.errors !== undefined) return { ok: false, errors: result.errors.map(toWireError) };
+    if (result.errors !== undefined) return { ok: false, errors: result.errors.map((e) => variableError(e, inputs) ?? toWireError(e)) };
+    const errors = checkVariableValues(this.schema, document, result.coerced);
+    if (errors.length > 0) return { ok: false, errors: errors.map(toWireError) };
     return { ok: true, values: result.coerced };
   }
 }

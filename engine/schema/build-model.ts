@@ -134,7 +134,7 @@ function buildType(d: Definition, input: ModelInput, byName: Map<string, Definit
     possibleTypes,
     ...(idField !== undefined ? { idField } : {}),
     xidFields: d.fields.filter(hasIDDirective).map((f) => f.name),
-    ...(secretFieldName ? { secret: { field: secretFieldName, predicate: secretPred ?? `${d.name}.${secretFieldName}` } } : {}),
+    ...(secretFieldName ? { secret: { field: secretFieldName, predicate: secretPred ?? `${dgraphTypeName(d)}.${secretFieldName}` } } : {}),
     remote: isRemote(d),
   };
 }
@@ -152,6 +152,12 @@ function declaringType(d: Definition, f: FieldDef, byName: Map<string, Definitio
     if (byName.get(i)?.fields.some((x) => x.name === f.name)) return i;
   }
   return d.name;
+}
+
+/** Default predicates are named after the Dgraph type (`@dgraph(type: "X")` → `X.<field>`), as Dgraph does. */
+function dgraphTypeOf(name: string, byName: Map<string, Definition>): string {
+  const d = byName.get(name);
+  return d === undefined ? name : dgraphTypeName(d);
 }
 
 function fieldKind(f: FieldDef, byName: Map<string, Definition>): FieldKind {
@@ -190,7 +196,7 @@ function buildField(d: Definition, f: FieldDef, input: ModelInput, byName: Map<s
     isList: f.type.name === undefined,
     nonNull: f.type.nonNull,
     itemNonNull: f.type.elem?.nonNull ?? false,
-    predicate: predicateName(f, declaring),
+    predicate: predicateName(f, dgraphTypeOf(declaring, byName)),
     ...(reverseOf !== undefined ? { reverseOf } : {}),
     declaringType: declaring,
     isXid: idDir !== undefined,

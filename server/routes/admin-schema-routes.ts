@@ -34,7 +34,7 @@ export const validateSchemaRoute: Route = {
   scope: 'admin',
   async handle(exchange: Exchange, mode: ResponseMode, context: RouteContext): Promise<Reply> {
     const sdl = await readSchemaBody(exchange, context);
-    const errors = context.engine.validateSchema(sdl);
+    const errors = await context.engine.validateSchema(sdl);
     if (errors.length === 0) {
       return { status: 200, contentType: contentTypeFor(mode), body: errorBody('Schema is valid', 'success') };
     }

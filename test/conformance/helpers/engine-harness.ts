@@ -65,9 +65,7 @@ export async function seed(h: Harness, dataPath: string): Promise<Map<string, st
     if (type === undefined) throw new Error(`no type for ${String(name)}`);
     return type;
   };
-  // The model names default predicates `<GraphQLType>.<field>` where Dgraph uses the @dgraph type name.
-  const fieldOf = (type: TypeModel, key: string): FieldModel | undefined =>
-    [...type.fields.values()].find((f) => f.predicate === key || `${type.dgraphType}.${f.name}` === key);
+  const fieldOf = (type: TypeModel, key: string): FieldModel | undefined => [...type.fields.values()].find((f) => f.predicate === key);
   // Reference to a seeded node: by its ID, else by its first @id value.
   const refTo = (_type: TypeModel, blank: string): Record<string, unknown> => {
     const key = uids.get(blank) as { field: string; value: unknown };

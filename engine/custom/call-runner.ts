@@ -1,0 +1,74 @@
+// The only module that imports piscina. Batches of outgoing calls go to worker threads (one task per
+// batch); small batches are sent inline on the main thread, where a worker round trip (~85 µs) would
+// cost more than it saves. The threshold is `inlineMaxCalls` (measured in bench/custom-batch.ts).
+
+import { Piscina } from 'piscina';
+import { closeHttpClient, sendCalls } from './http-client.js';
+import type { CallTask } from './call-worker.js';
+import type { CallLimits, CallOutcome, OutboundCall } from './outbound.js';
+
+export interface CallRunnerOptions {
+  readonly limits: CallLimits;
+  /** Worker threads (0 = everything inline). */
+  readonly workers: number;
+  /** Batches with at most this many calls are sent inline. */
+  readonly inlineMaxCalls: number;
+}
+
+export class CallRunner {
+  #pool: Piscina | undefined;
+  /** Calls in flight across the process; batches wait for room so `maxConcurrency` holds overall. */
+  #inFlight = 0;
+  readonly #waiting: (() => void)[] = [];
+  /** Counters for tests and the benchmark. */
+  readonly stats = { calls: 0, batches: 0, workerBatches: 0 };
+
+  constructor(readonly options: CallRunnerOptions) {}
+
+  async run(calls: readonly OutboundCall[]): Promise<CallOutcome[]> {
+    if (calls.length === 0) return [];
+    this.stats.calls += calls.length;
+    this.stats.batches++;
+    const { limits } = this.options;
+    const share = Math.max(1, Math.min(calls.length, limits.maxConcurrency));
+    await this.#acquire(share);
+    try {
+      const sliceLimits: CallLimits = { ...limits, maxConcurrency: share };
+      if (this.options.workers <= 0 || calls.length <= this.options.inlineMaxCalls) return await sendCalls(calls, sliceLimits);
+      this.stats.workerBatches++;
+      const task: CallTask = { calls, limits: sliceLimits };
+      return (await this.#workerPool().run(task)) as CallOutcome[];
+    } finally {
+      this.#release(share);
+    }
+  }
+
+  async close(): Promise<void> {
+    const pool = this.#pool;
+    this.#pool = undefined;
+    await Promise.all([pool?.destroy(), closeHttpClient()]);
+  }
+
+  #workerPool(): Piscina {
+    this.#pool ??= new Piscina({
+      filename: new URL('./call-worker.js', import.meta.url).href,
+      minThreads: 1,
+      maxThreads: this.options.workers,
+      concurrentTasksPerWorker: 16,
+      idleTimeout: 30_000,
+    });
+    return this.#pool;
+  }
+
+  async #acquire(n: number): Promise<void> {
+    const max = this.options.limits.maxConcurrency;
+    while (this.#inFlight > 0 && this.#inFlight + n > max) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#inFlight += n;
+  }
+
+  #release(n: number): void {
+    this.#inFlight -= n;
+    const waiting = this.#waiting.splice(0);
+    for (const wake of waiting) wake();
+  }
+}

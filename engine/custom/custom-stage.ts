@@ -1,0 +1,399 @@
+// The custom-logic second stage (REFERENCE §8), run once per request after the stored-data pass:
+//   1. group the deferred slots by field plan; find the unique parents of each group;
+//   2. read the values each call needs from the store (even when the request did not select them);
+//   3. build the calls: one per root field, one per unique parent (SINGLE) or one per field (BATCH);
+//   4. send them all as one batch (CallRunner: inline or a worker thread);
+//   5. turn each outcome into a value or Dgraph's error, complete it against the field type and graft it
+//      under every slot; a non-null violation nulls the nearest nullable ancestor.
+
+import { getNamedType, getNullableType, isLeafType, isListType, isNonNullType, isObjectType, type GraphQLOutputType, type GraphQLSchema } from 'graphql';
+import type { GraphQLRequest } from '../api.js';
+import { wireError, type WireError, type WireLocation } from '../errors/wire-error.js';
+import { pathToArray, type CustomSlot, type ExecContext } from '../exec/exec-context.js';
+import type { FieldPlan } from '../plan/selection-plan.js';
+import type { CompiledSchema } from '../schema/compile-schema.js';
+import type { SchemaModel, TypeModel } from '../schema/model.js';
+import { GraphStore } from '../store/graph-store.js';
+import { toOutputValue } from '../exec/stored-values.js';
+import type { ScalarValue } from '../indexes/value-index.js';
+import type { CallRunner } from './call-runner.js';
+import { Completer, INVALID, nonNullMissing } from './complete.js';
+import { customFieldSpec, type CustomFieldSpec } from './custom-field.js';
+import { goJson, goJsonError } from './go-json.js';
+import type { CallOutcome, OutboundCall } from './outbound.js';
+import { remoteQueryText } from './remote-query.js';
+import { renderBody, substituteUrl } from './template.js';
+
+/** What the executor calls; resolves to true when a non-null root field failed (the whole `data` is null). */
+export interface CustomResolver {
+  resolve(ctx: ExecContext, request: GraphQLRequest, rootPlans: readonly FieldPlan[], data: Record<string, unknown>): Promise<boolean>;
+}
+
+/** One group of slots answered together: a root field, or a type field over its unique parents. */
+interface Group {
+  readonly spec: CustomFieldSpec;
+  readonly plan: FieldPlan;
+  readonly slots: CustomSlot[];
+  /** Unique parents (node ids) in first-seen order; empty for root fields. */
+  readonly parents: number[];
+  readonly slotsByParent: Map<number, CustomSlot[]>;
+  /** Index of this group's first call in the batch, and how many it made. */
+  first: number;
+  count: number;
+  /** Set when the calls could not be built (the error applies to the whole group). */
+  buildError?: string;
+  /** Per-call build failures (e.g. a bad header value), by call offset. */
+  callErrors: Map<number, string>;
+}
+
+const failed = (detail: string, field: string, parent: string): string =>
+  `Evaluation of custom field failed because ${detail} for field: ${field} within type: ${parent}.`;
+
+export class CustomStage implements CustomResolver {
+  readonly #specs = new Map<string, CustomFieldSpec | null>();
+  readonly #completer: Completer;
+  readonly #model: SchemaModel;
+  readonly #schema: GraphQLSchema;
+
+  constructor(
+    compiled: CompiledSchema,
+    private readonly runner: CallRunner,
+  ) {
+    this.#model = compiled.model;
+    this.#schema = compiled.apiSchema;
+    this.#completer = new Completer(compiled.apiSchema);
+  }
+
+  async resolve(ctx: ExecContext, request: GraphQLRequest, rootPlans: readonly FieldPlan[], data: Record<string, unknown>): Promise<boolean> {
+    const groups = this.#group(ctx);
+    const calls: OutboundCall[] = [];
+    for (const group of groups) {
+      group.first = calls.length;
+      try {
+        this.#buildCalls(ctx, request, group, calls);
+      } catch (error) {
+        group.buildError = error instanceof Error ? error.message : String(error);
+      }
+      group.count = calls.length - group.first;
+    }
+    const sendable = calls.map((call, i) => (isSendable(groups, i) ? call : undefined));
+    const toSend = sendable.filter((c): c is OutboundCall => c !== undefined);
+    const sent = await this.runner.run(toSend);
+    const outcomes: CallOutcome[] = [];
+    let next = 0;
+    for (const call of sendable) outcomes.push(call === undefined ? { ok: false, error: '' } : (sent[next++] as CallOutcome));
+    let nullData = false;
+    for (const group of groups) if (this.#finish(ctx, group, outcomes, rootPlans, data)) nullData = true;
+    return nullData;
+  }
+
+  #spec(parentType: string, field: string): CustomFieldSpec | null {
+    const key = `${parentType}.${field}`;
+    let spec = this.#specs.get(key);
+    if (spec === undefined) {
+      const custom =
+        parentType === 'Query'
+          ? this.#model.queries.get(field)?.custom
+          : parentType === 'Mutation'
+            ? this.#model.mutations.get(field)?.custom
+            : this.#model.types.get(parentType)?.fields.get(field)?.custom;
+      spec = custom?.http === undefined ? null : customFieldSpec(parentType, field, custom.http, custom.lambda);
+      this.#specs.set(key, spec);
+    }
+    return spec;
+  }
+
+  #group(ctx: ExecContext): Group[] {
+    const byPlan = new Map<FieldPlan, Group>();
+    const groups: Group[] = [];
+    for (const slot of ctx.customSlots) {
+      const spec = this.#spec(slot.parentType, slot.plan.fieldName);
+      if (spec === null) {
+        ctx.addError(`${slot.plan.fieldName} is not supported yet`, slot.plan.nodes[0], slot.path);
+        continue;
+      }
+      const key = slot.plan;
+      let group = slot.parentId === undefined ? undefined : byPlan.get(key);
+      if (group === undefined) {
+        group = { spec, plan: slot.plan, slots: [], parents: [], slotsByParent: new Map(), first: 0, count: 0, callErrors: new Map() };
+        groups.push(group);
+        if (slot.parentId !== undefined) byPlan.set(key, group);
+      }
+      group.slots.push(slot);
+      if (slot.parentId !== undefined) {
+        const same = group.slotsByParent.get(slot.parentId);
+        if (same === undefined) {
+          group.parents.push(slot.parentId);
+          group.slotsByParent.set(slot.parentId, [slot]);
+        } else same.push(slot);
+      }
+    }
+    return groups;
+  }
+
+  #buildCalls(ctx: ExecContext, request: GraphQLRequest, group: Group, calls: OutboundCall[]): void {
+    const { spec, plan } = group;
+    const headers = this.#headers(spec, request);
+    const push = (url: string, body: string | undefined): void => {
+      const bad = headers.find(([, value]) => !validHeaderValue(value));
+      if (bad !== undefined) group.callErrors.set(calls.length - group.first, `external request returned an error: header ${bad[0]} has an invalid value`);
+      calls.push({ url, method: spec.http.method, headers, ...(body === undefined ? {} : { body }) });
+    };
+    if (group.parents.length === 0) {
+      const args = ctx.argumentsOf(plan);
+      let url: string;
+      try {
+        url = substituteUrl(spec.http.url, args);
+      } catch (error) {
+        throw new Error(failed(`while substituting variables into URL for remote endpoint with an error: ${String(error)}`, spec.field, spec.parentType).replace('because while', 'while'));
+      }
+      if (spec.lambda) push(url, goJson({ resolver: `${spec.parentType}.${spec.field}`, args: renderBody(spec.body ?? emptyObject, args), ...this.#lambdaAuth(request) }));
+      else if (spec.graphql !== undefined) push(url, goJson({ query: remoteQueryText(spec.graphql, plan, this.#schema, ctx.variables), variables: args }));
+      else push(url, spec.body === undefined ? undefined : goJson(renderBody(spec.body, args)));
+      return;
+    }
+    const type = ctx.typeModel(spec.parentType);
+    const values = group.parents.map((id) => parentValues(ctx, type, id, spec.required));
+    if (spec.http.mode === 'BATCH') {
+      const items = values.map((v) => (spec.body === undefined ? v : renderBody(spec.body, v)));
+      if (spec.lambda) push(spec.http.url, goJson({ resolver: `${spec.parentType}.${spec.field}`, parents: items, ...this.#lambdaAuth(request) }));
+      else if (spec.graphql !== undefined) {
+        const query = remoteQueryText(spec.graphql, plan, this.#schema, ctx.variables);
+        push(spec.http.url, goJson({ query, variables: { [spec.graphql.batchVariable ?? 'input']: items } }));
+      } else push(spec.http.url, goJson(items));
+      return;
+    }
+    const query = spec.graphql === undefined ? undefined : remoteQueryText(spec.graphql, plan, this.#schema, ctx.variables);
+    for (const v of values) {
+      const url = substituteUrl(spec.http.url, v);
+      if (query !== undefined) push(url, goJson({ query, variables: v }));
+      else push(url, spec.body === undefined ? undefined : goJson(renderBody(spec.body, v)));
+    }
+  }
+
+  /** Content-Type, then secret headers, then forwarded headers (REFERENCE §8.2). */
+  #headers(spec: CustomFieldSpec, request: GraphQLRequest): [string, string][] {
+    const headers: [string, string][] = [['Content-Type', 'application/json']];
+    for (const entry of spec.http.secretHeaders) {
+      const [remote = '', secret = remote] = entry.split(':');
+      headers.push([remote, this.#model.secrets.get(secret) ?? '']);
+    }
+    for (const entry of spec.http.forwardHeaders) {
+      const [remote, local = remote] = entry.split(':');
+      if (remote === 'Content-Type' || remote?.toLowerCase() === 'content-type') continue;
+      headers.push([remote as string, request.headers[(local as string).toLowerCase()] ?? '']);
+    }
+    return headers;
+  }
+
+  #lambdaAuth(request: GraphQLRequest): Record<string, unknown> {
+    const out: Record<string, unknown> = { 'X-Dgraph-AccessToken': request.headers['x-service-accesstoken'] ?? request.headers['x-dgraph-accesstoken'] ?? '' };
+    const header = this.#model.authorization?.['Header'];
+    if (typeof header === 'string') out['authHeader'] = { key: header, value: request.headers[header.toLowerCase()] ?? '' };
+    return out;
+  }
+
+  /** Turns the group's outcomes into values and grafts them; true when the whole `data` must become null. */
+  #finish(ctx: ExecContext, group: Group, outcomes: readonly CallOutcome[], rootPlans: readonly FieldPlan[], data: Record<string, unknown>): boolean {
+    const { spec, plan } = group;
+    const fail = (message: string, slots: readonly CustomSlot[]): boolean => {
+      const first = slots[0];
+      if (first !== undefined && message !== '') ctx.addError(message, plan.nodes[0], first.path);
+      let nullData = false;
+      for (const slot of slots) if (this.#graft(ctx, slot, null, rootPlans, data, false)) nullData = true;
+      return nullData;
+    };
+    if (group.buildError !== undefined) return fail(group.buildError, group.slots);
+    const results: { value: unknown; error?: string; remoteErrors?: unknown[] }[] = [];
+    for (let i = 0; i < group.count; i++) {
+      const buildError = group.callErrors.get(i);
+      results.push(
+        buildError !== undefined ? { value: null, error: failed(buildError, spec.field, spec.parentType) } : interpret(spec, outcomes[group.first + i] as CallOutcome),
+      );
+    }
+    let nullData = false;
+    const isBatch = group.parents.length > 0 && spec.http.mode === 'BATCH';
+    for (const r of results) for (const e of r.remoteErrors ?? []) ctx.errors.push(remoteError(e));
+    if (group.parents.length === 0) {
+      const r = results[0] ?? { value: null };
+      if (r.error !== undefined) return fail(r.error, group.slots);
+      for (const slot of group.slots) if (this.#graft(ctx, slot, r.value, rootPlans, data, true)) nullData = true;
+      return nullData;
+    }
+    if (isBatch) {
+      const r = results[0] ?? { value: null };
+      let error = r.error;
+      if (error === undefined && r.value !== undefined && !Array.isArray(r.value)) {
+        error = failed(`expected result of external BATCH request to be of list type, got: ${goType(r.value)}`, spec.field, spec.parentType);
+      } else if (error === undefined && Array.isArray(r.value) && r.value.length !== group.parents.length) {
+        error = failed(`expected result of external request to be of size ${group.parents.length}, got: ${r.value.length}`, spec.field, spec.parentType);
+      }
+      if (error !== undefined || !Array.isArray(r.value)) return fail(error ?? '', group.slots);
+      const list = r.value as unknown[];
+      group.parents.forEach((id, i) => {
+        for (const slot of group.slotsByParent.get(id) ?? []) if (this.#graft(ctx, slot, list[i], rootPlans, data, true)) nullData = true;
+      });
+      return nullData;
+    }
+    group.parents.forEach((id, i) => {
+      const r = results[i] ?? { value: null };
+      const slots = group.slotsByParent.get(id) ?? [];
+      if (r.error !== undefined) {
+        if (fail(r.error, slots)) nullData = true;
+        return;
+      }
+      for (const slot of slots) if (this.#graft(ctx, slot, r.value, rootPlans, data, true)) nullData = true;
+    });
+    return nullData;
+  }
+
+  /** Completes `value` into the slot; a non-null violation nulls the nearest nullable ancestor. */
+  #graft(ctx: ExecContext, slot: CustomSlot, value: unknown, rootPlans: readonly FieldPlan[], data: Record<string, unknown>, complete: boolean): boolean {
+    const type = slot.plan.definition?.type;
+    if (type === undefined) return false;
+    let completed: unknown;
+    if (complete) completed = this.#completer.complete(ctx, type, value, slot.plan, slot.path);
+    else if (slot.parentId === undefined && isListType(getNullableType(type))) completed = [];
+    else completed = isNonNullType(type) ? INVALID : null;
+    if (completed !== INVALID) {
+      slot.target[slot.plan.responseName] = completed;
+      return false;
+    }
+    if (!complete) ctx.addError(nonNullMissing(slot.plan.fieldName, type), slot.plan.nodes[0], slot.path);
+    return nullAncestor(this.#schema, pathToArray(slot.path), rootPlans, data);
+  }
+}
+
+const emptyObject = { kind: 'object', fields: [] } as const;
+
+function isSendable(groups: readonly Group[], index: number): boolean {
+  for (const g of groups) {
+    if (index >= g.first && index < g.first + g.count) return g.buildError === undefined && !g.callErrors.has(index - g.first);
+  }
+  return true;
+}
+
+function validHeaderValue(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 10 || c === 13 || c === 0 || c > 0xff) return false;
+  }
+  return true;
+}
+
+/** Values of the parent fields a call needs, read from the store (absent and null values left out). */
+function parentValues(ctx: ExecContext, type: TypeModel, id: number, required: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of required) {
+    const field = type.fields.get(name);
+    if (field === undefined) continue;
+    if (field.kind === 'id') {
+      out[name] = GraphStore.uidOf(id);
+      continue;
+    }
+    const stored = ctx.graph.store.scalar(field.predicate).get(id);
+    if (stored === undefined || stored === null) continue;
+    out[name] = Array.isArray(stored) ? (stored as readonly ScalarValue[]).map(toOutputValue) : toOutputValue(stored as ScalarValue);
+  }
+  return out;
+}
+
+interface Interpreted {
+  value: unknown;
+  error?: string;
+  remoteErrors?: unknown[];
+}
+
+/** An outcome as a value or Dgraph's error (REFERENCE §8.3); remote bodies are never echoed. */
+function interpret(spec: CustomFieldSpec, outcome: CallOutcome): Interpreted {
+  const { field, parentType } = spec;
+  if (!outcome.ok) return { value: null, error: failed(`external request returned an error: ${outcome.error}`, field, parentType) };
+  let parsed: unknown;
+  let parseError: string | undefined;
+  try {
+    parsed = outcome.body === '' ? undefined : JSON.parse(outcome.body);
+  } catch {
+    parseError = goJsonError(outcome.body);
+  }
+  const errors = typeof parsed === 'object' && parsed !== null && Array.isArray((parsed as { errors?: unknown }).errors) ? (parsed as { errors: unknown[] }).errors : undefined;
+  if (outcome.status < 200 || outcome.status > 299) {
+    if (errors !== undefined) return { value: null, error: '', remoteErrors: errors };
+    return { value: null, error: failed(`external request returned an error: unexpected error with: ${outcome.status}`, field, parentType) };
+  }
+  if (parseError !== undefined || (outcome.body === '' && spec.graphql !== undefined)) {
+    return { value: null, error: failed(`json unmarshalling result of external request failed (with error: ${parseError ?? 'unexpected end of JSON input'})`, field, parentType) };
+  }
+  if (spec.graphql === undefined) return { value: parsed ?? null };
+  const dataObject = (parsed as { data?: unknown }).data;
+  const remoteField = spec.graphql.field;
+  if (typeof dataObject !== 'object' || dataObject === null || !(remoteField in dataObject)) {
+    if (errors !== undefined && errors.length > 0) return { value: null, error: '', remoteErrors: errors };
+    return {
+      value: null,
+      error: failed(`key: ${remoteField} could not be found in the JSON response returned by external request`, field, parentType),
+    };
+  }
+  return { value: (dataObject as Record<string, unknown>)[remoteField], ...(errors !== undefined ? { remoteErrors: errors } : {}) };
+}
+
+function remoteError(error: unknown): WireError {
+  if (typeof error !== 'object' || error === null) return { message: String(error) };
+  const e = error as Record<string, unknown>;
+  return wireError(
+    typeof e['message'] === 'string' ? e['message'] : '',
+    Array.isArray(e['locations']) ? (e['locations'] as WireLocation[]) : undefined,
+    Array.isArray(e['path']) ? (e['path'] as (string | number)[]) : undefined,
+  );
+}
+
+function goType(value: unknown): string {
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'number') return 'float64';
+  if (typeof value === 'boolean') return 'bool';
+  if (value === null) return '<nil>';
+  return 'map[string]interface {}';
+}
+
+/**
+ * Null propagation out of a custom field (REFERENCE §7): walks `path` from the root, finds the nearest
+ * nullable position above the field and sets it to null; true when none exists (data becomes null).
+ */
+function nullAncestor(schema: GraphQLSchema, path: readonly (string | number)[], rootPlans: readonly FieldPlan[], data: Record<string, unknown>): boolean {
+  const containers: unknown[] = [data];
+  const types: GraphQLOutputType[] = [];
+  let plans: readonly FieldPlan[] | undefined = rootPlans;
+  let type: GraphQLOutputType | undefined;
+  for (let i = 0; i < path.length; i++) {
+    const key = path[i] as string | number;
+    if (typeof key === 'number') {
+      const list = isNonNullType(type) ? type.ofType : type;
+      type = list !== undefined && isListType(list) ? (list.ofType as GraphQLOutputType) : undefined;
+    } else {
+      const plan: FieldPlan | undefined = plans?.find((p) => p.responseName === key);
+      type = plan?.definition?.type;
+      plans = plan?.selection === undefined || type === undefined ? undefined : plansFor(schema, plan, type);
+    }
+    if (type === undefined) return false;
+    types.push(type);
+    const container = containers[i] as Record<string | number, unknown> | null;
+    containers.push(container === null || container === undefined ? undefined : container[key]);
+  }
+  for (let i = path.length - 2; i >= 0; i--) {
+    if (!isNonNullType(types[i])) {
+      const container = containers[i] as Record<string | number, unknown> | null | undefined;
+      if (container !== null && container !== undefined) container[path[i] as string | number] = null;
+      return false;
+    }
+  }
+  return true;
+}
+
+function plansFor(schema: GraphQLSchema, plan: FieldPlan, type: GraphQLOutputType): readonly FieldPlan[] | undefined {
+  const named = getNamedType(type);
+  if (isLeafType(named) || plan.selection === undefined) return undefined;
+  if (isObjectType(named)) return plan.selection.forType(named.name);
+  const all: FieldPlan[] = [];
+  for (const t of schema.getPossibleTypes(named as never)) all.push(...plan.selection.forType(t.name));
+  return all;
+}
+

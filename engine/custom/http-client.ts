@@ -1,0 +1,125 @@
+// The only module that imports undici: sends outgoing custom-logic calls through a keep-alive,
+// connection-pooling agent. Redirects are never followed (a 3xx is just a non-2xx status), each call
+// has a timeout and a response-size cap, and with `denyPrivate` the resolved address (IP literals
+// included) must not be private, loopback or link-local.
+
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { Agent, request } from 'undici';
+import { isPrivateAddress } from './address-guard.js';
+import type { CallLimits, CallOutcome, OutboundCall } from './outbound.js';
+
+const userAgent = 'Go-http-client/1.1';
+
+class DeniedAddressError extends Error {}
+
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error !== null) return callback(error, '', 0);
+    const allowed = addresses.filter((a) => !isPrivateAddress(a.address));
+    if (allowed.length === 0) return callback(new DeniedAddressError(`address of ${hostname} is not allowed`), '', 0);
+    if (options.all === true) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+    const first = allowed[0] as LookupAddress;
+    return callback(null, first.address, first.family);
+  });
+};
+
+const agents = new Map<boolean, Agent>();
+
+function agentFor(denyPrivate: boolean): Agent {
+  let agent = agents.get(denyPrivate);
+  if (agent === undefined) {
+    agent = new Agent({
+      keepAliveTimeout: 4_000,
+      connections: 128,
+      ...(denyPrivate ? { connect: { lookup: guardedLookup } } : {}),
+    });
+    agents.set(denyPrivate, agent);
+  }
+  return agent;
+}
+
+/** Closes the pooled connections (on engine close / worker exit). */
+export async function closeHttpClient(): Promise<void> {
+  const all = [...agents.values()];
+  agents.clear();
+  await Promise.all(all.map((a) => a.close()));
+}
+
+/** Sends calls with at most `limits.maxConcurrency` in flight; outcomes in the order of `calls`. */
+export async function sendCalls(calls: readonly OutboundCall[], limits: CallLimits): Promise<CallOutcome[]> {
+  const outcomes: CallOutcome[] = new Array<CallOutcome>(calls.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < calls.length) {
+      const i = next++;
+      outcomes[i] = await sendCall(calls[i] as OutboundCall, limits);
+    }
+  };
+  const lanes = Math.max(1, Math.min(limits.maxConcurrency, calls.length));
+  await Promise.all(Array.from({ length: lanes }, lane));
+  return outcomes;
+}
+
+export async function sendCall(call: OutboundCall, limits: CallLimits): Promise<CallOutcome> {
+  let url: URL;
+  try {
+    url = new URL(call.url);
+  } catch {
+    return { ok: false, error: `parse "${call.url}": invalid URL` };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, error: `unsupported protocol scheme "${url.protocol.slice(0, -1)}"` };
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (limits.denyPrivate && isIP(host) !== 0 && isPrivateAddress(host)) {
+    return { ok: false, error: `${call.method} "${url.origin}${url.pathname}": destination address not allowed` };
+  }
+  const headers: Record<string, string> = { 'user-agent': userAgent, 'accept-encoding': 'identity' };
+  for (const [name, value] of call.headers) headers[name] = value;
+  const signal = AbortSignal.timeout(limits.timeoutMs);
+  try {
+    const response = await request(url, {
+      method: call.method,
+      headers,
+      ...(call.body === undefined ? {} : { body: call.body }),
+      dispatcher: agentFor(limits.denyPrivate),
+      signal,
+      headersTimeout: limits.timeoutMs,
+      bodyTimeout: limits.timeoutMs,
+    });
+    const declared = Number(response.headers['content-length'] ?? NaN);
+    if (declared > limits.maxResponseBytes) {
+      response.body.destroy();
+      return { ok: false, error: `${call.method} ${url.origin}${url.pathname}: response body larger than ${limits.maxResponseBytes} bytes` };
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body) {
+      const buffer = chunk as Buffer;
+      size += buffer.length;
+      if (size > limits.maxResponseBytes) {
+        response.body.destroy();
+        return { ok: false, error: `${call.method} ${url.origin}${url.pathname}: response body larger than ${limits.maxResponseBytes} bytes` };
+      }
+      chunks.push(buffer);
+    }
+    return { ok: true, status: response.statusCode, body: Buffer.concat(chunks, size).toString('utf8') };
+  } catch (error) {
+    return { ok: false, error: describe(error, call, url, signal) };
+  }
+}
+
+/** A Go-like one-line description of a transport failure (no secrets: headers are never included). */
+function describe(error: unknown, call: OutboundCall, url: URL, signal: AbortSignal): string {
+  const where = `${call.method} "${url.origin}${url.pathname}"`;
+  if (signal.aborted) return `${where}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`;
+  if (error instanceof DeniedAddressError || (error instanceof Error && error.cause instanceof DeniedAddressError)) {
+    return `${where}: destination address not allowed`;
+  }
+  const code = (error as { code?: unknown }).code;
+  if (code === 'ECONNREFUSED') return `${where}: dial tcp ${url.host}: connect: connection refused`;
+  if (code === 'ENOTFOUND') return `${where}: dial tcp: lookup ${url.hostname}: no such host`;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return `${where}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`;
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return `${where}: EOF`;
+  const message = error instanceof Error ? error.message : String(error);
+  return `${where}: ${message.split('\n')[0] ?? 'request failed'}`;
+}

@@ -1,0 +1,111 @@
+// The store-independent checks Dgraph makes while rewriting a mutation, before any data is read
+// (its existence-query walk): empty @id values and duplicate XIDs. The walk also records, per XID,
+// the object that defines the node (the fullest occurrence), so that a reference met before the
+// definition still creates the node with all its values.
+
+import type { FieldModel, SchemaModel, TypeModel } from '../schema/model.js';
+import { isEdgeField } from './filter-eval.js';
+
+type Input = Readonly<Record<string, unknown>>;
+
+export class XidPrecheck {
+  /** XID key → the object defining that node. */
+  readonly #definitions = new Map<string, Input>();
+  readonly #seenAtTopLevel = new Map<string, boolean>();
+
+  constructor(private readonly model: SchemaModel) {}
+
+  /** Checks one top-level input object (`srcField` undefined) or a nested one; returns the error text, if any. */
+  check(type: TypeModel, input: Input, srcField?: FieldModel): string | undefined {
+    const union = this.#unionMember(type, input);
+    if (union !== undefined) return this.check(union.type, union.input, srcField);
+    input = this.#withoutSingleInverse(input, srcField);
+    // A reference by ID names an existing node: nothing below it is written.
+    if (type.idField !== undefined && input[type.idField] !== undefined && input[type.idField] !== null) return undefined;
+    for (const name of type.xidFields) {
+      const value = input[name];
+      const field = type.fields.get(name);
+      if (value === undefined || value === null || value === '' || field === undefined) continue;
+      const key = xidKey(field, value);
+      const previous = this.#definitions.get(key);
+      if (previous === undefined) {
+        this.#definitions.set(key, input);
+        this.#seenAtTopLevel.set(key, srcField === undefined);
+        continue;
+      }
+      if (this.#isDuplicate(key, previous, input, srcField)) return `duplicate XID found: ${String(value)}`;
+      // A later full definition replaces an earlier bare reference; a reference stops the walk.
+      if (Object.keys(previous).length === 1 && Object.keys(input).length > 1) this.#definitions.set(key, input);
+      else return undefined;
+    }
+    for (const name of Object.keys(input).sort()) {
+      const field = type.fields.get(name);
+      const value = input[name];
+      if (field === undefined || value === undefined || value === null) continue;
+      if (!isEdgeField(field)) {
+        if (field.isXid && value === '') return `encountered an empty value for @id field \`${field.predicate}\``;
+        continue;
+      }
+      const target = this.model.types.get(field.typeName);
+      if (target === undefined) continue;
+      for (const child of Array.isArray(value) ? (value as Input[]) : [value as Input]) {
+        const error = this.check(target, child, field);
+        if (error !== undefined) return error;
+      }
+    }
+    return undefined;
+  }
+
+  /** The object that defines the node with this XID in the mutation (undefined when never seen). */
+  definitionOf(field: FieldModel, value: unknown): Input | undefined {
+    return this.#definitions.get(xidKey(field, value));
+  }
+
+  /**
+   * Dgraph's rule: a duplicate is the same XID twice at top level; or, deeper, reached through an edge
+   * whose inverse is single-valued; or two occurrences that both carry values and differ.
+   */
+  #isDuplicate(key: string, previous: Input, input: Input, srcField: FieldModel | undefined): boolean {
+    if (srcField === undefined && this.#seenAtTopLevel.get(key) === true) return true;
+    const inverse = this.#inverseOf(srcField);
+    if (inverse !== undefined && !inverse.isList) return true;
+    return Object.keys(input).length > 1 && Object.keys(previous).length > 1 && !deepEqual(previous, input);
+  }
+
+  /** A single-valued inverse of the edge we came through points back at the parent: Dgraph drops it. */
+  #withoutSingleInverse(input: Input, srcField: FieldModel | undefined): Input {
+    const inverse = this.#inverseOf(srcField);
+    if (inverse === undefined || inverse.isList || input[inverse.name] === undefined) return input;
+    const { [inverse.name]: _dropped, ...rest } = input;
+    return rest;
+  }
+
+  #inverseOf(field: FieldModel | undefined): FieldModel | undefined {
+    if (field?.inverse === undefined) return undefined;
+    return this.model.types.get(field.inverse.type)?.fields.get(field.inverse.field);
+  }
+
+  #unionMember(type: TypeModel, input: Input): { type: TypeModel; input: Input } | undefined {
+    if (type.kind !== 'union') return undefined;
+    const keys = Object.keys(input).filter((k) => input[k] !== undefined && input[k] !== null);
+    if (keys.length !== 1) return undefined;
+    const key = keys[0] as string;
+    const member = type.possibleTypes.find((m) => `${m.charAt(0).toLowerCase()}${m.slice(1)}Ref` === key);
+    const memberType = member === undefined ? undefined : this.model.types.get(member);
+    return memberType === undefined ? undefined : { type: memberType, input: input[key] as Input };
+  }
+}
+
+/** Keyed by the type that declares the @id field (an interface for inherited ones), as Dgraph does. */
+function xidKey(field: FieldModel, value: unknown): string {
+  return `${field.declaringType}.${field.name}\u0000${String(value)}`;
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}

@@ -1,0 +1,45 @@
+// JSON numbers written with a fraction or exponent but an integral value (`180143985094.0`, `1e3`):
+// JSON.parse turns them into plain integers, while Dgraph (Go, json.Number) still sees a float and
+// refuses it for Int64 with the number's text. `parseRequestJson` keeps that text in a marker, on a
+// slow path taken only when the body contains such a number (one regex test otherwise).
+
+/** A float-written integral number from request JSON, with its source text. */
+export class FloatText {
+  constructor(
+    readonly value: number,
+    readonly text: string,
+  ) {}
+}
+
+/** Containers (the request body, `variables`, nested values) that hold a FloatText somewhere. */
+const holdsFloatText = new WeakSet<object>();
+
+// A digit, a point and only zeros (`5.0`, `7.`), or an exponent: cheap to test, and rare in bodies
+// (ordinary fractions like `2.5` and prose with full stops do not take the slow path).
+const integralFloatLike = /\d\.0*(?!\d)|\d[eE]/;
+const numberToken = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+const marker = '\u0000float:';
+
+export function parseRequestJson(text: string): unknown {
+  if (!integralFloatLike.test(text)) return JSON.parse(text);
+  let found = false;
+  const rewritten = text.replace(numberToken, (token) => {
+    if (token.startsWith('"') || !/[.eE]/.test(token) || !Number.isInteger(Number(token))) return token;
+    found = true;
+    return JSON.stringify(marker + token);
+  });
+  if (!found) return JSON.parse(text);
+  return JSON.parse(rewritten, function (this: object, _key: string, value: unknown) {
+    if (typeof value === 'string' && value.startsWith(marker)) {
+      holdsFloatText.add(this);
+      const token = value.slice(marker.length);
+      return new FloatText(Number(token), token);
+    }
+    if (typeof value === 'object' && value !== null && holdsFloatText.has(value)) holdsFloatText.add(this);
+    return value;
+  });
+}
+
+export function hasFloatText(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && holdsFloatText.has(value);
+}

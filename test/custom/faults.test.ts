@@ -1,0 +1,126 @@
+// Faulty upstreams, each against the real server: the custom field errors, its siblings are intact,
+// no socket is left hanging, and the process stays healthy.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { send } from '../integration/helpers/http.js';
+import { startRig, uploaded, type Rig } from './helpers/service.js';
+
+let rig: Rig;
+let deny: Rig;
+
+const schema = (m: string): string => `
+type Item {
+  id: ID!
+  title: String
+  hang: String @custom(http: { url: "${m}/fault/hang", method: "POST", body: "{ id: $id }" })
+  html: String @custom(http: { url: "${m}/fault/html500", method: "POST", body: "{ id: $id }" })
+  malformed: String @custom(http: { url: "${m}/fault/malformed", method: "POST", body: "{ id: $id }" })
+  huge: String @custom(http: { url: "${m}/fault/huge", method: "POST", body: "{ id: $id }", mode: BATCH })
+  redirect: String @custom(http: { url: "${m}/fault/redirect-private", method: "POST", body: "{ id: $id }" })
+  badHeader: String @custom(http: { url: "${m}/userName", method: "POST", body: "{ uid: $id }", secretHeaders: ["X-Key:BAD"] })
+  good: String @custom(http: { url: "${m}/userName", method: "POST", body: "{ uid: $id }" })
+  viaName: String @custom(http: { url: "${m.replace('127.0.0.1', 'localhost')}/userName", method: "POST", body: "{ uid: $id }" })
+}
+# Service.Secret BAD "caf€-value"
+`;
+
+const failedField = (detail: string, field: string): string => `Evaluation of custom field failed because ${detail} for field: ${field} within type: Item.`;
+
+async function one(r: Rig, field: string): Promise<any> {
+  return r.gql(`query { queryItem { id title ${field} good } }`);
+}
+
+beforeAll(async () => {
+  [rig, deny] = await Promise.all([
+    startRig(['--custom-timeout-ms', '700', '--custom-max-response-bytes', '1048576']),
+    startRig(['--custom-deny-private']),
+  ]);
+  for (const r of [rig, deny]) {
+    expect(await r.upload(schema(r.mock.url))).toEqual(uploaded);
+    await r.gql('mutation { addItem(input: [{ title: "a" }, { title: "b" }]) { numUids } }');
+  }
+});
+afterAll(async () => {
+  await Promise.all([rig?.stop(), deny?.stop()]);
+});
+
+function expectSiblings(answer: any, field: string): void {
+  const items = answer.data.queryItem as Record<string, unknown>[];
+  expect(items.map((i) => i['title']).sort()).toEqual(['a', 'b']);
+  for (const item of items) {
+    expect(item[field]).toBeNull();
+    expect(item['good']).toBe(`uname-${String(item['id'])}`);
+  }
+}
+
+describe('faulty upstreams', () => {
+  it('an endpoint that hangs times out; the held socket is released', async () => {
+    const started = Date.now();
+    const answer = await one(rig, 'hang');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expectSiblings(answer, 'hang');
+    expect(answer.errors[0].message).toMatch(/^Evaluation of custom field failed because external request returned an error: POST ".*\/fault\/hang": context deadline exceeded/);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(rig.mock.hanging()).toBe(0);
+  });
+
+  it('a 500 with HTML is reported by status only (the body is not reflected)', async () => {
+    const answer = await one(rig, 'html');
+    expectSiblings(answer, 'html');
+    expect(answer.errors[0].message).toBe(failedField('external request returned an error: unexpected error with: 500', 'html'));
+    expect(JSON.stringify(answer)).not.toContain('stack trace');
+  });
+
+  it('malformed JSON', async () => {
+    const answer = await one(rig, 'malformed');
+    expectSiblings(answer, 'malformed');
+    expect(answer.errors[0].message).toBe(failedField('json unmarshalling result of external request failed (with error: unexpected end of JSON input)', 'malformed'));
+  });
+
+  it('a 100 MB body hits the response-size cap', async () => {
+    const answer = await one(rig, 'huge');
+    expectSiblings(answer, 'huge');
+    expect(answer.errors).toHaveLength(1);
+    expect(answer.errors[0].message).toMatch(/response body larger than 1048576 bytes for field: huge within type: Item\.$/);
+  });
+
+  it('redirects (here to a private address) are not followed', async () => {
+    const answer = await one(rig, 'redirect');
+    expectSiblings(answer, 'redirect');
+    expect(answer.errors[0].message).toBe(failedField('external request returned an error: unexpected error with: 302', 'redirect'));
+    expect(rig.mock.requests.some((r) => r.url === '/internal')).toBe(false);
+  });
+
+  it('a header value with a non-Latin-1 character is a field error (value not shown)', async () => {
+    const answer = await one(rig, 'badHeader');
+    expectSiblings(answer, 'badHeader');
+    expect(answer.errors[0].message).toBe(failedField('external request returned an error: header X-Key has an invalid value', 'badHeader'));
+    expect(JSON.stringify(answer)).not.toContain('caf');
+  });
+
+  it('a forwarded header with CR/LF never leaves the service', async () => {
+    // HTTP parsers refuse CR/LF inside a header, so it cannot even reach /graphql; the engine check covers the rest.
+    const answer = await send(`${rig.server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ queryItem { id } }' }) });
+    expect(answer.status).toBe(200);
+  });
+
+  it('with --custom-deny-private, loopback destinations are refused (IP literal and resolved name)', async () => {
+    const answer = await deny.gql('query { queryItem { title good viaName } }');
+    const items = answer.data.queryItem as Record<string, unknown>[];
+    expect(items.map((i) => i['title']).sort()).toEqual(['a', 'b']);
+    expect(items.every((i) => i['good'] === null && i['viaName'] === null)).toBe(true);
+    const messages = (answer.errors as { message: string }[]).map((e) => e.message);
+    if (process.env['SHOW'] !== undefined) console.log('GOT', messages);
+    expect(messages.some((m) => /\/userName": destination address not allowed for field: good/.test(m))).toBe(true);
+    expect(messages.some((m) => /\/userName": destination address not allowed for field: viaName/.test(m))).toBe(true);
+    expect(deny.mock.requests).toHaveLength(0);
+  });
+
+  it('the process stays healthy and keeps answering', async () => {
+    for (const r of [rig, deny]) {
+      expect(r.server.child.exitCode).toBeNull();
+      expect((await send(`${r.server.url}/health`)).status).toBe(200);
+      expect((await r.gql('query { queryItem { title } }')).data.queryItem).toHaveLength(2);
+    }
+  });
+});
