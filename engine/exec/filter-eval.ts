@@ -2,7 +2,7 @@
 // indexes only (every generated filter operator is backed by an index of the field).
 
 import type { SortedIds } from '../util/sorted-ids.js';
-import { difference, intersectMany, unionMany } from '../util/sorted-ids.js';
+import { difference, intersectAll, unionMany } from '../util/sorted-ids.js';
 import { GraphStore } from '../store/graph-store.js';
 import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
 import type { ExecContext } from './exec-context.js';
@@ -54,7 +54,7 @@ export function evaluateFilter(
     }
   }
   if (bounded.length === 0) unbounded.push(universe);
-  return intersectMany([...bounded, ...unbounded]);
+  return intersectAll(bounded.length === 0 ? unbounded : unbounded.length === 0 ? bounded : [...bounded, ...unbounded]);
 }
 
 /**
@@ -104,7 +104,7 @@ function evaluateFieldFilter(
     }
     parts.push(applyOperator(ctx, field, op, arg));
   }
-  return parts.length === 0 ? undefined : intersectMany(parts);
+  return parts.length === 0 ? undefined : intersectAll(parts);
 }
 
 function applyOperator(ctx: ExecContext, field: FieldModel, op: string, arg: unknown): SortedIds {

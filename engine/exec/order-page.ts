@@ -63,6 +63,7 @@ function sortIds(ctx: ExecContext, ids: SortedIds, keys: readonly SortKey[], lim
   const rowOf = (id: number): Row => ({ id, values: columns.map((c) => sortable(c.get(id))) });
   if (limit !== undefined && limit * 4 < ids.length) {
     const first = keys[0] as SortKey;
+    if (keys.length === 1 && isNumeric(first.field)) return topKNumeric(ids, limit, columns[0] as ScalarColumnView, first.descending);
     const primary = columns[0] as (typeof columns)[number];
     // Rows clearly worse than the current k-th on the first key are rejected without allocating.
     const clearlyWorse = (id: number, worst: Row): boolean =>
@@ -72,6 +73,54 @@ function sortIds(ctx: ExecContext, ids: SortedIds, keys: readonly SortKey[], lim
   const rows = ids.map(rowOf);
   rows.sort(compare);
   return rows.map((r) => r.id);
+}
+
+/** Reads the store column needs: a numeric column answers numbers (or undefined). */
+interface ScalarColumnView {
+  get(id: number): unknown;
+}
+
+function isNumeric(field: FieldModel): boolean {
+  return !field.isList && (field.typeName === 'Int' || field.typeName === 'Float');
+}
+
+/**
+ * Top-k for the commonest order (one Int/Float key): a sorted buffer of k (value, id) pairs in plain
+ * arrays, no per-row objects. Missing values sort last, ties by ascending id, as in the general path.
+ */
+function topKNumeric(ids: SortedIds, k: number, column: ScalarColumnView, descending: boolean): number[] {
+  if (k === 0) return [];
+  const sign = descending ? -1 : 1;
+  // Keys: the value times the sign (so "smaller is better"), or +Infinity for a missing value
+  // (missing sorts last); ties keep the ascending id order because ids arrive ascending.
+  const keys: number[] = [];
+  const out: number[] = [];
+  let missing: number[] | undefined;
+  for (const id of ids) {
+    const value = column.get(id);
+    if (typeof value !== 'number') {
+      (missing ??= []).push(id);
+      continue;
+    }
+    const key = value * sign;
+    const size = keys.length;
+    if (size === k && key >= (keys[size - 1] as number)) continue;
+    let lo = 0;
+    let hi = size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((keys[mid] as number) <= key) lo = mid + 1;
+      else hi = mid;
+    }
+    keys.splice(lo, 0, key);
+    out.splice(lo, 0, id);
+    if (keys.length > k) {
+      keys.pop();
+      out.pop();
+    }
+  }
+  if (out.length < k && missing !== undefined) out.push(...missing.slice(0, k - out.length));
+  return out;
 }
 
 /** The `k` smallest rows in order, keeping a sorted buffer and rejecting most rows with one compare. */

@@ -7,7 +7,7 @@ import type { SortedIds } from '../util/sorted-ids.js';
 import { aggregateObject } from './aggregate.js';
 import { cascadeFor, type Cascade } from './cascade.js';
 import { explainQuery } from '../plan/explain.js';
-import { planQuery, walkableIndex, type QueryPlan } from '../plan/query-plan.js';
+import { planQuery, prefersIndexWalk, walkableIndex, type QueryPlan } from '../plan/query-plan.js';
 import { storeEstimates } from './estimates.js';
 import { walkOrdered } from './index-walk.js';
 import { passwordMatches } from './check-password.js';
@@ -78,7 +78,8 @@ function runQuery(
   const key = queryPlan.order[0];
   const limit = queryPlan.first === undefined ? undefined : queryPlan.offset + queryPlan.first;
   // The walk is chosen by the plan's index and confirmed against the actual candidate count.
-  if (cascade === undefined && key !== undefined && queryPlan.order.length === 1 && limit !== undefined && limit * 4 < ids.length) {
+  const total = ctx.graph.store.countOfType(type.name);
+  if (cascade === undefined && key !== undefined && queryPlan.order.length === 1 && limit !== undefined && prefersIndexWalk(limit, ids.length, total)) {
     const field = type.fields.get(key.field);
     const kind = field === undefined ? undefined : walkableIndex(field);
     const page = field === undefined || kind === undefined ? undefined : walkOrdered(ctx, field, kind, key.desc, ids, queryPlan.offset, queryPlan.first ?? 0);

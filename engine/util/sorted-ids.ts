@@ -51,6 +51,12 @@ export function intersect(a: SortedIds, b: SortedIds): number[] {
   return out;
 }
 
+/** Like intersectMany, but a single set comes back as it is (no copy): the ids are read-only. */
+export function intersectAll(sets: readonly SortedIds[]): SortedIds {
+  if (sets.length === 1) return sets[0] as SortedIds;
+  return intersectMany([...sets]);
+}
+
 /** Intersection of several sets, smallest first. No sets → empty. */
 export function intersectMany(sets: SortedIds[]): number[] {
   if (sets.length === 0) return [];

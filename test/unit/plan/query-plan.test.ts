@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { explainQuery } from '../../../engine/plan/explain.js';
-import { planQuery, type Estimates } from '../../../engine/plan/query-plan.js';
+import { planQuery, prefersIndexWalk, type Estimates } from '../../../engine/plan/query-plan.js';
 import { compileSchema } from '../../../engine/schema/compile-schema.js';
 import type { TypeModel } from '../../../engine/schema/model.js';
 
@@ -43,6 +43,14 @@ describe('query plans', () => {
     expect(explain({ order: { desc: 'likes' }, first: 10 })).toBe(
       ['queryPost: Post', '  scan type Post [10000]', '  order desc likes by walk int index', '  page offset 0 first 10'].join('\n'),
     );
+  });
+
+  it('keeps top-k when a selective filter leaves candidates sparse in the value order', () => {
+    // ~20 term matches: a walk would visit ~10 × 10000 / 20 index entries; sorting 20 is cheaper.
+    expect(explain({ filter: { title: { allofterms: 'rare' } }, order: { desc: 'likes' }, first: 10 })).toContain('order desc likes by sort');
+    expect(prefersIndexWalk(10, 400, 10_000)).toBe(false);
+    expect(prefersIndexWalk(10, 5_000, 10_000)).toBe(true);
+    expect(explain({ filter: { published: true }, order: { desc: 'likes' }, first: 10 })).toContain('order desc likes by walk int index');
   });
 
   it('uses top-k for an unindexed order key, and a full sort without a page', () => {
