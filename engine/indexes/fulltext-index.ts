@@ -15,7 +15,8 @@
 import type { ScalarValue, ValueIndex } from './value-index.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import { analyzeFulltext } from './fulltext-analyzer.js';
-import { IdValues, TokenPostings, intersectAll, unionAll } from './fulltext-postings.js';
+import { intersectAll, unionMany } from '../util/sorted-ids.js';
+import { IdValues, TokenPostings } from './fulltext-postings.js';
 
 const sameString = (a: string, b: string): boolean => a === b;
 
@@ -61,7 +62,7 @@ export class FulltextIndex implements ValueIndex {
   /** Nodes whose value contains at least one (non-stop-word) token of `text`. */
   anyOfText(text: string): SortedIds {
     const tokens = new Set(analyzeFulltext(text));
-    return unionAll([...tokens].map((t) => this.postings.get(t)));
+    return unionMany([...tokens].map((t) => this.postings.get(t)));
   }
 
   /** Estimated result size of `allOfText` without computing it (smallest posting list). */

@@ -1,5 +1,5 @@
-// Index kind names as the store and exec speak them (the same strings as the schema model's IndexKind,
-// defined here so that indexes/ and store/ need nothing from schema/).
+// Index kind names (DgraphIndex, REFERENCE §5.1) as store, indexes and exec speak them; the schema
+// model re-exports this type, so the lower layers need nothing from schema/.
 
 export type IndexKindName =
   | 'int'

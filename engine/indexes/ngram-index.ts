@@ -13,7 +13,8 @@
 import type { ScalarValue, ValueIndex } from './value-index.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import { analyzeFulltext } from './fulltext-analyzer.js';
-import { IdValues, TokenPostings, intersectAll } from './fulltext-postings.js';
+import { intersectAll } from '../util/sorted-ids.js';
+import { IdValues, TokenPostings } from './fulltext-postings.js';
 
 export const MAX_NGRAM = 3;
 const SEP = ' ';

@@ -7,7 +7,8 @@
 
 import type { ScalarValue, ValueIndex } from './value-index.js';
 import type { SortedIds } from '../util/sorted-ids.js';
-import { IdValues, TokenPostings, intersectAll, toSortedIds, unionAll } from './fulltext-postings.js';
+import { intersectAll, unionMany } from '../util/sorted-ids.js';
+import { IdValues, TokenPostings, toSortedIds } from './fulltext-postings.js';
 import { compileRegexp, type CompiledRegexp } from './regexp-compile.js';
 import { trigramQuery, type TrigramQuery } from './regexp-trigram-query.js';
 
@@ -114,7 +115,7 @@ export class TrigramIndex implements ValueIndex {
       case 'and':
         return intersectAll(q.args.filter((a) => a.op !== 'all').map((a) => this.evaluate(a)));
       case 'or':
-        return unionAll(q.args.map((a) => this.evaluate(a)));
+        return unionMany(q.args.map((a) => this.evaluate(a)));
       case 'none':
         return [];
       case 'all':

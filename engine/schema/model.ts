@@ -15,23 +15,9 @@ export type FieldKind =
 export type ScalarName = 'ID' | 'String' | 'Int' | 'Int64' | 'Float' | 'Boolean' | 'DateTime';
 
 /** Index kinds as stored (the DgraphIndex names of REFERENCE §5.1; `regexp` is normalised to `trigram`). */
-export type IndexKind =
-  | 'int'
-  | 'int64'
-  | 'float'
-  | 'bool'
-  | 'hash'
-  | 'exact'
-  | 'term'
-  | 'fulltext'
-  | 'trigram'
-  | 'ngram'
-  | 'year'
-  | 'month'
-  | 'day'
-  | 'hour'
-  | 'geo'
-  | 'hnsw';
+import type { IndexKindName } from '../indexes/index-kind.js';
+
+export type IndexKind = IndexKindName;
 
 export interface FieldModel {
   readonly name: string;
