@@ -66,7 +66,7 @@ interface Service {
 async function startService(args: readonly string[]): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), 'custom-bench-'));
   const entry = join(import.meta.dirname, '../server/main.js');
-  const child = spawn(process.execPath, [entry, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--log-level', 'warn', ...args], {
+  const child = spawn(process.execPath, [entry, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -91,12 +91,17 @@ async function startService(args: readonly string[]): Promise<Service> {
   };
 }
 
-async function post(url: string, path: string, body: string, contentType = 'application/json'): Promise<any> {
-  const response = await request(`${url}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body });
-  return JSON.parse(await response.body.text());
+interface Answer {
+  readonly data?: Record<string, unknown> & { code?: string; queryParent?: { id: string; [k: string]: unknown }[] };
+  readonly errors?: unknown;
 }
 
-const gql = (service: Service, query: string): Promise<any> => post(service.url, '/graphql', JSON.stringify({ query }));
+async function post(url: string, path: string, body: string, contentType = 'application/json'): Promise<Answer> {
+  const response = await request(`${url}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body });
+  return JSON.parse(await response.body.text()) as Answer;
+}
+
+const gql = (service: Service, query: string): Promise<Answer> => post(service.url, '/graphql', JSON.stringify({ query }));
 
 async function prepare(service: Service, upstream: Upstream): Promise<void> {
   const sdl = `type Parent {
@@ -113,8 +118,8 @@ async function prepare(service: Service, upstream: Upstream): Promise<void> {
   }
 }
 
-function check(answer: any, field: string): void {
-  const list = answer.data?.queryParent as { id: string; [k: string]: unknown }[] | undefined;
+function check(answer: Answer, field: string): void {
+  const list = answer.data?.queryParent;
   if (answer.errors !== undefined || list?.length !== parents) throw new Error(`bad answer: ${JSON.stringify(answer).slice(0, 300)}`);
   for (const p of list) if (p[field] !== `name-${p.id}`) throw new Error(`wrong ${field} for ${p.id}: ${String(p[field])}`);
 }

@@ -20,9 +20,32 @@ interface MediaRange {
   readonly q: number;
 }
 
+/**
+ * Clients send the same few header values over and over; parsing them once per distinct value keeps
+ * negotiation off the per-request bill. Bounded, since header values are client-controlled.
+ */
+function memoized<T>(parse: (header: string) => T): (header: string) => T {
+  const cache = new Map<string, T>();
+  return (header) => {
+    let value = cache.get(header);
+    if (value === undefined) {
+      value = parse(header);
+      if (cache.size < 256) cache.set(header, value);
+    }
+    return value;
+  };
+}
+
+const modeOf = memoized(parseResponseMode);
+const mediaTypeOf = memoized(parseMediaType);
+
 /** Picks the response media type from an Accept header; graphql-response+json wins ties. */
 export function responseMode(accept: string | undefined): ResponseMode {
-  if (accept === undefined || accept.trim() === '') return 'json';
+  return accept === undefined ? 'json' : modeOf(accept);
+}
+
+function parseResponseMode(accept: string): ResponseMode {
+  if (accept.trim() === '') return 'json';
   const ranges = parseAccept(accept);
   const modern = quality(ranges, graphqlResponseType);
   const legacy = Math.max(quality(ranges, 'application/json'), quality(ranges, 'application/*'), quality(ranges, '*/*'));
@@ -45,9 +68,18 @@ export function statusFor(kind: ResponseKind, mode: ResponseMode): number {
   }
 }
 
+interface MediaType {
+  readonly type: string;
+  readonly params: Readonly<Record<string, string>>;
+}
+
 /** `type/subtype` lower-cased and its parameters; undefined for a missing header. */
-export function mediaType(header: string | undefined): { readonly type: string; readonly params: Readonly<Record<string, string>> } | undefined {
-  if (header === undefined || header.trim() === '') return undefined;
+export function mediaType(header: string | undefined): MediaType | undefined {
+  return header === undefined ? undefined : mediaTypeOf(header);
+}
+
+function parseMediaType(header: string): MediaType | undefined {
+  if (header.trim() === '') return undefined;
   const [type = '', ...rest] = header.split(';');
   const params: Record<string, string> = {};
   for (const part of rest) {

@@ -19,12 +19,28 @@ export const corsHeaders: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Credentials': 'true',
 };
 
+/** CORS + content type, merged once per content type (the common reply has no other header). */
+const plainHeaders = new Map<string | undefined, Readonly<Record<string, string>>>();
+
+function baseHeaders(contentType: string | undefined): Readonly<Record<string, string>> {
+  let headers = plainHeaders.get(contentType);
+  if (headers === undefined) {
+    headers = contentType === undefined ? corsHeaders : { ...corsHeaders, 'Content-Type': contentType };
+    plainHeaders.set(contentType, headers);
+  }
+  return headers;
+}
+
 export async function sendReply(exchange: Exchange, reply: Reply, closeConnection = false): Promise<void> {
   if (!exchange.open) return;
-  const headers: Record<string, string> = { ...corsHeaders, ...reply.headers };
-  if (reply.contentType !== undefined) headers['Content-Type'] = reply.contentType;
+  const large = longerThan(reply.body, gzipThreshold);
+  if (!large && reply.headers === undefined) {
+    exchange.write(reply.status, baseHeaders(reply.contentType), reply.body, closeConnection);
+    return;
+  }
+  const headers: Record<string, string> = { ...baseHeaders(reply.contentType), ...reply.headers };
   let body: string | Uint8Array = reply.body;
-  if (longerThan(reply.body, gzipThreshold)) {
+  if (large) {
     headers['Vary'] = 'Accept-Encoding';
     if (acceptsGzip(exchange.header('accept-encoding'))) {
       body = await gzipAsync(reply.body);
