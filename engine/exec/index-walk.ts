@@ -1,10 +1,12 @@
 // Ordered-index walk: with `order` on an indexed field and a small page of many candidates, read
 // ids in value order from the index and stop after offset+first, instead of sorting every
-// candidate. Ties (equal values) come in id order and nodes without a value last, as in sorting.
+// candidate. Ties (equal values share one posting, ids ascending) come in id order and nodes
+// without a value last, as in sorting.
 
 import type { OrderedIndex } from '../indexes/ordered-index.js';
 import type { FieldModel, IndexKind } from '../schema/model.js';
-import { contains, type SortedIds } from '../util/sorted-ids.js';
+import { postingIds, PostingList, type Posting } from '../util/posting-list.js';
+import { lowerBound, type SortedIds } from '../util/sorted-ids.js';
 import type { ExecContext } from './exec-context.js';
 
 export function walkOrdered(
@@ -21,24 +23,24 @@ export function walkOrdered(
   if (index === undefined) return undefined;
   const need = offset + first;
   const out: number[] = [];
-  let run: number[] = [];
-  let runValue: unknown;
-  const flush = (): void => {
-    run.sort((a, b) => a - b);
-    for (const id of run) out.push(id);
-    run = [];
+  if (need === 0) return out;
+  const n = candidates.length;
+  const isCandidate = (id: number): boolean => {
+    const i = lowerBound(candidates, id, 0, n);
+    return i < n && candidates[i] === id;
   };
-  for (const id of index.ordered(descending ? 'desc' : 'asc')) {
-    if (!contains(candidates, id)) continue;
-    const value = column.get(id);
-    if (run.length > 0 && value !== runValue) {
-      flush();
-      if (out.length >= need) break;
+  index.walk(descending ? 'desc' : 'asc', (p: Posting) => {
+    if (typeof p === 'number') {
+      if (isCandidate(p)) out.push(p);
+    } else {
+      const ids = p instanceof PostingList ? postingIds(p) : p;
+      for (let k = 0; k < ids.length; k++) {
+        const id = ids[k] as number;
+        if (isCandidate(id)) out.push(id);
+      }
     }
-    runValue = value;
-    run.push(id);
-  }
-  if (out.length < need) flush();
+    return out.length >= need;
+  });
   if (out.length < need) for (const id of candidates) if (column.get(id) === undefined && (out.push(id), out.length >= need)) break;
   return out.slice(offset, need);
 }

@@ -9,6 +9,7 @@ import { isEdgeField } from './filter-eval.js';
 import { toStoredValue } from './stored-values.js';
 import { findByXid } from './xid-lookup.js';
 import { setPassword } from './check-password.js';
+import { sortedKeys } from '../util/sorted-keys.js';
 import type { XidPrecheck } from './xid-precheck.js';
 
 type Input = Readonly<Record<string, unknown>>;
@@ -86,7 +87,7 @@ export class NodeWriter {
   setFields(type: TypeModel, id: number, input: Input, mode: 'create' | 'upsert' | 'update'): void {
     const store = this.ctx.graph.store;
     // Dgraph walks input keys in sorted order; errors name the first offending field the same way.
-    for (const name of Object.keys(input).sort()) {
+    for (const name of sortedKeys(input)) {
       const value = input[name];
       if (value === undefined) continue;
       if (type.secret !== undefined && name === type.secret.field) {
@@ -135,7 +136,9 @@ export class NodeWriter {
 
   /** Removes every edge of a field from a node (keeping `except`). */
   unlinkAll(from: number, field: FieldModel, except?: number): void {
-    for (const to of [...this.ctx.graph.store.edges(field.predicate).out(from)]) {
+    const edges = this.ctx.graph.store.edges(field.predicate);
+    if (edges.outCount(from) === 0) return;
+    for (const to of [...edges.out(from)]) {
       if (to !== except) this.unlink(from, field, to);
     }
   }

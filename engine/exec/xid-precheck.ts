@@ -5,13 +5,15 @@
 
 import type { FieldModel, SchemaModel, TypeModel } from '../schema/model.js';
 import { isEdgeField } from './filter-eval.js';
+import { sortedKeys } from '../util/sorted-keys.js';
 
 type Input = Readonly<Record<string, unknown>>;
 
 export class XidPrecheck {
-  /** XID key → the object defining that node. */
-  readonly #definitions = new Map<string, Input>();
-  readonly #seenAtTopLevel = new Map<string, boolean>();
+  /** Per @id field (keyed by declaring type and name, see xidKey): value → the object defining that node. */
+  readonly #definitions = new Map<string, Map<unknown, Input>>();
+  /** The same keys: whether the definition was met at top level. */
+  readonly #seenAtTopLevel = new Map<string, Map<unknown, boolean>>();
 
   constructor(private readonly model: SchemaModel) {}
 
@@ -26,19 +28,20 @@ export class XidPrecheck {
       const value = input[name];
       const field = type.fields.get(name);
       if (value === undefined || value === null || value === '' || field === undefined) continue;
-      const key = xidKey(field, value);
-      const previous = this.#definitions.get(key);
+      const key = valueKey(value);
+      const definitions = this.#fieldMap(this.#definitions, field);
+      const previous = definitions.get(key);
       if (previous === undefined) {
-        this.#definitions.set(key, input);
-        this.#seenAtTopLevel.set(key, srcField === undefined);
+        definitions.set(key, input);
+        this.#fieldMap(this.#seenAtTopLevel, field).set(key, srcField === undefined);
         continue;
       }
-      if (this.#isDuplicate(key, previous, input, srcField)) return `duplicate XID found: ${String(value)}`;
+      if (this.#isDuplicate(field, key, previous, input, srcField)) return `duplicate XID found: ${String(value)}`;
       // A later full definition replaces an earlier bare reference; a reference stops the walk.
-      if (Object.keys(previous).length === 1 && Object.keys(input).length > 1) this.#definitions.set(key, input);
+      if (Object.keys(previous).length === 1 && Object.keys(input).length > 1) definitions.set(key, input);
       else return undefined;
     }
-    for (const name of Object.keys(input).sort()) {
+    for (const name of sortedKeys(input)) {
       const field = type.fields.get(name);
       const value = input[name];
       if (field === undefined || value === undefined || value === null) continue;
@@ -58,15 +61,22 @@ export class XidPrecheck {
 
   /** The object that defines the node with this XID in the mutation (undefined when never seen). */
   definitionOf(field: FieldModel, value: unknown): Input | undefined {
-    return this.#definitions.get(xidKey(field, value));
+    return this.#definitions.get(xidKey(field))?.get(valueKey(value));
+  }
+
+  #fieldMap<V>(maps: Map<string, Map<unknown, V>>, field: FieldModel): Map<unknown, V> {
+    const key = xidKey(field);
+    let map = maps.get(key);
+    if (map === undefined) maps.set(key, (map = new Map()));
+    return map;
   }
 
   /**
    * Dgraph's rule: a duplicate is the same XID twice at top level; or, deeper, reached through an edge
    * whose inverse is single-valued; or two occurrences that both carry values and differ.
    */
-  #isDuplicate(key: string, previous: Input, input: Input, srcField: FieldModel | undefined): boolean {
-    if (srcField === undefined && this.#seenAtTopLevel.get(key) === true) return true;
+  #isDuplicate(field: FieldModel, key: unknown, previous: Input, input: Input, srcField: FieldModel | undefined): boolean {
+    if (srcField === undefined && this.#seenAtTopLevel.get(xidKey(field))?.get(key) === true) return true;
     const inverse = this.#inverseOf(srcField);
     if (inverse !== undefined && !inverse.isList) return true;
     return Object.keys(input).length > 1 && Object.keys(previous).length > 1 && !deepEqual(previous, input);
@@ -97,8 +107,17 @@ export class XidPrecheck {
 }
 
 /** Keyed by the type that declares the @id field (an interface for inherited ones), as Dgraph does. */
-function xidKey(field: FieldModel, value: unknown): string {
-  return `${field.declaringType}.${field.name}\u0000${String(value)}`;
+function xidKey(field: FieldModel): string {
+  let key = xidKeys.get(field);
+  if (key === undefined) xidKeys.set(field, (key = `${field.declaringType}.${field.name}`));
+  return key;
+}
+
+const xidKeys = new WeakMap<FieldModel, string>();
+
+/** A value's key within one field: its string form (strings as they are, without a copy). */
+function valueKey(value: unknown): string {
+  return typeof value === 'string' ? value : String(value);
 }
 
 function deepEqual(a: unknown, b: unknown): boolean {

@@ -15,19 +15,31 @@
 import type { ScalarValue, ValueIndex } from './value-index.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import { analyzeFulltext } from './fulltext-analyzer.js';
-import { intersectAll, unionMany } from '../util/sorted-ids.js';
-import { IdValues, TokenPostings } from './fulltext-postings.js';
+import { unionMany } from '../util/sorted-ids.js';
+import { TokenPostings } from './fulltext-postings.js';
 
-const sameString = (a: string, b: string): boolean => a === b;
+/** The distinct tokens of a text, in first-seen order (a short text needs no Set). */
+function distinctTokens(text: string): readonly string[] {
+  const tokens = analyzeFulltext(text);
+  if (tokens.length < 2) return tokens;
+  if (tokens.length > 24) return [...new Set(tokens)];
+  const out: string[] = [];
+  for (const t of tokens) if (!out.includes(t)) out.push(t);
+  return out;
+}
 
 function asText(value: ScalarValue): string {
   if (typeof value !== 'string') throw new TypeError(`fulltext index expects string values, got ${typeof value}`);
   return value;
 }
 
+/**
+ * Each value adds its distinct tokens once, counted (see TokenPostings.addCounted), so removing one
+ * value of a list keeps the tokens its other values still hold without keeping a copy of every value.
+ * `remove` must be given a value previously added for that node (the store's contract).
+ */
 export class FulltextIndex implements ValueIndex {
   private readonly postings = new TokenPostings<string>();
-  private readonly values = new IdValues<string>();
 
   get entryCount(): number {
     return this.postings.entryCount;
@@ -39,24 +51,18 @@ export class FulltextIndex implements ValueIndex {
   }
 
   add(value: ScalarValue, id: number): void {
-    const text = asText(value);
-    this.values.add(id, text);
-    for (const token of analyzeFulltext(text)) this.postings.add(token, id);
+    for (const token of distinctTokens(asText(value))) this.postings.addCounted(token, id);
   }
 
   remove(value: ScalarValue, id: number): void {
-    const text = asText(value);
-    if (!this.values.remove(id, text, sameString)) return;
-    const kept = new Set<string>();
-    for (const other of this.values.get(id)) for (const t of analyzeFulltext(other)) kept.add(t);
-    for (const token of analyzeFulltext(text)) if (!kept.has(token)) this.postings.delete(token, id);
+    for (const token of distinctTokens(asText(value))) this.postings.release(token, id);
   }
 
   /** Nodes whose value contains every (non-stop-word) token of `text`. */
   allOfText(text: string): SortedIds {
     const tokens = new Set(analyzeFulltext(text));
     if (tokens.size === 0) return [];
-    return intersectAll([...tokens].map((t) => this.postings.get(t)));
+    return this.postings.intersect([...tokens]);
   }
 
   /** Nodes whose value contains at least one (non-stop-word) token of `text`. */

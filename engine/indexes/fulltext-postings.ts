@@ -3,7 +3,8 @@
 // (Generic despite the file name: helpers under indexes/ must carry an index prefix. The set
 // operations here are private stand-ins until engine/util/sorted-ids.ts grows its own.)
 
-import type { SortedIds } from '../util/sorted-ids.js';
+import { intersect, type SortedIds } from '../util/sorted-ids.js';
+import { bitsetOf, probeBitsets } from '../util/posting-list.js';
 
 const EMPTY: SortedIds = Object.freeze([]) as SortedIds;
 
@@ -11,7 +12,10 @@ interface PostingList {
   ids: number[];
   /** Handed out to a caller: the next mutation copies first (copy-on-write snapshots). */
   shared: boolean;
+  /** A bitset of `ids` built on demand for intersections (dropped on the next write). */
+  bits?: Uint32Array | undefined;
 }
+
 
 /** Position of `id` in ascending `ids`, or the insertion point as `-(pos + 1)`. */
 function search(ids: readonly number[], id: number): number {
@@ -30,6 +34,8 @@ function search(ids: readonly number[], id: number): number {
 export class TokenPostings<K> {
   private readonly lists = new Map<K, PostingList>();
   private entries = 0;
+  /** (token, id) pairs added more than once (by several values of one node): how many extra times. */
+  private extra: Map<K, Map<number, number>> | undefined;
 
   /** Number of (token, id) pairs. */
   get entryCount(): number {
@@ -63,6 +69,33 @@ export class TokenPostings<K> {
     return true;
   }
 
+  /**
+   * Like `add`, but counts repeated adds of the same pair (several values of one node sharing a
+   * token), so that `release` keeps the pair until every add is undone. No per-node value copies.
+   */
+  addCounted(token: K, id: number): void {
+    if (this.add(token, id)) return;
+    const extra = (this.extra ??= new Map());
+    let ids = extra.get(token);
+    if (ids === undefined) extra.set(token, (ids = new Map()));
+    ids.set(id, (ids.get(id) ?? 0) + 1);
+  }
+
+  /** Undoes one `addCounted`. */
+  release(token: K, id: number): void {
+    const ids = this.extra?.get(token);
+    const n = ids?.get(id);
+    if (ids === undefined || n === undefined) {
+      this.delete(token, id);
+      return;
+    }
+    if (n > 1) ids.set(id, n - 1);
+    else {
+      ids.delete(id);
+      if (ids.size === 0) this.extra?.delete(token);
+    }
+  }
+
   /** Removes `id` from `token`; false when it was not there. */
   delete(token: K, id: number): boolean {
     const list = this.lists.get(token);
@@ -91,6 +124,37 @@ export class TokenPostings<K> {
     return this.lists.has(token);
   }
 
+  /**
+   * Ids under every token (no tokens → none), smallest list first: a small list is galloped into
+   * the others; lists of similar size are intersected by probing the smallest one's ids against
+   * cached bitsets of the others (one bit test per id instead of a merge over every list).
+   */
+  intersect(tokens: readonly K[]): SortedIds {
+    const lists: PostingList[] = [];
+    for (const t of tokens) {
+      const list = this.lists.get(t);
+      if (list === undefined) return EMPTY;
+      lists.push(list);
+    }
+    if (lists.length === 0) return EMPTY;
+    lists.sort((a, b) => a.ids.length - b.ids.length);
+    const smallest = lists[0] as PostingList;
+    smallest.shared = true;
+    if (lists.length === 1) return smallest.ids;
+    let acc: SortedIds = smallest.ids;
+    const probes: Uint32Array[] = [];
+    for (let k = 1; k < lists.length; k++) {
+      const list = lists[k] as PostingList;
+      const bits = acc.length * 16 < list.ids.length ? undefined : bitsOf(list);
+      if (bits !== undefined) probes.push(bits);
+      else {
+        list.shared = true;
+        acc = intersect(acc, list.ids);
+      }
+    }
+    return probes.length === 0 ? acc : probeBitsets(acc, probes);
+  }
+
   /** Iterates over all tokens and their id lists (snapshots). */
   *entriesOf(): IterableIterator<[K, SortedIds]> {
     for (const [token, list] of this.lists) {
@@ -100,12 +164,19 @@ export class TokenPostings<K> {
   }
 
   private writable(list: PostingList): number[] {
+    list.bits = undefined;
     if (list.shared) {
       list.ids = list.ids.slice();
       list.shared = false;
     }
     return list.ids;
   }
+}
+
+/** The list's membership bitset (built once until the next write), if the list is long and dense enough. */
+function bitsOf(list: PostingList): Uint32Array | undefined {
+  if (list.bits === undefined) list.bits = bitsetOf(list.ids);
+  return list.bits;
 }
 
 /** Sorts and de-duplicates ids collected in any order. */

@@ -13,7 +13,6 @@
 import type { ScalarValue, ValueIndex } from './value-index.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import { analyzeFulltext } from './fulltext-analyzer.js';
-import { intersectAll } from '../util/sorted-ids.js';
 import { IdValues, TokenPostings } from './fulltext-postings.js';
 
 export const MAX_NGRAM = 3;
@@ -61,6 +60,6 @@ export class NgramIndex implements ValueIndex {
     const tokens = analyzeFulltext(text);
     if (tokens.length === 0) return [];
     const n = Math.min(MAX_NGRAM, tokens.length);
-    return intersectAll([...wordNgrams(tokens, n, n)].map((g) => this.postings.get(g)));
+    return this.postings.intersect([...wordNgrams(tokens, n, n)]);
   }
 }

@@ -109,6 +109,14 @@ export class OrderedIndex<K extends OrderKey = number | bigint> implements Value
     }
   }
 
+  /**
+   * Postings in value order without a generator: `fn` gets each key's ids (ascending, a snapshot or a
+   * bare id) and returns true to stop. Do not write while walking.
+   */
+  walk(direction: OrderDirection, fn: (p: Posting) => boolean): void {
+    this.map.forEachPosting(direction === 'desc', fn);
+  }
+
   /** Distinct keys with their ids, ascending (for tests, snapshots and aggregates). */
   entriesInOrder(): Iterable<[K, SortedIds]> {
     return this.map.entries();

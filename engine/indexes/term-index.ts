@@ -1,7 +1,7 @@
 // `term` index: `allofterms` / `anyofterms` over Dgraph's term tokens.
 
-import { postingAdd, postingIds, postingRemove, type Posting } from '../util/posting-list.js';
-import { EMPTY_IDS, intersectMany, unionMany, type SortedIds } from '../util/sorted-ids.js';
+import { intersectPostings, postingAdd, postingIds, postingRemove, type Posting } from '../util/posting-list.js';
+import { EMPTY_IDS, unionMany, type SortedIds } from '../util/sorted-ids.js';
 import { termTokens } from './term-tokenizer.js';
 import type { ScalarValue, ValueIndex } from './value-index.js';
 
@@ -38,13 +38,13 @@ export class TermIndex implements ValueIndex {
   allOf(text: string): SortedIds {
     const tokens = termTokens(text);
     if (tokens.length === 0) return EMPTY_IDS;
-    const sets: SortedIds[] = [];
+    const postings: Posting[] = [];
     for (const t of tokens) {
       const p = this.map.get(t);
       if (p === undefined) return EMPTY_IDS;
-      sets.push(postingIds(p));
+      postings.push(p);
     }
-    return sets.length === 1 ? (sets[0] as SortedIds) : intersectMany(sets);
+    return postings.length === 1 ? postingIds(postings[0]) : intersectPostings(postings);
   }
 
   /** Ids whose value has at least one term of `text`. */

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { FileIo } from './file-io.js';
 import { classify, logFileName, snapshotFileName } from './data-dir.js';
-import { scanLog, type LogRecord } from './log-format.js';
+import { LOG_HEADER_BYTES, scanLog, type LogRecord } from './log-format.js';
 import { readSnapshotFile, SnapshotError, type SnapshotContent, type SnapshotHeader } from './snapshot-file.js';
 
 export interface PersistLogger {
@@ -78,6 +78,13 @@ async function readLog(io: FileIo, dir: string, starts: readonly number[], base:
     if (next !== undefined && next <= expected) continue; // wholly before the snapshot
     const file = join(dir, logFileName(start));
     const bytes = io.readFile(file);
+    if (next === undefined && bytes.length < LOG_HEADER_BYTES) {
+      // A crash while the newest log file was being created: its header (fsynced before any record
+      // is appended) never made it, so it holds nothing that was acknowledged.
+      log.warn('removing a log file whose header was cut short by a crash (it holds no records)', { file, bytes: bytes.length });
+      io.unlink(file);
+      return records;
+    }
     const scanned = scanLog(bytes, file);
     let lastGood = 0; // byte offset after the last record kept
     for (let r = 0; r < scanned.records.length; r++) {

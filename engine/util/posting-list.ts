@@ -5,7 +5,7 @@
 // Every SortedIds handed out is a snapshot: it is never mutated afterwards, so callers may keep it
 // across later writes.
 
-import { EMPTY_IDS, contains, lowerBound, type SortedIds } from './sorted-ids.js';
+import { EMPTY_IDS, contains, intersect, lowerBound, type SortedIds } from './sorted-ids.js';
 
 /** One id, a small sorted array (copy-on-write) or a PostingList. */
 export type Posting = number | readonly number[] | PostingList;
@@ -21,6 +21,8 @@ export class PostingList {
   private adds: Set<number> | undefined;
   /** Ids of `main` that are logically gone. */
   private dels: Set<number> | undefined;
+  /** Membership bitset of the ids, built on demand for intersections; dropped by the next write. */
+  private bits: Uint32Array | undefined;
 
   constructor(sorted: number[] = []) {
     this.main = sorted;
@@ -36,6 +38,7 @@ export class PostingList {
   }
 
   add(id: number): boolean {
+    this.bits = undefined;
     const main = this.main;
     const n = main.length;
     if ((n === 0 || (main[n - 1] as number) < id) && !this.adds?.has(id)) {
@@ -53,6 +56,7 @@ export class PostingList {
   }
 
   remove(id: number): boolean {
+    this.bits = undefined;
     if (this.adds?.delete(id)) return true;
     if (this.dels?.has(id)) return false;
     const main = this.main;
@@ -76,6 +80,14 @@ export class PostingList {
     }
     this.shared = true;
     return this.main;
+  }
+
+  /** A membership bitset (cached until the next write), or undefined when it would outweigh the list. */
+  bitset(): Uint32Array | undefined {
+    if (this.bits !== undefined) return this.bits;
+    const ids = this.toArray();
+    this.bits = bitsetOf(ids);
+    return this.bits;
   }
 
   private ownMain(): number[] {
@@ -110,6 +122,62 @@ export class PostingList {
     while (j < extra.length) out[k++] = extra[j++] as number;
     return out;
   }
+}
+
+/** Lists at least this long get a membership bitset when intersected (if dense enough). */
+const BITSET_MIN = 1024;
+
+/** A bitset of sorted `ids`, or undefined for short or sparse lists (where the bitset would be larger). */
+export function bitsetOf(ids: SortedIds): Uint32Array | undefined {
+  const n = ids.length;
+  if (n < BITSET_MIN) return undefined;
+  const words = ((ids[n - 1] as number) >>> 5) + 1;
+  if (words > n * 2) return undefined;
+  const bits = new Uint32Array(words);
+  for (let k = 0; k < n; k++) {
+    const id = ids[k] as number;
+    bits[id >>> 5] = (bits[id >>> 5] as number) | (1 << (id & 31));
+  }
+  return bits;
+}
+
+/** The ids of `ids` present in every bitset. */
+export function probeBitsets(ids: SortedIds, bitsets: readonly Uint32Array[]): number[] {
+  const out: number[] = [];
+  const first = bitsets[0];
+  if (first === undefined) return ids.slice();
+  const nFirst = first.length;
+  outer: for (let k = 0; k < ids.length; k++) {
+    const id = ids[k] as number;
+    const w = id >>> 5;
+    const bit = 1 << (id & 31);
+    if (w >= nFirst || ((first[w] as number) & bit) === 0) continue;
+    for (let b = 1; b < bitsets.length; b++) {
+      const bits = bitsets[b] as Uint32Array;
+      if (w >= bits.length || ((bits[w] as number) & bit) === 0) continue outer;
+    }
+    out.push(id);
+  }
+  return out;
+}
+
+/**
+ * Intersection of postings, smallest first: a much smaller list gallops into the next one; lists of
+ * similar size are intersected by probing the running result against cached bitsets of the larger
+ * PostingLists (one bit test per id instead of a merge over every list).
+ */
+export function intersectPostings(postings: readonly Posting[]): SortedIds {
+  if (postings.length === 0) return EMPTY_IDS;
+  const sorted = [...postings].sort((a, b) => postingSize(a) - postingSize(b));
+  let acc: SortedIds = postingIds(sorted[0]);
+  const probes: Uint32Array[] = [];
+  for (let k = 1; k < sorted.length && acc.length > 0; k++) {
+    const p = sorted[k] as Posting;
+    const bits = p instanceof PostingList && acc.length * 16 >= p.size ? p.bitset() : undefined;
+    if (bits !== undefined) probes.push(bits);
+    else acc = intersect(acc, postingIds(p));
+  }
+  return probes.length === 0 ? acc : probeBitsets(acc, probes);
 }
 
 /** Adds `id`; returns the new posting, or null if `id` was already there. */

@@ -21,6 +21,8 @@ interface Pos {
 
 export class SortedChunkMap<K> {
   private chunks: Chunk<K>[] = [];
+  /** The first key of each chunk (contiguous, so finding a chunk touches no chunk object). */
+  private firsts: K[] = [];
   private keyCount = 0;
 
   constructor(private readonly cmp: Compare<K>) {}
@@ -34,6 +36,7 @@ export class SortedChunkMap<K> {
   add(key: K, id: number): boolean {
     if (this.chunks.length === 0) {
       this.chunks.push({ keys: [key], vals: [id] });
+      this.firsts.push(key);
       this.keyCount++;
       return true;
     }
@@ -52,6 +55,7 @@ export class SortedChunkMap<K> {
     } else {
       chunk.keys.splice(i, 0, key);
       chunk.vals.splice(i, 0, id);
+      if (i === 0) this.firsts[c] = key;
     }
     this.keyCount++;
     if (chunk.keys.length > CHUNK_MAX) this.split(c);
@@ -74,7 +78,10 @@ export class SortedChunkMap<K> {
     chunk.keys.splice(i, 1);
     chunk.vals.splice(i, 1);
     this.keyCount--;
-    if (chunk.keys.length === 0) this.chunks.splice(c, 1);
+    if (chunk.keys.length === 0) {
+      this.chunks.splice(c, 1);
+      this.firsts.splice(c, 1);
+    } else if (i === 0) this.firsts[c] = chunk.keys[0] as K;
     return true;
   }
 
@@ -113,6 +120,22 @@ export class SortedChunkMap<K> {
         const to = c === end.c ? end.i : chunk.keys.length;
         for (let i = to - 1; i >= from; i--) yield chunk.vals[i] as Posting;
       }
+    }
+  }
+
+  /** Every posting in key order (no generator: the hot path of ordered walks); `fn` returns true to stop. */
+  forEachPosting(desc: boolean, fn: (p: Posting) => boolean): void {
+    const chunks = this.chunks;
+    if (!desc) {
+      for (let c = 0; c < chunks.length; c++) {
+        const vals = (chunks[c] as Chunk<K>).vals;
+        for (let i = 0; i < vals.length; i++) if (fn(vals[i] as Posting)) return;
+      }
+      return;
+    }
+    for (let c = chunks.length - 1; c >= 0; c--) {
+      const vals = (chunks[c] as Chunk<K>).vals;
+      for (let i = vals.length - 1; i >= 0; i--) if (fn(vals[i] as Posting)) return;
     }
   }
 
@@ -156,12 +179,13 @@ export class SortedChunkMap<K> {
 
   /** Index of the chunk that holds, or would hold, `key`. */
   private chunkFor(key: K): number {
-    const chunks = this.chunks;
+    const firsts = this.firsts;
+    const cmp = this.cmp;
     let lo = 0;
-    let hi = chunks.length - 1;
+    let hi = firsts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
-      if (this.cmp((chunks[mid] as Chunk<K>).keys[0] as K, key) <= 0) lo = mid;
+      if (cmp(firsts[mid] as K, key) <= 0) lo = mid;
       else hi = mid - 1;
     }
     return lo;
@@ -186,5 +210,6 @@ export class SortedChunkMap<K> {
     const half = chunk.keys.length >>> 1;
     const right: Chunk<K> = { keys: chunk.keys.splice(half), vals: chunk.vals.splice(half) };
     this.chunks.splice(c + 1, 0, right);
+    this.firsts.splice(c + 1, 0, right.keys[0] as K);
   }
 }

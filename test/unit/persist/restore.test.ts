@@ -62,6 +62,17 @@ describe('restore', () => {
     await second.engine.close();
   });
 
+  it('removes a newest log file left without its header by a crash during its creation', async () => {
+    const { dir, people } = await seeded(false, true);
+    const newest = logs(dir).at(-1) as string;
+    const next = `wal-${String(Number(/\d+/.exec(newest)?.[0]) + 1000).padStart(20, '0')}.log`;
+    writeFileSync(join(dir, next), Buffer.alloc(0)); // created, killed before its header was written
+    const { engine, notes } = await openEngine(dir);
+    expect(await allPeople(engine)).toEqual(people);
+    expect(notes.warnings.join('\n')).toMatch(/header was cut short/);
+    await engine.close();
+  });
+
   it('drops a torn last record with a warning', async () => {
     const { dir, people } = await seeded(false, true);
     const log = join(dir, logs(dir).at(-1) as string);
