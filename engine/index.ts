@@ -31,6 +31,9 @@ import { CallRunner } from './custom/call-runner.js';
 import { CustomStage } from './custom/custom-stage.js';
 import { defaultCallLimits, type CallLimits } from './custom/outbound.js';
 import { validateRemoteGraphql, type IntrospectionOptions } from './custom/remote-introspection.js';
+import { customFieldInSubscription } from './custom/subscription-check.js';
+import { fireWebhooks, type WebhookSender } from './custom/webhooks.js';
+import type { ExecutionResult } from './exec/executor.js';
 
 export type * from './api.js';
 export { renderSchemaErrors } from './admin/admin-api.js';
@@ -61,6 +64,10 @@ export class Engine {
   #persistence: Persistence | undefined;
   /** Outgoing @custom/@lambda calls (worker pool + pooled HTTP client), shared by every schema version. */
   readonly #calls: CallRunner;
+  /** `@lambdaOnMutate` webhooks (fired after commit, never awaited). */
+  readonly #webhooks: WebhookSender;
+  /** commitTs of in-memory engines (with a log, the log position is used). */
+  #commits = 0;
 
   private constructor(private readonly options: EngineOptions) {
     this.#calls = new CallRunner({
@@ -68,6 +75,8 @@ export class Engine {
       workers: options.custom?.workers ?? 2,
       inlineMaxCalls: options.custom?.inlineMaxCalls ?? 8,
     });
+    const log = options.log ?? consoleLogger;
+    this.#webhooks = { runner: this.#calls, lambdaUrl: options.lambdaUrl, warn: (message, fields) => log.warn(message, fields) };
     this.#state = { version: 0, compiled: null, preparer: new RequestPreparer(noSchemaApi, { ...options, validate: false }), executor: null };
   }
 
@@ -155,10 +164,16 @@ export class Engine {
       if (state.executor === null) {
         return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(prepared.prepared), ...extensionsFor(requestId) }) };
       }
+      if (prepared.prepared.operation.operation === 'subscription' && state.compiled !== null) {
+        const { operation, checked } = prepared.prepared;
+        const refused = customFieldInSubscription(state.compiled.apiSchema, state.compiled.model, operation.selectionSet, checked.fragments);
+        if (refused !== undefined) return { kind: 'ok', body: serializeResponse({ errors: [refused], data: null }) };
+      }
       if (requestId !== undefined && this.#persistence !== undefined) {
         return await this.#mutateDurably(this.#persistence, state, prepared.prepared, request, requestId);
       }
-      const result = await state.executor.run(prepared.prepared, request);
+      const { events, ...result } = await state.executor.run(prepared.prepared, request);
+      if (events !== undefined) this.#fireWebhooks(state, events, ++this.#commits, request);
       const extensions = { ...result.extensions, ...extensionsFor(requestId).extensions };
       return { kind: 'ok', body: serializeResponse({ ...result, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) }) };
     } catch (error) {
@@ -177,8 +192,9 @@ export class Engine {
     request: GraphQLRequest,
     requestId: string,
   ): Promise<EngineResponse> {
+    let committed: { state: ServingState; events: ExecutionResult['events'] } | undefined;
     try {
-      return await persistence.mutate(async (): Promise<EngineResponse> => {
+      const response = await persistence.mutate(async (): Promise<EngineResponse> => {
         let current = state;
         let operation = prepared;
         if (this.#state !== state) {
@@ -189,9 +205,13 @@ export class Engine {
           operation = again.prepared;
         }
         if (current.executor === null) return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(operation), ...extensionsFor(requestId) }) };
-        const result = await current.executor.run(operation, request);
+        const { events, ...result } = await current.executor.run(operation, request);
+        committed = { state: current, events };
         return { kind: 'ok', body: serializeResponse({ ...result, ...extensionsFor(requestId) }) };
       });
+      // Durable now: the webhooks may go out (after the response is on its way).
+      if (committed?.events !== undefined) this.#fireWebhooks(committed.state, committed.events, persistence.lastLsn, request);
+      return response;
     } catch (error) {
       if (!(error instanceof DurabilityError)) throw error;
       const fields = rootResponseNames(prepared);
@@ -199,6 +219,12 @@ export class Engine {
       const data = fields.length === 0 ? null : Object.fromEntries(fields.map((name) => [name, null]));
       return { kind: 'ok', body: serializeResponse({ errors, data, ...extensionsFor(requestId) }) };
     }
+  }
+
+  #fireWebhooks(state: ServingState, events: NonNullable<ExecutionResult['events']>, commitTs: number, request: GraphQLRequest): void {
+    const compiled = state.compiled;
+    if (compiled === null) return;
+    setImmediate(() => fireWebhooks(this.#webhooks, compiled, events, commitTs, request));
   }
 
   /** Runs one /admin GraphQL request (getGQLSchema, updateGQLSchema, health). */

@@ -63,6 +63,8 @@ interface Measured {
   readonly baselineRss: number;
   readonly rss: number;
   readonly heapUsed: number;
+  readonly heapTotal: number;
+  readonly arrayBuffers: number;
   readonly loadSeconds: number;
   readonly indexEntries: number;
 }
@@ -128,7 +130,7 @@ async function measure(name: VariantName, posts: number): Promise<Measured> {
   const check = await run(engine, 'query ($s: String!) { getPost(slug: $s) { slug score } }', { s: `post-${posts - 1}` });
   if (!check.includes(`"post-${posts - 1}"`)) throw new Error(`last post missing: ${check}`);
   await engine.close();
-  return { variant: name, posts, authors, baselineRss, rss: after.rss, heapUsed: after.heapUsed, loadSeconds, indexEntries };
+  return { variant: name, posts, authors, baselineRss, rss: after.rss, heapUsed: after.heapUsed, heapTotal: after.heapTotal, arrayBuffers: after.arrayBuffers, loadSeconds, indexEntries };
 }
 
 function child(name: VariantName, posts: number): Measured {
@@ -152,16 +154,16 @@ if (only !== undefined) {
   const [nodes, edges, issue4, bench] = results as [Measured, Measured, Measured, Measured];
   const grown = (m: Measured): number => m.rss - m.baselineRss;
   const nodeCount = posts + nodes.authors;
-  console.log(`| variant (${posts.toLocaleString('en')} posts + ${nodes.authors.toLocaleString('en')} authors) | RSS MB | RSS growth MB | heap MB | load s | nodes/s |`);
-  console.log('|---|---|---|---|---|---|');
+  console.log(`| variant (${posts.toLocaleString('en')} posts + ${nodes.authors.toLocaleString('en')} authors) | RSS MiB | RSS growth MiB | heap used / total MiB | typed arrays MiB | load s | nodes/s |`);
+  console.log('|---|---|---|---|---|---|---|');
   for (const m of results) {
     const rate = Math.round(nodeCount / m.loadSeconds).toLocaleString('en');
-    console.log(`| ${m.variant}: ${variants[m.variant].what} | ${(m.rss / MB).toFixed(0)} | ${(grown(m) / MB).toFixed(0)} | ${(m.heapUsed / MB).toFixed(0)} | ${m.loadSeconds.toFixed(1)} | ${rate} |`);
+    console.log(`| ${m.variant}: ${variants[m.variant].what} | ${(m.rss / MB).toFixed(0)} | ${(grown(m) / MB).toFixed(0)} | ${(m.heapUsed / MB).toFixed(0)} / ${(m.heapTotal / MB).toFixed(0)} | ${(m.arrayBuffers / MB).toFixed(0)} | ${m.loadSeconds.toFixed(1)} | ${rate} |`);
   }
   const perNode = grown(nodes) / nodeCount;
   const perEdge = (grown(edges) - grown(nodes)) / (posts * 2);
   const perEntry = (grown(issue4) - grown(edges)) / (issue4.indexEntries - edges.indexEntries);
   const perBenchEntry = (grown(bench) - grown(nodes) - perEdge * posts) / (bench.indexEntries - nodes.indexEntries);
   console.log(`\nB/node (4 scalars, @id hash included): ${perNode.toFixed(0)}; B/edge: ${perEdge.toFixed(1)}; B/index entry (term + int): ${perEntry.toFixed(1)}; B/index entry (bench: term + int + fulltext + hash): ${perBenchEntry.toFixed(1)}`);
-  console.log(`issue #4 shape total: ${(issue4.rss / MB).toFixed(0)} MB RSS (target < 600 MB)`);
+  console.log(`issue #4 shape total: ${(issue4.rss / MB).toFixed(0)} MiB = ${(issue4.rss / 1e6).toFixed(0)} MB RSS (target < 600 MB)`);
 }

@@ -23,6 +23,8 @@ import { goJson, goJsonError } from './go-json.js';
 import type { CallOutcome, OutboundCall } from './outbound.js';
 import { remoteQueryText } from './remote-query.js';
 import { renderBody, substituteUrl } from './template.js';
+import { predicateInfo, runDqlField } from './dql-field.js';
+import type { PredicateInfo } from '../dql/evaluate-dql.js';
 
 /** What the executor calls; resolves to true when a non-null root field failed (the whole `data` is null). */
 export interface CustomResolver {
@@ -54,6 +56,7 @@ export class CustomStage implements CustomResolver {
   readonly #completer: Completer;
   readonly #model: SchemaModel;
   readonly #schema: GraphQLSchema;
+  #predicates: Map<string, PredicateInfo> | undefined;
 
   constructor(
     compiled: CompiledSchema,
@@ -65,7 +68,15 @@ export class CustomStage implements CustomResolver {
   }
 
   async resolve(ctx: ExecContext, request: GraphQLRequest, rootPlans: readonly FieldPlan[], data: Record<string, unknown>): Promise<boolean> {
-    const groups = this.#group(ctx);
+    let nullData = false;
+    const httpSlots: CustomSlot[] = [];
+    for (const slot of ctx.customSlots) {
+      const dql = slot.parentId === undefined ? this.#dql(slot.parentType, slot.plan.fieldName) : undefined;
+      if (dql === undefined) httpSlots.push(slot);
+      else if (this.#resolveDql(ctx, slot, dql, rootPlans, data)) nullData = true;
+    }
+    if (httpSlots.length === 0) return nullData;
+    const groups = this.#group(ctx, httpSlots);
     const calls: OutboundCall[] = [];
     for (const group of groups) {
       group.first = calls.length;
@@ -82,9 +93,39 @@ export class CustomStage implements CustomResolver {
     const outcomes: CallOutcome[] = [];
     let next = 0;
     for (const call of sendable) outcomes.push(call === undefined ? { ok: false, error: '' } : (sent[next++] as CallOutcome));
-    let nullData = false;
     for (const group of groups) if (this.#finish(ctx, group, outcomes, rootPlans, data)) nullData = true;
     return nullData;
+  }
+
+  /** The DQL text of a `@custom(dql:)` root query (also when subscribed to). */
+  #dql(parentType: string, field: string): string | undefined {
+    if (parentType === 'Query') return this.#model.queries.get(field)?.custom?.dql;
+    if (parentType === 'Subscription') return this.#model.subscriptions.get(field)?.custom?.dql ?? this.#model.queries.get(field)?.custom?.dql;
+    return undefined;
+  }
+
+  #resolveDql(ctx: ExecContext, slot: CustomSlot, dql: string, rootPlans: readonly FieldPlan[], data: Record<string, unknown>): boolean {
+    this.#predicates ??= predicateInfo(this.#model);
+    const outcome = runDqlField(ctx, slot.plan, dql, this.#predicates);
+    if (!outcome.ok) {
+      ctx.addError(outcome.error, slot.plan.nodes[0], slot.path);
+      return this.#graft(ctx, slot, null, rootPlans, data, false);
+    }
+    let value = outcome.value;
+    const type = slot.plan.definition?.type;
+    if (Array.isArray(value) && type !== undefined && !isListType(getNullableType(type))) {
+      // A single-object field reads the block's only node (Dgraph's completion does the same).
+      if (value.length > 1) {
+        ctx.addError(
+          'A list was returned, but GraphQL was expecting just one item. This indicates an internal error - probably a mismatch between the GraphQL and Dgraph/remote schemas. The value was resolved as null (which may trigger GraphQL error propagation) and as much other data as possible returned.',
+          slot.plan.nodes[0],
+          slot.path,
+        );
+        return this.#graft(ctx, slot, null, rootPlans, data, false);
+      }
+      value = value[0] ?? null;
+    }
+    return this.#graft(ctx, slot, value, rootPlans, data, true);
   }
 
   #spec(parentType: string, field: string): CustomFieldSpec | null {
@@ -103,10 +144,10 @@ export class CustomStage implements CustomResolver {
     return spec;
   }
 
-  #group(ctx: ExecContext): Group[] {
+  #group(ctx: ExecContext, slots: readonly CustomSlot[]): Group[] {
     const byPlan = new Map<FieldPlan, Group>();
     const groups: Group[] = [];
-    for (const slot of ctx.customSlots) {
+    for (const slot of slots) {
       const spec = this.#spec(slot.parentType, slot.plan.fieldName);
       if (spec === null) {
         ctx.addError(`${slot.plan.fieldName} is not supported yet`, slot.plan.nodes[0], slot.path);

@@ -39,8 +39,19 @@ export interface CustomSlot {
   readonly path: Path;
 }
 
+/** A committed add/update/delete root field, for `@lambdaOnMutate` webhooks (engine/custom/webhooks.ts). */
+export interface MutationEvent {
+  readonly type: string;
+  readonly operation: 'add' | 'update' | 'delete';
+  readonly rootIds: readonly number[];
+  /** The field's `input` argument (add: the list, update: `{filter, set, remove}`). */
+  readonly input?: unknown;
+}
+
 export class ExecContext {
   readonly errors: WireError[] = [];
+  /** Mutation root fields that succeeded, in document order. */
+  readonly events: MutationEvent[] = [];
   /** `@custom` fields left for the second stage, in response order. */
   readonly customSlots: CustomSlot[] = [];
   /** `vector_distance` of the nodes of the similarity query being read (set by that root field only). */

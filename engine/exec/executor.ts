@@ -9,7 +9,7 @@ import { SelectionPlan, type FieldPlan } from '../plan/selection-plan.js';
 import type { PreparedOperation } from '../request/prepare-request.js';
 import type { CompiledSchema } from '../schema/compile-schema.js';
 import type { RootFieldModel } from '../schema/model.js';
-import { ExecContext, FieldError, pathOf } from './exec-context.js';
+import { ExecContext, FieldError, pathOf, type MutationEvent } from './exec-context.js';
 import type { Graph } from './graph.js';
 import { resolveMutationRoot } from './mutation-root.js';
 import { resolveQueryRoot } from './query-root.js';
@@ -22,6 +22,8 @@ export interface ExecutionResult {
   readonly errors?: readonly WireError[];
   readonly data: Record<string, unknown> | null;
   readonly extensions?: Record<string, unknown>;
+  /** Committed add/update/delete root fields (for `@lambdaOnMutate`); never serialized. */
+  readonly events?: readonly MutationEvent[];
 }
 
 export class Executor {
@@ -63,6 +65,13 @@ export class Executor {
       if (roots.get(plan.fieldName)?.kind === 'custom') {
         data[plan.responseName] = null;
         ctx.customSlots.push({ parentId: undefined, parentType: rootType, plan, target: data, path: pathOf(undefined, plan.responseName) });
+        if (operation.operation === 'mutation' && this.custom !== undefined) {
+          // Serial mutation semantics: a custom mutation runs where it stands in the document.
+          const errorsBefore = ctx.errors.length;
+          if (await this.custom.resolve(ctx, request, fields, data)) nullData = true;
+          ctx.customSlots.length = 0;
+          if (ctx.errors.length > errorsBefore && data[plan.responseName] === null) failed = plan.responseName;
+        }
         continue;
       }
       const errorsBefore = ctx.errors.length;
@@ -75,9 +84,8 @@ export class Executor {
     }
     // Second stage: the @custom calls, grafted into `data` (REFERENCE §8).
     if (ctx.customSlots.length > 0 && this.custom !== undefined && (await this.custom.resolve(ctx, request, fields, data))) nullData = true;
-    const result: { errors?: readonly WireError[]; data: Record<string, unknown> | null; extensions?: Record<string, unknown> } = {
-      data: nullData ? null : data,
-    };
+    const result: { -readonly [K in keyof ExecutionResult]: ExecutionResult[K] } = { data: nullData ? null : data };
+    if (ctx.events.length > 0) result.events = ctx.events;
     if (ctx.errors.length > 0) result.errors = ctx.errors;
     if (ctx.explain !== undefined) result.extensions = { explain: ctx.explain.join('\n') };
     return result;

@@ -21,10 +21,12 @@ export function resolveMutationRoot(ctx: ExecContext, root: RootFieldModel, plan
   switch (root.kind) {
     case 'add': {
       const ids = inTransaction(ctx, plan, () => addNodes(ctx, type, args));
+      ctx.events.push({ type: type.name, operation: 'add', rootIds: ids.roots, input: args['input'] });
       return payload(ctx, type, plan, path, ids.roots, ids.count);
     }
     case 'update': {
       const ids = inTransaction(ctx, plan, () => updateNodes(ctx, type, args['input'] as Input));
+      ctx.events.push({ type: type.name, operation: 'update', rootIds: ids, input: args['input'] });
       return payload(ctx, type, plan, path, ids, ids.length);
     }
     case 'delete': {
@@ -33,6 +35,7 @@ export function resolveMutationRoot(ctx: ExecContext, root: RootFieldModel, plan
       inTransaction(ctx, plan, () => {
         for (const id of ids) ctx.graph.store.deleteNode(id);
       });
+      ctx.events.push({ type: type.name, operation: 'delete', rootIds: ids });
       return before;
     }
     default:

@@ -33,6 +33,9 @@ export interface CompileOptions {
   readonly lambdaUrl?: string;
 }
 
+/** The Query root served when a schema generates no query field (see compileSchema). */
+const placeholderQuery = 'type Query {\n\t_empty: Boolean\n}\n';
+
 const fail = (errors: readonly SchemaError[]): CompileResult => ({ ok: false, errors });
 
 export function compileSchema(sdl: string, options: CompileOptions = {}): CompileResult {
@@ -77,7 +80,11 @@ export function compileSchema(sdl: string, options: CompileOptions = {}): Compil
     return fail([{ message: 'No query or mutation found in the generated schema' }]);
   }
   const generatedSchema = printSchema(completed);
-  const apiSchema = buildSchema(generatedSchema, { assumeValidSDL: true, noLocation: true });
+  // Dgraph serves a schema whose only root fields are custom mutations (no stored types, so no Query
+  // fields; REFERENCE §1 step 10 only refuses a schema with neither). graphql-js needs a Query root to
+  // validate requests, so the served API gets a placeholder one; the generated schema text has none.
+  const servedSchema = completed.query.fields.length === 0 ? `${generatedSchema}\n${placeholderQuery}` : generatedSchema;
+  const apiSchema = buildSchema(servedSchema, { assumeValidSDL: true, noLocation: true });
   const authErrors = validateAuthRules(defs, apiSchema);
   if (authErrors.length > 0) return fail(authErrors);
   const model = assembleModel(modelTypes, completed, modelInput);

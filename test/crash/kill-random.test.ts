@@ -19,20 +19,28 @@ describe('SIGKILL during concurrent writes', () => {
         const first = await startOn(dir, args);
         await uploadSchema(first);
         const acked = new Set<string>();
+        let firstAck: () => void = () => undefined;
+        const acknowledged = new Promise<void>((resolve) => (firstAck = resolve));
         let stop = false;
         const client = async (c: number): Promise<void> => {
           for (let n = 0; !stop; n++) {
             const size = 1 + Math.floor(random() * 3);
             const keys = Array.from({ length: size }, (_, i) => `s${seed}-c${c}-${n}-${i}`);
             try {
-              if (await addItems(first.url, keys)) for (const key of keys) acked.add(key);
+              if (await addItems(first.url, keys)) {
+                for (const key of keys) acked.add(key);
+                firstAck();
+              }
             } catch {
               return; // the connection died with the server
             }
           }
         };
         const clients = Array.from({ length: 4 }, (_, c) => client(c));
-        await new Promise((resolve) => setTimeout(resolve, 100 + random() * 400));
+        // The random moment counts from the first acknowledgement, so a slow (loaded) machine still
+        // kills the server mid-stream rather than before anything was written.
+        await acknowledged;
+        await new Promise((resolve) => setTimeout(resolve, random() * 400));
         first.child.kill('SIGKILL');
         stop = true;
         await Promise.all(clients);
