@@ -15,17 +15,22 @@ export async function run(engine: Engine, query: string, variables: Record<strin
   return response.body;
 }
 
-export async function loadedEngine(data: Dataset, batch = 2_000): Promise<Engine> {
+/** Lets the event loop turn between requests, as a server does (deferred work such as webhook dispatch runs then). */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+export async function loadedEngine(data: Dataset, batch = 1_000): Promise<Engine> {
   const engine = await openEngine();
   const result = await engine.updateSchema(serviceSdl);
   if (!result.ok) throw new Error(`schema rejected: ${JSON.stringify(result.errors)}`);
   const authors = data.authors.map((a) => ({ handle: a.handle, name: a.name }));
   for (let i = 0; i < authors.length; i += batch) {
     await run(engine, 'mutation ($input: [AddAuthorInput!]!) { addAuthor(input: $input) { numUids } }', { input: authors.slice(i, i + batch) });
+    await turn();
   }
   for (let i = 0; i < data.posts.length; i += batch) {
     const input = data.posts.slice(i, i + batch).map((p) => ({ ...p, author: { handle: data.authors[p.author]?.handle ?? '' } }));
     await run(engine, 'mutation ($input: [AddPostInput!]!) { addPost(input: $input) { numUids } }', { input });
+    await turn();
   }
   return engine;
 }

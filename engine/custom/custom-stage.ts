@@ -6,7 +6,7 @@
 //   5. turn each outcome into a value or Dgraph's error, complete it against the field type and graft it
 //      under every slot; a non-null violation nulls the nearest nullable ancestor.
 
-import { getNamedType, getNullableType, isLeafType, isListType, isNonNullType, isObjectType, type GraphQLOutputType, type GraphQLSchema } from 'graphql';
+import { getNamedType, getNullableType, isLeafType, isListType, isNonNullType, isObjectType, isScalarType, type GraphQLOutputType, type GraphQLSchema } from 'graphql';
 import type { GraphQLRequest } from '../api.js';
 import { wireError, type WireError, type WireLocation } from '../errors/wire-error.js';
 import { pathToArray, type CustomSlot, type ExecContext } from '../exec/exec-context.js';
@@ -17,7 +17,7 @@ import { GraphStore } from '../store/graph-store.js';
 import { toOutputValue } from '../exec/stored-values.js';
 import type { ScalarValue } from '../indexes/value-index.js';
 import type { CallRunner } from './call-runner.js';
-import { Completer, INVALID, nonNullMissing } from './complete.js';
+import { Completer, coerceScalar, INVALID, nonNullMissing } from './complete.js';
 import { customFieldSpec, type CustomFieldSpec } from './custom-field.js';
 import { goJson, goJsonError } from './go-json.js';
 import type { CallOutcome, OutboundCall } from './outbound.js';
@@ -53,6 +53,9 @@ const failed = (detail: string, field: string, parent: string): string =>
 
 export class CustomStage implements CustomResolver {
   readonly #specs = new Map<string, CustomFieldSpec | null>();
+  /** Per field plan: its spec (saves a key string per slot) and, for nullable scalar fields, the scalar name. */
+  readonly #planSpecs = new WeakMap<FieldPlan, CustomFieldSpec | null>();
+  readonly #leafScalars = new WeakMap<FieldPlan, string | null>();
   readonly #completer: Completer;
   readonly #model: SchemaModel;
   readonly #schema: GraphQLSchema;
@@ -148,7 +151,11 @@ export class CustomStage implements CustomResolver {
     const byPlan = new Map<FieldPlan, Group>();
     const groups: Group[] = [];
     for (const slot of slots) {
-      const spec = this.#spec(slot.parentType, slot.plan.fieldName);
+      let spec = this.#planSpecs.get(slot.plan);
+      if (spec === undefined) {
+        spec = this.#spec(slot.parentType, slot.plan.fieldName);
+        this.#planSpecs.set(slot.plan, spec);
+      }
       if (spec === null) {
         ctx.addError(`${slot.plan.fieldName} is not supported yet`, slot.plan.nodes[0], slot.path);
         continue;
@@ -288,12 +295,25 @@ export class CustomStage implements CustomResolver {
     return nullData;
   }
 
+  #leafScalar(plan: FieldPlan, type: GraphQLOutputType): string | null {
+    let leaf = this.#leafScalars.get(plan);
+    if (leaf === undefined) {
+      leaf = isScalarType(type) ? type.name : null;
+      this.#leafScalars.set(plan, leaf);
+    }
+    return leaf;
+  }
+
   /** Completes `value` into the slot; a non-null violation nulls the nearest nullable ancestor. */
   #graft(ctx: ExecContext, slot: CustomSlot, value: unknown, rootPlans: readonly FieldPlan[], data: Record<string, unknown>, complete: boolean): boolean {
     const type = slot.plan.definition?.type;
     if (type === undefined) return false;
     let completed: unknown;
-    if (complete) completed = this.#completer.complete(ctx, type, value, slot.plan, slot.path);
+    const leaf = complete ? this.#leafScalar(slot.plan, type) : null;
+    // Fast path for the common nullable scalar field: no type walk per parent.
+    const quick = leaf === null || value === undefined || typeof value === 'object' ? INVALID : coerceScalar(leaf, value);
+    if (quick !== INVALID) completed = quick;
+    else if (complete) completed = this.#completer.complete(ctx, type, value, slot.plan, slot.path);
     else if (slot.parentId === undefined && isListType(getNullableType(type))) completed = [];
     else completed = isNonNullType(type) ? INVALID : null;
     if (completed !== INVALID) {

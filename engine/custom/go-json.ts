@@ -13,7 +13,8 @@ function escapeChar(c: string): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (typeof value !== 'object' || value === null) return value;
-  const out: Record<string, unknown> = {};
+  // Null prototype: a `__proto__` key stays an ordinary key.
+  const out = Object.create(null) as Record<string, unknown>;
   for (const key of Object.keys(value).sort()) {
     const member = (value as Record<string, unknown>)[key];
     if (member !== undefined) out[key] = sortKeys(member);

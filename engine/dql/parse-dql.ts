@@ -109,7 +109,7 @@ function tokenize(text: string): Token[] {
       i = end + 1;
     } else if (c === '$' || c === '@' || /[\w.~-]/.test(c)) {
       i++;
-      while (i < text.length && /[\w.~\-]/.test(text[i] as string)) i++;
+      while (i < text.length && /[\w.~-]/.test(text[i] as string)) i++;
       const word = text.slice(c === '$' || c === '@' ? start + 1 : start, i);
       tokens.push({ kind: c === '$' ? 'var' : c === '@' ? 'directive' : 'word', text: word, pos: start });
     } else {

@@ -7,6 +7,7 @@ import { FieldError } from './exec-context.js';
 
 /** A GraphQL input value (already coerced by graphql-js) as the store keeps it. */
 export function toStoredValue(field: FieldModel, value: unknown): ScalarValue {
+  if (typeof value === 'string' && field.typeName === 'String') return value; // the commonest case first
   switch (field.typeName) {
     case 'Int64':
       return toInt64(value);

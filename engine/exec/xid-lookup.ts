@@ -6,6 +6,7 @@ import type { OrderedIndex } from '../indexes/ordered-index.js';
 import type { ExecContext } from './exec-context.js';
 import { xidIndexKind } from './graph.js';
 import { toStoredValue } from './stored-values.js';
+import { postingIds } from '../util/posting-list.js';
 
 /** The node of `type` (or of any type, for interface-wide ids) whose xid field equals `value`. */
 export function findByXid(ctx: ExecContext, type: TypeModel, field: FieldModel, value: unknown): number | undefined {
@@ -14,7 +15,12 @@ export function findByXid(ctx: ExecContext, type: TypeModel, field: FieldModel, 
   const index = store.scalar(field.predicate).index(kind);
   if (index === undefined) return undefined;
   const stored = toStoredValue(field, value);
-  const ids = kind === 'hash' ? (index as HashIndex).eq(stored) : (index as OrderedIndex).eq(stored);
   const owner = field.xidInterface ? field.declaringType : type.name;
-  return ids.find((id) => store.hasType(id, owner));
+  if (kind === 'hash') {
+    const p = (index as HashIndex).posting(stored);
+    if (p === undefined) return undefined;
+    if (typeof p === 'number') return store.hasType(p, owner) ? p : undefined; // the usual unique @id
+    return postingIds(p).find((id) => store.hasType(id, owner));
+  }
+  return (index as OrderedIndex).eq(stored).find((id) => store.hasType(id, owner));
 }

@@ -35,20 +35,28 @@ export class HashIndex implements ValueIndex {
   add(value: ScalarValue, id: number): void {
     const key = hashKey(value);
     if (key === undefined) return;
-    const next = postingAdd(this.map.get(key), id);
+    const prev = this.map.get(key);
+    const next = postingAdd(prev, id);
     if (next === null) return;
-    this.map.set(key, next);
+    if (next !== prev) this.map.set(key, next); // a PostingList grows in place
     this.entries++;
   }
 
   remove(value: ScalarValue, id: number): void {
     const key = hashKey(value);
     if (key === undefined) return;
-    const next = postingRemove(this.map.get(key), id);
+    const prev = this.map.get(key);
+    const next = postingRemove(prev, id);
     if (next === null) return;
     if (next === undefined) this.map.delete(key);
-    else this.map.set(key, next);
+    else if (next !== prev) this.map.set(key, next);
     this.entries--;
+  }
+
+  /** The raw posting under `value` (a bare id, a small array or a PostingList), without copying. */
+  posting(value: ScalarValue): Posting | undefined {
+    const key = hashKey(value);
+    return key === undefined ? undefined : this.map.get(key);
   }
 
   eq(value: ScalarValue): SortedIds {

@@ -16,9 +16,10 @@ export class TermIndex implements ValueIndex {
   add(value: ScalarValue, id: number): void {
     if (typeof value !== 'string') return;
     for (const token of termTokens(value)) {
-      const next = postingAdd(this.map.get(token), id);
+      const prev = this.map.get(token);
+      const next = postingAdd(prev, id);
       if (next === null) continue;
-      this.map.set(token, next);
+      if (next !== prev) this.map.set(token, next); // a PostingList grows in place
       this.entries++;
     }
   }
@@ -26,10 +27,11 @@ export class TermIndex implements ValueIndex {
   remove(value: ScalarValue, id: number): void {
     if (typeof value !== 'string') return;
     for (const token of termTokens(value)) {
-      const next = postingRemove(this.map.get(token), id);
+      const prev = this.map.get(token);
+      const next = postingRemove(prev, id);
       if (next === null) continue;
       if (next === undefined) this.map.delete(token);
-      else this.map.set(token, next);
+      else if (next !== prev) this.map.set(token, next);
       this.entries--;
     }
   }

@@ -70,10 +70,9 @@ export class EdgeColumnImpl implements EdgeColumn {
   }
 
   add(from: number, to: number): boolean {
-    if (this.fwd.has(from, to)) return false;
     this.ctx.assertNode(from);
     this.ctx.assertNode(to);
-    this.addRaw(from, to);
+    if (!this.addRaw(from, to)) return false;
     this.ctx.undoLog?.push(OP_EDGE_ADDED, this, from, to);
     return true;
   }

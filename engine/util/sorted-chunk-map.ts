@@ -4,7 +4,7 @@
 import { postingAdd, postingIds, postingRemove, type Posting } from './posting-list.js';
 import type { SortedIds } from './sorted-ids.js';
 
-const CHUNK_MAX = 512;
+const CHUNK_MAX = 128;
 
 interface Chunk<K> {
   keys: K[];
@@ -53,8 +53,8 @@ export class SortedChunkMap<K> {
       chunk.keys.push(key);
       chunk.vals.push(id);
     } else {
-      chunk.keys.splice(i, 0, key);
-      chunk.vals.splice(i, 0, id);
+      insertAt(chunk.keys, i, key);
+      insertAt(chunk.vals, i, id);
       if (i === 0) this.firsts[c] = key;
     }
     this.keyCount++;
@@ -75,8 +75,8 @@ export class SortedChunkMap<K> {
       chunk.vals[i] = next;
       return true;
     }
-    chunk.keys.splice(i, 1);
-    chunk.vals.splice(i, 1);
+    removeAt(chunk.keys, i);
+    removeAt(chunk.vals, i);
     this.keyCount--;
     if (chunk.keys.length === 0) {
       this.chunks.splice(c, 1);
@@ -212,4 +212,19 @@ export class SortedChunkMap<K> {
     this.chunks.splice(c + 1, 0, right);
     this.firsts.splice(c + 1, 0, right.keys[0] as K);
   }
+}
+
+/** `a.splice(i, 0, v)` without splice's generic path (chunks are short, so shifting is cheap). */
+function insertAt<T>(a: T[], i: number, v: T): void {
+  let k = a.length;
+  a.push(v);
+  for (; k > i; k--) a[k] = a[k - 1] as T;
+  a[i] = v;
+}
+
+/** `a.splice(i, 1)` likewise. */
+function removeAt<T>(a: T[], i: number): void {
+  const n = a.length - 1;
+  for (let k = i; k < n; k++) a[k] = a[k + 1] as T;
+  a.pop();
 }
