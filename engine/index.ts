@@ -32,7 +32,7 @@ import { CustomStage } from './custom/custom-stage.js';
 import { defaultCallLimits, type CallLimits } from './custom/outbound.js';
 import { validateRemoteGraphql, type IntrospectionOptions } from './custom/remote-introspection.js';
 import { customFieldInSubscription } from './custom/subscription-check.js';
-import { fireWebhooks, type WebhookSender } from './custom/webhooks.js';
+import { fireWebhooks, webhookOperations, type WebhookSender } from './custom/webhooks.js';
 import type { ExecutionResult } from './exec/executor.js';
 
 export type * from './api.js';
@@ -223,8 +223,12 @@ export class Engine {
 
   #fireWebhooks(state: ServingState, events: NonNullable<ExecutionResult['events']>, commitTs: number, request: GraphQLRequest): void {
     const compiled = state.compiled;
-    if (compiled === null) return;
-    setImmediate(() => fireWebhooks(this.#webhooks, compiled, events, commitTs, request));
+    if (compiled === null || this.#webhooks.lambdaUrl === undefined) return;
+    // Keep (and schedule) only what a @lambdaOnMutate asks for: holding every mutation's input until
+    // the next turn would pin bulk loads in memory.
+    const wanted = events.filter((e) => e.rootIds.length > 0 && webhookOperations(compiled.apiSchema, e.type).has(e.operation));
+    if (wanted.length === 0) return;
+    setImmediate(() => fireWebhooks(this.#webhooks, compiled, wanted, commitTs, request));
   }
 
   /** Runs one /admin GraphQL request (getGQLSchema, updateGQLSchema, health). */

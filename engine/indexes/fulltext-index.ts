@@ -4,13 +4,14 @@
 // words matches nothing. Tokens come from ./fulltext-analyzer.ts (UAX #29-style words,
 // lower-case, NFKC, Dgraph's English stop words, Porter stemmer).
 //
-// flexsearch was measured for this job and is deliberately not used: its English encoder
-// (crude suffix stripping, a different stop list, character de-duplication) cannot reproduce
-// Dgraph's tokens, its results come relevance-ordered and capped by a limit (so they need a sort
-// per query), it removes whole documents rather than one value of a list, and with our analyzer
-// plugged in as its encoder it added 100k short sentences about 3x slower than the plain
-// posting lists below. Exact token postings answer both functions by sorted-list intersection/union.
-// If a fuzzy or ranked search is ever wanted, this file stays the single place to import it.
+// flexsearch was measured for this job and is deliberately not used (bench/micro/fulltext-vs-flexsearch.ts,
+// the one file that imports it; figures in bench/README.md): its default English encoder answers 7 of 13
+// English probe queries differently from Dgraph's tokens; with our analyzer plugged in as its `encode`
+// the answers agree, but a 2-word alloftext that must return every match (ordering and paging come
+// after filtering) took 146 µs vs 3.6 µs here at 10k documents and 38 ms vs 0.14 ms at 1M, because it
+// scores and caps results by relevance; it also removes whole documents, not one value of a list.
+// Exact token postings answer both functions by sorted-list intersection/union; large postings get a
+// cached membership bitset, so dense lists intersect word by word (see TokenPostings.intersect).
 
 import type { ScalarValue, ValueIndex } from './value-index.js';
 import type { SortedIds } from '../util/sorted-ids.js';

@@ -4,7 +4,7 @@
 // operations here are private stand-ins until engine/util/sorted-ids.ts grows its own.)
 
 import { intersect, type SortedIds } from '../util/sorted-ids.js';
-import { bitsetOf, probeBitsets } from '../util/posting-list.js';
+import { andBitsets, bitsetOf, denseEnough, probeBitsets } from '../util/posting-list.js';
 
 const EMPTY: SortedIds = Object.freeze([]) as SortedIds;
 
@@ -141,6 +141,16 @@ export class TokenPostings<K> {
     const smallest = lists[0] as PostingList;
     smallest.shared = true;
     if (lists.length === 1) return smallest.ids;
+    const dense = bitsOf(smallest);
+    if (dense !== undefined && denseEnough(smallest.ids.length, dense.length)) {
+      const all = [dense];
+      for (let k = 1; k < lists.length; k++) {
+        const bits = bitsOf(lists[k] as PostingList);
+        if (bits === undefined) break;
+        all.push(bits);
+      }
+      if (all.length === lists.length) return andBitsets(all);
+    }
     let acc: SortedIds = smallest.ids;
     const probes: Uint32Array[] = [];
     for (let k = 1; k < lists.length; k++) {

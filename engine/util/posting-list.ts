@@ -141,6 +141,31 @@ export function bitsetOf(ids: SortedIds): Uint32Array | undefined {
   return bits;
 }
 
+/** The ids present in every bitset (a word-wise AND: for dense lists, cheaper than probing each id). */
+export function andBitsets(bitsets: readonly Uint32Array[]): number[] {
+  const out: number[] = [];
+  let words = Infinity;
+  for (const b of bitsets) words = Math.min(words, b.length);
+  if (bitsets.length === 0 || words === Infinity) return out;
+  const a = bitsets[0] as Uint32Array;
+  const b = (bitsets[1] ?? a) as Uint32Array;
+  for (let w = 0; w < words; w++) {
+    let x = (a[w] as number) & (b[w] as number);
+    for (let k = 2; k < bitsets.length && x !== 0; k++) x &= (bitsets[k] as Uint32Array)[w] as number;
+    while (x !== 0) {
+      const low = x & -x;
+      out.push(w * 32 + 31 - Math.clz32(low));
+      x ^= low;
+    }
+  }
+  return out;
+}
+
+/** Whether to AND whole bitsets rather than probe the smallest list's ids: its ids fill a quarter of the words. */
+export function denseEnough(smallest: number, bitsetWords: number): boolean {
+  return smallest * 4 >= bitsetWords;
+}
+
 /** The ids of `ids` present in every bitset. */
 export function probeBitsets(ids: SortedIds, bitsets: readonly Uint32Array[]): number[] {
   const out: number[] = [];
@@ -169,7 +194,19 @@ export function probeBitsets(ids: SortedIds, bitsets: readonly Uint32Array[]): n
 export function intersectPostings(postings: readonly Posting[]): SortedIds {
   if (postings.length === 0) return EMPTY_IDS;
   const sorted = [...postings].sort((a, b) => postingSize(a) - postingSize(b));
-  let acc: SortedIds = postingIds(sorted[0]);
+  const smallest = sorted[0];
+  const dense = smallest instanceof PostingList ? smallest.bitset() : undefined;
+  if (dense !== undefined && denseEnough(postingSize(smallest), dense.length)) {
+    const all: Uint32Array[] = [dense];
+    for (let k = 1; k < sorted.length; k++) {
+      const p = sorted[k];
+      const bits = p instanceof PostingList ? p.bitset() : undefined;
+      if (bits === undefined) break;
+      all.push(bits);
+    }
+    if (all.length === sorted.length) return andBitsets(all);
+  }
+  let acc: SortedIds = postingIds(smallest);
   const probes: Uint32Array[] = [];
   for (let k = 1; k < sorted.length && acc.length > 0; k++) {
     const p = sorted[k] as Posting;

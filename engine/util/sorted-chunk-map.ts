@@ -4,7 +4,7 @@
 import { postingAdd, postingIds, postingRemove, type Posting } from './posting-list.js';
 import type { SortedIds } from './sorted-ids.js';
 
-const CHUNK_MAX = 128;
+const CHUNK_MAX = 64;
 
 interface Chunk<K> {
   keys: K[];
@@ -208,7 +208,10 @@ export class SortedChunkMap<K> {
   private split(c: number): void {
     const chunk = this.chunks[c] as Chunk<K>;
     const half = chunk.keys.length >>> 1;
-    const right: Chunk<K> = { keys: chunk.keys.splice(half), vals: chunk.vals.splice(half) };
+    // Slices, not splice: both halves get exact-size arrays (a spliced left half keeps its old capacity).
+    const right: Chunk<K> = { keys: chunk.keys.slice(half), vals: chunk.vals.slice(half) };
+    chunk.keys = chunk.keys.slice(0, half);
+    chunk.vals = chunk.vals.slice(0, half);
     this.chunks.splice(c + 1, 0, right);
     this.firsts.splice(c + 1, 0, right.keys[0] as K);
   }
