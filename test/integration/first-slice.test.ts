@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstSliceSchema } from '../fixtures/first-slice.js';
-import { postGraphql, send } from './helpers/http.js';
+import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
 import { nativeTransport, startServer, type ServerProcess } from './helpers/server-process.js';
 
 let server: ServerProcess;
@@ -25,12 +25,7 @@ let bookId: string;
 
 beforeAll(async () => {
   server = await startServer();
-  const upload = await send(`${server.url}/admin/schema`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/octet-stream' },
-    body: firstSliceSchema,
-  });
-  expect(upload.json()).toEqual({ data: { code: 'Success', message: 'Done' } });
+  expect(await uploadSchema(server.url, firstSliceSchema)).toEqual(uploadSucceeded);
   const seeded = await gql(`mutation {
     addProduct(input: [{ name: "GraphQL Book" }, { name: "Rust Book" }, { name: "Cook Book" }]) { product { productID name } numUids }
   }`);

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { buildClientSchema, getIntrospectionQuery, printSchema, type IntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphql, send } from './helpers/http.js';
+import { postGraphql, send, uploadSchema, uploadSucceeded } from './helpers/http.js';
 import { nativeTransport, startServer, type ServerProcess } from './helpers/server-process.js';
 
 const schemagen = '../shared/dgraph-testdata/schema/testdata/schemagen';
@@ -17,8 +17,7 @@ let server: ServerProcess;
 
 beforeAll(async () => {
   server = await startServer();
-  const upload = await send(`${server.url}/admin/schema`, { method: 'POST', body: schemaWithSecret, headers: { 'content-type': 'application/octet-stream' } });
-  expect(upload.json()).toEqual({ data: { code: 'Success', message: 'Done' } });
+  expect(await uploadSchema(server.url, schemaWithSecret)).toEqual(uploadSucceeded);
 });
 
 afterAll(async () => {

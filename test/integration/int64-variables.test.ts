@@ -2,18 +2,15 @@
 // Dgraph's text (the server keeps the number's source text for this).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphql, send } from './helpers/http.js';
+import { postGraphql, send, uploadSchema, uploadSucceeded } from './helpers/http.js';
 import { nativeTransport, startServer, type ServerProcess } from './helpers/server-process.js';
 
 let server: ServerProcess;
 
 beforeAll(async () => {
   server = await startServer();
-  const upload = await send(`${server.url}/admin/schema`, {
-    method: 'POST',
-    body: 'type Counter { id: ID!  name: String! @id  views: Int64 @search  byMonth: [Int64] }',
-  });
-  expect(upload.json()).toEqual({ data: { code: 'Success', message: 'Done' } });
+  const schema = 'type Counter { id: ID!  name: String! @id  views: Int64 @search  byMonth: [Int64] }';
+  expect(await uploadSchema(server.url, schema)).toEqual(uploadSucceeded);
 });
 
 afterAll(async () => {

@@ -2,7 +2,7 @@
 // that remain (new indexes are back-filled); a failed upload changes nothing.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphql, send } from './helpers/http.js';
+import { postGraphql, send, uploadSchema, uploadSucceeded } from './helpers/http.js';
 import { nativeTransport, startServer, type ServerProcess } from './helpers/server-process.js';
 
 let server: ServerProcess;
@@ -10,10 +10,7 @@ let server: ServerProcess;
 const v1 = `type Book { id: ID!  title: String! @search(by: [hash])  pages: Int }`;
 const v2 = `type Book { id: ID!  title: String! @search(by: [hash, term])  pages: Int @search  isbn: String @id }`;
 
-async function upload(schema: string): Promise<unknown> {
-  const answer = await send(`${server.url}/admin/schema`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: schema });
-  return answer.json();
-}
+const upload = (schema: string): Promise<unknown> => uploadSchema(server.url, schema);
 
 async function gql(query: string): Promise<any> {
   return (await postGraphql(server.url, { query })).json();
@@ -33,11 +30,11 @@ describe('schema updates', () => {
   });
 
   it('keeps stored data across an upload and back-fills new indexes', async () => {
-    expect(await upload(v1)).toEqual({ data: { code: 'Success', message: 'Done' } });
+    expect(await upload(v1)).toEqual(uploadSucceeded);
     const added = await gql(`mutation { addBook(input: [{ title: "Deep Graph Theory", pages: 300 }, { title: "Shallow Waters", pages: 120 }]) { numUids } }`);
     expect(added.data).toEqual({ addBook: { numUids: 2 } });
 
-    expect(await upload(v2)).toEqual({ data: { code: 'Success', message: 'Done' } });
+    expect(await upload(v2)).toEqual(uploadSucceeded);
     const byTerm = await gql(`{ queryBook(filter: { title: { anyofterms: "graph" } }) { title pages isbn } }`);
     expect(byTerm).toEqual({ data: { queryBook: [{ title: 'Deep Graph Theory', pages: 300, isbn: null }] } });
     const byPages = await gql(`{ queryBook(filter: { pages: { lt: 200 } }) { title } }`);

@@ -40,3 +40,15 @@ export function header(answer: Answer, name: string): string | undefined {
   const value = answer.headers[name.toLowerCase()];
   return Array.isArray(value) ? value.join(', ') : value;
 }
+
+/** Deploys a schema through `POST /admin/schema` (the raw file as the body) and returns the JSON answer. */
+export async function uploadSchema(baseUrl: string, schema: string, headers: Readonly<Record<string, string>> = {}): Promise<unknown> {
+  const answer = await send(`${baseUrl}/admin/schema`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/octet-stream', ...headers },
+    body: schema,
+  });
+  return answer.json();
+}
+
+export const uploadSucceeded = { data: { code: 'Success', message: 'Done' } } as const;
