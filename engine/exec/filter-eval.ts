@@ -7,8 +7,9 @@ import { GraphStore } from '../store/graph-store.js';
 import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
 import type { ExecContext } from './exec-context.js';
 import { FieldError } from './exec-context.js';
-import { toStoredValue } from './stored-values.js';
-import type { GeoMultiPolygon, GeoPoint, GeoPolygon, ScalarValue } from '../indexes/value-index.js';
+import { xidIndexKind } from './graph.js';
+import { geoMultiPolygon, geoPoint, geoPolygon, toStoredValue, type MultiPolygonInput, type PointInput, type PolygonInput } from './stored-values.js';
+import type { ScalarValue } from '../indexes/value-index.js';
 import type { HashIndex } from '../indexes/hash-index.js';
 import type { ExactIndex } from '../indexes/exact-index.js';
 import type { OrderedIndex } from '../indexes/ordered-index.js';
@@ -147,19 +148,19 @@ function applyOperator(ctx: ExecContext, field: FieldModel, op: string, arg: unk
     case 'ngram':
       return index<NgramIndex>(column.index('ngram'), field, 'ngram').ngram(String(arg));
     case 'near': {
-      const { coordinate, distance } = arg as { coordinate: { longitude: number; latitude: number }; distance: number };
-      return geo(ctx, field).near(toPoint(coordinate), distance);
+      const { coordinate, distance } = arg as { coordinate: PointInput; distance: number };
+      return geo(ctx, field).near(geoPoint(coordinate), distance);
     }
     case 'within':
-      return geo(ctx, field).within(toPolygon((arg as { polygon: PolygonInput }).polygon));
+      return geo(ctx, field).within(geoPolygon((arg as { polygon: PolygonInput }).polygon));
     case 'contains': {
       const { point, polygon } = arg as { point?: PointInput; polygon?: PolygonInput };
-      return geo(ctx, field).contains(point !== undefined && point !== null ? toPoint(point) : toPolygon(polygon as PolygonInput));
+      return geo(ctx, field).contains(point !== undefined && point !== null ? geoPoint(point) : geoPolygon(polygon as PolygonInput));
     }
     case 'intersects': {
-      const { polygon, multiPolygon } = arg as { polygon?: PolygonInput; multiPolygon?: { polygons: PolygonInput[] } };
+      const { polygon, multiPolygon } = arg as { polygon?: PolygonInput; multiPolygon?: MultiPolygonInput };
       return geo(ctx, field).intersects(
-        polygon !== undefined && polygon !== null ? toPolygon(polygon) : toMultiPolygon(multiPolygon as { polygons: PolygonInput[] }),
+        polygon !== undefined && polygon !== null ? geoPolygon(polygon) : geoMultiPolygon(multiPolygon as MultiPolygonInput),
       );
     }
     default:
@@ -193,7 +194,7 @@ function rangeKind(field: FieldModel): IndexKind {
   if (field.search.includes('exact')) return 'exact';
   const numeric = field.search.find((k) => ['int', 'int64', 'float', 'year', 'month', 'day', 'hour'].includes(k));
   if (numeric !== undefined) return numeric;
-  if (field.isXid) return field.typeName === 'Int64' ? 'int64' : field.typeName === 'Int' ? 'int' : 'hash';
+  if (field.isXid) return xidIndexKind(field); // @id fields always carry their lookup index
   throw new FieldError(`field ${field.name} has no index for this filter`);
 }
 
@@ -216,20 +217,3 @@ export function asList(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [value];
 }
 
-interface PointInput {
-  longitude: number;
-  latitude: number;
-}
-interface PolygonInput {
-  coordinates: { points: PointInput[] }[];
-}
-
-function toPoint(p: PointInput): GeoPoint {
-  return { type: 'Point', coordinates: [p.longitude, p.latitude] };
-}
-function toPolygon(p: PolygonInput): GeoPolygon {
-  return { type: 'Polygon', coordinates: p.coordinates.map((ring) => ring.points.map((pt) => [pt.longitude, pt.latitude] as const)) };
-}
-function toMultiPolygon(m: { polygons: PolygonInput[] }): GeoMultiPolygon {
-  return { type: 'MultiPolygon', coordinates: m.polygons.map((p) => toPolygon(p).coordinates) };
-}

@@ -1,7 +1,7 @@
 // Conversions between GraphQL values and stored values (REFERENCE §2: Int64 is full precision,
 // DateTime is kept as written, geo values are GeoJSON-like, embeddings are Float32Array).
 
-import type { GeoValue, ScalarValue } from '../indexes/value-index.js';
+import type { GeoMultiPolygon, GeoPoint, GeoPolygon, GeoValue, ScalarValue } from '../indexes/value-index.js';
 import type { FieldModel } from '../schema/model.js';
 import { FieldError } from './exec-context.js';
 
@@ -17,11 +17,11 @@ export function toStoredValue(field: FieldModel, value: unknown): ScalarValue {
     case 'Boolean':
       return Boolean(value);
     case 'Point':
-      return pointOf(value as PointInput);
+      return geoPoint(value as PointInput);
     case 'Polygon':
-      return { type: 'Polygon', coordinates: polygonOf(value as PolygonInput) };
+      return geoPolygon(value as PolygonInput);
     case 'MultiPolygon':
-      return { type: 'MultiPolygon', coordinates: (value as { polygons: PolygonInput[] }).polygons.map(polygonOf) };
+      return geoMultiPolygon(value as MultiPolygonInput);
     default:
       if (field.kind === 'embedding') return Float32Array.from(value as number[]);
       return String(value);
@@ -42,20 +42,28 @@ function toInt64(value: unknown): bigint {
   throw new FieldError(`Type mismatched for Value \`${String(value)}\`, expected: Int64`);
 }
 
-interface PointInput {
+/** The geo input shapes of the generated API (`PointRef`, `PolygonRef`, `MultiPolygonRef`). */
+export interface PointInput {
   readonly longitude: number;
   readonly latitude: number;
 }
-interface PolygonInput {
+export interface PolygonInput {
   readonly coordinates: readonly { readonly points: readonly PointInput[] }[];
 }
+export interface MultiPolygonInput {
+  readonly polygons: readonly PolygonInput[];
+}
 
-function pointOf(p: PointInput): GeoValue {
+export function geoPoint(p: PointInput): GeoPoint {
   return { type: 'Point', coordinates: [p.longitude, p.latitude] };
 }
 
-function polygonOf(p: PolygonInput): [number, number][][] {
-  return p.coordinates.map((ring) => ring.points.map((pt) => [pt.longitude, pt.latitude] as [number, number]));
+export function geoPolygon(p: PolygonInput): GeoPolygon {
+  return { type: 'Polygon', coordinates: p.coordinates.map((ring) => ring.points.map((pt) => [pt.longitude, pt.latitude] as const)) };
+}
+
+export function geoMultiPolygon(m: MultiPolygonInput): GeoMultiPolygon {
+  return { type: 'MultiPolygon', coordinates: m.polygons.map((p) => geoPolygon(p).coordinates) };
 }
 
 function geoOutput(value: GeoValue): unknown {

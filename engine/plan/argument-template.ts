@@ -30,25 +30,11 @@ export function compileArguments(
   definition: GraphQLField<unknown, unknown>,
   nodes: readonly { readonly name: { readonly value: string }; readonly value: ValueNode }[],
 ): ArgumentsTemplate | undefined {
-  const parts: [string, Template][] = [];
-  for (const arg of definition.args) {
-    const node = nodes.find((n) => n.name.value === arg.name);
-    if (node === undefined) {
-      if (arg.defaultValue !== undefined) parts.push([arg.name, constant(arg.defaultValue)]);
-      continue;
-    }
-    const template = compile(node.value, arg.type);
-    if (template === undefined) return undefined;
-    parts.push([arg.name, template]);
-  }
+  const object = compileObject(definition.args, nodes);
+  if (object === undefined) return undefined;
   return (variables) => {
-    const out: Record<string, unknown> = {};
-    for (const [name, template] of parts) {
-      const value = template(variables);
-      if (value === missing) return undefined;
-      out[name] = value;
-    }
-    return out;
+    const value = object(variables);
+    return value === missing ? undefined : (value as Record<string, unknown>);
   };
 }
 
@@ -73,30 +59,42 @@ function compile(node: ValueNode, type: GraphQLInputType): Template | undefined 
     if (items.some((item) => item === undefined)) return undefined;
     return (variables) => collect(items as Template[], variables);
   }
-  if (isInputObjectType(nullable) && node.kind === Kind.OBJECT) {
-    const fields: [string, Template][] = [];
-    const definitions = nullable.getFields();
-    for (const field of Object.values(definitions)) {
-      const fieldNode = node.fields.find((f) => f.name.value === field.name);
-      if (fieldNode === undefined) {
-        if (field.defaultValue !== undefined) fields.push([field.name, constant(field.defaultValue)]);
-        continue;
-      }
-      const template = compile(fieldNode.value, field.type);
-      if (template === undefined) return undefined;
-      fields.push([field.name, template]);
-    }
-    return (variables) => {
-      const out: Record<string, unknown> = {};
-      for (const [name, template] of fields) {
-        const value = template(variables);
-        if (value === missing) return missing;
-        out[name] = value;
-      }
-      return out;
-    };
-  }
+  if (isInputObjectType(nullable) && node.kind === Kind.OBJECT) return compileObject(Object.values(nullable.getFields()), node.fields);
   return undefined;
+}
+
+/** Field or argument definitions, as graphql-js describes both. */
+interface InputDefinition {
+  readonly name: string;
+  readonly type: GraphQLInputType;
+  readonly defaultValue?: unknown;
+}
+
+/** An object of `definitions` (arguments of a field, or fields of an input object): written, defaulted or absent. */
+function compileObject(
+  definitions: readonly InputDefinition[],
+  nodes: readonly { readonly name: { readonly value: string }; readonly value: ValueNode }[],
+): Template | undefined {
+  const parts: [string, Template][] = [];
+  for (const definition of definitions) {
+    const node = nodes.find((n) => n.name.value === definition.name);
+    if (node === undefined) {
+      if (definition.defaultValue !== undefined) parts.push([definition.name, constant(definition.defaultValue)]);
+      continue;
+    }
+    const template = compile(node.value, definition.type);
+    if (template === undefined) return undefined;
+    parts.push([definition.name, template]);
+  }
+  return (variables) => {
+    const out: Record<string, unknown> = {};
+    for (const [name, template] of parts) {
+      const value = template(variables);
+      if (value === missing) return missing;
+      out[name] = value;
+    }
+    return out;
+  };
 }
 
 function constant(value: unknown): Template {
