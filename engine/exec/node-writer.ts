@@ -166,10 +166,8 @@ export class NodeWriter {
   }
 
   #checkRequired(type: TypeModel, input: Input, impliedField: string | undefined): void {
-    for (const field of type.fields.values()) {
-      if (!field.nonNull || field.kind === 'id' || field.custom !== undefined || field.reverseOf !== undefined) continue;
+    for (const field of requiredFields(type)) {
       if (field.name === impliedField) continue; // set by the inverse edge from the parent
-      if (field.defaults?.add !== undefined) continue;
       const value = input[field.name];
       if (value === undefined || value === null) {
         throw new FieldError(`type ${type.name} requires a value for field ${field.name}, but no value present`);
@@ -229,10 +227,32 @@ export class NodeWriter {
   }
 }
 
+/** Per type (models are per schema): the fields an add must be given, and those with `@default(add:)`. */
+const fieldLists = new WeakMap<TypeModel, { readonly required: readonly FieldModel[]; readonly addDefaults: readonly FieldModel[] }>();
+
+function listsOf(type: TypeModel): { readonly required: readonly FieldModel[]; readonly addDefaults: readonly FieldModel[] } {
+  let lists = fieldLists.get(type);
+  if (lists === undefined) {
+    const fields = [...type.fields.values()];
+    lists = {
+      required: fields.filter(
+        (f) => f.nonNull && f.kind !== 'id' && f.custom === undefined && f.reverseOf === undefined && f.defaults?.add === undefined,
+      ),
+      addDefaults: fields.filter((f) => f.defaults?.add !== undefined),
+    };
+    fieldLists.set(type, lists);
+  }
+  return lists;
+}
+
+function requiredFields(type: TypeModel): readonly FieldModel[] {
+  return listsOf(type).required;
+}
+
 /** Fills `@default(add: {value})` values (DateTime `$now` = the time of the mutation). */
 function withAddDefaults(type: TypeModel, input: Input): Input {
   let out: Record<string, unknown> | undefined;
-  for (const field of type.fields.values()) {
+  for (const field of listsOf(type).addDefaults) {
     const value = field.defaults?.add;
     if (value === undefined || (input[field.name] !== undefined && input[field.name] !== null)) continue;
     out ??= { ...input };

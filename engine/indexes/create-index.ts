@@ -10,12 +10,14 @@ import { NgramIndex } from './ngram-index.js';
 import { OrderedIndex } from './ordered-index.js';
 import { TermIndex } from './term-index.js';
 import { TrigramIndex } from './trigram-index.js';
+import type { KeyMatcher } from './posting-table.js';
 import type { ValueIndex } from './value-index.js';
 
-export function createIndex(kind: IndexKindName): ValueIndex {
+/** `matches` tests a node's stored value in the column being indexed (indexes that can use it keep no copy of the values). */
+export function createIndex(kind: IndexKindName, matches?: KeyMatcher): ValueIndex {
   switch (kind) {
     case 'hash':
-      return new HashIndex();
+      return new HashIndex(matches);
     case 'exact':
       return new ExactIndex();
     case 'int':

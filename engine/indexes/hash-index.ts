@@ -1,12 +1,14 @@
-// `hash` index: exact-match lookups (String, enum, @id fields). A Map from value to posting.
+// `hash` index: exact-match lookups (String, enum, @id fields). A PostingTable from value to posting;
+// given the column's key matcher it keeps no copy of the values.
 
-import { postingAdd, postingIds, postingRemove, type Posting } from '../util/posting-list.js';
-import { EMPTY_IDS, unionMany, type SortedIds } from '../util/sorted-ids.js';
+import { postingIds, type Posting } from '../util/posting-list.js';
+import { unionMany, type SortedIds } from '../util/sorted-ids.js';
+import { PostingTable, type KeyMatcher } from './posting-table.js';
 import type { ScalarValue, ValueIndex } from './value-index.js';
 
 export type HashKey = string | number | bigint | boolean;
 
-/** The Map key of a value; geo values and vectors are not hashable. */
+/** The key of a value; geo values and vectors are not hashable. */
 export function hashKey(value: ScalarValue): HashKey | undefined {
   switch (typeof value) {
     case 'string':
@@ -20,8 +22,13 @@ export function hashKey(value: ScalarValue): HashKey | undefined {
 }
 
 export class HashIndex implements ValueIndex {
-  private readonly map = new Map<HashKey, Posting>();
+  private readonly table: PostingTable;
   private entries = 0;
+
+  /** `matches` tests a node's stored value: every `add`/`remove` must agree with the column when called. */
+  constructor(matches?: KeyMatcher) {
+    this.table = new PostingTable(matches);
+  }
 
   get entryCount(): number {
     return this.entries;
@@ -29,39 +36,29 @@ export class HashIndex implements ValueIndex {
 
   /** Number of distinct values. */
   get keyCount(): number {
-    return this.map.size;
+    return this.table.size;
   }
 
   add(value: ScalarValue, id: number): void {
     const key = hashKey(value);
     if (key === undefined) return;
-    const prev = this.map.get(key);
-    const next = postingAdd(prev, id);
-    if (next === null) return;
-    if (next !== prev) this.map.set(key, next); // a PostingList grows in place
-    this.entries++;
+    if (this.table.add(key, id)) this.entries++;
   }
 
   remove(value: ScalarValue, id: number): void {
     const key = hashKey(value);
     if (key === undefined) return;
-    const prev = this.map.get(key);
-    const next = postingRemove(prev, id);
-    if (next === null) return;
-    if (next === undefined) this.map.delete(key);
-    else if (next !== prev) this.map.set(key, next);
-    this.entries--;
+    if (this.table.remove(key, id)) this.entries--;
   }
 
   /** The raw posting under `value` (a bare id, a small array or a PostingList), without copying. */
   posting(value: ScalarValue): Posting | undefined {
     const key = hashKey(value);
-    return key === undefined ? undefined : this.map.get(key);
+    return key === undefined ? undefined : this.table.get(key);
   }
 
   eq(value: ScalarValue): SortedIds {
-    const key = hashKey(value);
-    return key === undefined ? EMPTY_IDS : postingIds(this.map.get(key));
+    return postingIds(this.posting(value));
   }
 
   in(values: readonly ScalarValue[]): SortedIds {

@@ -25,7 +25,7 @@ function isAscii(text: string): boolean {
 
 /** ASCII: letters, digits, `_`; `.`/`'` join letters or digits, `:` letters, `,`/`;` digits. */
 function asciiTokens(text: string): string[] {
-  const seen = new Set<string>();
+  const seen = new UniqueList();
   let start = -1;
   const n = text.length;
   for (let i = 0; i <= n; i++) {
@@ -46,7 +46,30 @@ function asciiTokens(text: string): string[] {
     if (start >= 0) seen.add(text.slice(start, i).toLowerCase());
     start = -1;
   }
-  return [...seen];
+  return seen.items();
+}
+
+/** Unique strings in insertion order: a plain array scanned while short (no Set for a 6-word title). */
+class UniqueList {
+  private readonly list: string[] = [];
+  private set: Set<string> | undefined;
+
+  add(token: string): void {
+    if (this.set !== undefined) {
+      if (!this.set.has(token)) {
+        this.set.add(token);
+        this.list.push(token);
+      }
+      return;
+    }
+    if (this.list.includes(token)) return;
+    this.list.push(token);
+    if (this.list.length > 16) this.set = new Set(this.list);
+  }
+
+  items(): string[] {
+    return this.list;
+  }
 }
 
 function asciiWord(c: number): boolean {

@@ -17,7 +17,7 @@ import type { GraphQLRequest, ResponseKind } from '../api.js';
 import { messages } from '../errors/messages.js';
 import { wireError, type WireError } from '../errors/wire-error.js';
 import { maxNesting } from './depth-guard.js';
-import { coerceScalarVariables } from './scalar-variables.js';
+import { coerceVariablesFast } from './compiled-variables.js';
 import { LruCache } from './document-cache.js';
 import { toDgraphLocations, toDgraphMessage } from './dgraph-messages.js';
 import { dgraphRules, inDgraphOrder } from './dgraph-rules.js';
@@ -115,14 +115,17 @@ export class RequestPreparer {
     const definitions = operation.variableDefinitions ?? [];
     if (definitions.length === 0) return { ok: true, values: {} };
     let inputs = (raw ?? {}) as Record<string, unknown>;
-    const fast = coerceScalarVariables(operation, inputs);
-    if (fast !== undefined) return { ok: true, values: fast };
-    if (hasFloatText(inputs)) inputs = unwrapFloatText(this.schema, definitions, inputs);
-    const result = getVariableValues(this.schema, definitions, inputs, { maxErrors: 50 });
-    if (result.errors !== undefined) return { ok: false, errors: result.errors.map((e) => variableError(e, inputs) ?? toWireError(e)) };
-    const errors = checkVariableValues(this.schema, document, result.coerced);
+    // Valid input takes the compiled coercion; anything it refuses goes through graphql-js for the errors.
+    let coerced = hasFloatText(inputs) ? undefined : coerceVariablesFast(this.schema, operation, inputs);
+    if (coerced === undefined) {
+      if (hasFloatText(inputs)) inputs = unwrapFloatText(this.schema, definitions, inputs);
+      const result = getVariableValues(this.schema, definitions, inputs, { maxErrors: 50 });
+      if (result.errors !== undefined) return { ok: false, errors: result.errors.map((e) => variableError(e, inputs) ?? toWireError(e)) };
+      coerced = result.coerced;
+    }
+    const errors = checkVariableValues(this.schema, document, coerced);
     if (errors.length > 0) return { ok: false, errors: errors.map(toWireError) };
-    return { ok: true, values: result.coerced };
+    return { ok: true, values: coerced };
   }
 }
 

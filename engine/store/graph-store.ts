@@ -55,6 +55,9 @@ export interface StoreStats {
   indexEntries: number;
 }
 
+/** A log larger than this (in slots, 8 bytes each) is not kept for the next transaction. */
+const SPARE_LOG_MAX_SLOTS = 1 << 20;
+
 /** Ids are kept in Int32 slots. */
 const MAX_ID = 0x7fffffff;
 
@@ -68,6 +71,8 @@ export class GraphStore implements ColumnContext {
   private readonly scalarCols = new Map<string, ScalarColumnImpl>();
   private readonly edgeCols = new Map<string, EdgeColumnImpl>();
   private log: UndoLog | undefined;
+  /** The last transaction's log, emptied, for the next one (its array keeps its capacity). */
+  private spareLog: UndoLog | undefined;
   private txn: Transaction | undefined;
 
   /** Highest id ever created (0 when none). */
@@ -189,20 +194,29 @@ export class GraphStore implements ColumnContext {
 
   begin(): Transaction {
     if (this.log !== undefined) throw new Error('a transaction is already open');
-    const log = new UndoLog();
+    const log = this.spareLog ?? new UndoLog();
+    this.spareLog = undefined;
     this.log = log;
     const finish = (): void => {
       if (this.log !== log) throw new Error('transaction already finished');
       this.log = undefined;
       this.txn = undefined;
     };
+    const recycle = (): void => {
+      log.truncate(0);
+      if (log.capacity <= SPARE_LOG_MAX_SLOTS) this.spareLog = log;
+    };
     const txn: Transaction = {
-      commit: finish,
+      commit: () => {
+        finish();
+        recycle();
+      },
       rollback: () => {
         finish();
         this.undo(log, 0);
+        recycle();
       },
-      savepoint: () => log.records.length,
+      savepoint: () => log.size,
       rollbackTo: (mark) => {
         if (this.log !== log) throw new Error('transaction already finished');
         this.log = undefined;
@@ -354,7 +368,7 @@ export class GraphStore implements ColumnContext {
   private redoOf(log: UndoLog, mark: number): RedoOps {
     const r = log.records;
     const out: RedoOps = [];
-    for (let i = mark; i < r.length; i += 4) {
+    for (let i = mark; i < log.size; i += 4) {
       const a = r[i + 1];
       const b = r[i + 2];
       const c = r[i + 3];
@@ -392,7 +406,7 @@ export class GraphStore implements ColumnContext {
   /** Replays the log backwards down to `mark` with logging off, and truncates it there. */
   private undo(log: UndoLog, mark: number): void {
     const r = log.records;
-    for (let i = r.length - 4; i >= mark; i -= 4) {
+    for (let i = log.size - 4; i >= mark; i -= 4) {
       const a = r[i + 1];
       const b = r[i + 2];
       const c = r[i + 3];
@@ -427,7 +441,7 @@ export class GraphStore implements ColumnContext {
           throw new Error('corrupt undo log');
       }
     }
-    r.length = mark;
+    log.truncate(mark);
   }
 }
 

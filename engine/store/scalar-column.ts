@@ -1,13 +1,15 @@
 // A scalar predicate: one value (or one list of values) per node, stored densely by node id, plus the
 // indexes attached to it. The layout adapts to the values seen: numbers in a Float64Array, booleans in a
-// Uint8Array, anything else (or a mix, or lists) in a plain array.
+// Uint8Array, strings packed in a StringArena, anything else (or a mix, or lists) in a plain array.
 
 import { createIndex } from '../indexes/create-index.js';
+import { sameKey } from '../indexes/posting-table.js';
 import type { IndexKindName } from '../indexes/index-kind.js';
 import type { ScalarValue, ValueIndex } from '../indexes/value-index.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import { grownFloat64, grownUint8 } from './grow.js';
 import { IdCache } from './id-cache.js';
+import { StringArena } from './string-arena.js';
 import { OP_INDEX_CREATED, OP_SCALAR, type ColumnContext } from './undo-log.js';
 
 export type StoredValue = ScalarValue | readonly ScalarValue[];
@@ -39,7 +41,8 @@ const EMPTY = 0;
 const NUM = 1;
 const BOOL = 2;
 const ANY = 3;
-type Repr = typeof EMPTY | typeof NUM | typeof BOOL | typeof ANY;
+const STR = 4;
+type Repr = typeof EMPTY | typeof NUM | typeof BOOL | typeof ANY | typeof STR;
 
 /** A column's values in columnar form, for snapshots. Unused arrays are empty. */
 export interface ScalarColumnSnapshot {
@@ -59,6 +62,7 @@ export class ScalarColumnImpl implements ScalarColumn {
   /** NUM: 1 where a number is present. BOOL: 0 absent, 1 false, 2 true. */
   private flags = new Uint8Array(0);
   private vals: (StoredValue | undefined)[] = [];
+  private strings: StringArena | undefined;
   private count = 0;
   private elements = 0;
   private readonly idCache = new IdCache();
@@ -85,6 +89,8 @@ export class ScalarColumnImpl implements ScalarColumn {
         const b = this.flags[id];
         return b === undefined || b === 0 ? undefined : b === 2;
       }
+      case STR:
+        return (this.strings as StringArena).get(id);
       case ANY:
         return this.vals[id];
       default:
@@ -92,8 +98,17 @@ export class ScalarColumnImpl implements ScalarColumn {
     }
   }
 
+  /** Whether the value of `id` is, or (a list) contains, `key` (SameValueZero); strings are compared in place. */
+  holds(id: number, key: ScalarValue): boolean {
+    if (this.repr === STR && typeof key === 'string') return (this.strings as StringArena).equals(id, key);
+    const value = this.get(id);
+    if (value === undefined || !isList(value)) return sameKey(value, key);
+    for (const v of value) if (sameKey(v, key)) return true;
+    return false;
+  }
+
   has(id: number): boolean {
-    return this.get(id) !== undefined;
+    return this.repr === STR ? (this.strings as StringArena).has(id) : this.get(id) !== undefined;
   }
 
   set(id: number, value: StoredValue): void {
@@ -126,7 +141,7 @@ export class ScalarColumnImpl implements ScalarColumn {
   ensureIndex(kind: IndexKindName): ValueIndex {
     const existing = this.indexes.get(kind);
     if (existing !== undefined) return existing;
-    const index = createIndex(kind);
+    const index = createIndex(kind, (id, key) => this.holds(id, key));
     this.forEach((value, id) => indexValue(index, value, id));
     this.indexes.set(kind, index);
     this.ctx.undoLog?.push(OP_INDEX_CREATED, this, kind);
@@ -161,6 +176,9 @@ export class ScalarColumnImpl implements ScalarColumn {
         }
         return;
       }
+      case STR:
+        (this.strings as StringArena).forEach(fn);
+        return;
       case ANY: {
         const vals = this.vals;
         for (let id = 0; id < vals.length; id++) {
@@ -176,12 +194,13 @@ export class ScalarColumnImpl implements ScalarColumn {
 
   /** The column in columnar form (views of the live arrays for numbers/booleans: encode before writing). */
   exportSnapshot(): ScalarColumnSnapshot {
-    const base = { predicate: this.predicate, indexKinds: this.indexKinds(), repr: this.repr };
+    const base: { predicate: string; indexKinds: IndexKindName[]; repr: number } = { predicate: this.predicate, indexKinds: this.indexKinds(), repr: this.repr };
     const none = { flags: new Uint8Array(0), nums: new Float64Array(0), ids: new Int32Array(0), values: [] };
     const n = Math.min(this.flags.length, this.ctx.maxNodeId + 1);
     if (this.repr === NUM) return { ...base, ...none, flags: this.flags.subarray(0, n), nums: this.nums.subarray(0, n) };
     if (this.repr === BOOL) return { ...base, ...none, flags: this.flags.subarray(0, n) };
-    if (this.repr !== ANY) return { ...base, ...none };
+    if (this.repr !== ANY && this.repr !== STR) return { ...base, ...none };
+    base.repr = ANY; // strings are written as plain values: the snapshot format does not know the arena
     const ids = new Int32Array(this.count);
     const values: StoredValue[] = new Array<StoredValue>(this.count);
     let k = 0;
@@ -204,14 +223,10 @@ export class ScalarColumnImpl implements ScalarColumn {
       for (let id = 0; id < flags.length; id++) if (flags[id] !== 0) this.count++;
       this.elements = this.count;
     } else if (repr === ANY) {
-      this.repr = ANY;
-      const vals = this.vals;
       const { ids, values } = snapshot;
       for (let k = 0; k < ids.length; k++) {
-        const id = ids[k] as number;
         const value = values[k] as StoredValue;
-        while (vals.length < id) vals.push(undefined);
-        vals[id] = value;
+        this.store(ids[k] as number, value);
         this.count++;
         this.elements += elementCount(value);
       }
@@ -243,8 +258,12 @@ export class ScalarColumnImpl implements ScalarColumn {
   }
 
   private store(id: number, value: StoredValue): void {
-    if (this.repr === EMPTY) this.repr = typeof value === 'number' ? NUM : typeof value === 'boolean' ? BOOL : ANY;
-    if (this.repr === NUM) {
+    if (this.repr === EMPTY) this.repr = typeof value === 'number' ? NUM : typeof value === 'boolean' ? BOOL : typeof value === 'string' ? STR : ANY;
+    if (this.repr === STR) {
+      this.strings ??= new StringArena();
+      if (typeof value === 'string' && this.strings.set(id, value)) return;
+      this.toAny();
+    } else if (this.repr === NUM) {
       if (typeof value === 'number') {
         if (id >= this.flags.length) {
           this.nums = grownFloat64(this.nums, id);
@@ -269,7 +288,8 @@ export class ScalarColumnImpl implements ScalarColumn {
   }
 
   private clearSlot(id: number): void {
-    if (this.repr === ANY) {
+    if (this.repr === STR) this.strings?.delete(id);
+    else if (this.repr === ANY) {
       if (id < this.vals.length) this.vals[id] = undefined;
     } else if (id < this.flags.length) this.flags[id] = 0;
   }
@@ -284,6 +304,7 @@ export class ScalarColumnImpl implements ScalarColumn {
     this.repr = ANY;
     this.nums = new Float64Array(0);
     this.flags = new Uint8Array(0);
+    this.strings = undefined;
   }
 }
 

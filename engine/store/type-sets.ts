@@ -4,7 +4,8 @@
 export class TypeSets {
   private readonly sets: (readonly string[])[] = [[]];
   private readonly byKey = new Map<string, number>([['', 0]]);
-  private readonly withCache = new Map<string, number>();
+  /** set → name → set ∪ {name} (nested maps: no key string built per call). */
+  private readonly withCache = new Map<number, Map<string, number>>();
 
   names(set: number): readonly string[] {
     return this.sets[set] as readonly string[];
@@ -12,12 +13,13 @@ export class TypeSets {
 
   /** The set `set` ∪ {name}. */
   with(set: number, name: string): number {
-    const cacheKey = set + '\u0000' + name;
-    const cached = this.withCache.get(cacheKey);
+    let byName = this.withCache.get(set);
+    if (byName === undefined) this.withCache.set(set, (byName = new Map()));
+    const cached = byName.get(name);
     if (cached !== undefined) return cached;
     const names = this.names(set);
     const next = names.includes(name) ? set : this.internNew([...names, name]);
-    this.withCache.set(cacheKey, next);
+    byName.set(name, next);
     return next;
   }
 

@@ -10,14 +10,40 @@ export const OP_EDGE_REMOVED = 6; // a = column, b = from, c = to
 export const OP_INDEX_CREATED = 7; // a = column, b = kind
 
 export class UndoLog {
+  /** Slots [0, size) hold the records; the array is written by index and reused (pushing to a fresh array costs ~20x more per record). */
   readonly records: unknown[] = [];
+  #size = 0;
 
   push(op: number, a: unknown, b?: unknown, c?: unknown): void {
-    this.records.push(op, a, b, c);
+    const r = this.records;
+    const n = this.#size;
+    r[n] = op;
+    r[n + 1] = a;
+    r[n + 2] = b;
+    r[n + 3] = c;
+    this.#size = n + 4;
   }
 
+  /** Number of slots in use (a savepoint is a slot position). */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Number of records. */
   get length(): number {
-    return this.records.length >>> 2;
+    return this.#size >>> 2;
+  }
+
+  /** Drops the records from slot `mark` on (clearing them, so they hold no values alive). */
+  truncate(mark: number): void {
+    const r = this.records;
+    for (let i = mark; i < this.#size; i++) r[i] = undefined;
+    this.#size = Math.min(mark, this.#size);
+  }
+
+  /** Capacity in slots (for deciding whether to keep the log for the next transaction). */
+  get capacity(): number {
+    return this.records.length;
   }
 }
 

@@ -71,6 +71,13 @@ export class PostingList {
     return true;
   }
 
+  /** Any one id (undefined when empty), without merging pending writes. */
+  someId(): number | undefined {
+    for (const id of this.main) if (this.dels === undefined || !this.dels.has(id)) return id;
+    if (this.adds !== undefined) for (const id of this.adds) return id;
+    return undefined;
+  }
+
   /** The ids in ascending order (a snapshot). */
   toArray(): SortedIds {
     if ((this.adds !== undefined && this.adds.size > 0) || (this.dels !== undefined && this.dels.size > 0)) {

@@ -1,0 +1,137 @@
+// One string per node id, packed into byte blocks: Latin-1 text at one byte per character, anything
+// else as UTF-16. A million short strings as JS strings cost a 16-byte header, alignment and an 8-byte
+// array slot each, and they fragment the heap they are promoted into; here they cost their bytes plus
+// 8 bytes of position and length, outside the JS heap. Reads decode a fresh string (tens of ns).
+//
+// Blocks have a fixed size and are never copied to grow: growth by copy leaves freed buffers behind
+// in the allocator, which stay resident. Replaced or deleted values leave dead bytes behind; the
+// blocks are rewritten when dead bytes outweigh the live ones.
+
+import { grownInt32 } from './grow.js';
+
+/** Node's own Buffer codecs, without the argument checks of toString/write. */
+interface RawBuffer extends Buffer {
+  latin1Slice(start: number, end: number): string;
+  ucs2Slice(start: number, end: number): string;
+  latin1Write(text: string, offset: number): number;
+  ucs2Write(text: string, offset: number): number;
+}
+
+/** Any UTF-16 code unit above 0xFF (surrogates included). */
+const notLatin1 = /[\u0100-\uffff]/;
+const BLOCK_SHIFT = 20;
+/** 1 MiB: a value never straddles two blocks. */
+const BLOCK_SIZE = 1 << BLOCK_SHIFT;
+/** Offsets are Uint32 (block number and position): a column's blocks stay under 4 GiB. */
+const MAX_BLOCKS = 0x100000000 / BLOCK_SIZE;
+const COMPACT_MIN_BYTES = 4 * BLOCK_SIZE;
+
+export class StringArena {
+  private blocks: RawBuffer[] = [];
+  /** Write position in the last block. */
+  private fill = BLOCK_SIZE;
+  private live = 0;
+  private dead = 0;
+  /**
+   * Per id, side by side (one cache line per read): [2 id] the position (block * BLOCK_SIZE + offset,
+   * as Uint32 bits) and [2 id + 1] the length: 0 = no value; n > 0 = Latin-1 of n - 1 bytes;
+   * n < 0 = UTF-16 of -n - 1 code units.
+   */
+  private meta = new Int32Array(0);
+
+  get(id: number): string | undefined {
+    const n = this.meta[2 * id + 1];
+    if (n === undefined || n === 0) return undefined;
+    if (n === 1 || n === -1) return '';
+    const s = (this.meta[2 * id] as number) >>> 0;
+    const block = this.blocks[s >>> BLOCK_SHIFT] as RawBuffer;
+    const at = s & (BLOCK_SIZE - 1);
+    return n > 0 ? block.latin1Slice(at, at + n - 1) : block.ucs2Slice(at, at + 2 * (-n - 1));
+  }
+
+  /** Whether `id` holds exactly `text`, compared in place (no string is decoded). */
+  equals(id: number, text: string): boolean {
+    const n = this.meta[2 * id + 1];
+    if (n === undefined || n === 0) return false;
+    const chars = n > 0 ? n - 1 : -n - 1;
+    if (chars !== text.length) return false;
+    if (chars === 0) return true;
+    const s = (this.meta[2 * id] as number) >>> 0;
+    const block = this.blocks[s >>> BLOCK_SHIFT] as RawBuffer;
+    let at = s & (BLOCK_SIZE - 1);
+    if (n > 0) {
+      for (let i = 0; i < chars; i++) if (block[at + i] !== text.charCodeAt(i)) return false;
+      return true;
+    }
+    for (let i = 0; i < chars; i++, at += 2) if (((block[at] as number) | ((block[at + 1] as number) << 8)) !== text.charCodeAt(i)) return false;
+    return true;
+  }
+
+  has(id: number): boolean {
+    const n = this.meta[2 * id + 1];
+    return n !== undefined && n !== 0;
+  }
+
+  /** Stores `text` for `id`; false (and nothing stored) when the arena would pass its size limit. */
+  set(id: number, text: string): boolean {
+    const wide = notLatin1.test(text);
+    const size = wide ? 2 * text.length : text.length;
+    if (this.fill + size > BLOCK_SIZE && this.blocks.length >= MAX_BLOCKS) return false;
+    this.delete(id);
+    if (2 * id + 1 >= this.meta.length) this.meta = grownInt32(this.meta, 2 * id + 1);
+    this.meta[2 * id + 1] = wide ? -text.length - 1 : text.length + 1;
+    if (size === 0) return true; // the empty string takes no bytes (get answers it from the length alone)
+    if (this.fill + size > BLOCK_SIZE) this.newBlock(size);
+    const block = this.blocks[this.blocks.length - 1] as RawBuffer;
+    if (wide) block.ucs2Write(text, this.fill);
+    else block.latin1Write(text, this.fill);
+    this.meta[2 * id] = (this.blocks.length - 1) * BLOCK_SIZE + this.fill;
+    this.fill += size;
+    this.live += size;
+    return true;
+  }
+
+  delete(id: number): void {
+    const n = this.meta[2 * id + 1];
+    if (n === undefined || n === 0) return;
+    const size = n > 0 ? n - 1 : 2 * (-n - 1);
+    this.live -= size;
+    this.dead += size;
+    this.meta[2 * id + 1] = 0;
+    if (this.dead > COMPACT_MIN_BYTES && this.dead > this.live) this.compact();
+  }
+
+  /** Calls `fn` for every (value, id) in ascending id order. */
+  forEach(fn: (value: string, id: number) => void): void {
+    const meta = this.meta;
+    for (let id = 0; 2 * id + 1 < meta.length; id++) {
+      if (meta[2 * id + 1] !== 0) fn(this.get(id) as string, id);
+    }
+  }
+
+  /** A value larger than a block gets a block of its own size (and the next value a new block). */
+  private newBlock(size: number): void {
+    this.blocks.push(Buffer.allocUnsafeSlow(Math.max(BLOCK_SIZE, size)) as RawBuffer);
+    this.fill = 0;
+  }
+
+  /** Rewrites the live values contiguously (in id order) into fresh blocks. */
+  private compact(): void {
+    const old = this.blocks;
+    const meta = this.meta;
+    this.blocks = [];
+    this.fill = BLOCK_SIZE;
+    for (let id = 0; 2 * id + 1 < meta.length; id++) {
+      const n = meta[2 * id + 1] as number;
+      const size = n > 0 ? n - 1 : 2 * (-n - 1);
+      if (size <= 0) continue;
+      const s = (meta[2 * id] as number) >>> 0;
+      const at = s & (BLOCK_SIZE - 1);
+      if (this.fill + size > BLOCK_SIZE) this.newBlock(size);
+      (old[s >>> BLOCK_SHIFT] as RawBuffer).copy(this.blocks[this.blocks.length - 1] as RawBuffer, this.fill, at, at + size);
+      meta[2 * id] = (this.blocks.length - 1) * BLOCK_SIZE + this.fill;
+      this.fill += size;
+    }
+    this.dead = 0;
+  }
+}
