@@ -1,6 +1,8 @@
 // The benchmark suite: `npm run bench [-- --quick]`. Generates the data set, runs every contender
 // pinned to core 0 with the load generator (this process) on core 1, checks answers before timing,
 // then runs the engine micro-benchmarks, prints the tables and writes results/latest.json and README.md.
+// The upstream that batch-custom's field calls runs in its own process on core 1 with the load
+// generator, so the contender's core does only the contender's work.
 
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,14 +13,15 @@ import { parseOptions, type SuiteOptions } from './cli-options.js';
 import { generateDataset, writeDataset } from './data/dataset.js';
 import { contenders } from './load/contenders.js';
 import { runContender } from './load/load-suite.js';
-import { pinnedCommand, pinSelf, type PinResult } from './load/pin.js';
+import { loadCore, pinnedCommand, pinSelf, type PinResult } from './load/pin.js';
+import { startUpstream } from './upstream/upstream-client.js';
 import type { MicroReport } from './micro/run-micro.js';
 import { formatReport } from './report/format-report.js';
 import { machineInfo } from './report/machine-info.js';
 import type { LoadRecord, RunReport } from './report/results.js';
 import { evaluateTargets } from './report/targets.js';
 import { writeResultsIntoReadme } from './report/write-readme.js';
-import { buildScenarios, pendingScenarios } from './scenarios.js';
+import { buildLoadScenarios, pendingScenarios } from './scenarios.js';
 
 const distBench = import.meta.dirname;
 const projectRoot = resolve(distBench, '../..');
@@ -33,23 +36,29 @@ async function main(options: SuiteOptions): Promise<void> {
     const data = generateDataset({ posts: options.posts, authors: options.authors });
     const dataFile = join(workDir, 'dataset.json');
     writeDataset(dataFile, data);
-    const scenarios = buildScenarios(data).filter((s) => options.scenarios === null || options.scenarios.includes(s.name));
+    const scenarios = buildLoadScenarios(data).filter((s) => options.scenarios === null || options.scenarios.includes(s.name));
     const chosen = contenders.filter((c) => options.contenders === null || options.contenders.includes(c.name));
     const records: LoadRecord[] = [];
     const failures: { contender: string; error: string }[] = [];
+    const upstream = await startUpstream({ pin, core: loadCore, delayMs: 0 });
+    log(`upstream for batch-custom at ${upstream.url} (pid ${upstream.pid}, core ${loadCore})`);
     const ctx = {
-      pin, dataFile, data, scenarios, log,
+      pin, dataFile, data, scenarios, log, upstream,
       durationS: options.durationS, warmupS: options.warmupS, connections: options.connections, fixedRate: options.fixedRate,
       latencyRuns: (name: string) => !options.quick || name === 'service',
     };
-    for (const spec of chosen) {
-      try {
-        records.push(...(await runContender(spec, ctx)));
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        failures.push({ contender: spec.name, error: message });
-        log(`${spec.name} FAILED: ${message}`);
+    try {
+      for (const spec of chosen) {
+        try {
+          records.push(...(await runContender(spec, ctx)));
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          failures.push({ contender: spec.name, error: message });
+          log(`${spec.name} FAILED: ${message}`);
+        }
       }
+    } finally {
+      await upstream.stop();
     }
     const micro = options.micro ? await runMicro(pin, options.quick, workDir) : null;
     const report: RunReport = {

@@ -8,7 +8,7 @@ export interface ContenderIds {
   readonly postId: string;
 }
 
-export type ScenarioName = 'get-by-id' | 'get-by-xid' | 'filtered-list' | 'fulltext' | 'add';
+export type ScenarioName = 'get-by-id' | 'get-by-xid' | 'filtered-list' | 'fulltext' | 'add' | 'batch-custom';
 
 export interface Scenario {
   readonly name: ScenarioName;
@@ -21,14 +21,43 @@ export interface Scenario {
   check(data: unknown, ids: ContenderIds, n: number, runTag: string): string | null;
   /** A representative answer, for the ceiling's fixed body. */
   sample(ids: ContenderIds): unknown;
+  /** Outgoing upstream calls one request must make (checked before timing); absent = none expected. */
+  readonly upstreamCallsPerRequest?: number;
 }
 
+/** Scenarios the suite cannot run yet, listed in the report (none at the moment). */
+export const pendingScenarios: readonly { readonly name: string; readonly reason: string }[] = [];
+
+/** Posts in the batch-custom page. */
+export const customPageSize = 20;
+
+/** What the upstream computes for `Post.ref` (bench/upstream/mock-upstream.ts: values in key order). */
+export const expectedRef = (p: PostRecord): string => `up:${p.score}:${p.slug}`;
+
 /**
- * Later: the BATCH custom-field scenario (a `@custom(http: {mode: BATCH})` field over a list of 10)
- * goes here once custom logic exists; peers would implement it with one batched fetch per request
- * (a DataLoader), the ceiling serves its answer's size. Listed so the report shows it as pending.
+ * batch-custom: a page of posts with `ref`, a field answered by the loopback upstream in one BATCH call
+ * per request (the service's `@custom(http: {mode: BATCH})`, the peers' per-request batch loader).
  */
-export const pendingScenarios = [{ name: 'batch-custom', reason: 'custom logic (@custom BATCH) is not implemented yet' }] as const;
+export function batchCustomScenario(data: Dataset): Scenario {
+  const answer = {
+    queryPost: topByScore(data, () => true, customPageSize).map((p) => ({ slug: p.slug, score: p.score, ref: expectedRef(p) })),
+  };
+  return {
+    name: 'batch-custom',
+    description: `queryPost(order desc score, first ${customPageSize}) { slug score ref }, ref from one BATCH upstream call`,
+    document: 'query BatchCustom($first: Int) { queryPost(order: { desc: score }, first: $first) { slug score ref } }',
+    isMutation: false,
+    variables: () => ({ first: customPageSize }),
+    check: (got) => compare(got, answer),
+    sample: () => answer,
+    upstreamCallsPerRequest: 1,
+  };
+}
+
+/** Every scenario of a load run: the stored-data ones plus batch-custom (which needs the upstream). */
+export function buildLoadScenarios(data: Dataset): Scenario[] {
+  return [...buildScenarios(data), batchCustomScenario(data)];
+}
 
 /** The post the single-item scenarios read, and whose words the filters search for. */
 const probeIndex = (data: Dataset): number => 1234 % data.posts.length;
@@ -56,6 +85,7 @@ function topByScore(data: Dataset, matches: (p: PostRecord) => boolean, first: n
   return data.posts.filter(matches).sort((a, b) => b.score - a.score).slice(0, first);
 }
 
+/** The scenarios over stored data alone (also the engine micro-benchmarks' cases). */
 export function buildScenarios(data: Dataset): Scenario[] {
   const probe = post(data, probeIndex(data));
   const single = (ids: ContenderIds): unknown => ({

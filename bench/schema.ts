@@ -1,6 +1,7 @@
 // The benchmark schema, twice: as Dgraph SDL for the service, and as the plain GraphQL subset of
 // Dgraph's generated API that the peers implement by hand (same field, argument and input names, so
-// every contender receives the same document text).
+// every contender receives the same document text). `Post.ref` is computed by the loopback upstream
+// (bench/upstream/) from the post's slug and score, one BATCH call per request.
 
 export const serviceSdl = `type Author {
   id: ID!
@@ -18,6 +19,15 @@ type Post {
 }
 `;
 
+/** The path of the upstream endpoint that computes `Post.ref`. */
+export const refPath = '/post-ref';
+
+/** The service's schema for a load run: `serviceSdl` plus `Post.ref`, a BATCH @custom field on `upstreamUrl`. */
+export function serviceSdlWithRef(upstreamUrl: string): string {
+  const ref = `  ref: String @custom(http: { url: "${upstreamUrl}${refPath}", method: "POST", body: "{ slug: $slug, score: $score }", mode: BATCH })\n`;
+  return serviceSdl.replace('  author: Author\n}', `  author: Author\n${ref}}`);
+}
+
 export const peerSdl = `type Author {
   id: ID!
   handle: String!
@@ -31,6 +41,7 @@ type Post {
   body: String!
   score: Int!
   author: Author
+  ref: String
 }
 
 input StringHashFilter { eq: String in: [String] }

@@ -4,7 +4,7 @@
 
 import { createRequire } from 'node:module';
 import type * as Uws from 'uWebSockets.js';
-import { buildScenarios } from '../scenarios.js';
+import { buildLoadScenarios } from '../scenarios.js';
 import { announce, contenderArgs, exitOnSignal } from './peer/contender-cli.js';
 
 const args = contenderArgs();
@@ -12,7 +12,7 @@ const uws = createRequire(import.meta.url)('uWebSockets.js') as typeof Uws;
 if (typeof (uws as Partial<typeof Uws>).getParts !== 'function') throw new Error('uWebSockets.js loaded its JS fallback, not the native module');
 
 const app = uws.App();
-for (const scenario of buildScenarios(args.data)) {
+for (const scenario of buildLoadScenarios(args.data)) {
   const body = Buffer.from(JSON.stringify({ data: scenario.sample({ postId: '0x4d3' }) }));
   app.post(`/ceiling/${scenario.name}`, (res) => {
     let aborted = false;

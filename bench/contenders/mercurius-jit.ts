@@ -1,5 +1,5 @@
 // Contender: fastify + mercurius with graphql-jit (`jit: 1`: compile a query on its first use), over
-// the hand-written in-memory store. Run: node dist/bench/contenders/mercurius-jit.js --port 0 --data <file>
+// the hand-written in-memory store. Run: node dist/bench/contenders/mercurius-jit.js --port 0 --data <file> [--upstream <url>]
 
 import Fastify from 'fastify';
 import mercurius from 'mercurius';
@@ -13,7 +13,7 @@ const store = PostStore.fromDataset(args.data);
 const app = Fastify({ logger: false });
 await app.register(mercurius, {
   schema: peerSdl,
-  resolvers: peerResolvers(store) as unknown as mercurius.IResolvers,
+  resolvers: peerResolvers(store, args.refUrl) as unknown as mercurius.IResolvers,
   jit: 1,
   path: '/graphql',
 });

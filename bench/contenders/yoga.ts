@@ -1,5 +1,5 @@
 // Contender: graphql-yoga 5 on node:http, over the hand-written in-memory store.
-// Run: node dist/bench/contenders/yoga.js --port 0 --data <file>
+// Run: node dist/bench/contenders/yoga.js --port 0 --data <file> [--upstream <url>]
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +12,7 @@ import { peerResolvers } from './peer/resolvers.js';
 const args = contenderArgs();
 const store = PostStore.fromDataset(args.data);
 const yoga = createYoga({
-  schema: createSchema({ typeDefs: peerSdl, resolvers: { ...peerResolvers(store) } }),
+  schema: createSchema({ typeDefs: peerSdl, resolvers: { ...peerResolvers(store, args.refUrl) } }),
   graphqlEndpoint: '/graphql',
   graphiql: false,
   logging: false,

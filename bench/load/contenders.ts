@@ -1,5 +1,6 @@
 // The contenders of a load run: how each starts (pinned to the server core) and where each scenario
 // is sent. The service is loaded through its HTTP API; the peers and the ceiling read the data file.
+// Every contender but the ceiling computes `Post.ref` through the loopback upstream at `upstreamUrl`.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,7 @@ export interface StartedContender {
 export interface ContenderSpec {
   readonly name: ContenderName;
   readonly label: string;
-  start(pin: PinResult, dataFile: string, data: Dataset): Promise<StartedContender>;
+  start(pin: PinResult, dataFile: string, data: Dataset, upstreamUrl: string): Promise<StartedContender>;
 }
 
 /** dist/ (this file is dist/bench/load/contenders.js). */
@@ -32,8 +33,8 @@ function peer(name: ContenderName, label: string, file: string): ContenderSpec {
   return {
     name,
     label,
-    async start(pin, dataFile) {
-      const child = await spawnContender(pin, join(distRoot, 'bench/contenders', file), ['--port', '0', '--data', dataFile]);
+    async start(pin, dataFile, _data, upstreamUrl) {
+      const child = await spawnContender(pin, join(distRoot, 'bench/contenders', file), ['--port', '0', '--data', dataFile, '--upstream', upstreamUrl]);
       const graphqlUrl = name === 'ceiling' ? null : `${child.url}/graphql`;
       return {
         pid: child.pid,
@@ -48,7 +49,7 @@ function peer(name: ContenderName, label: string, file: string): ContenderSpec {
 const service: ContenderSpec = {
   name: 'service',
   label: 'this service (uWS + engine)',
-  async start(pin, _dataFile, data) {
+  async start(pin, _dataFile, data, upstreamUrl) {
     const dataDir = mkdtempSync(join(tmpdir(), 'bench-service-'));
     const entry = join(distRoot, 'server/main.js');
     const child = await spawnContender(pin, entry, ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir]);
@@ -57,7 +58,7 @@ const service: ContenderSpec = {
       rmSync(dataDir, { recursive: true, force: true });
     };
     try {
-      await loadService(child.url, data);
+      await loadService(child.url, data, upstreamUrl);
     } catch (error) {
       await stop();
       throw error;

@@ -1,14 +1,14 @@
-// Prepares the service for a run through its own HTTP API: upload the schema, then add the authors
-// and the posts in batches (posts reference their author by the @id field `handle`).
+// Prepares the service for a run through its own HTTP API: upload the schema (with `Post.ref` on the
+// upstream), then add the authors and the posts in batches (posts reference their author by `handle`).
 
 import type { Dataset } from '../data/dataset.js';
-import { serviceSdl } from '../schema.js';
+import { serviceSdlWithRef } from '../schema.js';
 import { dataOf, post, postJson } from './graphql-client.js';
 
 const batchSize = 1_000;
 
-export async function loadService(baseUrl: string, data: Dataset): Promise<void> {
-  const upload = await post(`${baseUrl}/admin/schema`, serviceSdl, 'application/octet-stream');
+export async function loadService(baseUrl: string, data: Dataset, upstreamUrl: string): Promise<void> {
+  const upload = await post(`${baseUrl}/admin/schema`, serviceSdlWithRef(upstreamUrl), 'application/octet-stream');
   if (upload.status !== 200 || upload.text.includes('"errors"')) throw new Error(`schema upload failed: ${upload.text.slice(0, 300)}`);
   const authors = data.authors.map((a) => ({ handle: a.handle, name: a.name }));
   await addInBatches(baseUrl, 'mutation ($input: [AddAuthorInput!]!) { addAuthor(input: $input) { numUids } }', authors);

@@ -1,5 +1,6 @@
-// The load part of a run: for each contender, start it pinned, check every scenario's answer, then
-// warm up and time each scenario; CPU per request is read from /proc for the contender's process.
+// The load part of a run: for each contender, start it pinned, check every scenario's answer (and, for
+// a scenario that calls the upstream, how many calls one request made), then warm up and time each
+// scenario; CPU per request is read from /proc for the contender's process.
 
 import type { Dataset } from '../data/dataset.js';
 import type { Scenario } from '../scenarios.js';
@@ -9,6 +10,7 @@ import { checkAnswer, requestBody, resolveIds } from './check-answer.js';
 import type { ContenderSpec, StartedContender } from './contenders.js';
 import type { PinResult } from './pin.js';
 import { cpuMicros } from './proc-cpu.js';
+import type { RunningUpstream } from '../upstream/upstream-client.js';
 
 export interface SuiteContext {
   readonly pin: PinResult;
@@ -19,6 +21,8 @@ export interface SuiteContext {
   readonly warmupS: number;
   readonly connections: number;
   readonly fixedRate: number;
+  /** The loopback upstream the custom field calls. */
+  readonly upstream: RunningUpstream;
   /** Also run the fixed-rate and 1-connection latency runs (get by id) for this contender. */
   latencyRuns(contender: string): boolean;
   log(line: string): void;
@@ -32,7 +36,7 @@ interface RunSpec {
 
 export async function runContender(spec: ContenderSpec, ctx: SuiteContext): Promise<LoadRecord[]> {
   const started = Date.now();
-  const contender = await spec.start(ctx.pin, ctx.dataFile, ctx.data);
+  const contender = await spec.start(ctx.pin, ctx.dataFile, ctx.data, ctx.upstream.url);
   ctx.log(`${spec.name}: started and loaded in ${((Date.now() - started) / 1000).toFixed(1)} s (pid ${contender.pid})`);
   const records: LoadRecord[] = [];
   try {
@@ -40,7 +44,7 @@ export async function runContender(spec: ContenderSpec, ctx: SuiteContext): Prom
     const ids = contender.graphqlUrl === null ? { postId: '0x4d3' } : await resolveIds(contender.graphqlUrl, ctx.data, probeSlug);
     let first = true;
     for (const scenario of ctx.scenarios) {
-      const wrong = contender.graphqlUrl === null ? null : await checkAnswer(contender.graphqlUrl, scenario, ids, `${spec.name}-check`);
+      const wrong = contender.graphqlUrl === null ? null : await checkScenario(contender.graphqlUrl, scenario, ids, `${spec.name}-check`, ctx.upstream);
       if (wrong !== null) ctx.log(`${spec.name} ${scenario.name}: WRONG ANSWER, marked invalid: ${wrong}`);
       const runs: RunSpec[] = [{ mode: 'throughput', connections: ctx.connections, overallRate: null }];
       if (scenario.name === 'get-by-id' && ctx.latencyRuns(spec.name)) {
@@ -60,6 +64,16 @@ export async function runContender(spec: ContenderSpec, ctx: SuiteContext): Prom
     await contender.stop();
   }
   return records;
+}
+
+/** The answer check, plus the number of upstream calls the request made when the scenario expects some. */
+async function checkScenario(graphqlUrl: string, scenario: Scenario, ids: { postId: string }, tag: string, upstream: RunningUpstream): Promise<string | null> {
+  const expected = scenario.upstreamCallsPerRequest;
+  if (expected !== undefined) await upstream.reset();
+  const wrong = await checkAnswer(graphqlUrl, scenario, ids, tag);
+  if (wrong !== null || expected === undefined) return wrong;
+  const { calls } = await upstream.stats();
+  return calls === expected ? null : `one request made ${calls} upstream calls, expected ${expected}`;
 }
 
 async function timedRun(

@@ -22,7 +22,7 @@ export function pinSelf(core = loadCore): PinResult {
   }
 }
 
-/** The command prefix that starts a child pinned to `serverCore` (empty when pinning is off). */
-export function pinnedCommand(pin: PinResult, command: string, args: readonly string[]): { command: string; args: string[] } {
-  return pin.pinned ? { command: 'taskset', args: ['-c', String(serverCore), command, ...args] } : { command, args: [...args] };
+/** The command prefix that starts a child pinned to `core` (empty when pinning is off). */
+export function pinnedCommand(pin: PinResult, command: string, args: readonly string[], core = serverCore): { command: string; args: string[] } {
+  return pin.pinned ? { command: 'taskset', args: ['-c', String(core), command, ...args] } : { command, args: [...args] };
 }

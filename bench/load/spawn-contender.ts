@@ -1,8 +1,8 @@
-// Starts one contender as a child process pinned to the server core, waits for its
+// Starts one contender as a child process pinned to the server core (or another), waits for its
 // `listening on http://HOST:PORT` line, and stops it again.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { pinnedCommand, type PinResult } from './pin.js';
+import { pinnedCommand, serverCore, type PinResult } from './pin.js';
 
 export interface RunningContender {
   readonly url: string;
@@ -16,8 +16,8 @@ const startLine = /listening on (http:\/\/[^\s/]+)/;
 /** Extra node flags for every contender, e.g. `BENCH_NODE_FLAGS="--cpu-prof --cpu-prof-dir=prof"` to profile. */
 const nodeFlags = (process.env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
 
-export async function spawnContender(pin: PinResult, script: string, args: readonly string[], timeoutMs = 30_000): Promise<RunningContender> {
-  const { command, args: argv } = pinnedCommand(pin, process.execPath, [...nodeFlags, script, ...args]);
+export async function spawnContender(pin: PinResult, script: string, args: readonly string[], timeoutMs = 30_000, core = serverCore): Promise<RunningContender> {
+  const { command, args: argv } = pinnedCommand(pin, process.execPath, [...nodeFlags, script, ...args], core);
   const env = { ...process.env, NODE_ENV: 'production' };
   const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';

@@ -2,6 +2,7 @@
 // schema version: the parsed body template, URL variables, remote GraphQL operation, required parent fields.
 
 import type { CustomHttpModel } from '../schema/model.js';
+import { compileBodyWriter, valuesWriter, type BodyWriter } from './body-writer.js';
 import { parseRemoteOperation, type RemoteOperation } from './remote-query.js';
 import { parseBodyTemplate, templateVariables, urlVariables, type BodyTemplate } from './template.js';
 
@@ -14,6 +15,8 @@ export interface CustomFieldSpec {
   readonly graphql: RemoteOperation | undefined;
   /** Parent fields (type fields) or arguments (root fields) the call reads. */
   readonly required: readonly string[];
+  /** One parent's item of a call body, as JSON text: the body template, or the parent values when there is none. */
+  readonly itemWriter: BodyWriter | undefined;
 }
 
 export function customFieldSpec(parentType: string, field: string, http: CustomHttpModel, lambda: boolean): CustomFieldSpec {
@@ -21,5 +24,6 @@ export function customFieldSpec(parentType: string, field: string, http: CustomH
   const graphql = http.graphql === undefined ? undefined : parseRemoteOperation(http.graphql);
   const required = templateVariables(body, urlVariables(http.url));
   if (graphql !== undefined && http.mode === 'SINGLE') for (const v of graphql.variables) required.add(v);
-  return { parentType, field, http, lambda, body, graphql, required: [...required] };
+  const names = [...required];
+  return { parentType, field, http, lambda, body, graphql, required: names, itemWriter: body === undefined ? valuesWriter(names) : compileBodyWriter(body) };
 }

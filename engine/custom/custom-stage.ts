@@ -12,18 +12,15 @@ import { wireError, type WireError, type WireLocation } from '../errors/wire-err
 import { pathToArray, type CustomSlot, type ExecContext } from '../exec/exec-context.js';
 import type { FieldPlan } from '../plan/selection-plan.js';
 import type { CompiledSchema } from '../schema/compile-schema.js';
-import type { SchemaModel, TypeModel } from '../schema/model.js';
-import { GraphStore } from '../store/graph-store.js';
-import { toOutputValue } from '../exec/stored-values.js';
-import type { ScalarValue } from '../indexes/value-index.js';
+import type { SchemaModel } from '../schema/model.js';
 import type { CallRunner } from './call-runner.js';
 import { Completer, coerceScalar, INVALID, nonNullMissing } from './complete.js';
+import { buildCalls, failed, type BuildContext } from './build-calls.js';
 import { customFieldSpec, type CustomFieldSpec } from './custom-field.js';
-import { goJson, goJsonError } from './go-json.js';
+import { goJsonError } from './go-json.js';
 import type { CallOutcome, OutboundCall } from './outbound.js';
-import { remoteQueryText } from './remote-query.js';
-import { renderBody, substituteUrl } from './template.js';
 import { predicateInfo, runDqlField } from './dql-field.js';
+import { sliceCheckEvery, TimeSlice } from './time-slice.js';
 import type { PredicateInfo } from '../dql/evaluate-dql.js';
 
 /** What the executor calls; resolves to true when a non-null root field failed (the whole `data` is null). */
@@ -47,9 +44,6 @@ interface Group {
   /** Per-call build failures (e.g. a bad header value), by call offset. */
   callErrors: Map<number, string>;
 }
-
-const failed = (detail: string, field: string, parent: string): string =>
-  `Evaluation of custom field failed because ${detail} for field: ${field} within type: ${parent}.`;
 
 export class CustomStage implements CustomResolver {
   readonly #specs = new Map<string, CustomFieldSpec | null>();
@@ -80,11 +74,13 @@ export class CustomStage implements CustomResolver {
     }
     if (httpSlots.length === 0) return nullData;
     const groups = this.#group(ctx, httpSlots);
+    const build: BuildContext = { ctx, request, model: this.#model, schema: this.#schema };
     const calls: OutboundCall[] = [];
+    const slice = new TimeSlice();
     for (const group of groups) {
       group.first = calls.length;
       try {
-        this.#buildCalls(ctx, request, group, calls);
+        await buildCalls(build, group.spec, group.plan, group.parents, calls, group.callErrors, slice);
       } catch (error) {
         group.buildError = error instanceof Error ? error.message : String(error);
       }
@@ -96,7 +92,8 @@ export class CustomStage implements CustomResolver {
     const outcomes: CallOutcome[] = [];
     let next = 0;
     for (const call of sendable) outcomes.push(call === undefined ? { ok: false, error: '' } : (sent[next++] as CallOutcome));
-    for (const group of groups) if (this.#finish(ctx, group, outcomes, rootPlans, data)) nullData = true;
+    const finishing = new TimeSlice();
+    for (const group of groups) if (await this.#finish(ctx, group, outcomes, rootPlans, data, finishing)) nullData = true;
     return nullData;
   }
 
@@ -150,12 +147,17 @@ export class CustomStage implements CustomResolver {
   #group(ctx: ExecContext, slots: readonly CustomSlot[]): Group[] {
     const byPlan = new Map<FieldPlan, Group>();
     const groups: Group[] = [];
+    // Slots of one field come in runs (one per parent of a list): look the spec up once per run.
+    let lastPlan: FieldPlan | undefined;
+    let lastSpec: CustomFieldSpec | null | undefined;
     for (const slot of slots) {
-      let spec = this.#planSpecs.get(slot.plan);
+      let spec = slot.plan === lastPlan ? lastSpec : this.#planSpecs.get(slot.plan);
       if (spec === undefined) {
         spec = this.#spec(slot.parentType, slot.plan.fieldName);
         this.#planSpecs.set(slot.plan, spec);
       }
+      lastPlan = slot.plan;
+      lastSpec = spec;
       if (spec === null) {
         ctx.addError(`${slot.plan.fieldName} is not supported yet`, slot.plan.nodes[0], slot.path);
         continue;
@@ -179,70 +181,8 @@ export class CustomStage implements CustomResolver {
     return groups;
   }
 
-  #buildCalls(ctx: ExecContext, request: GraphQLRequest, group: Group, calls: OutboundCall[]): void {
-    const { spec, plan } = group;
-    const headers = this.#headers(spec, request);
-    const push = (url: string, body: string | undefined): void => {
-      const bad = headers.find(([, value]) => !validHeaderValue(value));
-      if (bad !== undefined) group.callErrors.set(calls.length - group.first, `external request returned an error: header ${bad[0]} has an invalid value`);
-      calls.push({ url, method: spec.http.method, headers, ...(body === undefined ? {} : { body }) });
-    };
-    if (group.parents.length === 0) {
-      const args = ctx.argumentsOf(plan);
-      let url: string;
-      try {
-        url = substituteUrl(spec.http.url, args);
-      } catch (error) {
-        throw new Error(failed(`while substituting variables into URL for remote endpoint with an error: ${String(error)}`, spec.field, spec.parentType).replace('because while', 'while'));
-      }
-      if (spec.lambda) push(url, goJson({ resolver: `${spec.parentType}.${spec.field}`, args: renderBody(spec.body ?? emptyObject, args), ...this.#lambdaAuth(request) }));
-      else if (spec.graphql !== undefined) push(url, goJson({ query: remoteQueryText(spec.graphql, plan, this.#schema, ctx.variables), variables: args }));
-      else push(url, spec.body === undefined ? undefined : goJson(renderBody(spec.body, args)));
-      return;
-    }
-    const type = ctx.typeModel(spec.parentType);
-    const values = group.parents.map((id) => parentValues(ctx, type, id, spec.required));
-    if (spec.http.mode === 'BATCH') {
-      const items = values.map((v) => (spec.body === undefined ? v : renderBody(spec.body, v)));
-      if (spec.lambda) push(spec.http.url, goJson({ resolver: `${spec.parentType}.${spec.field}`, parents: items, ...this.#lambdaAuth(request) }));
-      else if (spec.graphql !== undefined) {
-        const query = remoteQueryText(spec.graphql, plan, this.#schema, ctx.variables);
-        push(spec.http.url, goJson({ query, variables: { [spec.graphql.batchVariable ?? 'input']: items } }));
-      } else push(spec.http.url, goJson(items));
-      return;
-    }
-    const query = spec.graphql === undefined ? undefined : remoteQueryText(spec.graphql, plan, this.#schema, ctx.variables);
-    for (const v of values) {
-      const url = substituteUrl(spec.http.url, v);
-      if (query !== undefined) push(url, goJson({ query, variables: v }));
-      else push(url, spec.body === undefined ? undefined : goJson(renderBody(spec.body, v)));
-    }
-  }
-
-  /** Content-Type, then secret headers, then forwarded headers (REFERENCE §8.2). */
-  #headers(spec: CustomFieldSpec, request: GraphQLRequest): [string, string][] {
-    const headers: [string, string][] = [['Content-Type', 'application/json']];
-    for (const entry of spec.http.secretHeaders) {
-      const [remote = '', secret = remote] = entry.split(':');
-      headers.push([remote, this.#model.secrets.get(secret) ?? '']);
-    }
-    for (const entry of spec.http.forwardHeaders) {
-      const [remote, local = remote] = entry.split(':');
-      if (remote === 'Content-Type' || remote?.toLowerCase() === 'content-type') continue;
-      headers.push([remote as string, request.headers[(local as string).toLowerCase()] ?? '']);
-    }
-    return headers;
-  }
-
-  #lambdaAuth(request: GraphQLRequest): Record<string, unknown> {
-    const out: Record<string, unknown> = { 'X-Dgraph-AccessToken': request.headers['x-service-accesstoken'] ?? request.headers['x-dgraph-accesstoken'] ?? '' };
-    const header = this.#model.authorization?.['Header'];
-    if (typeof header === 'string') out['authHeader'] = { key: header, value: request.headers[header.toLowerCase()] ?? '' };
-    return out;
-  }
-
   /** Turns the group's outcomes into values and grafts them; true when the whole `data` must become null. */
-  #finish(ctx: ExecContext, group: Group, outcomes: readonly CallOutcome[], rootPlans: readonly FieldPlan[], data: Record<string, unknown>): boolean {
+  async #finish(ctx: ExecContext, group: Group, outcomes: readonly CallOutcome[], rootPlans: readonly FieldPlan[], data: Record<string, unknown>, slice: TimeSlice): Promise<boolean> {
     const { spec, plan } = group;
     const fail = (message: string, slots: readonly CustomSlot[]): boolean => {
       const first = slots[0];
@@ -254,6 +194,7 @@ export class CustomStage implements CustomResolver {
     if (group.buildError !== undefined) return fail(group.buildError, group.slots);
     const results: { value: unknown; error?: string; remoteErrors?: unknown[] }[] = [];
     for (let i = 0; i < group.count; i++) {
+      if (i % sliceCheckEvery === sliceCheckEvery - 1) await slice.pause();
       const buildError = group.callErrors.get(i);
       results.push(
         buildError !== undefined ? { value: null, error: failed(buildError, spec.field, spec.parentType) } : interpret(spec, outcomes[group.first + i] as CallOutcome),
@@ -278,20 +219,44 @@ export class CustomStage implements CustomResolver {
       }
       if (error !== undefined || !Array.isArray(r.value)) return fail(error ?? '', group.slots);
       const list = r.value as unknown[];
-      group.parents.forEach((id, i) => {
-        for (const slot of group.slotsByParent.get(id) ?? []) if (this.#graft(ctx, slot, list[i], rootPlans, data, true)) nullData = true;
-      });
+      const leaf = this.#groupLeaf(plan);
+      for (let i = 0; i < group.parents.length; i++) {
+        if (i % sliceCheckEvery === sliceCheckEvery - 1) await slice.pause();
+        if (this.#graftParent(ctx, group, i, list[i], leaf, rootPlans, data)) nullData = true;
+      }
       return nullData;
     }
-    group.parents.forEach((id, i) => {
+    const leaf = this.#groupLeaf(plan);
+    for (let i = 0; i < group.parents.length; i++) {
+      if (i % sliceCheckEvery === sliceCheckEvery - 1) await slice.pause();
       const r = results[i] ?? { value: null };
-      const slots = group.slotsByParent.get(id) ?? [];
       if (r.error !== undefined) {
-        if (fail(r.error, slots)) nullData = true;
-        return;
+        if (fail(r.error, group.slotsByParent.get(group.parents[i] as number) ?? [])) nullData = true;
+      } else if (this.#graftParent(ctx, group, i, r.value, leaf, rootPlans, data)) nullData = true;
+    }
+    return nullData;
+  }
+
+  /** The scalar name of a group's field when its values can take the per-parent fast path (nullable scalar), else null. */
+  #groupLeaf(plan: FieldPlan): string | null {
+    const type = plan.definition?.type;
+    return type === undefined ? null : this.#leafScalar(plan, type);
+  }
+
+  /** Grafts parent number `i`'s value under each of its slots. */
+  #graftParent(ctx: ExecContext, group: Group, i: number, value: unknown, leaf: string | null, rootPlans: readonly FieldPlan[], data: Record<string, unknown>): boolean {
+    const slots = group.slotsByParent.get(group.parents[i] as number) ?? [];
+    // Fast path, no type walk: a nullable scalar (the slots already hold null) or a value that coerces.
+    if (leaf !== null && value !== undefined && (value === null || typeof value !== 'object')) {
+      const coerced = value === null ? null : coerceScalar(leaf, value);
+      if (coerced !== INVALID) {
+        const name = group.plan.responseName;
+        for (const slot of slots) slot.target[name] = coerced;
+        return false;
       }
-      for (const slot of slots) if (this.#graft(ctx, slot, r.value, rootPlans, data, true)) nullData = true;
-    });
+    }
+    let nullData = false;
+    for (const slot of slots) if (this.#graft(ctx, slot, value, rootPlans, data, true)) nullData = true;
     return nullData;
   }
 
@@ -325,38 +290,11 @@ export class CustomStage implements CustomResolver {
   }
 }
 
-const emptyObject = { kind: 'object', fields: [] } as const;
-
 function isSendable(groups: readonly Group[], index: number): boolean {
   for (const g of groups) {
     if (index >= g.first && index < g.first + g.count) return g.buildError === undefined && !g.callErrors.has(index - g.first);
   }
   return true;
-}
-
-function validHeaderValue(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c === 10 || c === 13 || c === 0 || c > 0xff) return false;
-  }
-  return true;
-}
-
-/** Values of the parent fields a call needs, read from the store (absent and null values left out). */
-function parentValues(ctx: ExecContext, type: TypeModel, id: number, required: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const name of required) {
-    const field = type.fields.get(name);
-    if (field === undefined) continue;
-    if (field.kind === 'id') {
-      out[name] = GraphStore.uidOf(id);
-      continue;
-    }
-    const stored = ctx.graph.store.scalar(field.predicate).get(id);
-    if (stored === undefined || stored === null) continue;
-    out[name] = Array.isArray(stored) ? (stored as readonly ScalarValue[]).map(toOutputValue) : toOutputValue(stored as ScalarValue);
-  }
-  return out;
 }
 
 interface Interpreted {

@@ -2,8 +2,22 @@
 // `<`, `>`, `&`, U+2028 and U+2029 escaped. Remote endpoints written against Dgraph compare bodies
 // byte for byte, so outbound bodies are written this way.
 
+const goEscaped = /[<>&\u2028\u2029]/g;
+
 export function goJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value)).replace(/[<>&\u2028\u2029]/g, escapeChar);
+  return JSON.stringify(sortKeys(value)).replace(goEscaped, escapeChar);
+}
+
+/** JSON text of `value` with sorted keys, not yet escaped (pieces of a larger body; see goEscape). */
+export function goJsonText(value: unknown): string | undefined {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) return JSON.stringify(value);
+  return JSON.stringify(sortKeys(value)) as string | undefined;
+}
+
+/** Go's HTML-safe escaping, applied once to the finished JSON text. */
+export function goEscape(text: string): string {
+  goEscaped.lastIndex = 0;
+  return goEscaped.test(text) ? text.replace(goEscaped, escapeChar) : text;
 }
 
 function escapeChar(c: string): string {

@@ -1,8 +1,9 @@
-// The resolver map every peer serves (graphql-tools style: Query, Mutation; default field resolvers
-// read the plain Post/Author objects).
+// The resolver map every peer serves (graphql-tools style: Query, Mutation, Post.ref; default field
+// resolvers read the plain Post/Author objects).
 
 import type { AddPostInput, Post, PostStore } from './post-store.js';
 import { queryPosts, type QueryArgs } from './post-query.js';
+import { refResolver, type RefResolver } from './ref-loader.js';
 
 export interface PeerResolvers {
   Query: {
@@ -12,10 +13,13 @@ export interface PeerResolvers {
   Mutation: {
     addPost(root: unknown, args: { input: readonly AddPostInput[] }): { post: Post[]; numUids: number };
   };
+  Post: { ref: RefResolver };
 }
 
-export function peerResolvers(store: PostStore): PeerResolvers {
+/** `upstreamUrl`: the endpoint that computes `Post.ref` for a list of posts. */
+export function peerResolvers(store: PostStore, upstreamUrl: string): PeerResolvers {
   return {
+    Post: { ref: refResolver(upstreamUrl) },
     Query: {
       getPost: (_root, { id, slug }) => (id ? store.postsById.get(id) : slug ? store.postsBySlug.get(slug) : undefined) ?? null,
       queryPost: (_root, args) => queryPosts(store, args),
