@@ -91,20 +91,22 @@ function isNumeric(field: FieldModel): boolean {
 function topKNumeric(ids: SortedIds, k: number, column: ScalarColumnView, descending: boolean): number[] {
   if (k === 0) return [];
   const sign = descending ? -1 : 1;
-  // Keys: the value times the sign (so "smaller is better"), or +Infinity for a missing value
-  // (missing sorts last); ties keep the ascending id order because ids arrive ascending.
-  const keys: number[] = [];
-  const out: number[] = [];
+  // Keys: the value times the sign (so "smaller is better"); ties keep the ascending id order
+  // because ids arrive ascending. Insertion shifts in place: Array#splice costs a runtime call and
+  // an array per insert, which dominated this loop.
+  const keys = new Float64Array(k);
+  const out = new Array<number>(k);
+  let size = 0;
   let missing: number[] | undefined;
-  for (const id of ids) {
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] as number;
     const value = column.get(id);
     if (typeof value !== 'number') {
-      (missing ??= []).push(id);
+      if (missing === undefined || missing.length < k) (missing ??= []).push(id);
       continue;
     }
     const key = value * sign;
-    const size = keys.length;
-    if (size === k && key >= (keys[size - 1] as number)) continue;
+    if (size === k && key >= (keys[k - 1] as number)) continue;
     let lo = 0;
     let hi = size;
     while (lo < hi) {
@@ -112,14 +114,16 @@ function topKNumeric(ids: SortedIds, k: number, column: ScalarColumnView, descen
       if ((keys[mid] as number) <= key) lo = mid + 1;
       else hi = mid;
     }
-    keys.splice(lo, 0, key);
-    out.splice(lo, 0, id);
-    if (keys.length > k) {
-      keys.pop();
-      out.pop();
+    const last = size === k ? k - 1 : size++;
+    for (let j = last; j > lo; j--) {
+      keys[j] = keys[j - 1] as number;
+      out[j] = out[j - 1] as number;
     }
+    keys[lo] = key;
+    out[lo] = id;
   }
-  if (out.length < k && missing !== undefined) out.push(...missing.slice(0, k - out.length));
+  out.length = size;
+  if (size < k && missing !== undefined) for (let j = 0; j < missing.length && out.length < k; j++) out.push(missing[j] as number);
   return out;
 }
 
@@ -144,8 +148,11 @@ function topK(
       if (compare(best[mid] as Row, row) <= 0) lo = mid + 1;
       else hi = mid;
     }
-    best.splice(lo, 0, row);
-    if (best.length > k) best.pop();
+    // In-place shift (no splice): see topKNumeric.
+    let j = best.length === k ? k - 1 : best.length;
+    if (j === best.length) best.push(row);
+    for (; j > lo; j--) best[j] = best[j - 1] as Row;
+    best[lo] = row;
   }
   return best.map((r) => r.id);
 }
