@@ -306,21 +306,21 @@ class Parser {
   }
 
   #orExpr(): FilterExpr {
-    const items = [this.#andExpr()];
-    while (this.#peek()?.kind === 'word' && this.#peek()?.text.toLowerCase() === 'or') {
-      this.#i++;
-      items.push(this.#andExpr());
-    }
-    return items.length === 1 ? (items[0] as FilterExpr) : { kind: 'or', items };
+    return this.#chain('or', () => this.#andExpr());
   }
 
   #andExpr(): FilterExpr {
-    const items = [this.#unary()];
-    while (this.#peek()?.kind === 'word' && this.#peek()?.text.toLowerCase() === 'and') {
+    return this.#chain('and', () => this.#unary());
+  }
+
+  /** `operand (keyword operand)*`: one operand stands alone, more become one `keyword` node. */
+  #chain(keyword: 'and' | 'or', operand: () => FilterExpr): FilterExpr {
+    const items = [operand()];
+    while (this.#peek()?.kind === 'word' && this.#peek()?.text.toLowerCase() === keyword) {
       this.#i++;
-      items.push(this.#unary());
+      items.push(operand());
     }
-    return items.length === 1 ? (items[0] as FilterExpr) : { kind: 'and', items };
+    return items.length === 1 ? (items[0] as FilterExpr) : { kind: keyword, items };
   }
 
   #unary(): FilterExpr {
