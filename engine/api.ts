@@ -35,6 +35,11 @@ export interface EngineOptions {
   readonly fileIo?: FileIo;
   /** Outgoing calls of `@custom(http:)` / `@lambda` fields and remote introspection at upload. */
   readonly custom?: CustomLogicOptions;
+  /**
+   * Write query answers as JSON straight from the store when they need no error handling (default
+   * true). false builds response objects for every answer; differential tests compare the two.
+   */
+  readonly directJson?: boolean;
 }
 
 export interface CustomLogicOptions {

@@ -336,7 +336,7 @@ export class Engine {
         version: this.#state.version + 1,
         compiled,
         preparer: new RequestPreparer(compiled.apiSchema, this.options),
-        executor: new Executor(compiled, this.#graph, this.options.debug, new CustomStage(compiled, this.#calls)),
+        executor: new Executor(compiled, this.#graph, this.options.debug, new CustomStage(compiled, this.#calls), this.options.directJson ?? true),
       };
       this.#schemaUpdateCounter++;
       return { ok: true, schema: compiled.sdl, generatedSchema: compiled.generatedSchema };

@@ -103,6 +103,7 @@ export class ExecContext {
 
   /** `@skip` / `@include`: the field runs if any of its occurrences is included. */
   isIncluded(plan: FieldPlan): boolean {
+    if (plan.unconditional) return true;
     return plan.conditions.some((directives) =>
       directives.every((d) => {
         const arg = d.arguments?.find((a) => a.name.value === 'if');

@@ -17,10 +17,16 @@ import { resolveEntities } from './entities.js';
 import { installApiScalars } from './api-scalars.js';
 import { INVALID, type Completed } from './read-objects.js';
 import type { CustomResolver } from '../custom/custom-stage.js';
+import { NOT_WRITABLE, writeQueryRoot } from './write-objects.js';
+
+/** Failed direct-JSON attempts after which an operation always takes the general path. */
+const maxDirectMisses = 4;
 
 export interface ExecutionResult {
   readonly errors?: readonly WireError[];
   readonly data: Record<string, unknown> | null;
+  /** The data as JSON text, when the query was written directly (write-objects.ts); `data` is then null. */
+  readonly dataJson?: string;
   readonly extensions?: Record<string, unknown>;
   /** Committed add/update/delete root fields (for `@lambdaOnMutate`); never serialized. */
   readonly events?: readonly MutationEvent[];
@@ -29,6 +35,8 @@ export interface ExecutionResult {
 export class Executor {
   /** Plans of the root selection, keyed by the (cached, so stable) operation node. */
   readonly #plans = new WeakMap<OperationDefinitionNode, SelectionPlan>();
+  /** How often an operation had to leave the direct JSON path; past a few times it stops trying. */
+  readonly #notWritable = new WeakMap<OperationDefinitionNode, number>();
 
   constructor(
     private readonly compiled: CompiledSchema,
@@ -36,12 +44,18 @@ export class Executor {
     private readonly debug = false,
     /** The `@custom` second stage (absent: custom fields stay null). */
     private readonly custom?: CustomResolver,
+    /** Try write-objects.ts's direct JSON for queries first (EngineOptions.directJson). */
+    private readonly directJson = true,
   ) {
     installApiScalars(compiled.apiSchema);
   }
 
   async run(prepared: PreparedOperation, request: GraphQLRequest): Promise<ExecutionResult> {
     const { operation } = prepared;
+    if (this.directJson && operation.operation === 'query' && !(this.debug && wantsExplain(request.extensions))) {
+      const dataJson = this.#writeQuery(prepared);
+      if (dataJson !== undefined) return { data: null, dataJson };
+    }
     const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema);
     if (this.debug && wantsExplain(request.extensions)) ctx.explain = [];
     const rootType = operation.operation === 'mutation' ? 'Mutation' : operation.operation === 'subscription' ? 'Subscription' : 'Query';
@@ -89,6 +103,34 @@ export class Executor {
     if (ctx.errors.length > 0) result.errors = ctx.errors;
     if (ctx.explain !== undefined) result.extensions = { explain: ctx.explain.join('\n') };
     return result;
+  }
+
+  /**
+   * The whole answer of a query written as JSON text with no response objects, or undefined when
+   * some root field needs the general path (which then answers the request from the start).
+   */
+  #writeQuery(prepared: PreparedOperation): string | undefined {
+    const { operation } = prepared;
+    const misses = this.#notWritable.get(operation) ?? 0;
+    if (misses >= maxDirectMisses) return undefined;
+    const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema);
+    let out = '{';
+    try {
+      for (const plan of this.#plan(prepared).forType('Query')) {
+        if (!ctx.isIncluded(plan)) continue;
+        const root = this.compiled.model.queries.get(plan.fieldName);
+        const json = plan.fieldName === '__typename' ? '"Query"' : root === undefined ? undefined : writeQueryRoot(ctx, root, plan);
+        if (json === undefined) throw NOT_WRITABLE;
+        out += `${out.length > 1 ? ',' : ''}"${plan.responseName}":${json}`;
+      }
+      // Errors are reported (with their paths) by the general path only.
+      if (ctx.errors.length > 0) throw NOT_WRITABLE;
+    } catch (error) {
+      if (error !== NOT_WRITABLE && !(error instanceof FieldError)) throw error;
+      this.#notWritable.set(operation, misses + 1);
+      return undefined;
+    }
+    return `${out}}`;
   }
 
   #plan(prepared: PreparedOperation): SelectionPlan {

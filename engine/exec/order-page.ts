@@ -5,6 +5,7 @@ import type { SortedIds } from '../util/sorted-ids.js';
 import type { FieldModel, TypeModel } from '../schema/model.js';
 import type { ScalarValue } from '../indexes/value-index.js';
 import type { ExecContext } from './exec-context.js';
+import type { NumericColumnView } from '../store/scalar-column.js';
 
 export interface OrderInput {
   readonly asc?: string | null;
@@ -63,8 +64,9 @@ function sortIds(ctx: ExecContext, ids: SortedIds, keys: readonly SortKey[], lim
   const rowOf = (id: number): Row => ({ id, values: columns.map((c) => sortable(c.get(id))) });
   if (limit !== undefined && limit * 4 < ids.length) {
     const first = keys[0] as SortKey;
-    if (keys.length === 1 && isNumeric(first.field)) return topKNumeric(ids, limit, columns[0] as ScalarColumnView, first.descending);
     const primary = columns[0] as (typeof columns)[number];
+    const numbers = keys.length === 1 && isNumeric(first.field) ? primary.numbers() : undefined;
+    if (numbers !== undefined) return topKNumeric(ids, limit, numbers, first.descending);
     // Rows clearly worse than the current k-th on the first key are rejected without allocating.
     const clearlyWorse = (id: number, worst: Row): boolean =>
       compareMissingLast(sortable(primary.get(id)), worst.values[0], first.descending) > 0;
@@ -75,21 +77,18 @@ function sortIds(ctx: ExecContext, ids: SortedIds, keys: readonly SortKey[], lim
   return rows.map((r) => r.id);
 }
 
-/** Reads the store column needs: a numeric column answers numbers (or undefined). */
-interface ScalarColumnView {
-  get(id: number): unknown;
-}
-
 function isNumeric(field: FieldModel): boolean {
   return !field.isList && (field.typeName === 'Int' || field.typeName === 'Float');
 }
 
 /**
- * Top-k for the commonest order (one Int/Float key): a sorted buffer of k (value, id) pairs in plain
- * arrays, no per-row objects. Missing values sort last, ties by ascending id, as in the general path.
+ * Top-k for the commonest order (one Int/Float key) straight over the column's typed arrays: a
+ * sorted buffer of k (key, id) pairs, no per-row objects and no per-id column call. Missing values
+ * sort last, ties by ascending id, as in the general path.
  */
-function topKNumeric(ids: SortedIds, k: number, column: ScalarColumnView, descending: boolean): number[] {
+function topKNumeric(ids: SortedIds, k: number, column: NumericColumnView, descending: boolean): number[] {
   if (k === 0) return [];
+  const { present, nums } = column;
   const sign = descending ? -1 : 1;
   // Keys: the value times the sign (so "smaller is better"); ties keep the ascending id order
   // because ids arrive ascending. Insertion shifts in place: Array#splice costs a runtime call and
@@ -97,16 +96,16 @@ function topKNumeric(ids: SortedIds, k: number, column: ScalarColumnView, descen
   const keys = new Float64Array(k);
   const out = new Array<number>(k);
   let size = 0;
+  let worst = Infinity;
   let missing: number[] | undefined;
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i] as number;
-    const value = column.get(id);
-    if (typeof value !== 'number') {
+    if (present[id] !== 1) {
       if (missing === undefined || missing.length < k) (missing ??= []).push(id);
       continue;
     }
-    const key = value * sign;
-    if (size === k && key >= (keys[k - 1] as number)) continue;
+    const key = (nums[id] as number) * sign;
+    if (key >= worst) continue;
     let lo = 0;
     let hi = size;
     while (lo < hi) {
@@ -121,6 +120,7 @@ function topKNumeric(ids: SortedIds, k: number, column: ScalarColumnView, descen
     }
     keys[lo] = key;
     out[lo] = id;
+    if (size === k) worst = keys[k - 1] as number;
   }
   out.length = size;
   if (size < k && missing !== undefined) for (let j = 0; j < missing.length && out.length < k; j++) out.push(missing[j] as number);

@@ -7,13 +7,13 @@ import type { SortedIds } from '../util/sorted-ids.js';
 import { aggregateObject } from './aggregate.js';
 import { cascadeFor, type Cascade } from './cascade.js';
 import { explainQuery } from '../plan/explain.js';
-import { planQuery, prefersIndexWalk, walkableIndex, type QueryPlan } from '../plan/query-plan.js';
+import { planArgumentsKey, planQuery, prefersIndexWalk, walkableIndex, type QueryPlan } from '../plan/query-plan.js';
 import { storeEstimates } from './estimates.js';
 import { walkOrdered } from './index-walk.js';
 import { passwordMatches } from './check-password.js';
 import { FieldError, type ExecContext, type Path } from './exec-context.js';
 import { evaluateFilter } from './filter-eval.js';
-import type { PageArgs } from './order-page.js';
+import { orderAndPage, type PageArgs } from './order-page.js';
 import { CASCADED, readList, readObject, readPage, type Completed } from './read-objects.js';
 import { metricOf, nearest } from './similarity.js';
 import { findByXid } from './xid-lookup.js';
@@ -50,17 +50,35 @@ export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: F
   }
 }
 
+interface CachedPlan {
+  readonly plan: QueryPlan;
+  /** Nodes of the type when planned: re-plan when it grew or shrank a lot since (estimates decide the strategy). */
+  readonly count: number;
+}
+
 /** Plans by argument object: static arguments are coerced once per cached document, so are their plans. */
-const plans = new WeakMap<object, { plan: QueryPlan; count: number }>();
+const plansByArguments = new WeakMap<object, CachedPlan>();
+/** Plans by argument shape (planArgumentsKey), for arguments built per request from variables. */
+const plansByShape = new WeakMap<RootFieldModel, Map<string, CachedPlan>>();
+const maxShapesPerRoot = 256;
+
+const fresh = (cached: CachedPlan | undefined, count: number): cached is CachedPlan =>
+  cached !== undefined && count <= cached.count * 2 + 16 && count * 2 + 16 >= cached.count;
 
 function queryPlanFor(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Record<string, unknown>): QueryPlan {
   const count = ctx.graph.store.countOfType(type.name);
-  const cached = plans.get(args);
-  // Re-plan when the type grew or shrank a lot since (estimates decide the strategy).
-  if (cached !== undefined && count <= cached.count * 2 + 16 && count * 2 + 16 >= cached.count) return cached.plan;
-  const plan = planQuery(root.name, type, args, storeEstimates(ctx.graph.store));
-  plans.set(args, { plan, count });
-  return plan;
+  const byArguments = plansByArguments.get(args);
+  if (fresh(byArguments, count)) return byArguments.plan;
+  let shapes = plansByShape.get(root);
+  if (shapes === undefined) plansByShape.set(root, (shapes = new Map()));
+  const key = planArgumentsKey(args);
+  const byShape = shapes.get(key);
+  if (fresh(byShape, count)) return byShape.plan;
+  const entry = { plan: planQuery(root.name, type, args, storeEstimates(ctx.graph.store)), count };
+  plansByArguments.set(args, entry);
+  if (shapes.size >= maxShapesPerRoot) shapes.clear();
+  shapes.set(key, entry);
+  return entry.plan;
 }
 
 function runQuery(
@@ -72,6 +90,14 @@ function runQuery(
   args: Record<string, unknown>,
   cascade: Cascade | undefined,
 ): Completed {
+  if (cascade === undefined) return readList(ctx, queryPage(ctx, root, type, args), type, plan, path);
+  // Under @cascade the page is taken from the survivors, so every candidate is read in order.
+  ctx.explain?.push(explainQuery(queryPlanFor(ctx, root, type, args)));
+  return readPage(ctx, queryIds(ctx, type, args), type, plan, path, args as PageArgs, cascade);
+}
+
+/** The ordered page a `query<T>` without `@cascade` returns: by an ordered-index walk, or filter + order + page. */
+export function queryPage(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Record<string, unknown>): SortedIds {
   const queryPlan = queryPlanFor(ctx, root, type, args);
   ctx.explain?.push(explainQuery(queryPlan));
   const ids = queryIds(ctx, type, args);
@@ -79,13 +105,13 @@ function runQuery(
   const limit = queryPlan.first === undefined ? undefined : queryPlan.offset + queryPlan.first;
   // The walk is chosen by the plan's index and confirmed against the actual candidate count.
   const total = ctx.graph.store.countOfType(type.name);
-  if (cascade === undefined && key !== undefined && queryPlan.order.length === 1 && limit !== undefined && prefersIndexWalk(limit, ids.length, total)) {
+  if (key !== undefined && queryPlan.order.length === 1 && limit !== undefined && prefersIndexWalk(limit, ids.length, total)) {
     const field = type.fields.get(key.field);
     const kind = field === undefined ? undefined : walkableIndex(field);
     const page = field === undefined || kind === undefined ? undefined : walkOrdered(ctx, field, kind, key.desc, ids, queryPlan.offset, queryPlan.first ?? 0);
-    if (page !== undefined) return readList(ctx, page, type, plan, path);
+    if (page !== undefined) return page;
   }
-  return readPage(ctx, ids, type, plan, path, args as PageArgs, cascade);
+  return orderAndPage(ctx, type, ids, args as PageArgs);
 }
 
 export function queryIds(ctx: ExecContext, type: TypeModel, args: Record<string, unknown>): SortedIds {

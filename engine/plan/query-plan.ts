@@ -83,6 +83,30 @@ export function planQuery(
   return { ...plan, strategy: 'sort' };
 }
 
+/**
+ * Everything planQuery reads of the arguments, as a string: the filter's keys, nesting, list
+ * lengths, nulls and booleans, the order, first and offset. Filter values themselves never change
+ * a plan (estimates are per index, not per value), so requests differing only in them share one.
+ */
+export function planArgumentsKey(args: Readonly<Record<string, unknown>>): string {
+  return `${filterShape(args['filter'])}|${JSON.stringify(args['order'] ?? null)}|${String(args['first'])}|${String(args['offset'])}`;
+}
+
+function filterShape(value: unknown): string {
+  if (value === null) return 'n';
+  if (Array.isArray(value)) {
+    let out = `[${value.length}`;
+    for (const item of value) out += `,${filterShape(item)}`;
+    return `${out}]`;
+  }
+  if (typeof value === 'object') {
+    let out = '{';
+    for (const key in value) out += `${key}:${filterShape((value as Record<string, unknown>)[key])};`;
+    return `${out}}`;
+  }
+  return typeof value === 'boolean' ? 'b' : value === undefined ? 'u' : 'v';
+}
+
 function orderKeys(type: TypeModel, order: unknown): { field: string; desc: boolean }[] {
   const keys: { field: string; desc: boolean }[] = [];
   for (let level = order as Record<string, unknown> | null | undefined; level !== undefined && level !== null; level = level['then'] as never) {

@@ -26,6 +26,8 @@ export interface FieldPlan {
   readonly nodes: readonly FieldNode[];
   /** `@skip`/`@include` directives per occurrence; the field runs if any occurrence is included. */
   readonly conditions: readonly (readonly DirectiveNode[])[];
+  /** Some occurrence has no `@skip`/`@include`: the field always runs. */
+  readonly unconditional: boolean;
   /** graphql-js definition (absent for `__typename`). */
   readonly definition: GraphQLField<unknown, unknown> | undefined;
   /** Sub-selection, for fields of object, interface or union type. */
@@ -118,6 +120,7 @@ export class SelectionPlan {
         fieldName,
         nodes: group.nodes,
         conditions: group.conditions,
+        unconditional: group.conditions.some((c) => c.length === 0),
         definition,
         selection,
         argumentShape: argumentShapeOf(first, definition),

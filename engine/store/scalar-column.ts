@@ -35,6 +35,14 @@ export interface ScalarColumn {
   forEach(fn: (value: StoredValue, id: number) => void): void;
   /** Number of stored values, counting each list element. */
   readonly valueCount: number;
+  /** The raw arrays when every value is a single number (for tight loops); undefined otherwise. */
+  numbers(): NumericColumnView | undefined;
+}
+
+/** `nums[id]` is the value of `id` where `present[id] === 1`; valid until the column's next write. */
+export interface NumericColumnView {
+  readonly present: Uint8Array;
+  readonly nums: Float64Array;
 }
 
 const EMPTY = 0;
@@ -96,6 +104,10 @@ export class ScalarColumnImpl implements ScalarColumn {
       default:
         return undefined;
     }
+  }
+
+  numbers(): NumericColumnView | undefined {
+    return this.repr === NUM ? { present: this.flags, nums: this.nums } : undefined;
   }
 
   /** Whether the value of `id` is, or (a list) contains, `key` (SameValueZero); strings are compared in place. */

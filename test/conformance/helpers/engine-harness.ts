@@ -22,10 +22,17 @@ export interface Harness {
   gql(query: string, variables?: Record<string, unknown>, extensions?: unknown): Promise<GqlResult & { kind: string }>;
 }
 
-export async function openHarness(schemaPath: string, options: { debug?: boolean } = {}): Promise<Harness> {
+export async function openHarness(schemaPath: string, options: { debug?: boolean; directJson?: boolean } = {}): Promise<Harness> {
   const sdl = readFileSync(`${testdata}/${schemaPath}`, 'utf8');
   const lambdaUrl = 'http://127.0.0.1:1/graphql-worker';
-  const engine = await Engine.open({ dataDir: '', maxQueryTokens: 50_000, maxQueryDepth: 200, debug: options.debug ?? false, lambdaUrl });
+  const engine = await Engine.open({
+    dataDir: '',
+    maxQueryTokens: 50_000,
+    maxQueryDepth: 200,
+    debug: options.debug ?? false,
+    lambdaUrl,
+    ...(options.directJson === undefined ? {} : { directJson: options.directJson }),
+  });
   const result = await engine.updateSchema(sdl);
   if (!result.ok) throw new Error(`schema ${schemaPath} failed: ${JSON.stringify(result.errors)}`);
   const compiled = compileSchema(sdl, { lambdaUrl });
