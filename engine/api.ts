@@ -99,6 +99,8 @@ export interface EngineResponse {
   readonly kind: ResponseKind;
   /** The full JSON response text: `{"errors":[...],"data":...,"extensions":...}`. */
   readonly body: string;
+  /** The same response as UTF-8 bytes, when it was written as bytes (servers send these as they are). */
+  readonly bytes?: Uint8Array;
 }
 
 export interface SchemaErrorLocation {

@@ -173,6 +173,7 @@ export class Engine {
         return await this.#mutateDurably(this.#persistence, state, prepared.prepared, request, requestId);
       }
       const { events, ...result } = await state.executor.run(prepared.prepared, request);
+      if (result.body !== undefined && requestId === undefined) return bytesResponse(result.body);
       if (events !== undefined) this.#fireWebhooks(state, events, ++this.#commits, request);
       const extensions = { ...result.extensions, ...extensionsFor(requestId).extensions };
       return { kind: 'ok', body: serializeResponse({ ...result, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) }) };
@@ -381,3 +382,17 @@ function extensionsFor(requestId: string | undefined): { extensions?: Record<str
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** A response written directly as UTF-8 bytes; `body` decodes them only when read (tests, the admin API). */
+class BytesResponse implements EngineResponse {
+  readonly kind = 'ok';
+  #text: string | undefined;
+
+  constructor(readonly bytes: Buffer) {}
+
+  get body(): string {
+    return (this.#text ??= this.bytes.toString('utf8'));
+  }
+}
+
+const bytesResponse = (bytes: Buffer): EngineResponse => new BytesResponse(bytes);

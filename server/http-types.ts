@@ -29,7 +29,8 @@ export interface ResponseSink {
 export interface Reply {
   readonly status: number;
   readonly contentType?: string;
-  readonly body: string;
+  /** JSON text, or the same already encoded as UTF-8 (sent as it is). */
+  readonly body: string | Uint8Array;
   readonly headers?: Readonly<Record<string, string>>;
 }
 

@@ -51,8 +51,9 @@ export async function sendReply(exchange: Exchange, reply: Reply, closeConnectio
 }
 
 /** UTF-8 byte length > limit, without measuring short strings (a UTF-16 unit is 1-3 UTF-8 bytes). */
-function longerThan(text: string, limit: number): boolean {
+function longerThan(text: string | Uint8Array, limit: number): boolean {
   if (text.length > limit) return true;
+  if (typeof text !== 'string') return false;
   if (text.length * 3 <= limit) return false;
   return Buffer.byteLength(text) > limit;
 }

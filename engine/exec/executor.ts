@@ -18,15 +18,19 @@ import { installApiScalars } from './api-scalars.js';
 import { INVALID, type Completed } from './read-objects.js';
 import type { CustomResolver } from '../custom/custom-stage.js';
 import { NOT_WRITABLE, writeQueryRoot } from './write-objects.js';
+import { asciiBytes, JsonBytes } from '../util/json-bytes.js';
 
 /** Failed direct-JSON attempts after which an operation always takes the general path. */
 const maxDirectMisses = 4;
+/** Reused by every directly written answer (writing is synchronous; `finish` copies the bytes out). */
+const directBody = new JsonBytes();
+const DATA_OPEN = asciiBytes('{"data":{');
 
 export interface ExecutionResult {
   readonly errors?: readonly WireError[];
   readonly data: Record<string, unknown> | null;
-  /** The data as JSON text, when the query was written directly (write-objects.ts); `data` is then null. */
-  readonly dataJson?: string;
+  /** The whole response as UTF-8 JSON, when the query was written directly (write-objects.ts); `data` is then null. */
+  readonly body?: Buffer;
   readonly extensions?: Record<string, unknown>;
   /** Committed add/update/delete root fields (for `@lambdaOnMutate`); never serialized. */
   readonly events?: readonly MutationEvent[];
@@ -53,8 +57,8 @@ export class Executor {
   async run(prepared: PreparedOperation, request: GraphQLRequest): Promise<ExecutionResult> {
     const { operation } = prepared;
     if (this.directJson && operation.operation === 'query' && !(this.debug && wantsExplain(request.extensions))) {
-      const dataJson = this.#writeQuery(prepared);
-      if (dataJson !== undefined) return { data: null, dataJson };
+      const body = this.#writeQuery(prepared);
+      if (body !== undefined) return { data: null, body };
     }
     const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema);
     if (this.debug && wantsExplain(request.extensions)) ctx.explain = [];
@@ -109,19 +113,24 @@ export class Executor {
    * The whole answer of a query written as JSON text with no response objects, or undefined when
    * some root field needs the general path (which then answers the request from the start).
    */
-  #writeQuery(prepared: PreparedOperation): string | undefined {
+  #writeQuery(prepared: PreparedOperation): Buffer | undefined {
     const { operation } = prepared;
     const misses = this.#notWritable.get(operation) ?? 0;
     if (misses >= maxDirectMisses) return undefined;
     const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema);
-    let out = '{';
+    const out = directBody;
+    out.reset();
+    out.bytes(DATA_OPEN);
+    let first = true;
     try {
       for (const plan of this.#plan(prepared).forType('Query')) {
         if (!ctx.isIncluded(plan)) continue;
+        if (!first) out.byte(0x2c);
+        first = false;
+        out.ascii(`"${plan.responseName}":`);
         const root = this.compiled.model.queries.get(plan.fieldName);
-        const json = plan.fieldName === '__typename' ? '"Query"' : root === undefined ? undefined : writeQueryRoot(ctx, root, plan);
-        if (json === undefined) throw NOT_WRITABLE;
-        out += `${out.length > 1 ? ',' : ''}"${plan.responseName}":${json}`;
+        if (plan.fieldName === '__typename') out.ascii('"Query"');
+        else if (root === undefined || !writeQueryRoot(ctx, root, plan, out)) throw NOT_WRITABLE;
       }
       // Errors are reported (with their paths) by the general path only.
       if (ctx.errors.length > 0) throw NOT_WRITABLE;
@@ -130,7 +139,8 @@ export class Executor {
       this.#notWritable.set(operation, misses + 1);
       return undefined;
     }
-    return `${out}}`;
+    out.ascii('}}');
+    return out.finish();
   }
 
   #plan(prepared: PreparedOperation): SelectionPlan {

@@ -6,8 +6,6 @@ import { writeJson } from '../util/json-writer.js';
 export interface ResponseParts {
   readonly errors?: readonly WireError[] | undefined;
   readonly data?: unknown;
-  /** Pre-serialised `data` JSON (exec writes JSON directly); wins over `data`. */
-  readonly dataJson?: string | undefined;
   readonly extensions?: Readonly<Record<string, unknown>> | undefined;
 }
 
@@ -18,10 +16,7 @@ export function serializeResponse(parts: ResponseParts): string {
     out += `"errors":${JSON.stringify(parts.errors)}`;
     sep = ',';
   }
-  if (parts.dataJson !== undefined) {
-    out += `${sep}"data":${parts.dataJson}`;
-    sep = ',';
-  } else if (parts.data !== undefined) {
+  if (parts.data !== undefined) {
     out += `${sep}"data":${writeJson(parts.data)}`;
     sep = ',';
   }

@@ -1,17 +1,20 @@
-// The fast path of read-objects.ts: writes the JSON text of stored nodes straight from a selection
-// plan, without building response objects for JSON.stringify (which, with the garbage they leave,
-// cost about half the engine's time on a 10-item list). It covers what needs no error and no second
-// stage; anything else (a missing non-null value, `@cascade`, a `@custom` field, a field error) makes
-// it give up with NOT_WRITABLE, and the caller answers through read-objects.ts instead. Reads change
-// nothing, so starting over is safe.
+// The fast path of read-objects.ts: writes the JSON of stored nodes straight from a selection plan
+// into UTF-8 bytes (util/json-bytes.ts), without building response objects for JSON.stringify and
+// without decoding stored ASCII strings (which, with the garbage they leave, cost about half the
+// engine's time on a 10-item list, and the socket then encoded the text once more). It covers what
+// needs no error and no second stage; anything else (a missing non-null value, `@cascade`, a
+// `@custom` field, a field error) makes it give up with NOT_WRITABLE, and the caller answers through
+// read-objects.ts instead. Reads change nothing, so starting over is safe.
 
 import { isNonNullType } from 'graphql';
 import type { FieldPlan, SelectionPlan } from '../plan/selection-plan.js';
 import type { FieldModel, RootFieldModel, TypeModel } from '../schema/model.js';
 import type { ScalarValue } from '../indexes/value-index.js';
 import { GraphStore } from '../store/graph-store.js';
+import type { EdgeColumn } from '../store/edge-column.js';
 import type { ScalarColumn } from '../store/scalar-column.js';
 import type { SortedIds } from '../util/sorted-ids.js';
+import { asciiBytes, type JsonBytes } from '../util/json-bytes.js';
 import { writeJson } from '../util/json-writer.js';
 import { cascadeFor } from './cascade.js';
 import type { ExecContext } from './exec-context.js';
@@ -23,35 +26,36 @@ import { getTarget, queryPage } from './query-root.js';
 /** Thrown when the answer needs the general path (errors, null propagation, cascade, custom logic). */
 export const NOT_WRITABLE: unique symbol = Symbol('not writable');
 
-/** Code units JSON must escape (surrogates included: a lone one is escaped by JSON.stringify). */
-// eslint-disable-next-line no-control-regex -- the control characters are exactly what JSON escapes
-const needsEscape = /[\u0000-\u001f"\\\ud800-\udfff]/;
+const COMMA = 0x2c;
+const NULL = asciiBytes('null');
 
-function quote(text: string): string {
-  return needsEscape.test(text) ? JSON.stringify(text) : `"${text}"`;
-}
-
-/** JSON of a `get<T>` or `query<T>` root field, or undefined for the other root kinds. */
-export function writeQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: FieldPlan): string | undefined {
-  if (root.kind !== 'get' && root.kind !== 'query') return undefined;
+/** Writes a `get<T>` or `query<T>` root field's value; false (nothing written) for the other root kinds. */
+export function writeQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: FieldPlan, out: JsonBytes): boolean {
+  if (root.kind !== 'get' && root.kind !== 'query') return false;
   if (plan.selection === undefined || cascadeFor(plan, undefined, ctx.variables) !== undefined) throw NOT_WRITABLE;
   const type = ctx.typeModel(root.type ?? '');
   const args = ctx.argumentsOf(plan);
   if (root.kind === 'get') {
     const id = getTarget(ctx, type, args, plan);
-    return id === undefined ? 'null' : writeObject(ctx, id, type, plan.selection);
+    if (id === undefined) out.bytes(NULL);
+    else writeObject(ctx, id, type, plan.selection, out);
+    return true;
   }
-  return writeList(ctx, queryPage(ctx, root, type, args), type, plan.selection);
+  writeList(ctx, queryPage(ctx, root, type, args), type, plan.selection, out);
+  return true;
 }
 
 /** A field of one concrete type's selection, resolved once: what to write and where it is stored. */
 interface FieldWriter {
   readonly plan: FieldPlan;
-  readonly key: string;
+  /** `"responseName":` as bytes (GraphQL names need no escaping). */
+  readonly key: Uint8Array;
   readonly nonNull: boolean;
   readonly kind: 'typename' | 'id' | 'scalar' | 'edge' | 'aggregate';
   readonly field: FieldModel | undefined;
   readonly column: ScalarColumn | undefined;
+  /** A single forward edge without arguments: read its one target in place (see writePlainEdge). */
+  readonly plainEdge: EdgeColumn | undefined;
 }
 
 interface CompiledSelection {
@@ -67,9 +71,9 @@ function writersFor(ctx: ExecContext, type: TypeModel, plans: readonly FieldPlan
   const cached = compiledSelections.get(plans);
   if (cached !== undefined && cached.store === store) return cached.writers;
   const writers = plans.map((plan): FieldWriter => {
-    const key = `"${plan.responseName}":`;
+    const key = asciiBytes(`"${plan.responseName}":`);
     const nonNull = plan.definition !== undefined && isNonNullType(plan.definition.type);
-    const base = { plan, key, nonNull, field: undefined, column: undefined };
+    const base = { plan, key, nonNull, field: undefined, column: undefined, plainEdge: undefined };
     if (plan.fieldName === '__typename') return { ...base, kind: 'typename' };
     const field = type.fields.get(plan.fieldName);
     if (field === undefined) {
@@ -78,73 +82,119 @@ function writersFor(ctx: ExecContext, type: TypeModel, plans: readonly FieldPlan
     }
     if (field.custom !== undefined) throw NOT_WRITABLE;
     if (field.kind === 'id') return { ...base, kind: 'id', field };
-    if (isEdgeField(field)) return { ...base, kind: 'edge', field };
+    if (isEdgeField(field)) {
+      const plain = !field.isList && field.reverseOf === undefined && plan.argumentShape.kind === 'static' && (plan.nodes[0]?.arguments ?? []).length === 0;
+      return { ...base, kind: 'edge', field, plainEdge: plain ? store.edges(field.predicate) : undefined };
+    }
     return { ...base, kind: 'scalar', field, column: store.scalar(field.predicate) };
   });
   compiledSelections.set(plans, { store, writers });
   return writers;
 }
 
-function writeObject(ctx: ExecContext, id: number, declared: TypeModel, selection: SelectionPlan): string {
+/** Writes a node as an object of its concrete type; true when it has none of `declared`'s types (null). */
+function writeObject(ctx: ExecContext, id: number, declared: TypeModel, selection: SelectionPlan, out: JsonBytes): boolean {
   const type = concreteTypeOf(ctx, id, declared);
-  if (type === undefined) return 'null';
-  let out = '{';
+  if (type === undefined) {
+    out.bytes(NULL);
+    return true;
+  }
+  out.byte(0x7b); // {
+  let first = true;
   for (const writer of writersFor(ctx, type, selection.forType(type.name))) {
     if (!ctx.isIncluded(writer.plan)) continue;
-    const value = writeField(ctx, id, type, writer);
-    if (value === 'null' && writer.nonNull) throw NOT_WRITABLE;
-    out += (out.length > 1 ? ',' : '') + writer.key + value;
+    if (!first) out.byte(COMMA);
+    first = false;
+    out.bytes(writer.key);
+    if (writeField(ctx, id, type, writer, out) && writer.nonNull) throw NOT_WRITABLE;
   }
-  return out + '}';
+  out.byte(0x7d); // }
+  return false;
 }
 
-function writeList(ctx: ExecContext, ids: SortedIds, type: TypeModel, selection: SelectionPlan): string {
-  let out = '[';
+function writeList(ctx: ExecContext, ids: SortedIds, type: TypeModel, selection: SelectionPlan, out: JsonBytes): void {
+  out.byte(0x5b); // [
   for (let i = 0; i < ids.length; i++) {
-    if (i > 0) out += ',';
-    out += writeObject(ctx, ids[i] as number, type, selection);
+    if (i > 0) out.byte(COMMA);
+    writeObject(ctx, ids[i] as number, type, selection, out);
   }
-  return out + ']';
+  out.byte(0x5d); // ]
 }
 
-function writeField(ctx: ExecContext, id: number, type: TypeModel, writer: FieldWriter): string {
+/** Writes one field's value; true when that value is null. */
+function writeField(ctx: ExecContext, id: number, type: TypeModel, writer: FieldWriter, out: JsonBytes): boolean {
   switch (writer.kind) {
     case 'typename':
-      return quote(type.name);
+      out.string(type.name);
+      return false;
     case 'id':
-      return quote(GraphStore.uidOf(id));
+      out.ascii(`"${GraphStore.uidOf(id)}"`);
+      return false;
     case 'aggregate':
-      return writeJson(aggregateEdge(ctx, id, type, writer.plan));
+      out.json(writeJson(aggregateEdge(ctx, id, type, writer.plan)));
+      return false;
     case 'edge':
-      return writeEdge(ctx, id, writer.field as FieldModel, writer.plan);
+      return writer.plainEdge === undefined ? writeEdge(ctx, id, writer.field as FieldModel, writer.plan, out) : writePlainEdge(ctx, id, writer, out);
     default:
       break;
   }
-  const stored = (writer.column as ScalarColumn).get(id);
-  if (stored === undefined) return (writer.field as FieldModel).isList ? '[]' : 'null';
-  if (!Array.isArray(stored)) return writeScalar(stored as ScalarValue, writer.plan, ctx);
-  let out = '[';
-  for (let i = 0; i < stored.length; i++) out += (i > 0 ? ',' : '') + writeScalar(stored[i] as ScalarValue, writer.plan, ctx);
-  return out + ']';
+  const column = writer.column as ScalarColumn;
+  if (column.writeJsonString(id, out)) return false;
+  const stored = column.get(id);
+  if (stored === undefined) {
+    if ((writer.field as FieldModel).isList) {
+      out.ascii('[]');
+      return false;
+    }
+    out.bytes(NULL);
+    return true;
+  }
+  if (!Array.isArray(stored)) {
+    writeScalar(stored as ScalarValue, writer.plan, ctx, out);
+    return false;
+  }
+  out.byte(0x5b);
+  for (let i = 0; i < stored.length; i++) {
+    if (i > 0) out.byte(COMMA);
+    writeScalar(stored[i] as ScalarValue, writer.plan, ctx, out);
+  }
+  out.byte(0x5d);
+  return false;
 }
 
-function writeScalar(value: ScalarValue, plan: FieldPlan, ctx: ExecContext): string {
+function writeScalar(value: ScalarValue, plan: FieldPlan, ctx: ExecContext, out: JsonBytes): void {
   switch (typeof value) {
     case 'string':
-      return quote(value);
+      out.string(value);
+      return;
     case 'number':
-      return Number.isFinite(value) ? String(value) : 'null';
+      out.ascii(Number.isFinite(value) ? String(value) : 'null');
+      return;
     case 'boolean':
-      return value ? 'true' : 'false';
+      out.ascii(value ? 'true' : 'false');
+      return;
     case 'bigint':
-      return value.toString();
+      out.ascii(value.toString());
+      return;
     default:
       // Geo objects and embeddings: built as objects, with the sub-selection applied.
-      return writeJson(completeScalar(value, plan, ctx));
+      out.json(writeJson(completeScalar(value, plan, ctx)));
   }
 }
 
-function writeEdge(ctx: ExecContext, id: number, field: FieldModel, plan: FieldPlan): string {
+/** The commonest edge (`author { name }`): one stored target, read without building a target list. */
+function writePlainEdge(ctx: ExecContext, id: number, writer: FieldWriter, out: JsonBytes): boolean {
+  const field = writer.field as FieldModel;
+  const edges = writer.plainEdge as EdgeColumn;
+  const target = edges.outCount(id) === 1 ? edges.firstOut(id) : undefined;
+  // None, several, or one of another type: the general edge path decides.
+  if (target === undefined || !ctx.graph.store.hasType(target, field.typeName)) return writeEdge(ctx, id, field, writer.plan, out);
+  if (cascadeFor(writer.plan, undefined, ctx.variables) !== undefined) throw NOT_WRITABLE;
+  return writeObject(ctx, target, ctx.typeModel(field.typeName), writer.plan.selection as SelectionPlan, out);
+}
+
+/** Writes an edge's value; true when it is null. */
+function writeEdge(ctx: ExecContext, id: number, field: FieldModel, plan: FieldPlan, out: JsonBytes): boolean {
   if (plan.selection === undefined || cascadeFor(plan, undefined, ctx.variables) !== undefined) throw NOT_WRITABLE;
   const target = ctx.typeModel(field.typeName);
   const args = ctx.argumentsOf(plan);
@@ -155,7 +205,12 @@ function writeEdge(ctx: ExecContext, id: number, field: FieldModel, plan: FieldP
   if (!field.isList) {
     if (ids.length > 1) throw NOT_WRITABLE; // an error the general path reports
     const [first] = ids;
-    return first === undefined ? 'null' : writeObject(ctx, first, target, plan.selection);
+    if (first === undefined) {
+      out.bytes(NULL);
+      return true;
+    }
+    return writeObject(ctx, first, target, plan.selection, out);
   }
-  return writeList(ctx, orderAndPage(ctx, target, ids, args as PageArgs), target, plan.selection);
+  writeList(ctx, orderAndPage(ctx, target, ids, args as PageArgs), target, plan.selection, out);
+  return false;
 }

@@ -10,6 +10,7 @@ import type { SortedIds } from '../util/sorted-ids.js';
 import { grownFloat64, grownUint8 } from './grow.js';
 import { IdCache } from './id-cache.js';
 import { StringArena } from './string-arena.js';
+import type { JsonBytes } from '../util/json-bytes.js';
 import { OP_INDEX_CREATED, OP_SCALAR, type ColumnContext } from './undo-log.js';
 
 export type StoredValue = ScalarValue | readonly ScalarValue[];
@@ -37,6 +38,8 @@ export interface ScalarColumn {
   readonly valueCount: number;
   /** The raw arrays when every value is a single number (for tight loops); undefined otherwise. */
   numbers(): NumericColumnView | undefined;
+  /** Writes a stored string value as JSON straight from its bytes; false (nothing written) for anything else. */
+  writeJsonString(id: number, out: JsonBytes): boolean;
 }
 
 /** `nums[id]` is the value of `id` where `present[id] === 1`; valid until the column's next write. */
@@ -104,6 +107,10 @@ export class ScalarColumnImpl implements ScalarColumn {
       default:
         return undefined;
     }
+  }
+
+  writeJsonString(id: number, out: JsonBytes): boolean {
+    return this.repr === STR && (this.strings as StringArena).writeJson(id, out);
   }
 
   numbers(): NumericColumnView | undefined {

@@ -8,6 +8,7 @@
 // blocks are rewritten when dead bytes outweigh the live ones.
 
 import { grownInt32 } from './grow.js';
+import type { JsonBytes } from '../util/json-bytes.js';
 
 /** Node's own Buffer codecs, without the argument checks of toString/write. */
 interface RawBuffer extends Buffer {
@@ -19,6 +20,8 @@ interface RawBuffer extends Buffer {
 
 /** Any UTF-16 code unit above 0xFF (surrogates included). */
 const notLatin1 = /[\u0100-\uffff]/;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 const BLOCK_SHIFT = 20;
 /** 1 MiB: a value never straddles two blocks. */
 const BLOCK_SIZE = 1 << BLOCK_SHIFT;
@@ -47,6 +50,38 @@ export class StringArena {
     const block = this.blocks[s >>> BLOCK_SHIFT] as RawBuffer;
     const at = s & (BLOCK_SIZE - 1);
     return n > 0 ? block.latin1Slice(at, at + n - 1) : block.ucs2Slice(at, at + 2 * (-n - 1));
+  }
+
+  /**
+   * Writes the value of `id` as a JSON string; false if there is none. Printable ASCII (the common
+   * case) is copied byte for byte with no string decoded; anything else goes through `get`.
+   */
+  writeJson(id: number, out: JsonBytes): boolean {
+    const n = this.meta[2 * id + 1];
+    if (n === undefined || n === 0) return false;
+    if (n < 0) {
+      out.string(this.get(id) as string);
+      return true;
+    }
+    const chars = n - 1;
+    const s = (this.meta[2 * id] as number) >>> 0;
+    const block = this.blocks[s >>> BLOCK_SHIFT] as RawBuffer;
+    const from = s & (BLOCK_SIZE - 1);
+    const buf = out.reserve(chars + 2);
+    const at = out.length;
+    buf[at] = QUOTE;
+    for (let i = 0; i < chars; i++) {
+      const b = block[from + i] as number;
+      // Control characters, '"', '\\' need escapes; bytes past 0x7e are two UTF-8 bytes (or DEL).
+      if (b < 0x20 || b > 0x7e || b === QUOTE || b === BACKSLASH) {
+        out.string(block.latin1Slice(from, from + chars));
+        return true;
+      }
+      buf[at + 1 + i] = b;
+    }
+    buf[at + 1 + chars] = QUOTE;
+    out.advance(chars + 2);
+    return true;
   }
 
   /** Whether `id` holds exactly `text`, compared in place (no string is decoded). */

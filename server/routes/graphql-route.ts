@@ -16,7 +16,7 @@ function graphqlEndpoint(scope: 'graphql' | 'admin', run: Run): Route {
       const { request, malformedVariables } = await decodeGraphqlRequest(exchange, context.config.maxBodyBytes);
       const response = await run(context, request);
       const status = malformedVariables && response.kind === 'request-error' ? 400 : statusFor(response.kind, mode);
-      const reply: Reply = { status, contentType: contentTypeFor(mode), body: response.body };
+      const reply: Reply = { status, contentType: contentTypeFor(mode), body: response.bytes ?? response.body };
       return status === 405 ? { ...reply, headers: { Allow: 'POST, OPTIONS' } } : reply;
     },
   };

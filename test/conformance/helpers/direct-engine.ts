@@ -31,7 +31,9 @@ export function openDirect(sdl: string): DirectEngine {
       const request: GraphQLRequest = { method: 'POST', query, variables, headers: {} };
       const prepared = preparer.prepare(request);
       if (!prepared.ok) return JSON.parse(serializeResponse({ errors: prepared.errors })) as GqlResult;
-      return JSON.parse(serializeResponse(await executor.run(prepared.prepared, request))) as GqlResult;
+      const result = await executor.run(prepared.prepared, request);
+      // Answers written directly (exec/write-objects.ts) arrive as the whole body in bytes.
+      return JSON.parse(result.body !== undefined ? result.body.toString('utf8') : serializeResponse(result)) as GqlResult;
     },
   };
 }

@@ -1,0 +1,92 @@
+// JSON text written as UTF-8 bytes into one growing buffer, for answers written straight from the
+// store: a response leaves as these bytes, with no JS string to build, flatten and encode again
+// at the socket, and stored Latin-1 text is copied byte for byte (StringArena.writeJson).
+
+/** Node's own Buffer codecs, without the argument checks of write(). */
+interface RawBuffer extends Buffer {
+  latin1Write(text: string, offset: number): number;
+  utf8Write(text: string, offset: number): number;
+}
+
+const QUOTE = 0x22;
+// eslint-disable-next-line no-control-regex -- the control characters are exactly what JSON escapes
+const needsEscape = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
+export class JsonBytes {
+  #buf = Buffer.allocUnsafeSlow(16 * 1024) as RawBuffer;
+  #pos = 0;
+
+  get length(): number {
+    return this.#pos;
+  }
+
+  reset(): void {
+    this.#pos = 0;
+  }
+
+  /** Room for `n` more bytes. */
+  reserve(n: number): RawBuffer {
+    if (this.#pos + n > this.#buf.length) {
+      const next = Buffer.allocUnsafeSlow(Math.max(this.#buf.length * 2, this.#pos + n)) as RawBuffer;
+      this.#buf.copy(next, 0, 0, this.#pos);
+      this.#buf = next;
+    }
+    return this.#buf;
+  }
+
+  /** Advances past `n` bytes written into `reserve(n)`'s buffer at `length`. */
+  advance(n: number): void {
+    this.#pos += n;
+  }
+
+  byte(code: number): void {
+    this.reserve(1)[this.#pos++] = code;
+  }
+
+  /** Bytes already encoded (keys and punctuation written once per plan). */
+  bytes(bytes: Uint8Array): void {
+    const buf = this.reserve(bytes.length);
+    const at = this.#pos;
+    for (let i = 0; i < bytes.length; i++) buf[at + i] = bytes[i] as number;
+    this.#pos = at + bytes.length;
+  }
+
+  /** Text known to be ASCII: numbers, literals, uids. */
+  ascii(text: string): void {
+    const n = text.length;
+    const buf = this.reserve(n);
+    // Short text (the usual case) is cheaper copied here than through a native call.
+    if (n > 32) {
+      this.#pos += buf.latin1Write(text, this.#pos);
+      return;
+    }
+    const at = this.#pos;
+    for (let i = 0; i < n; i++) buf[at + i] = text.charCodeAt(i);
+    this.#pos = at + n;
+  }
+
+  /** Text that is already JSON (any characters). */
+  json(text: string): void {
+    this.#pos += this.reserve(3 * text.length).utf8Write(text, this.#pos);
+  }
+
+  /** A string value, quoted and escaped as JSON.stringify does. */
+  string(text: string): void {
+    if (needsEscape.test(text)) {
+      this.json(JSON.stringify(text));
+      return;
+    }
+    const buf = this.reserve(3 * text.length + 2);
+    buf[this.#pos++] = QUOTE;
+    this.#pos += buf.utf8Write(text, this.#pos);
+    buf[this.#pos++] = QUOTE;
+  }
+
+  /** A copy of the bytes written so far. */
+  finish(): Buffer {
+    return Buffer.from(this.#buf.subarray(0, this.#pos));
+  }
+}
+
+/** The UTF-8 bytes of ASCII text, for `JsonBytes.bytes`. */
+export const asciiBytes = (text: string): Uint8Array => Buffer.from(text, 'latin1');
