@@ -66,7 +66,7 @@ export async function fixedCases(engine: Engine, data: Dataset, options: TimingO
   return [
     result('document cache hit (get by id)', data, hit),
     result('document cache miss (new text each time)', data, miss),
-    result('serialize 10-item answer (engine writer)', data, writer),
+    result('serialize 10-item answer (general-path writer)', data, writer),
     result('serialize 10-item answer (JSON.stringify)', data, stringify),
   ];
 }

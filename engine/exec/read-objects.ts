@@ -149,13 +149,17 @@ export function edgeTargets(ctx: ExecContext, id: number, field: FieldModel): So
   return targets;
 }
 
+/** An edge's targets passing the edge field's own `filter` argument, if any. */
+export function filteredTargets(ctx: ExecContext, id: number, field: FieldModel, target: TypeModel, args: Readonly<Record<string, unknown>>): SortedIds {
+  const ids = edgeTargets(ctx, id, field);
+  const filter = args['filter'];
+  return filter === undefined || filter === null ? ids : evaluateFilter(ctx, target, filter as Record<string, unknown>, ids);
+}
+
 function readEdge(ctx: ExecContext, id: number, field: FieldModel, plan: FieldPlan, path: Path, cascade: Cascade | undefined): Completed {
   const target = ctx.typeModel(field.typeName);
   const args = ctx.argumentsOf(plan);
-  let ids = edgeTargets(ctx, id, field);
-  if (args['filter'] !== undefined && args['filter'] !== null) {
-    ids = evaluateFilter(ctx, target, args['filter'] as Record<string, unknown>, ids);
-  }
+  const ids = filteredTargets(ctx, id, field, target, args);
   if (!field.isList) {
     const [first] = ids;
     if (ids.length > 1) return oneExpected(ctx, plan, path);
@@ -205,9 +209,6 @@ export function aggregateEdge(ctx: ExecContext, id: number, type: TypeModel, pla
   if (field === undefined || plan.selection === undefined) return null;
   const target = ctx.typeModel(field.typeName);
   const args = ctx.argumentsOf(plan);
-  let ids = edgeTargets(ctx, id, field);
-  if (args['filter'] !== undefined && args['filter'] !== null) {
-    ids = evaluateFilter(ctx, target, args['filter'] as Record<string, unknown>, ids);
-  }
+  const ids = filteredTargets(ctx, id, field, target, args);
   return aggregateObject(ctx, target, ids, plan.selection);
 }

@@ -18,9 +18,9 @@ import { asciiBytes, type JsonBytes } from '../util/json-bytes.js';
 import { writeJson } from '../util/json-writer.js';
 import { cascadeFor } from './cascade.js';
 import type { ExecContext } from './exec-context.js';
-import { evaluateFilter, isEdgeField } from './filter-eval.js';
+import { isEdgeField } from './filter-eval.js';
 import { orderAndPage, type PageArgs } from './order-page.js';
-import { aggregateEdge, completeScalar, concreteTypeOf, edgeTargets } from './read-objects.js';
+import { aggregateEdge, completeScalar, concreteTypeOf, filteredTargets } from './read-objects.js';
 import { getTarget, queryPage } from './query-root.js';
 
 /** Thrown when the answer needs the general path (errors, null propagation, cascade, custom logic). */
@@ -198,10 +198,7 @@ function writeEdge(ctx: ExecContext, id: number, field: FieldModel, plan: FieldP
   if (plan.selection === undefined || cascadeFor(plan, undefined, ctx.variables) !== undefined) throw NOT_WRITABLE;
   const target = ctx.typeModel(field.typeName);
   const args = ctx.argumentsOf(plan);
-  let ids = edgeTargets(ctx, id, field);
-  if (args['filter'] !== undefined && args['filter'] !== null) {
-    ids = evaluateFilter(ctx, target, args['filter'] as Record<string, unknown>, ids);
-  }
+  const ids = filteredTargets(ctx, id, field, target, args);
   if (!field.isList) {
     if (ids.length > 1) throw NOT_WRITABLE; // an error the general path reports
     const [first] = ids;
