@@ -1,10 +1,10 @@
-// Token → sorted id list postings shared by the fulltext, trigram, ngram and geo indexes,
-// plus the per-node value bags they need to undo one value of a multi-valued predicate.
-// (Generic despite the file name: helpers under indexes/ must carry an index prefix. The set
-// operations here are private stand-ins until engine/util/sorted-ids.ts grows its own.)
+// Token → sorted id list postings shared by the trigram, ngram and geo indexes, plus the per-node
+// value bags they need to undo one value of a multi-valued predicate. (Generic despite the file
+// name, which is historical: the fulltext index now keeps its postings in flexsearch, see
+// fulltext-index.ts; helpers under indexes/ must carry an index prefix.)
 
-import { intersect, type SortedIds } from '../util/sorted-ids.js';
-import { andBitsets, bitsetOf, denseEnough, probeBitsets } from '../util/posting-list.js';
+import type { SortedIds } from '../util/sorted-ids.js';
+import { bitsetOf, intersectLists } from '../util/posting-list.js';
 
 const EMPTY: SortedIds = Object.freeze([]) as SortedIds;
 
@@ -124,11 +124,7 @@ export class TokenPostings<K> {
     return this.lists.has(token);
   }
 
-  /**
-   * Ids under every token (no tokens → none), smallest list first: a small list is galloped into
-   * the others; lists of similar size are intersected by probing the smallest one's ids against
-   * cached bitsets of the others (one bit test per id instead of a merge over every list).
-   */
+  /** Ids under every token (no tokens → none); see intersectLists (cached bitsets for dense lists). */
   intersect(tokens: readonly K[]): SortedIds {
     const lists: PostingList[] = [];
     for (const t of tokens) {
@@ -136,33 +132,7 @@ export class TokenPostings<K> {
       if (list === undefined) return EMPTY;
       lists.push(list);
     }
-    if (lists.length === 0) return EMPTY;
-    lists.sort((a, b) => a.ids.length - b.ids.length);
-    const smallest = lists[0] as PostingList;
-    smallest.shared = true;
-    if (lists.length === 1) return smallest.ids;
-    const dense = bitsOf(smallest);
-    if (dense !== undefined && denseEnough(smallest.ids.length, dense.length)) {
-      const all = [dense];
-      for (let k = 1; k < lists.length; k++) {
-        const bits = bitsOf(lists[k] as PostingList);
-        if (bits === undefined) break;
-        all.push(bits);
-      }
-      if (all.length === lists.length) return andBitsets(all);
-    }
-    let acc: SortedIds = smallest.ids;
-    const probes: Uint32Array[] = [];
-    for (let k = 1; k < lists.length; k++) {
-      const list = lists[k] as PostingList;
-      const bits = acc.length * 16 < list.ids.length ? undefined : bitsOf(list);
-      if (bits !== undefined) probes.push(bits);
-      else {
-        list.shared = true;
-        acc = intersect(acc, list.ids);
-      }
-    }
-    return probes.length === 0 ? acc : probeBitsets(acc, probes);
+    return intersectLists(lists, (list) => list.ids.length, shareIds, bitsOf);
   }
 
   /** Iterates over all tokens and their id lists (snapshots). */
@@ -181,6 +151,12 @@ export class TokenPostings<K> {
     }
     return list.ids;
   }
+}
+
+/** The list's ids, handed out: the next write copies them first. */
+function shareIds(list: PostingList): SortedIds {
+  list.shared = true;
+  return list.ids;
 }
 
 /** The list's membership bitset (built once until the next write), if the list is long and dense enough. */

@@ -25,10 +25,19 @@ export type GeoValue = GeoPoint | GeoPolygon | GeoMultiPolygon;
 export type ScalarValue = string | number | bigint | boolean | GeoValue | Float32Array;
 
 export interface ValueIndex {
-  /** Index one value of node `id` (called once per element for list-valued predicates). */
+  /** Index one value of node `id` (called once per element for list-valued predicates, unless `addList` exists). */
   add(value: ScalarValue, id: number): void;
   /** Undo a previous `add` of the same value for `id`. */
   remove(value: ScalarValue, id: number): void;
+  /**
+   * Optional: index a whole list value of node `id` at once. When an index has it, the store hands it
+   * every list value whole (`addList`/`removeList` instead of `add`/`remove` per element), always
+   * removing the node's previous whole value before adding the new one; single values still go
+   * through `add`/`remove`. For indexes that keep one document per node (fulltext).
+   */
+  addList?(values: readonly ScalarValue[], id: number): void;
+  /** Undo a previous `addList` of the same values for `id`. */
+  removeList?(values: readonly ScalarValue[], id: number): void;
   /** Number of (token, id) entries, for the planner's estimates and memory reports. */
   readonly entryCount: number;
 }

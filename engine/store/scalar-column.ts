@@ -344,12 +344,15 @@ function sameValue(a: StoredValue, b: StoredValue): boolean {
   return Object.is(a, b);
 }
 
+/** Every index write goes through here and unindexValue (set/delete, rollback, back-fill, restore). */
 function indexValue(index: ValueIndex, value: StoredValue, id: number): void {
-  if (isList(value)) for (const v of value) index.add(v, id);
-  else index.add(value, id);
+  if (!isList(value)) index.add(value, id);
+  else if (index.addList !== undefined) index.addList(value, id);
+  else for (const v of value) index.add(v, id);
 }
 
 function unindexValue(index: ValueIndex, value: StoredValue, id: number): void {
-  if (isList(value)) for (const v of value) index.remove(v, id);
-  else index.remove(value, id);
+  if (!isList(value)) index.remove(value, id);
+  else if (index.removeList !== undefined) index.removeList(value, id);
+  else for (const v of value) index.remove(v, id);
 }

@@ -132,7 +132,7 @@ export class PostingList {
 }
 
 /** Lists at least this long get a membership bitset when intersected (if dense enough). */
-const BITSET_MIN = 1024;
+export const BITSET_MIN = 1024;
 
 /** A bitset of sorted `ids`, or undefined for short or sparse lists (where the bitset would be larger). */
 export function bitsetOf(ids: SortedIds): Uint32Array | undefined {
@@ -199,27 +199,45 @@ export function probeBitsets(ids: SortedIds, bitsets: readonly Uint32Array[]): n
  * PostingLists (one bit test per id instead of a merge over every list).
  */
 export function intersectPostings(postings: readonly Posting[]): SortedIds {
-  if (postings.length === 0) return EMPTY_IDS;
-  const sorted = [...postings].sort((a, b) => postingSize(a) - postingSize(b));
-  const smallest = sorted[0];
-  const dense = smallest instanceof PostingList ? smallest.bitset() : undefined;
-  if (dense !== undefined && denseEnough(postingSize(smallest), dense.length)) {
+  return intersectLists(postings, postingSize, postingIds, (p) => (p instanceof PostingList ? p.bitset() : undefined));
+}
+
+/**
+ * Intersection of id lists of any representation, smallest first, given each list's size, its
+ * ascending ids and its cached membership bitset (undefined when it has none): when the smallest
+ * list is dense, every list's bitset is ANDed word by word; otherwise a much smaller running result
+ * gallops into the next list and one of similar size is probed against that list's bitset.
+ * No lists, or an empty one → EMPTY_IDS. A single list comes back as its own ids (not a copy);
+ * two or more non-empty lists always give a fresh array.
+ */
+export function intersectLists<L>(
+  lists: readonly L[],
+  size: (list: L) => number,
+  ids: (list: L) => SortedIds,
+  bitset: (list: L) => Uint32Array | undefined,
+): SortedIds {
+  if (lists.length === 0) return EMPTY_IDS;
+  const sorted = [...lists].sort((a, b) => size(a) - size(b));
+  const smallest = sorted[0] as L;
+  if (size(smallest) === 0) return EMPTY_IDS;
+  if (sorted.length === 1) return ids(smallest);
+  const dense = bitset(smallest);
+  if (dense !== undefined && denseEnough(size(smallest), dense.length)) {
     const all: Uint32Array[] = [dense];
     for (let k = 1; k < sorted.length; k++) {
-      const p = sorted[k];
-      const bits = p instanceof PostingList ? p.bitset() : undefined;
+      const bits = bitset(sorted[k] as L);
       if (bits === undefined) break;
       all.push(bits);
     }
     if (all.length === sorted.length) return andBitsets(all);
   }
-  let acc: SortedIds = postingIds(smallest);
+  let acc: SortedIds = ids(smallest);
   const probes: Uint32Array[] = [];
   for (let k = 1; k < sorted.length && acc.length > 0; k++) {
-    const p = sorted[k] as Posting;
-    const bits = p instanceof PostingList && acc.length * 16 >= p.size ? p.bitset() : undefined;
+    const list = sorted[k] as L;
+    const bits = acc.length * 16 < size(list) ? undefined : bitset(list);
     if (bits !== undefined) probes.push(bits);
-    else acc = intersect(acc, postingIds(p));
+    else acc = intersect(acc, ids(list));
   }
   return probes.length === 0 ? acc : probeBitsets(acc, probes);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { FulltextIndex } from '../../../engine/indexes/fulltext-index.js';
+import { GraphStore } from '../../../engine/store/graph-store.js';
 import { analyzeFulltext, splitWords } from '../../../engine/indexes/fulltext-analyzer.js';
 import { porterStem } from '../../../engine/indexes/english-porter-stemmer.js';
 
@@ -62,15 +63,21 @@ describe('FulltextIndex', () => {
     expect(i.allOfText('plum')).toEqual([1]);
     expect(i.entryCount).toBe(4);
   });
-  it('keeps tokens another value of the same node still has', () => {
+  it("makes a list's values one document per node, replaced and removed whole", () => {
     const i = new FulltextIndex();
-    i.add('red apple', 7);
-    i.add('green apple', 7);
-    i.remove('red apple', 7);
+    i.addList(['red apple', 'green apple'], 7);
+    i.add('red plum', 3);
     expect(i.allOfText('apple')).toEqual([7]);
-    expect(i.allOfText('red')).toEqual([]);
-    i.remove('never added', 7);
-    expect(i.allOfText('green')).toEqual([7]);
+    expect(i.allOfText('red green')).toEqual([7]); // across values: the union of the node's tokens
+    expect(i.entryCount).toBe(5);
+    i.removeList(['red apple', 'green apple'], 7);
+    i.addList(['green apple'], 7);
+    expect(i.allOfText('apple')).toEqual([7]);
+    expect(i.allOfText('red')).toEqual([3]);
+    i.remove('red plum', 3);
+    expect(i.anyOfText('red plum green')).toEqual([7]);
+    expect(i.entryCount).toBe(2);
+    expect(i.tokenCount).toBe(2);
   });
   it('returns snapshots that later mutations do not change', () => {
     const i = indexOf(['alpha', 'alpha']);
@@ -110,5 +117,175 @@ describe('FulltextIndex', () => {
     const q0 = performance.now();
     expect(i.allOfText('database runs').length).toBe(20_000);
     expect(performance.now() - q0).toBeLessThan(200);
+  });
+});
+
+/** flexsearch's id arrays inside the index (private): every one must stay ascending. */
+function flexArrays(i: FulltextIndex): number[][] {
+  const map = (i as unknown as { flex: { map: Map<string, number[][]> } }).flex.map;
+  return [...map.values()].map((slots) => slots[0] ?? []);
+}
+
+const ascending = (ids: readonly number[]): boolean => ids.every((x, k) => k === 0 || (ids[k - 1] as number) < x);
+
+/** Dgraph's semantics over a node → values model: union of the node's tokens. */
+function naive(docs: ReadonlyMap<number, readonly string[]>, query: string, all: boolean): number[] {
+  const q = new Set(analyzeFulltext(query));
+  const out: number[] = [];
+  for (const [id, values] of docs) {
+    const t = new Set(values.flatMap((v) => analyzeFulltext(v)));
+    if (all ? q.size > 0 && [...q].every((x) => t.has(x)) : [...q].some((x) => t.has(x))) out.push(id);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+type Op = { k: 'put'; id: number; values: string[] } | { k: 'del'; id: number } | { k: 'all' | 'any'; q: string };
+
+describe('FulltextIndex on flexsearch: differential against a token-set scan', () => {
+  const word = fc.constantFrom('run', 'running', 'runs', 'the', 'fox', 'Foxes', 'dog', 'of', 'distance', 'distances', 'café', 'CAFÉ', 'e.g', "don't");
+  const text = fc.array(word, { maxLength: 5 }).map((ws) => ws.join(' '));
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    { weight: 4, arbitrary: fc.record({ k: fc.constant('put' as const), id: fc.nat(40), values: fc.array(text, { minLength: 1, maxLength: 3 }) }) },
+    { weight: 1, arbitrary: fc.record({ k: fc.constant('del' as const), id: fc.nat(40) }) },
+    { weight: 2, arbitrary: fc.record({ k: fc.constantFrom('all' as const, 'any' as const), q: text }) },
+  );
+
+  it('answers every query like the scan, keeps arrays ascending, and never changes a returned answer', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 80 }), (ops) => {
+        const idx = new FulltextIndex();
+        const docs = new Map<number, string[]>();
+        const handedOut: [readonly number[], number[]][] = [];
+        for (const o of ops) {
+          if (o.k === 'put') {
+            // The store's contract: the previous whole value goes first.
+            const prev = docs.get(o.id);
+            if (prev !== undefined) {
+              if (prev.length === 1) idx.remove(prev[0] as string, o.id);
+              else idx.removeList(prev, o.id);
+            }
+            if (o.values.length === 1) idx.add(o.values[0] as string, o.id);
+            else idx.addList(o.values, o.id);
+            docs.set(o.id, o.values);
+          } else if (o.k === 'del') {
+            const prev = docs.get(o.id);
+            if (prev !== undefined) idx.removeList(prev, o.id);
+            docs.delete(o.id);
+          } else {
+            const got = o.k === 'all' ? idx.allOfText(o.q) : idx.anyOfText(o.q);
+            expect(got).toEqual(naive(docs, o.q, o.k === 'all'));
+            handedOut.push([got, got.slice()]);
+          }
+        }
+        for (const [got, copy] of handedOut) expect(got).toEqual(copy);
+        for (const ids of flexArrays(idx)) expect(ascending(ids)).toBe(true);
+        let entries = 0;
+        for (const values of docs.values()) entries += new Set(values.flatMap((v) => analyzeFulltext(v))).size;
+        expect(idx.entryCount).toBe(entries);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('with postings large enough for cached bitsets and copies: rewrites of older nodes invalidate them', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1000 }),
+        fc.array(fc.record({ id: fc.integer({ min: 1, max: 3000 }), mask: fc.integer({ min: 0, max: 15 }) }), { minLength: 1, maxLength: 60 }),
+        (seed, rewrites) => {
+          const words = ['alpha', 'bravo', 'charlie', 'delta'];
+          const textOf = (mask: number): string => words.filter((_, k) => (mask >> k) & 1).join(' ');
+          const idx = new FulltextIndex();
+          const docs = new Map<number, string[]>();
+          for (let id = 1; id <= 3000; id++) {
+            const t = textOf((Math.imul(id, 2654435761 + seed) >>> 11) & 15);
+            idx.add(t, id);
+            docs.set(id, [t]);
+          }
+          const queries = ['alpha', 'alpha bravo', 'bravo charlie delta', 'delta alpha'];
+          const handedOut: [readonly number[], number[]][] = [];
+          const check = (): void => {
+            for (const q of queries) {
+              for (const all of [true, false]) {
+                const got = all ? idx.allOfText(q) : idx.anyOfText(q);
+                expect(got).toEqual(naive(docs, q, all));
+                handedOut.push([got, got.slice()]);
+              }
+            }
+          };
+          check();
+          for (const { id, mask } of rewrites) {
+            idx.remove((docs.get(id) as string[])[0] as string, id);
+            idx.add(textOf(mask), id);
+            docs.set(id, [textOf(mask)]);
+          }
+          check();
+          for (const [got, copy] of handedOut) expect(got).toEqual(copy);
+          for (const ids of flexArrays(idx)) expect(ascending(ids)).toBe(true);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+});
+
+describe('fulltext through the store: whole list values, rollback, back-fill and restore', () => {
+  const ft = (s: GraphStore, p = 'T.tags'): FulltextIndex => s.scalar(p).index('fulltext') as FulltextIndex;
+
+  it('indexes a list value as one document and replaces it whole', () => {
+    const s = new GraphStore();
+    for (let i = 0; i < 4; i++) s.createNode();
+    const col = s.scalar('T.tags');
+    col.set(2, ['red apple', 'green pear']); // before the index: back-filled
+    col.ensureIndex('fulltext');
+    col.set(1, ['red plum']);
+    expect(ft(s).allOfText('red green')).toEqual([2]);
+    expect(ft(s).anyOfText('red')).toEqual([1, 2]);
+    col.set(2, ['green pear', 'yellow banana']);
+    expect(ft(s).anyOfText('red')).toEqual([1]);
+    expect(ft(s).allOfText('pear banana')).toEqual([2]);
+    const txn = s.begin();
+    col.set(2, ['blue berry']);
+    col.delete(1);
+    col.set(3, ['red berry', 'apple']);
+    expect(ft(s).anyOfText('red berry')).toEqual([2, 3]);
+    txn.rollback();
+    expect(ft(s).anyOfText('red berry')).toEqual([1]);
+    expect(ft(s).allOfText('pear banana')).toEqual([2]);
+    expect(ft(s).entryCount).toBe(6);
+    const restored = new GraphStore();
+    restored.importSnapshot(s.exportSnapshot());
+    expect(ft(restored).allOfText('green yellow')).toEqual([2]);
+    expect(ft(restored).anyOfText('plum pear')).toEqual([1, 2]);
+    expect(ft(restored).entryCount).toBe(6);
+  });
+});
+
+describe('flexsearch internals this index relies on', () => {
+  it('resolution 1 keeps one ascending id array per token; our register counts them per node', () => {
+    const i = new FulltextIndex();
+    for (const id of [5, 9, 2, 7, 1]) i.add('apple pie', id);
+    const flex = (i as unknown as { flex: { map: Map<string, number[][]>; reg: { has(id: number): boolean; count(id: number): number } } }).flex;
+    expect([...flex.map.keys()].sort()).toEqual(['appl', 'pie']);
+    const apple = flex.map.get('appl') as number[][];
+    expect(apple.length).toBe(1);
+    expect(apple[0]).toEqual([1, 2, 5, 7, 9]);
+    expect(flex.reg.count(7)).toBe(2);
+    i.remove('apple pie', 5);
+    expect(apple[0]).toEqual([1, 2, 7, 9]);
+    expect(flex.reg.has(5)).toBe(false);
+    expect(flex.reg.has(7)).toBe(true);
+  });
+
+  it('removes a node exactly even when given the wrong value (searching every array), and re-adding replaces', () => {
+    const i = new FulltextIndex();
+    i.add('apple pie', 1);
+    i.add('apple tart', 2);
+    i.remove('cherry pie', 1); // not the value node 1 was added with
+    expect(i.anyOfText('apple pie tart cherry')).toEqual([2]);
+    i.add('plum tart', 2); // over an existing document: replaced
+    expect(i.anyOfText('apple')).toEqual([]);
+    expect(i.allOfText('plum tart')).toEqual([2]);
+    expect(i.entryCount).toBe(2);
   });
 });
