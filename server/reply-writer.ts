@@ -19,14 +19,20 @@ export const corsHeaders: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Credentials': 'true',
 };
 
-/** CORS + content type, merged once per content type (the common reply has no other header). */
-const plainHeaders = new Map<string | undefined, Readonly<Record<string, string>>>();
+/** CORS + content type (+ Vary, + gzip), merged once per combination: most replies add nothing else. */
+const mergedHeaders = new Map<string, Readonly<Record<string, string>>>();
 
-function baseHeaders(contentType: string | undefined): Readonly<Record<string, string>> {
-  let headers = plainHeaders.get(contentType);
+function baseHeaders(contentType: string | undefined, large = false, gzipped = false): Readonly<Record<string, string>> {
+  const key = `${contentType ?? ''}|${large ? 'v' : ''}${gzipped ? 'g' : ''}`;
+  let headers = mergedHeaders.get(key);
   if (headers === undefined) {
-    headers = contentType === undefined ? corsHeaders : { ...corsHeaders, 'Content-Type': contentType };
-    plainHeaders.set(contentType, headers);
+    headers = {
+      ...corsHeaders,
+      ...(contentType === undefined ? {} : { 'Content-Type': contentType }),
+      ...(large ? { Vary: 'Accept-Encoding' } : {}),
+      ...(gzipped ? { 'Content-Encoding': 'gzip' } : {}),
+    };
+    mergedHeaders.set(key, headers);
   }
   return headers;
 }
@@ -34,19 +40,10 @@ function baseHeaders(contentType: string | undefined): Readonly<Record<string, s
 export async function sendReply(exchange: Exchange, reply: Reply, closeConnection = false): Promise<void> {
   if (!exchange.open) return;
   const large = longerThan(reply.body, gzipThreshold);
-  if (!large && reply.headers === undefined) {
-    exchange.write(reply.status, baseHeaders(reply.contentType), reply.body, closeConnection);
-    return;
-  }
-  const headers: Record<string, string> = { ...baseHeaders(reply.contentType), ...reply.headers };
-  let body: string | Uint8Array = reply.body;
-  if (large) {
-    headers['Vary'] = 'Accept-Encoding';
-    if (acceptsGzip(exchange.header('accept-encoding'))) {
-      body = await gzipAsync(reply.body);
-      headers['Content-Encoding'] = 'gzip';
-    }
-  }
+  const gzipped = large && acceptsGzip(exchange.header('accept-encoding'));
+  const base = baseHeaders(reply.contentType, large, gzipped);
+  const headers = reply.headers === undefined ? base : { ...base, ...reply.headers };
+  const body = gzipped ? await gzipAsync(reply.body) : reply.body;
   exchange.write(reply.status, headers, body, closeConnection);
 }
 
