@@ -99,9 +99,14 @@ function writeObject(ctx: ExecContext, id: number, declared: TypeModel, selectio
     out.bytes(NULL);
     return true;
   }
+  writeFields(ctx, id, type, writersFor(ctx, type, selection.forType(type.name)), out);
+  return false;
+}
+
+function writeFields(ctx: ExecContext, id: number, type: TypeModel, writers: readonly FieldWriter[], out: JsonBytes): void {
   out.byte(0x7b); // {
   let first = true;
-  for (const writer of writersFor(ctx, type, selection.forType(type.name))) {
+  for (const writer of writers) {
     if (!ctx.isIncluded(writer.plan)) continue;
     if (!first) out.byte(COMMA);
     first = false;
@@ -109,14 +114,16 @@ function writeObject(ctx: ExecContext, id: number, declared: TypeModel, selectio
     if (writeField(ctx, id, type, writer, out) && writer.nonNull) throw NOT_WRITABLE;
   }
   out.byte(0x7d); // }
-  return false;
 }
 
 function writeList(ctx: ExecContext, ids: SortedIds, type: TypeModel, selection: SelectionPlan, out: JsonBytes): void {
   out.byte(0x5b); // [
+  // An object type's items all share one field list (an interface's may differ per item).
+  const writers = type.kind === 'object' ? writersFor(ctx, type, selection.forType(type.name)) : undefined;
   for (let i = 0; i < ids.length; i++) {
     if (i > 0) out.byte(COMMA);
-    writeObject(ctx, ids[i] as number, type, selection, out);
+    if (writers === undefined) writeObject(ctx, ids[i] as number, type, selection, out);
+    else writeFields(ctx, ids[i] as number, type, writers, out);
   }
   out.byte(0x5d); // ]
 }
