@@ -100,11 +100,13 @@ function topKNumeric(ids: SortedIds, k: number, column: NumericColumnView, desce
   let missing: number[] | undefined;
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i] as number;
-    if (present[id] !== 1) {
+    const value = nums[id];
+    // Absent slots hold 0 (or lie past the end): only then is `present` read, sparing a cache miss.
+    if ((value === 0 || value === undefined) && present[id] !== 1) {
       if (missing === undefined || missing.length < k) (missing ??= []).push(id);
       continue;
     }
-    const key = (nums[id] as number) * sign;
+    const key = (value as number) * sign;
     if (key >= worst) continue;
     let lo = 0;
     let hi = size;
