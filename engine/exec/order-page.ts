@@ -5,7 +5,7 @@ import type { SortedIds } from '../util/sorted-ids.js';
 import type { FieldModel, TypeModel } from '../schema/model.js';
 import type { ScalarValue } from '../indexes/value-index.js';
 import type { ExecContext } from './exec-context.js';
-import type { NumericColumnView } from '../store/scalar-column.js';
+import type { NumericColumnView, ScalarColumn } from '../store/scalar-column.js';
 
 export interface OrderInput {
   readonly asc?: string | null;
@@ -52,7 +52,7 @@ interface Row {
 }
 
 /** Sorted ids; with a `limit` far below the input size only the best `limit` rows are kept (top-k). */
-function sortIds(ctx: ExecContext, ids: SortedIds, keys: readonly SortKey[], limit: number | undefined): number[] {
+function sortIds(ctx: ExecContext, ids: SortedIds, keys: readonly SortKey[], limit: number | undefined): SortedIds {
   const columns = keys.map((k) => ctx.graph.store.scalar(k.field.predicate));
   const compare = (a: Row, b: Row): number => {
     for (let i = 0; i < keys.length; i++) {
@@ -66,7 +66,7 @@ function sortIds(ctx: ExecContext, ids: SortedIds, keys: readonly SortKey[], lim
     const first = keys[0] as SortKey;
     const primary = columns[0] as (typeof columns)[number];
     const numbers = keys.length === 1 && isNumeric(first.field) ? primary.numbers() : undefined;
-    if (numbers !== undefined) return topKNumeric(ids, limit, numbers, first.descending);
+    if (numbers !== undefined) return cachedTopK(ids, limit, primary, first.descending, () => topKNumeric(ids, limit, numbers, first.descending));
     // Rows clearly worse than the current k-th on the first key are rejected without allocating.
     const clearlyWorse = (id: number, worst: Row): boolean =>
       compareMissingLast(sortable(primary.get(id)), worst.values[0], first.descending) > 0;
@@ -75,6 +75,31 @@ function sortIds(ctx: ExecContext, ids: SortedIds, keys: readonly SortKey[], lim
   const rows = ids.map(rowOf);
   rows.sort(compare);
   return rows.map((r) => r.id);
+}
+
+interface CachedTopK {
+  readonly column: ScalarColumn;
+  readonly version: number;
+  readonly descending: boolean;
+  readonly ids: SortedIds;
+}
+
+/**
+ * Top-k answers by candidate list. A list an index hands out never changes afterwards (postings are
+ * copy-on-write), so the same candidates (say, the same term) ordered by the same column give the
+ * same first k until that column is written: the repeated query skips reading every candidate's value.
+ * A list built for one request (an intersection) is simply collected with its entry.
+ */
+const topKByCandidates = new WeakMap<SortedIds, CachedTopK>();
+
+function cachedTopK(ids: SortedIds, k: number, column: ScalarColumn, descending: boolean, compute: () => SortedIds): SortedIds {
+  const hit = topKByCandidates.get(ids);
+  if (hit !== undefined && hit.column === column && hit.version === column.version && hit.descending === descending && hit.ids.length >= k) {
+    return hit.ids.length === k ? hit.ids : hit.ids.slice(0, k);
+  }
+  const top = compute();
+  topKByCandidates.set(ids, { column, version: column.version, descending, ids: top });
+  return top;
 }
 
 function isNumeric(field: FieldModel): boolean {

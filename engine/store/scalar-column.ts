@@ -38,6 +38,8 @@ export interface ScalarColumn {
   readonly valueCount: number;
   /** The raw arrays when every value is a single number (for tight loops); undefined otherwise. */
   numbers(): NumericColumnView | undefined;
+  /** Changes with every write to the column (caches of orderings by this column compare it). */
+  readonly version: number;
   /** Writes a stored string value as JSON straight from its bytes; false (nothing written) for anything else. */
   writeJsonString(id: number, out: JsonBytes): boolean;
 }
@@ -76,6 +78,7 @@ export class ScalarColumnImpl implements ScalarColumn {
   private strings: StringArena | undefined;
   private count = 0;
   private elements = 0;
+  #version = 0;
   private readonly idCache = new IdCache();
   private readonly indexes = new Map<IndexKindName, ValueIndex>();
 
@@ -90,6 +93,10 @@ export class ScalarColumnImpl implements ScalarColumn {
 
   get valueCount(): number {
     return this.elements;
+  }
+
+  get version(): number {
+    return this.#version;
   }
 
   get(id: number): StoredValue | undefined {
@@ -233,6 +240,7 @@ export class ScalarColumnImpl implements ScalarColumn {
   /** Loads an exported column into this empty one, then rebuilds its indexes. No logging. */
   importSnapshot(snapshot: ScalarColumnSnapshot): void {
     if (this.count !== 0 || this.repr !== EMPTY) throw new Error(`column ${this.predicate} is not empty`);
+    this.#version++;
     const repr = snapshot.repr as Repr;
     if (repr === NUM || repr === BOOL) {
       this.repr = repr;
@@ -255,6 +263,7 @@ export class ScalarColumnImpl implements ScalarColumn {
 
   /** Stores `value` (undefined = none) over `prev` without logging; used by set/delete and rollback. */
   write(id: number, value: StoredValue | undefined, prev: StoredValue | undefined): void {
+    this.#version++;
     if (prev !== undefined) {
       for (const index of this.indexes.values()) unindexValue(index, prev, id);
       this.elements -= elementCount(prev);

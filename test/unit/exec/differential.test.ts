@@ -179,6 +179,43 @@ describe('engine answers equal a naive full scan', () => {
     );
   });
 
+  it('ordered pages follow writes to the order field (cached top-k answers are invalidated)', async () => {
+    const query = `query ($f: ItemFilter, $o: ItemOrder, $first: Int) { queryItem(filter: $f, order: $o, first: $first) { id } }`;
+    const check = async (term: string, key: 'n' | 'score', desc: boolean, first: number): Promise<void> => {
+      const keys = [{ field: key, desc }];
+      // Asked twice: the second answer may come from the cache.
+      for (let i = 0; i < 2; i++) {
+        const result = await gql(query, { f: { name: { allofterms: term } }, o: toOrder(keys), first });
+        expect(result.errors).toBeUndefined();
+        const expected = naiveOrder(rows.filter((r) => r.name.split(' ').includes(term)), keys).slice(0, first).map((r) => r.id);
+        expect(result.data.queryItem.map((x: { id: string }) => x.id)).toEqual(expected);
+      }
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...words),
+        fc.constantFrom<'n' | 'score'>('n', 'score'),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 12 }),
+        fc.nat({ max: rows.length - 1 }),
+        fc.integer({ min: -6, max: 6 }),
+        async (term, key, desc, first, target, value) => {
+          await check(term, key, desc, first);
+          const row = rows[target] as Row;
+          const set = key === 'n' ? { n: value } : { score: value / 2 };
+          const updated = await gql(`mutation ($id: [ID!], $set: ItemPatch) { updateItem(input: { filter: { id: $id }, set: $set }) { numUids } }`, {
+            id: [row.id],
+            set,
+          });
+          expect(updated.errors).toBeUndefined();
+          rows[target] = { ...row, ...set };
+          await check(term, key, desc, first);
+        },
+      ),
+      { numRuns: 150, seed: 11 },
+    );
+  });
+
   it('aggregates equal the naive ones', async () => {
     await fc.assert(
       fc.asyncProperty(filterArb, async (filter) => {
