@@ -66,7 +66,7 @@ function sortIds(ctx: ExecContext, ids: SortedIds, keys: readonly SortKey[], lim
     const first = keys[0] as SortKey;
     const primary = columns[0] as (typeof columns)[number];
     const numbers = keys.length === 1 && isNumeric(first.field) ? primary.numbers() : undefined;
-    if (numbers !== undefined) return cachedTopK(ids, limit, primary, first.descending, () => topKNumeric(ids, limit, numbers, first.descending));
+    if (numbers !== undefined) return cachedOrderPrefix(ids, limit, primary, first.descending, () => topKNumeric(ids, limit, numbers, first.descending));
     // Rows clearly worse than the current k-th on the first key are rejected without allocating.
     const clearlyWorse = (id: number, worst: Row): boolean =>
       compareMissingLast(sortable(primary.get(id)), worst.values[0], first.descending) > 0;
@@ -85,20 +85,27 @@ interface CachedTopK {
 }
 
 /**
- * Top-k answers by candidate list. A list an index hands out never changes afterwards (postings are
- * copy-on-write), so the same candidates (say, the same term) ordered by the same column give the
- * same first k until that column is written: the repeated query skips reading every candidate's value.
- * A list built for one request (an intersection) is simply collected with its entry.
+ * The first k of a candidate list in one column's order (by top-k or by an ordered-index walk). A list
+ * an index hands out never changes afterwards (postings are copy-on-write), so the same candidates
+ * (say, the same term) ordered by the same column give the same first k until that column is
+ * written: the repeated query skips reading every candidate's value. A list built for one request
+ * (an intersection) is simply collected with its entry.
  */
-const topKByCandidates = new WeakMap<SortedIds, CachedTopK>();
+const prefixByCandidates = new WeakMap<SortedIds, CachedTopK>();
 
-function cachedTopK(ids: SortedIds, k: number, column: ScalarColumn, descending: boolean, compute: () => SortedIds): SortedIds {
-  const hit = topKByCandidates.get(ids);
+export function cachedOrderPrefix<T extends SortedIds | undefined>(
+  ids: SortedIds,
+  k: number,
+  column: ScalarColumn,
+  descending: boolean,
+  compute: () => T,
+): SortedIds | T {
+  const hit = prefixByCandidates.get(ids);
   if (hit !== undefined && hit.column === column && hit.version === column.version && hit.descending === descending && hit.ids.length >= k) {
     return hit.ids.length === k ? hit.ids : hit.ids.slice(0, k);
   }
   const top = compute();
-  topKByCandidates.set(ids, { column, version: column.version, descending, ids: top });
+  if (top !== undefined) prefixByCandidates.set(ids, { column, version: column.version, descending, ids: top });
   return top;
 }
 

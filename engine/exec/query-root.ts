@@ -13,7 +13,7 @@ import { walkOrdered } from './index-walk.js';
 import { passwordMatches } from './check-password.js';
 import { FieldError, type ExecContext, type Path } from './exec-context.js';
 import { evaluateFilter } from './filter-eval.js';
-import { orderAndPage, type PageArgs } from './order-page.js';
+import { cachedOrderPrefix, orderAndPage, type PageArgs } from './order-page.js';
 import { CASCADED, readList, readObject, readPage, type Completed } from './read-objects.js';
 import { metricOf, nearest } from './similarity.js';
 import { findByXid } from './xid-lookup.js';
@@ -108,8 +108,11 @@ export function queryPage(ctx: ExecContext, root: RootFieldModel, type: TypeMode
   if (key !== undefined && queryPlan.order.length === 1 && limit !== undefined && prefersIndexWalk(limit, ids.length, total)) {
     const field = type.fields.get(key.field);
     const kind = field === undefined ? undefined : walkableIndex(field);
-    const page = field === undefined || kind === undefined ? undefined : walkOrdered(ctx, field, kind, key.desc, ids, queryPlan.offset, queryPlan.first ?? 0);
-    if (page !== undefined) return page;
+    if (field !== undefined && kind !== undefined) {
+      const column = ctx.graph.store.scalar(field.predicate);
+      const prefix = cachedOrderPrefix(ids, limit, column, key.desc, () => walkOrdered(ctx, field, kind, key.desc, ids, 0, limit));
+      if (prefix !== undefined) return queryPlan.offset === 0 ? prefix : prefix.slice(queryPlan.offset);
+    }
   }
   return orderAndPage(ctx, type, ids, args as PageArgs);
 }
