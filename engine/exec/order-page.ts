@@ -92,6 +92,7 @@ interface CachedTopK {
  * (an intersection) is simply collected with its entry.
  */
 const prefixByCandidates = new WeakMap<SortedIds, CachedTopK>();
+const maxCachedPrefix = 1000;
 
 export function cachedOrderPrefix<T extends SortedIds | undefined>(
   ids: SortedIds,
@@ -105,7 +106,8 @@ export function cachedOrderPrefix<T extends SortedIds | undefined>(
     return hit.ids.length === k ? hit.ids : hit.ids.slice(0, k);
   }
   const top = compute();
-  if (top !== undefined) prefixByCandidates.set(ids, { column, version: column.version, descending, ids: top });
+  // Pages are small; a huge `first` is not worth keeping alive as long as the posting.
+  if (top !== undefined && k <= maxCachedPrefix) prefixByCandidates.set(ids, { column, version: column.version, descending, ids: top });
   return top;
 }
 
