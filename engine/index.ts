@@ -173,7 +173,7 @@ export class Engine {
         return await this.#mutateDurably(this.#persistence, state, prepared.prepared, request, requestId);
       }
       const { events, ...result } = await state.executor.run(prepared.prepared, request);
-      if (result.body !== undefined && requestId === undefined) return bytesResponse(result.body);
+      if (result.body !== undefined && requestId === undefined) return new BytesResponse(result.body);
       if (events !== undefined) this.#fireWebhooks(state, events, ++this.#commits, request);
       const extensions = { ...result.extensions, ...extensionsFor(requestId).extensions };
       return { kind: 'ok', body: serializeResponse({ ...result, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) }) };
@@ -394,5 +394,3 @@ class BytesResponse implements EngineResponse {
     return (this.#text ??= this.bytes.toString('utf8'));
   }
 }
-
-const bytesResponse = (bytes: Buffer): EngineResponse => new BytesResponse(bytes);

@@ -56,12 +56,13 @@ export class Executor {
 
   async run(prepared: PreparedOperation, request: GraphQLRequest): Promise<ExecutionResult> {
     const { operation } = prepared;
-    if (this.directJson && operation.operation === 'query' && !(this.debug && wantsExplain(request.extensions))) {
+    const explain = this.debug && wantsExplain(request.extensions);
+    if (this.directJson && operation.operation === 'query' && !explain) {
       const body = this.#writeQuery(prepared);
       if (body !== undefined) return { data: null, body };
     }
     const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema);
-    if (this.debug && wantsExplain(request.extensions)) ctx.explain = [];
+    if (explain) ctx.explain = [];
     const rootType = operation.operation === 'mutation' ? 'Mutation' : operation.operation === 'subscription' ? 'Subscription' : 'Query';
     const roots =
       operation.operation === 'mutation'

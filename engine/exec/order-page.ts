@@ -77,7 +77,7 @@ function sortIds(ctx: ExecContext, ids: SortedIds, keys: readonly SortKey[], lim
   return rows.map((r) => r.id);
 }
 
-interface CachedTopK {
+interface CachedPrefix {
   readonly column: ScalarColumn;
   readonly version: number;
   readonly descending: boolean;
@@ -91,7 +91,7 @@ interface CachedTopK {
  * written: the repeated query skips reading every candidate's value. A list built for one request
  * (an intersection) is simply collected with its entry.
  */
-const prefixByCandidates = new WeakMap<SortedIds, CachedTopK>();
+const prefixByCandidates = new WeakMap<SortedIds, CachedPrefix>();
 const maxCachedPrefix = 1000;
 
 export function cachedOrderPrefix<T extends SortedIds | undefined>(

@@ -4,7 +4,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstSliceSchema } from '../fixtures/first-slice.js';
-import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
+import { gunzipSync } from 'node:zlib';
+import { header, postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
 import { nativeTransport, startServer, type ServerProcess } from './helpers/server-process.js';
 
 let server: ServerProcess;
@@ -154,6 +155,27 @@ describe('first slice over HTTP', () => {
     expect((await gql(doc, undefined, 'B')).data).toEqual({ queryCustomer: [{ username: 'alice' }] });
     expect((await gql(doc)).errors?.[0]?.message).toBe('Operation name must by supplied when query has more than 1 operation.');
     expect((await gql(doc, undefined, 'C')).errors?.[0]?.message).toBe("Supplied operation name C isn't present in the request.");
+  });
+
+  it('a large answer written straight from the store: exact UTF-8 text, Vary, gzip when asked', async () => {
+    // Names JSON must escape, Latin-1 and astral characters, long enough for a body over 1 KB.
+    const names = ['Longname "quoted"', 'Longname back \\ slash', 'Longname café ünïcode', 'Longname emoji 😀 tab\t', 'Longname plain ascii'].map(
+      (n) => `${n} ${'x'.repeat(300)}`,
+    );
+    const added = await gql('mutation ($input: [AddProductInput!]!) { addProduct(input: $input) { numUids } }', { input: names.map((name) => ({ name })) });
+    expect(added.data?.addProduct.numUids).toBe(5);
+    const query = { query: '{ queryProduct(filter: { name: { anyofterms: "longname" } }) { name } }' };
+    const plain = await postGraphql(server.url, query);
+    expect(plain.status).toBe(200);
+    expect(plain.body.length).toBeGreaterThan(1024);
+    expect(header(plain, 'content-type')).toMatch(/^application\/json/);
+    expect(header(plain, 'vary')).toBe('Accept-Encoding');
+    expect(header(plain, 'content-encoding')).toBeUndefined();
+    const got = (plain.json() as Response).data.queryProduct.map((p: { name: string }) => p.name);
+    expect([...got].sort()).toEqual([...names].sort());
+    const zipped = await postGraphql(server.url, query, { 'accept-encoding': 'gzip' });
+    expect(header(zipped, 'content-encoding')).toBe('gzip');
+    expect(gunzipSync(zipped.body).toString('utf8')).toBe(plain.text);
   });
 
   it('a failed mutation changes nothing (transaction rolled back)', async () => {
