@@ -18,7 +18,9 @@ export interface ResponseSink {
   onAborted(handler: () => void): unknown;
   onData(handler: (chunk: ArrayBuffer, isLast: boolean) => void): unknown;
   cork(callback: () => void): unknown;
+  /** Only for a status other than 200 (uWS writes `200 OK` by default). */
   writeStatus(status: string | Uint8Array): unknown;
+  /** `value` may go on with further `\r\nName: value` lines (exchange.ts's HeaderBlock), written verbatim. */
   writeHeader(key: string | Uint8Array, value: string | Uint8Array): unknown;
   end(body?: string | Uint8Array, closeConnection?: boolean): unknown;
   pause(): void;

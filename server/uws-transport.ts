@@ -101,7 +101,15 @@ function shimSink(res: Uws.HttpResponse): ResponseSink {
     cork: (callback) => res.cork(callback),
     // The shim wants strings where the native binary also takes pre-encoded bytes.
     writeStatus: (status) => res.writeStatus(latin1(status)),
-    writeHeader: (key, value) => res.writeHeader(latin1(key), latin1(value)),
+    writeHeader: (key, value) => {
+      // A header block (exchange.ts) holds several headers; the shim sets them one by one.
+      const [first = '', ...lines] = latin1(value).split('\r\n');
+      res.writeHeader(latin1(key), first);
+      for (const line of lines) {
+        const colon = line.indexOf(': ');
+        res.writeHeader(line.slice(0, colon), line.slice(colon + 2));
+      }
+    },
     end: (body, closeConnection) => res.end(body, closeConnection),
     pause: () => undefined,
     resume: () => undefined,

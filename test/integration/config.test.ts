@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { postGraphql, send } from './helpers/http.js';
+import { header, postGraphql, send } from './helpers/http.js';
 import { makeTempDir, nativeTransport, runToExit, startServer, type ServerProcess } from './helpers/server-process.js';
 
 const started: ServerProcess[] = [];
@@ -142,6 +142,13 @@ describe('transport guard', () => {
     expect(server.output()).toMatch(/ warn running on the JS fallback/);
     const answer = await postGraphql(server.url, { query: '{ __typename }' });
     expect(answer.json()).toEqual({ data: { __typename: 'Query' } });
+    // The shim sets the headers of a pre-encoded header block one by one.
+    expect(header(answer, 'content-type')).toBe('application/json');
+    expect(header(answer, 'access-control-allow-origin')).toBe('*');
+    expect(header(answer, 'access-control-allow-credentials')).toBe('true');
+    const refused = await send(`${server.url}/graphql`, { method: 'PUT', body: '{}' });
+    expect(refused.status).toBe(405);
+    expect(header(refused, 'allow')).toBe('GET, POST, OPTIONS');
   });
 
   it('the normal start is on the native transport', async () => {
