@@ -20,8 +20,11 @@ interface RawBuffer extends Buffer {
 
 /** Any UTF-16 code unit above 0xFF (surrogates included). */
 const notLatin1 = /[\u0100-\uffff]/;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
+/** Text JSON takes as it is: printable ASCII without '"' and '\\'. */
+const plainJson = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+/** In a Latin-1 length word: the value is plainJson (written to JSON by a straight copy). */
+const PLAIN = 1 << 30;
+const LENGTH = PLAIN - 1;
 const BLOCK_SHIFT = 20;
 /** 1 MiB: a value never straddles two blocks. */
 const BLOCK_SIZE = 1 << BLOCK_SHIFT;
@@ -31,56 +34,44 @@ const COMPACT_MIN_BYTES = 4 * BLOCK_SIZE;
 
 export class StringArena {
   private blocks: RawBuffer[] = [];
+  /** A DataView per block, for copying 4 bytes at a time into JSON output. */
+  private views: DataView[] = [];
   /** Write position in the last block. */
   private fill = BLOCK_SIZE;
   private live = 0;
   private dead = 0;
   /**
    * Per id, side by side (one cache line per read): [2 id] the position (block * BLOCK_SIZE + offset,
-   * as Uint32 bits) and [2 id + 1] the length: 0 = no value; n > 0 = Latin-1 of n - 1 bytes;
-   * n < 0 = UTF-16 of -n - 1 code units.
+   * as Uint32 bits) and [2 id + 1] the length: 0 = no value; n > 0 = Latin-1 of (n & LENGTH) - 1
+   * bytes, plain JSON text if n & PLAIN; n < 0 = UTF-16 of -n - 1 code units.
    */
   private meta = new Int32Array(0);
 
   get(id: number): string | undefined {
     const n = this.meta[2 * id + 1];
     if (n === undefined || n === 0) return undefined;
-    if (n === 1 || n === -1) return '';
+    const chars = n > 0 ? (n & LENGTH) - 1 : -n - 1;
+    if (chars === 0) return '';
     const s = (this.meta[2 * id] as number) >>> 0;
     const block = this.blocks[s >>> BLOCK_SHIFT] as RawBuffer;
     const at = s & (BLOCK_SIZE - 1);
-    return n > 0 ? block.latin1Slice(at, at + n - 1) : block.ucs2Slice(at, at + 2 * (-n - 1));
+    return n > 0 ? block.latin1Slice(at, at + chars) : block.ucs2Slice(at, at + 2 * chars);
   }
 
   /**
-   * Writes the value of `id` as a JSON string; false if there is none. Printable ASCII (the common
-   * case) is copied byte for byte with no string decoded; anything else goes through `get`.
+   * Writes the value of `id` as a JSON string; false if there is none. Plain ASCII (the common case,
+   * known since `set`) is copied as bytes with no string decoded; anything else goes through `get`.
    */
   writeJson(id: number, out: JsonBytes): boolean {
     const n = this.meta[2 * id + 1];
     if (n === undefined || n === 0) return false;
-    if (n < 0) {
+    // (A UTF-16 word is negative, and a negative word has the PLAIN bit set.)
+    if (n < 0 || (n & PLAIN) === 0) {
       out.string(this.get(id) as string);
       return true;
     }
-    const chars = n - 1;
     const s = (this.meta[2 * id] as number) >>> 0;
-    const block = this.blocks[s >>> BLOCK_SHIFT] as RawBuffer;
-    const from = s & (BLOCK_SIZE - 1);
-    const buf = out.reserve(chars + 2);
-    const at = out.length;
-    buf[at] = QUOTE;
-    for (let i = 0; i < chars; i++) {
-      const b = block[from + i] as number;
-      // Control characters, '"', '\\' need escapes; bytes past 0x7e are two UTF-8 bytes (or DEL).
-      if (b < 0x20 || b > 0x7e || b === QUOTE || b === BACKSLASH) {
-        out.string(block.latin1Slice(from, from + chars));
-        return true;
-      }
-      buf[at + 1 + i] = b;
-    }
-    buf[at + 1 + chars] = QUOTE;
-    out.advance(chars + 2);
+    out.quoted(this.views[s >>> BLOCK_SHIFT] as DataView, s & (BLOCK_SIZE - 1), (n & LENGTH) - 1);
     return true;
   }
 
@@ -88,7 +79,7 @@ export class StringArena {
   equals(id: number, text: string): boolean {
     const n = this.meta[2 * id + 1];
     if (n === undefined || n === 0) return false;
-    const chars = n > 0 ? n - 1 : -n - 1;
+    const chars = n > 0 ? (n & LENGTH) - 1 : -n - 1;
     if (chars !== text.length) return false;
     if (chars === 0) return true;
     const s = (this.meta[2 * id] as number) >>> 0;
@@ -114,7 +105,7 @@ export class StringArena {
     if (this.fill + size > BLOCK_SIZE && this.blocks.length >= MAX_BLOCKS) return false;
     this.delete(id);
     if (2 * id + 1 >= this.meta.length) this.meta = grownInt32(this.meta, 2 * id + 1);
-    this.meta[2 * id + 1] = wide ? -text.length - 1 : text.length + 1;
+    this.meta[2 * id + 1] = wide ? -text.length - 1 : (text.length + 1) | (plainJson.test(text) ? PLAIN : 0);
     if (size === 0) return true; // the empty string takes no bytes (get answers it from the length alone)
     if (this.fill + size > BLOCK_SIZE) this.newBlock(size);
     const block = this.blocks[this.blocks.length - 1] as RawBuffer;
@@ -129,7 +120,7 @@ export class StringArena {
   delete(id: number): void {
     const n = this.meta[2 * id + 1];
     if (n === undefined || n === 0) return;
-    const size = n > 0 ? n - 1 : 2 * (-n - 1);
+    const size = byteSize(n);
     this.live -= size;
     this.dead += size;
     this.meta[2 * id + 1] = 0;
@@ -146,7 +137,9 @@ export class StringArena {
 
   /** A value larger than a block gets a block of its own size (and the next value a new block). */
   private newBlock(size: number): void {
-    this.blocks.push(Buffer.allocUnsafeSlow(Math.max(BLOCK_SIZE, size)) as RawBuffer);
+    const block = Buffer.allocUnsafeSlow(Math.max(BLOCK_SIZE, size)) as RawBuffer;
+    this.blocks.push(block);
+    this.views.push(new DataView(block.buffer, block.byteOffset, block.byteLength));
     this.fill = 0;
   }
 
@@ -155,10 +148,10 @@ export class StringArena {
     const old = this.blocks;
     const meta = this.meta;
     this.blocks = [];
+    this.views = [];
     this.fill = BLOCK_SIZE;
     for (let id = 0; 2 * id + 1 < meta.length; id++) {
-      const n = meta[2 * id + 1] as number;
-      const size = n > 0 ? n - 1 : 2 * (-n - 1);
+      const size = byteSize(meta[2 * id + 1] as number);
       if (size <= 0) continue;
       const s = (meta[2 * id] as number) >>> 0;
       const at = s & (BLOCK_SIZE - 1);
@@ -169,4 +162,9 @@ export class StringArena {
     }
     this.dead = 0;
   }
+}
+
+/** Bytes a stored value takes, from its length word. */
+function byteSize(n: number): number {
+  return n > 0 ? (n & LENGTH) - 1 : 2 * (-n - 1);
 }

@@ -14,6 +14,8 @@ const needsEscape = /[\u0000-\u001f"\\\ud800-\udfff]/;
 
 export class JsonBytes {
   #buf = Buffer.allocUnsafeSlow(16 * 1024) as RawBuffer;
+  /** Over #buf, for copying 4 bytes at a time (`quoted`). */
+  #view = viewOf(this.#buf);
   #pos = 0;
 
   get length(): number {
@@ -30,6 +32,7 @@ export class JsonBytes {
       const next = Buffer.allocUnsafeSlow(Math.max(this.#buf.length * 2, this.#pos + n)) as RawBuffer;
       this.#buf.copy(next, 0, 0, this.#pos);
       this.#buf = next;
+      this.#view = viewOf(next);
     }
     return this.#buf;
   }
@@ -49,6 +52,23 @@ export class JsonBytes {
     const at = this.#pos;
     for (let i = 0; i < bytes.length; i++) buf[at + i] = bytes[i] as number;
     this.#pos = at + bytes.length;
+  }
+
+  /**
+   * `length` bytes at `from` in `source` between quotes: text that needs no escaping (printable
+   * ASCII without '"' and '\\'). Four bytes per step: a byte loop costs ~1.4 ns a byte, a native
+   * copy ~50 ns a call, and most stored strings are 10-60 bytes.
+   */
+  quoted(source: DataView, from: number, length: number): void {
+    const buf = this.reserve(length + 2);
+    const view = this.#view;
+    const at = this.#pos + 1;
+    buf[at - 1] = QUOTE;
+    let i = 0;
+    for (; i + 4 <= length; i += 4) view.setUint32(at + i, source.getUint32(from + i, true), true);
+    for (; i < length; i++) buf[at + i] = source.getUint8(from + i);
+    buf[at + length] = QUOTE;
+    this.#pos = at + length + 1;
   }
 
   /** Text known to be ASCII: numbers, literals, uids. */
@@ -90,3 +110,7 @@ export class JsonBytes {
 
 /** The UTF-8 bytes of ASCII text, for `JsonBytes.bytes`. */
 export const asciiBytes = (text: string): Uint8Array => Buffer.from(text, 'latin1');
+
+function viewOf(buf: Buffer): DataView {
+  return new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+}

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StringArena } from '../../../engine/store/string-arena.js';
+import { JsonBytes } from '../../../engine/util/json-bytes.js';
 
 const text = fc.oneof(
   fc.string({ maxLength: 40 }),
@@ -9,6 +10,41 @@ const text = fc.oneof(
 );
 
 describe('StringArena', () => {
+  it('writes every value as JSON.stringify does, plain ASCII copied in place or not', () => {
+    const ascii = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 70 });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(ascii, text), { minLength: 1, maxLength: 60 }), (values) => {
+        const arena = new StringArena();
+        values.forEach((value, id) => arena.set(id, value));
+        const out = new JsonBytes();
+        out.byte(0x5b);
+        values.forEach((_, id) => {
+          if (id > 0) out.byte(0x2c);
+          expect(arena.writeJson(id, out)).toBe(true);
+        });
+        out.byte(0x5d);
+        expect(out.finish().toString('utf8')).toBe(JSON.stringify(values));
+        expect(arena.writeJson(values.length, out)).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes plain values from any block, and after compaction', () => {
+    const arena = new StringArena();
+    const values: string[] = [];
+    // ~3 MiB of values of every length mod 4, so some sit in later blocks; then half are replaced.
+    for (let id = 0; id < 60_000; id++) values.push(`${id}-${'abcdefghij'.repeat(id % 7)}${'xyz'.slice(0, id % 4)}`);
+    values.forEach((value, id) => arena.set(id, value));
+    for (let id = 0; id < 60_000; id += 2) arena.set(id, (values[id] = `${values[id] as string}!`.repeat(2)));
+    const out = new JsonBytes();
+    for (let id = 0; id < values.length; id += 997) {
+      out.reset();
+      arena.writeJson(id, out);
+      expect(out.finish().toString('latin1')).toBe(JSON.stringify(values[id]));
+    }
+  });
+
   it('agrees with a Map under random sets and deletes', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(300), fc.option(text, { nil: undefined })), { maxLength: 400 }), (ops) => {
