@@ -65,20 +65,58 @@ const maxShapesPerRoot = 256;
 const fresh = (cached: CachedPlan | undefined, count: number): cached is CachedPlan =>
   cached !== undefined && count <= cached.count * 2 + 16 && count * 2 + 16 >= cached.count;
 
-function queryPlanFor(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Record<string, unknown>): QueryPlan {
+/**
+ * Per field occurrence (a FieldPlan, cached with its document): the plan last used when each of its
+ * variables held one string or number. Such values only fill leaves that planArgumentsKey writes
+ * the same whatever they hold, so the argument shape is the document's; what can still differ is
+ * `first`, `offset` and `order` (compared by identity: a literal order is one object across requests).
+ * This spares building and hashing the shape key on every request.
+ */
+interface OccurrencePlan {
+  readonly first: unknown;
+  readonly offset: unknown;
+  readonly order: unknown;
+  readonly entry: CachedPlan;
+}
+
+const plansByOccurrence = new WeakMap<FieldPlan, OccurrencePlan>();
+
+function holdsSingleScalars(names: readonly string[], variables: Readonly<Record<string, unknown>>): boolean {
+  for (const name of names) {
+    const kind = typeof variables[name];
+    if (kind !== 'string' && kind !== 'number' && kind !== 'bigint') return false;
+  }
+  return true;
+}
+
+function queryPlanFor(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Record<string, unknown>, occurrence?: FieldPlan): QueryPlan {
   const count = ctx.graph.store.countOfType(type.name);
   const byArguments = plansByArguments.get(args);
   if (fresh(byArguments, count)) return byArguments.plan;
+  const shape = occurrence?.argumentShape;
+  const memoizable = shape !== undefined && shape.kind !== 'static' && holdsSingleScalars(shape.variables, ctx.variables);
+  if (memoizable) {
+    const memo = plansByOccurrence.get(occurrence as FieldPlan);
+    if (memo !== undefined && memo.first === args['first'] && memo.offset === args['offset'] && memo.order === args['order'] && fresh(memo.entry, count)) {
+      return memo.entry.plan;
+    }
+  }
+  const entry = planByShape(ctx, root, type, args, count);
+  if (memoizable) plansByOccurrence.set(occurrence as FieldPlan, { first: args['first'], offset: args['offset'], order: args['order'], entry });
+  return entry.plan;
+}
+
+function planByShape(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Record<string, unknown>, count: number): CachedPlan {
   let shapes = plansByShape.get(root);
   if (shapes === undefined) plansByShape.set(root, (shapes = new Map()));
   const key = planArgumentsKey(args);
   const byShape = shapes.get(key);
-  if (fresh(byShape, count)) return byShape.plan;
+  if (fresh(byShape, count)) return byShape;
   const entry = { plan: planQuery(root.name, type, args, storeEstimates(ctx.graph.store)), count };
   plansByArguments.set(args, entry);
   if (shapes.size >= maxShapesPerRoot) shapes.clear();
   shapes.set(key, entry);
-  return entry.plan;
+  return entry;
 }
 
 function runQuery(
@@ -90,15 +128,15 @@ function runQuery(
   args: Record<string, unknown>,
   cascade: Cascade | undefined,
 ): Completed {
-  if (cascade === undefined) return readList(ctx, queryPage(ctx, root, type, args), type, plan, path);
+  if (cascade === undefined) return readList(ctx, queryPage(ctx, root, type, args, plan), type, plan, path);
   // Under @cascade the page is taken from the survivors, so every candidate is read in order.
-  ctx.explain?.push(explainQuery(queryPlanFor(ctx, root, type, args)));
+  ctx.explain?.push(explainQuery(queryPlanFor(ctx, root, type, args, plan)));
   return readPage(ctx, queryIds(ctx, type, args), type, plan, path, args as PageArgs, cascade);
 }
 
 /** The ordered page a `query<T>` without `@cascade` returns: by an ordered-index walk, or filter + order + page. */
-export function queryPage(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Record<string, unknown>): SortedIds {
-  const queryPlan = queryPlanFor(ctx, root, type, args);
+export function queryPage(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Record<string, unknown>, occurrence?: FieldPlan): SortedIds {
+  const queryPlan = queryPlanFor(ctx, root, type, args, occurrence);
   ctx.explain?.push(explainQuery(queryPlan));
   const ids = queryIds(ctx, type, args);
   const key = queryPlan.order[0];

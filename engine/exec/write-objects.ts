@@ -41,7 +41,7 @@ export function writeQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: Fie
     else writeObject(ctx, id, type, plan.selection, out);
     return true;
   }
-  writeList(ctx, queryPage(ctx, root, type, args), type, plan.selection, out);
+  writeList(ctx, queryPage(ctx, root, type, args, plan), type, plan.selection, out);
   return true;
 }
 

@@ -5,6 +5,8 @@
 import { compileArguments, hasVariables, type ArgumentsTemplate } from './argument-template.js';
 import {
   Kind,
+  visit,
+  type ValueNode,
   type VariableNode,
   isAbstractType,
   isObjectType,
@@ -43,17 +45,25 @@ export interface FieldPlan {
  */
 export type ArgumentShape =
   | { readonly kind: 'static' }
-  | { readonly kind: 'variables'; readonly pairs: readonly (readonly [argument: string, variable: string])[] }
-  | { readonly kind: 'mixed'; readonly template: ArgumentsTemplate | undefined };
+  | { readonly kind: 'variables'; readonly pairs: readonly (readonly [argument: string, variable: string])[]; readonly variables: readonly string[] }
+  | { readonly kind: 'mixed'; readonly template: ArgumentsTemplate | undefined; readonly variables: readonly string[] };
 
 function argumentShapeOf(node: FieldNode, definition: GraphQLField<unknown, unknown> | undefined): ArgumentShape {
   const args = node.arguments ?? [];
   if (args.every((a) => a.value.kind === Kind.VARIABLE)) {
     if (args.length === 0) return { kind: 'static' };
-    return { kind: 'variables', pairs: args.map((a) => [a.name.value, (a.value as VariableNode).name.value] as const) };
+    const pairs = args.map((a) => [a.name.value, (a.value as VariableNode).name.value] as const);
+    return { kind: 'variables', pairs, variables: pairs.map(([, variable]) => variable) };
   }
   if (!args.some((a) => hasVariables(a.value))) return { kind: 'static' };
-  return { kind: 'mixed', template: definition === undefined ? undefined : compileArguments(definition, args) };
+  const template = definition === undefined ? undefined : compileArguments(definition, args);
+  return { kind: 'mixed', template, variables: [...new Set(args.flatMap((a) => variablesIn(a.value)))] };
+}
+
+function variablesIn(node: ValueNode): string[] {
+  const names: string[] = [];
+  visit(node, { Variable: (variable) => void names.push(variable.name.value) });
+  return names;
 }
 
 /** The fields to produce for an object of a given concrete type, memoised per type. */

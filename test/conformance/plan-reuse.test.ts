@@ -1,0 +1,46 @@
+// Plans are reused across requests of one cached document (engine/exec/query-root.ts: per field
+// occurrence when every variable holds a single scalar, else by argument shape). A reused plan must
+// never be one made for other `first`/`offset`/`order` values or another filter shape: EXPLAIN shows
+// each request's own page and filter, and answers equal those of a document seen for the first time.
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openHarness, seed, type Harness } from './helpers/engine-harness.js';
+
+const schemaPath = 'e2e/normal/schema.graphql';
+const document =
+  'query Q($t: String, $n: Int, $o: Int) { queryPost(filter: { title: { anyofterms: $t } }, order: { desc: numLikes }, first: $n, offset: $o) { title numLikes } }';
+
+const requests: Record<string, unknown>[] = [
+  { t: 'GraphQL', n: 2, o: 0 },
+  { t: 'Learning', n: 2, o: 0 },
+  { t: 'GraphQL', n: 1, o: 1 },
+  { t: 'GraphQL', n: 1000, o: 0 },
+  { t: null, n: 3, o: 0 },
+  { n: 3 },
+  { t: 'GraphQL Dgraph', n: 2, o: 0 },
+  { t: 'GraphQL', n: 2, o: 0 },
+];
+
+describe('plan reuse across requests of one document', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await openHarness(schemaPath, { debug: true });
+    await seed(h, schemaPath.replace('schema.graphql', 'test_data.json'));
+  });
+
+  it('each request gets the plan of its own variables', async () => {
+    for (const [i, variables] of requests.entries()) {
+      const reused = await h.gql(document, variables, { explain: true });
+      const page = `page offset ${(variables['o'] as number | undefined) ?? 0} first ${variables['n'] as number}`;
+      expect(reused.extensions?.explain, JSON.stringify(variables)).toContain(page);
+      const filtered = typeof variables['t'] === 'string';
+      expect(String(reused.extensions?.explain).includes('anyofterms'), JSON.stringify(variables)).toBe(filtered);
+      // The same request as a new document text (a new cached document, so nothing reused), on both paths.
+      const fresh = await h.gql(`${document} # ${i}`, variables);
+      const direct = await h.gql(document, variables);
+      expect(reused.data).toEqual(fresh.data);
+      expect(direct.data).toEqual(fresh.data);
+      expect(fresh.errors).toBeUndefined();
+    }
+  });
+});
