@@ -14,7 +14,7 @@ import { GraphStore } from '../store/graph-store.js';
 import type { EdgeColumn } from '../store/edge-column.js';
 import type { ScalarColumn } from '../store/scalar-column.js';
 import type { SortedIds } from '../util/sorted-ids.js';
-import { asciiBytes, type JsonBytes } from '../util/json-bytes.js';
+import { asciiBytes, asciiChunk, type ByteChunk, type JsonBytes } from '../util/json-bytes.js';
 import { writeJson } from '../util/json-writer.js';
 import { cascadeFor } from './cascade.js';
 import type { ExecContext } from './exec-context.js';
@@ -50,6 +50,8 @@ interface FieldWriter {
   readonly plan: FieldPlan;
   /** `"responseName":` as bytes (GraphQL names need no escaping). */
   readonly key: Uint8Array;
+  /** `{"responseName":` for the first field, `,"responseName":` for the others (when all are written). */
+  readonly prefix: ByteChunk;
   readonly nonNull: boolean;
   readonly kind: 'typename' | 'id' | 'scalar' | 'edge' | 'aggregate';
   readonly field: FieldModel | undefined;
@@ -60,20 +62,27 @@ interface FieldWriter {
 
 interface CompiledSelection {
   readonly store: GraphStore;
-  readonly writers: readonly FieldWriter[];
+  readonly writers: FieldWriters;
+}
+
+interface FieldWriters {
+  readonly list: readonly FieldWriter[];
+  /** No `@skip`/`@include`: every field is written, so each writes its own `prefix`. */
+  readonly unconditional: boolean;
 }
 
 /** Keyed by `SelectionPlan.forType`'s array (one per selection and concrete type, cached by the executor). */
 const compiledSelections = new WeakMap<readonly FieldPlan[], CompiledSelection>();
 
-function writersFor(ctx: ExecContext, type: TypeModel, plans: readonly FieldPlan[]): readonly FieldWriter[] {
+function writersFor(ctx: ExecContext, type: TypeModel, plans: readonly FieldPlan[]): FieldWriters {
   const store = ctx.graph.store;
   const cached = compiledSelections.get(plans);
   if (cached !== undefined && cached.store === store) return cached.writers;
-  const writers = plans.map((plan): FieldWriter => {
+  const list = plans.map((plan, i): FieldWriter => {
     const key = asciiBytes(`"${plan.responseName}":`);
+    const prefix = asciiChunk(`${i === 0 ? '{' : ','}"${plan.responseName}":`);
     const nonNull = plan.definition !== undefined && isNonNullType(plan.definition.type);
-    const base = { plan, key, nonNull, field: undefined, column: undefined, plainEdge: undefined };
+    const base = { plan, key, prefix, nonNull, field: undefined, column: undefined, plainEdge: undefined };
     if (plan.fieldName === '__typename') return { ...base, kind: 'typename' };
     const field = type.fields.get(plan.fieldName);
     if (field === undefined) {
@@ -88,6 +97,7 @@ function writersFor(ctx: ExecContext, type: TypeModel, plans: readonly FieldPlan
     }
     return { ...base, kind: 'scalar', field, column: store.scalar(field.predicate) };
   });
+  const writers = { list, unconditional: plans.every((plan) => plan.unconditional) };
   compiledSelections.set(plans, { store, writers });
   return writers;
 }
@@ -103,10 +113,20 @@ function writeObject(ctx: ExecContext, id: number, declared: TypeModel, selectio
   return false;
 }
 
-function writeFields(ctx: ExecContext, id: number, type: TypeModel, writers: readonly FieldWriter[], out: JsonBytes): void {
+function writeFields(ctx: ExecContext, id: number, type: TypeModel, writers: FieldWriters, out: JsonBytes): void {
+  const list = writers.list;
+  if (writers.unconditional && list.length > 0) {
+    for (let i = 0; i < list.length; i++) {
+      const writer = list[i] as FieldWriter;
+      out.chunk(writer.prefix);
+      if (writeField(ctx, id, type, writer, out) && writer.nonNull) throw NOT_WRITABLE;
+    }
+    out.byte(0x7d); // }
+    return;
+  }
   out.byte(0x7b); // {
   let first = true;
-  for (const writer of writers) {
+  for (const writer of list) {
     if (!ctx.isIncluded(writer.plan)) continue;
     if (!first) out.byte(COMMA);
     first = false;

@@ -61,14 +61,24 @@ export class JsonBytes {
    */
   quoted(source: DataView, from: number, length: number): void {
     const buf = this.reserve(length + 2);
+    buf[this.#pos] = QUOTE;
+    this.#copy(buf, this.#pos + 1, source, from, length);
+    buf[this.#pos + 1 + length] = QUOTE;
+    this.#pos += length + 2;
+  }
+
+  /** Bytes written once per plan (keys with their punctuation), copied like `quoted`'s text. */
+  chunk(chunk: ByteChunk): void {
+    const buf = this.reserve(chunk.length);
+    this.#copy(buf, this.#pos, chunk.view, 0, chunk.length);
+    this.#pos += chunk.length;
+  }
+
+  #copy(buf: RawBuffer, at: number, source: DataView, from: number, length: number): void {
     const view = this.#view;
-    const at = this.#pos + 1;
-    buf[at - 1] = QUOTE;
     let i = 0;
     for (; i + 4 <= length; i += 4) view.setUint32(at + i, source.getUint32(from + i, true), true);
     for (; i < length; i++) buf[at + i] = source.getUint8(from + i);
-    buf[at + length] = QUOTE;
-    this.#pos = at + length + 1;
   }
 
   /** Text known to be ASCII: numbers, literals, uids. */
@@ -110,6 +120,16 @@ export class JsonBytes {
 
 /** The UTF-8 bytes of ASCII text, for `JsonBytes.bytes`. */
 export const asciiBytes = (text: string): Uint8Array => Buffer.from(text, 'latin1');
+
+/** ASCII text encoded once, for `JsonBytes.chunk`. */
+export interface ByteChunk {
+  readonly view: DataView;
+  readonly length: number;
+}
+
+export function asciiChunk(text: string): ByteChunk {
+  return { view: viewOf(Buffer.from(text, 'latin1')), length: text.length };
+}
 
 function viewOf(buf: Buffer): DataView {
   return new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
