@@ -33,6 +33,7 @@ import { defaultCallLimits, type CallLimits } from './custom/outbound.js';
 import { validateRemoteGraphql, type IntrospectionOptions } from './custom/remote-introspection.js';
 import { customFieldInSubscription } from './custom/subscription-check.js';
 import { fireWebhooks, webhookOperations, type WebhookSender } from './custom/webhooks.js';
+import { readsRequestHeaders } from './custom/request-headers.js';
 import type { ExecutionResult } from './exec/executor.js';
 
 export type * from './api.js';
@@ -47,6 +48,8 @@ export { faultyFileIo, type FaultRule } from './persist/faulty-file-io.js';
 interface ServingState {
   readonly version: number;
   readonly compiled: CompiledSchema | null;
+  /** Custom logic of this schema reads request headers (custom/request-headers.ts). */
+  readonly readsRequestHeaders: boolean;
   readonly preparer: RequestPreparer;
   readonly executor: Executor | null;
 }
@@ -77,7 +80,7 @@ export class Engine {
     });
     const log = options.log ?? consoleLogger;
     this.#webhooks = { runner: this.#calls, lambdaUrl: options.lambdaUrl, warn: (message, fields) => log.warn(message, fields) };
-    this.#state = { version: 0, compiled: null, preparer: new RequestPreparer(noSchemaApi, { ...options, validate: false }), executor: null };
+    this.#state = { version: 0, compiled: null, readsRequestHeaders: false, preparer: new RequestPreparer(noSchemaApi, { ...options, validate: false }), executor: null };
   }
 
   /**
@@ -285,6 +288,11 @@ export class Engine {
     return compiled === null ? null : { schema: compiled.sdl, generatedSchema: compiled.generatedSchema };
   }
 
+  /** Whether requests must bring all their headers (`GraphQLRequest.headers`): false when the schema's custom logic reads none. */
+  get readsRequestHeaders(): boolean {
+    return this.#state.readsRequestHeaders;
+  }
+
   probe(): Probe {
     return { status: this.#status, schemaUpdateCounter: this.#schemaUpdateCounter };
   }
@@ -336,6 +344,7 @@ export class Engine {
       this.#state = {
         version: this.#state.version + 1,
         compiled,
+        readsRequestHeaders: readsRequestHeaders(compiled),
         preparer: new RequestPreparer(compiled.apiSchema, this.options),
         executor: new Executor(compiled, this.#graph, this.options.debug, new CustomStage(compiled, this.#calls), this.options.directJson ?? true),
       };

@@ -1,7 +1,7 @@
 // One request/response pair: remembers whether the client went away, writes the answer exactly once
 // (corked), and tells the server when it is settled so shutdown can wait for in-flight requests.
 
-import type { IncomingRequest, ResponseSink } from './http-types.js';
+import type { EdgeHeaderName, IncomingRequest, ResponseSink } from './http-types.js';
 import { statusText } from './http-types.js';
 
 /**
@@ -74,7 +74,7 @@ export class Exchange {
     return !this.#aborted && !this.#settled;
   }
 
-  header(name: string): string | undefined {
+  header(name: EdgeHeaderName): string | undefined {
     return this.request.headers[name];
   }
 

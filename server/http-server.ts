@@ -27,14 +27,19 @@ export async function startServer(transport: Transport, engine: Engine, config: 
     inFlight--;
     if (inFlight === 0) onIdle?.();
   };
-  const listening: Listening = await transport.listen(config.host, config.port, (request, sink) => {
-    inFlight++;
-    const exchange = new Exchange(request, sink, settled);
-    router.handle(exchange).catch((error: unknown) => {
-      log.error('request handling failed', { error: error instanceof Error ? error.message : String(error) });
-      exchange.write(500, {}, '');
-    });
-  });
+  const listening: Listening = await transport.listen(
+    config.host,
+    config.port,
+    (request, sink) => {
+      inFlight++;
+      const exchange = new Exchange(request, sink, settled);
+      router.handle(exchange).catch((error: unknown) => {
+        log.error('request handling failed', { error: error instanceof Error ? error.message : String(error) });
+        exchange.write(500, {}, '');
+      });
+    },
+    () => engine.readsRequestHeaders,
+  );
   const port = listening.port;
   boundPort = port;
   const hostForUrl = config.host.includes(':') ? `[${config.host}]` : config.host;

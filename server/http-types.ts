@@ -1,6 +1,14 @@
 // Transport-neutral shapes: what the routes see of a request and the part of a response they drive.
 // The uWebSockets.js objects satisfy `ResponseSink` structurally; only uws-transport.ts imports the library.
 
+/**
+ * The request headers the HTTP edge itself reads. Copying a header out of uWS costs a call back into
+ * JS per header, so the transport copies only these unless the engine reads headers too
+ * (`Engine.readsRequestHeaders`); `Exchange.header` accepts only these names.
+ */
+export const edgeHeaderNames = ['content-type', 'content-length', 'content-encoding', 'accept', 'accept-encoding', 'x-auth-token'] as const;
+export type EdgeHeaderName = (typeof edgeHeaderNames)[number];
+
 /** A request copied out of the transport synchronously (uWS request objects die after the handler returns). */
 export interface IncomingRequest {
   /** Upper-case method, e.g. `POST`. */
@@ -9,7 +17,7 @@ export interface IncomingRequest {
   readonly path: string;
   /** Raw query string without `?`. */
   readonly query: string;
-  /** Lower-cased header names → values (repeated headers joined with `, `). */
+  /** Lower-cased header names → values (repeated headers joined with `, `): all of them, or only edgeHeaderNames. */
   readonly headers: Readonly<Record<string, string>>;
 }
 

@@ -3,7 +3,7 @@
 
 import { createRequire } from 'node:module';
 import type * as Uws from 'uWebSockets.js';
-import type { IncomingRequest, ResponseSink } from './http-types.js';
+import { edgeHeaderNames, type IncomingRequest, type ResponseSink } from './http-types.js';
 
 export type TransportName = 'uWebSockets.js-native' | 'uWebSockets.js-js-fallback';
 
@@ -18,7 +18,8 @@ export interface Listening {
 export interface Transport {
   readonly name: TransportName;
   readonly native: boolean;
-  listen(host: string, port: number, handler: RequestHandler): Promise<Listening>;
+  /** `allHeaders` says per request whether to copy every header or only edgeHeaderNames. */
+  listen(host: string, port: number, handler: RequestHandler, allHeaders?: () => boolean): Promise<Listening>;
 }
 
 /** uWS reads this once at load time; its default (4 KiB) is too small for long GET queries. */
@@ -32,15 +33,15 @@ export function loadTransport(): Transport {
   return {
     name: native ? 'uWebSockets.js-native' : 'uWebSockets.js-js-fallback',
     native,
-    listen: (host, port, handler) => listen(uws, native, host, port, handler),
+    listen: (host, port, handler, allHeaders = () => true) => listen(uws, native, host, port, handler, allHeaders),
   };
 }
 
-function listen(uws: typeof Uws, native: boolean, host: string, port: number, handler: RequestHandler): Promise<Listening> {
+function listen(uws: typeof Uws, native: boolean, host: string, port: number, handler: RequestHandler, allHeaders: () => boolean): Promise<Listening> {
   const app = uws.App();
   app.any('/*', (res, req) => {
     try {
-      if (native) handler(snapshot(req), res);
+      if (native) handler(snapshot(req, allHeaders()), res);
       else handler(shimSnapshot(req), shimSink(res));
     } catch (error) {
       // A throw here would take the process down; answer 500 instead (the handler logs its own failures).
@@ -63,12 +64,20 @@ function listen(uws: typeof Uws, native: boolean, host: string, port: number, ha
   });
 }
 
-function snapshot(req: Uws.HttpRequest): IncomingRequest {
+function snapshot(req: Uws.HttpRequest, allHeaders: boolean): IncomingRequest {
   const headers: Record<string, string> = {};
-  req.forEach((key, value) => {
-    const previous = headers[key];
-    headers[key] = previous === undefined ? value : `${previous}, ${value}`;
-  });
+  if (allHeaders) {
+    req.forEach((key, value) => {
+      const previous = headers[key];
+      headers[key] = previous === undefined ? value : `${previous}, ${value}`;
+    });
+  } else {
+    // getHeader gives the first of repeated headers; none of the edge's own is meant to repeat.
+    for (const name of edgeHeaderNames) {
+      const value = req.getHeader(name);
+      if (value !== '') headers[name] = value;
+    }
+  }
   return { method: req.getMethod().toUpperCase(), path: req.getUrl(), query: req.getQuery() ?? '', headers };
 }
 
