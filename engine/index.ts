@@ -175,8 +175,10 @@ export class Engine {
       if (requestId !== undefined && this.#persistence !== undefined) {
         return await this.#mutateDurably(this.#persistence, state, prepared.prepared, request, requestId);
       }
+      // Most queries are written directly, with no await in between.
+      const direct = requestId === undefined ? state.executor.writeDirect(prepared.prepared, request) : undefined;
+      if (direct !== undefined) return new BytesResponse(direct);
       const { events, ...result } = await state.executor.run(prepared.prepared, request);
-      if (result.body !== undefined && requestId === undefined) return new BytesResponse(result.body);
       if (events !== undefined) this.#fireWebhooks(state, events, ++this.#commits, request);
       const extensions = { ...result.extensions, ...extensionsFor(requestId).extensions };
       return { kind: 'ok', body: serializeResponse({ ...result, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) }) };

@@ -5,19 +5,45 @@ import type { Exchange } from './exchange.js';
 import { BoundedGunzip } from './gunzip-bounded.js';
 import { HttpError, httpMessages } from './http-error.js';
 
-export function readBody(exchange: Exchange, maxBytes: number): Promise<Buffer> {
-  const declared = exchange.header('content-length');
-  if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
-    return Promise.reject(new HttpError(413, httpMessages.tooLarge(maxBytes)));
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body as text: UTF-8, decoded once (400 if it is not UTF-8). */
+export function readBodyText(exchange: Exchange, maxBytes: number): Promise<string> {
+  let encoding: 'identity' | 'gzip';
+  try {
+    encoding = contentEncoding(exchange, maxBytes);
+  } catch (error) {
+    return Promise.reject(error as Error);
   }
-  const encoding = (exchange.header('content-encoding') ?? '').trim().toLowerCase();
-  if (encoding === '' || encoding === 'identity') return readRaw(exchange, maxBytes);
-  if (encoding === 'gzip' || encoding === 'x-gzip') return readGzip(exchange, maxBytes);
-  return Promise.reject(new HttpError(415, httpMessages.unsupportedEncoding(encoding)));
+  return encoding === 'identity' ? readRaw(exchange, maxBytes) : readGzip(exchange, maxBytes).then(decodeUtf8);
 }
 
-function readRaw(exchange: Exchange, maxBytes: number): Promise<Buffer> {
-  return new Promise<Buffer>((resolve, reject) => {
+export function decodeUtf8(body: Uint8Array): string {
+  try {
+    return utf8.decode(body);
+  } catch {
+    throw new HttpError(400, httpMessages.notValidBody('the body is not valid UTF-8'));
+  }
+}
+
+/** 413 for a declared length over the cap, 415 for an encoding other than identity or gzip. */
+function contentEncoding(exchange: Exchange, maxBytes: number): 'identity' | 'gzip' {
+  const declared = exchange.header('content-length');
+  if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
+    throw new HttpError(413, httpMessages.tooLarge(maxBytes));
+  }
+  const encoding = (exchange.header('content-encoding') ?? '').trim().toLowerCase();
+  if (encoding === '' || encoding === 'identity') return 'identity';
+  if (encoding === 'gzip' || encoding === 'x-gzip') return 'gzip';
+  throw new HttpError(415, httpMessages.unsupportedEncoding(encoding));
+}
+
+/**
+ * The body decoded. One that comes in one chunk (most do) is decoded straight from uWS's chunk, which
+ * is valid only during the callback: no copy, no concatenation.
+ */
+function readRaw(exchange: Exchange, maxBytes: number): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
@@ -34,10 +60,23 @@ function readRaw(exchange: Exchange, maxBytes: number): Promise<Buffer> {
         reject(new HttpError(413, httpMessages.tooLarge(maxBytes)));
         return;
       }
+      if (isLast && chunks.length === 0) {
+        done = true;
+        try {
+          resolve(decodeUtf8(new Uint8Array(chunk)));
+        } catch (error) {
+          reject(error);
+        }
+        return;
+      }
       if (chunk.byteLength > 0) chunks.push(copy(chunk));
       if (isLast) {
         done = true;
-        resolve(Buffer.concat(chunks, size));
+        try {
+          resolve(decodeUtf8(Buffer.concat(chunks, size)));
+        } catch (error) {
+          reject(error);
+        }
       }
     });
   });

@@ -2,7 +2,7 @@
 // application/json or application/graphql. Malformed transport input becomes an HttpError (400/415).
 
 import { parseRequestJson, type GraphQLRequest } from '../engine/index.js';
-import { readBody } from './body-reader.js';
+import { readBodyText } from './body-reader.js';
 import type { Exchange } from './exchange.js';
 import { HttpError, httpMessages } from './http-error.js';
 import { mediaType } from './negotiate.js';
@@ -14,14 +14,12 @@ export interface DecodedRequest {
   readonly malformedVariables: boolean;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 export async function decodeGraphqlRequest(exchange: Exchange, maxBodyBytes: number): Promise<DecodedRequest> {
   const method = exchange.request.method;
   if (method === 'GET') return fromParameters(exchange);
   if (method !== 'POST') throw new HttpError(405, httpMessages.badMethod, undefined, { Allow: 'GET, POST, OPTIONS' });
   const type = requestMediaType(exchange.header('content-type'));
-  const text = decodeUtf8(await readBody(exchange, maxBodyBytes));
+  const text = await readBodyText(exchange, maxBodyBytes);
   if (type === 'application/graphql') return decoded(exchange, { query: text });
   return decoded(exchange, parseJsonBody(text));
 }
@@ -33,14 +31,6 @@ function requestMediaType(header: string | undefined): 'application/json' | 'app
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw new HttpError(415, httpMessages.unsupportedMediaType);
   if (media?.type === 'application/json' || media?.type === 'application/graphql') return media.type;
   throw new HttpError(415, httpMessages.unsupportedMediaType);
-}
-
-export function decodeUtf8(body: Uint8Array): string {
-  try {
-    return utf8.decode(body);
-  } catch {
-    throw new HttpError(400, httpMessages.notValidBody('the body is not valid UTF-8'));
-  }
 }
 
 interface RawParameters {

@@ -37,14 +37,18 @@ function baseHeaders(contentType: string | undefined, large = false, gzipped = f
   return headers;
 }
 
-export async function sendReply(exchange: Exchange, reply: Reply, closeConnection = false): Promise<void> {
-  if (!exchange.open) return;
+/** Writes the reply at once, or once gzipped: then the promise of that (most replies need no await). */
+export function sendReply(exchange: Exchange, reply: Reply, closeConnection = false): Promise<void> | undefined {
+  if (!exchange.open) return undefined;
   const large = longerThan(reply.body, gzipThreshold);
   const gzipped = large && acceptsGzip(exchange.header('accept-encoding'));
   const base = baseHeaders(reply.contentType, large, gzipped);
   const headers = reply.headers === undefined ? base : { ...base, ...reply.headers };
-  const body = gzipped ? await gzipAsync(reply.body) : reply.body;
-  exchange.write(reply.status, headers, body, closeConnection);
+  if (!gzipped) {
+    exchange.write(reply.status, headers, reply.body, closeConnection);
+    return undefined;
+  }
+  return gzipAsync(reply.body).then((body) => exchange.write(reply.status, headers, body, closeConnection));
 }
 
 /** UTF-8 byte length > limit, without measuring short strings (a UTF-16 unit is 1-3 UTF-8 bytes). */

@@ -35,10 +35,13 @@ export class Router {
     const started = performance.now();
     const mode = responseMode(exchange.header('accept'));
     const reply = await this.#reply(exchange, mode);
-    await sendReply(exchange, reply).catch((error: unknown) => {
+    try {
+      const sending = sendReply(exchange, reply);
+      if (sending !== undefined) await sending;
+    } catch (error) {
       const failure = refusal(this.#internal(error), mode);
       exchange.write(failure.status, { 'Content-Type': failure.contentType ?? 'application/json' }, failure.body);
-    });
+    }
     if (!this.context.log.enabled('debug')) return;
     this.context.log.debug('request', {
       method: exchange.request.method,

@@ -29,8 +29,6 @@ const DATA_OPEN = asciiBytes('{"data":{');
 export interface ExecutionResult {
   readonly errors?: readonly WireError[];
   readonly data: Record<string, unknown> | null;
-  /** The whole response as UTF-8 JSON, when the query was written directly (write-objects.ts); `data` is then null. */
-  readonly body?: Buffer;
   readonly extensions?: Record<string, unknown>;
   /** Committed add/update/delete root fields (for `@lambdaOnMutate`); never serialized. */
   readonly events?: readonly MutationEvent[];
@@ -54,13 +52,19 @@ export class Executor {
     installApiScalars(compiled.apiSchema);
   }
 
+  /**
+   * The answer written directly as JSON (write-objects.ts), synchronously, or undefined when the
+   * request needs `run`: not a query, EXPLAIN asked for, or some field needs the general path.
+   */
+  writeDirect(prepared: PreparedOperation, request: GraphQLRequest): Buffer | undefined {
+    if (!this.directJson || prepared.operation.operation !== 'query' || (this.debug && wantsExplain(request.extensions))) return undefined;
+    return this.#writeQuery(prepared);
+  }
+
+  /** The general path: response objects, errors, custom logic, mutations (callers try `writeDirect` first). */
   async run(prepared: PreparedOperation, request: GraphQLRequest): Promise<ExecutionResult> {
     const { operation } = prepared;
     const explain = this.debug && wantsExplain(request.extensions);
-    if (this.directJson && operation.operation === 'query' && !explain) {
-      const body = this.#writeQuery(prepared);
-      if (body !== undefined) return { data: null, body };
-    }
     const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema);
     if (explain) ctx.explain = [];
     const rootType = operation.operation === 'mutation' ? 'Mutation' : operation.operation === 'subscription' ? 'Subscription' : 'Query';

@@ -2,9 +2,8 @@
 // Any request content type is accepted for uploads (curl --data-binary sends form-urlencoded), gzip too.
 
 import { renderSchemaErrors, type SchemaError } from '../../engine/index.js';
-import { readBody } from '../body-reader.js';
+import { readBodyText } from '../body-reader.js';
 import type { Exchange } from '../exchange.js';
-import { decodeUtf8 } from '../graphql-request-decoder.js';
 import { HttpError, errorBody, httpMessages } from '../http-error.js';
 import type { Reply } from '../http-types.js';
 import { contentTypeFor, type ResponseMode } from '../negotiate.js';
@@ -45,7 +44,7 @@ export const validateSchemaRoute: Route = {
 
 async function readSchemaBody(exchange: Exchange, context: RouteContext): Promise<string> {
   if (!uploadMethods.has(exchange.request.method)) throw new HttpError(400, httpMessages.invalidMethod, 'ErrorInvalidMethod');
-  return decodeUtf8(await readBody(exchange, context.config.maxBodyBytes));
+  return readBodyText(exchange, context.config.maxBodyBytes);
 }
 
 /** GET /admin/schema: the uploaded text as text/plain, or 404 when there is none. */

@@ -201,6 +201,14 @@ describe('refused input (the server stays up)', () => {
     expect(answer.status).toBe(400);
   });
 
+  it('a body of many chunks is decoded whole (multi-byte characters across chunk edges); invalid UTF-8 at its end → 400', async () => {
+    const text = 'é€😀'.repeat(40_000); // ~360 KB: several socket reads
+    const whole = Buffer.from(JSON.stringify({ query: 'query ($t: String) { __typename }', variables: { t: text } }));
+    expect((await send(`${server.url}/graphql`, { method: 'POST', headers: jsonHeaders, body: whole })).json()).toEqual({ data: { __typename: 'Query' } });
+    const broken = Buffer.concat([whole.subarray(0, whole.length - 1), Buffer.from([0xff, 0x7d])]);
+    expect((await send(`${server.url}/graphql`, { method: 'POST', headers: jsonHeaders, body: broken })).status).toBe(400);
+  });
+
   it('no query → engine error (200 for json clients, 400 for graphql-response+json clients)', async () => {
     expect((await postGraphql(server.url, { notquery: 1 })).status).toBe(200);
     const modern = await postGraphql(server.url, { notquery: 1 }, modernAccept);
