@@ -1,5 +1,5 @@
 // The suite's command line: --quick, --scenario <a,b>, --contender <a,b>, --duration <s>,
-// --warmup <s>, --connections <n>, --rate <req/s>, --posts <n>, --no-micro, --no-readme.
+// --warmup <s>, --connections <n>, --rate <req/s>, --posts <n>, --load autocannon|wrk, --no-micro, --no-readme.
 
 export interface SuiteOptions {
   readonly quick: boolean;
@@ -13,10 +13,12 @@ export interface SuiteOptions {
   readonly authors: number;
   readonly micro: boolean;
   readonly writeReadme: boolean;
+  /** The load generator (load/load-runner.ts). */
+  readonly load: 'autocannon' | 'wrk';
 }
 
 export const usage = `usage: node dist/bench/run.js [--quick] [--scenario get-by-id,filtered-list,...] [--contender service,mercurius,...]
-  [--duration <s>] [--warmup <s>] [--connections <n>] [--rate <req/s>] [--posts <n>] [--no-micro] [--no-readme]`;
+  [--duration <s>] [--warmup <s>] [--connections <n>] [--rate <req/s>] [--posts <n>] [--load autocannon|wrk] [--no-micro] [--no-readme]`;
 
 export function parseOptions(argv: readonly string[]): SuiteOptions {
   const value = (flag: string): string | undefined => {
@@ -33,12 +35,14 @@ export function parseOptions(argv: readonly string[]): SuiteOptions {
     return parsed;
   };
   const list = (flag: string): string[] | null => value(flag)?.split(',').map((s) => s.trim()).filter((s) => s !== '') ?? null;
-  const known = new Set(['--quick', '--no-micro', '--no-readme', '--scenario', '--contender', '--duration', '--warmup', '--connections', '--rate', '--posts']);
+  const known = new Set(['--quick', '--no-micro', '--no-readme', '--scenario', '--contender', '--duration', '--warmup', '--connections', '--rate', '--posts', '--load']);
   for (const arg of argv) if (arg.startsWith('--') && !known.has(arg)) throw new Error(`unknown flag ${arg}\n${usage}`);
   const quick = argv.includes('--quick');
   const scenarios = list('--scenario');
   const contenders = list('--contender');
   const posts = number('--posts', 10_000);
+  const load = value('--load') ?? 'autocannon';
+  if (load !== 'autocannon' && load !== 'wrk') throw new Error(`--load must be autocannon or wrk\n${usage}`);
   return {
     quick,
     scenarios,
@@ -50,7 +54,8 @@ export function parseOptions(argv: readonly string[]): SuiteOptions {
     posts,
     authors: Math.max(10, Math.round(posts / 10)),
     micro: !argv.includes('--no-micro'),
-    // A partial run must not replace the published figures.
-    writeReadme: !argv.includes('--no-readme') && scenarios === null && contenders === null,
+    // A partial run, or one on the other load generator, must not replace the published figures.
+    writeReadme: !argv.includes('--no-readme') && scenarios === null && contenders === null && load === 'autocannon',
+    load,
   };
 }

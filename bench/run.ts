@@ -13,6 +13,7 @@ import { parseOptions, type SuiteOptions } from './cli-options.js';
 import { generateDataset, writeDataset } from './data/dataset.js';
 import { contenders } from './load/contenders.js';
 import { runContender } from './load/load-suite.js';
+import { wrkAvailable } from './load/wrk-run.js';
 import { loadCore, pinnedCommand, pinSelf, type PinResult } from './load/pin.js';
 import { startUpstream } from './upstream/upstream-client.js';
 import type { MicroReport } from './micro/run-micro.js';
@@ -29,6 +30,7 @@ const log = (line: string): void => console.error(`[bench] ${line}`);
 
 async function main(options: SuiteOptions): Promise<void> {
   const began = Date.now();
+  if (options.load === 'wrk' && !(await wrkAvailable())) throw new Error('--load wrk: no wrk on the PATH (Debian: apt-get install wrk)');
   const pin = pinSelf();
   log(pin.note);
   const workDir = mkdtempSync(join(tmpdir(), 'bench-data-'));
@@ -45,6 +47,7 @@ async function main(options: SuiteOptions): Promise<void> {
     const ctx = {
       pin, dataFile, data, scenarios, log, upstream,
       durationS: options.durationS, warmupS: options.warmupS, connections: options.connections, fixedRate: options.fixedRate,
+      generator: options.load,
       latencyRuns: (name: string) => !options.quick || name === 'service',
     };
     try {
@@ -63,7 +66,7 @@ async function main(options: SuiteOptions): Promise<void> {
     const micro = options.micro ? await runMicro(pin, options.quick, workDir) : null;
     const report: RunReport = {
       machine: machineInfo(pin.note),
-      settings: { quick: options.quick, durationS: options.durationS, warmupS: options.warmupS, connections: options.connections, posts: options.posts, authors: options.authors },
+      settings: { quick: options.quick, durationS: options.durationS, warmupS: options.warmupS, connections: options.connections, posts: options.posts, authors: options.authors, load: options.load },
       records,
       failures,
       pending: pendingScenarios.map((p) => ({ name: p.name, reason: p.reason })),

@@ -19,12 +19,17 @@ export const corsHeaders: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Credentials': 'true',
 };
 
-/** CORS + content type (+ Vary, + gzip), merged once per combination: most replies add nothing else. */
-const mergedHeaders = new Map<string, Readonly<Record<string, string>>>();
+/**
+ * CORS + content type (+ Vary, + gzip), merged once per combination: most replies add nothing else.
+ * Per content type (a few constant strings), four variants indexed by large | gzipped << 1.
+ */
+const mergedHeaders = new Map<string | undefined, (Readonly<Record<string, string>> | undefined)[]>();
 
 function baseHeaders(contentType: string | undefined, large = false, gzipped = false): Readonly<Record<string, string>> {
-  const key = `${contentType ?? ''}|${large ? 'v' : ''}${gzipped ? 'g' : ''}`;
-  let headers = mergedHeaders.get(key);
+  let variants = mergedHeaders.get(contentType);
+  if (variants === undefined) mergedHeaders.set(contentType, (variants = []));
+  const index = (large ? 1 : 0) | (gzipped ? 2 : 0);
+  let headers = variants[index];
   if (headers === undefined) {
     headers = {
       ...corsHeaders,
@@ -32,7 +37,7 @@ function baseHeaders(contentType: string | undefined, large = false, gzipped = f
       ...(large ? { Vary: 'Accept-Encoding' } : {}),
       ...(gzipped ? { 'Content-Encoding': 'gzip' } : {}),
     };
-    mergedHeaders.set(key, headers);
+    variants[index] = headers;
   }
   return headers;
 }

@@ -64,6 +64,9 @@ function listen(uws: typeof Uws, native: boolean, host: string, port: number, ha
   });
 }
 
+/** Names as bytes: uWS converts a string argument to UTF-8 in a fresh allocation on every call. */
+const encodedHeaderNames = edgeHeaderNames.map((name) => Buffer.from(name, 'latin1'));
+
 function snapshot(req: Uws.HttpRequest, allHeaders: boolean): IncomingRequest {
   const headers: Record<string, string> = {};
   if (allHeaders) {
@@ -73,9 +76,9 @@ function snapshot(req: Uws.HttpRequest, allHeaders: boolean): IncomingRequest {
     });
   } else {
     // getHeader gives the first of repeated headers; none of the edge's own is meant to repeat.
-    for (const name of edgeHeaderNames) {
-      const value = req.getHeader(name);
-      if (value !== '') headers[name] = value;
+    for (let i = 0; i < edgeHeaderNames.length; i++) {
+      const value = req.getHeader(encodedHeaderNames[i] as Uint8Array);
+      if (value !== '') headers[edgeHeaderNames[i] as string] = value;
     }
   }
   return { method: req.getMethod().toUpperCase(), path: req.getUrl(), query: req.getQuery() ?? '', headers };

@@ -15,6 +15,8 @@ export interface LoadOptions {
 }
 
 export interface LoadResult {
+  /** Which load generator made the run. */
+  readonly generator: 'autocannon' | 'wrk';
   readonly requests: number;
   readonly rps: number;
   readonly p50Ms: number;
@@ -58,6 +60,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         }
         const durationS = Number(process.hrtime.bigint() - started) / 1e9;
         resolve({
+          generator: 'autocannon',
           requests: latencies.count,
           rps: latencies.count / durationS,
           p50Ms: latencies.percentile(50),

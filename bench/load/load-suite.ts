@@ -5,7 +5,7 @@
 import type { Dataset } from '../data/dataset.js';
 import type { Scenario } from '../scenarios.js';
 import type { LoadRecord, RunMode } from '../report/results.js';
-import { runLoad } from './autocannon-run.js';
+import { runLoadWith, type LoadGenerator } from './load-runner.js';
 import { checkAnswer, requestBody, resolveIds } from './check-answer.js';
 import type { ContenderSpec, StartedContender } from './contenders.js';
 import type { PinResult } from './pin.js';
@@ -21,6 +21,8 @@ export interface SuiteContext {
   readonly warmupS: number;
   readonly connections: number;
   readonly fixedRate: number;
+  /** `--load`: autocannon, or wrk where it can (load-runner.ts). */
+  readonly generator: LoadGenerator;
   /** The loopback upstream the custom field calls. */
   readonly upstream: RunningUpstream;
   /** Also run the fixed-rate and 1-connection latency runs (get by id) for this contender. */
@@ -53,7 +55,7 @@ export async function runContender(spec: ContenderSpec, ctx: SuiteContext): Prom
       }
       for (const run of runs) {
         // The first run of a contender warms its JIT (and the load generator's) for longer.
-        if (first) await runLoad({ url: contender.urlFor(scenario.name), connections: ctx.connections, body: requestBody(scenario, ids, `${spec.name}-prewarm`), durationS: ctx.warmupS * 2 });
+        if (first) await runLoadWith(ctx.generator, { url: contender.urlFor(scenario.name), connections: ctx.connections, body: requestBody(scenario, ids, `${spec.name}-prewarm`), durationS: ctx.warmupS * 2 });
         first = false;
         const record = await timedRun(spec.name, contender, scenario, ids, run, wrong, ctx);
         records.push(record);
@@ -88,9 +90,9 @@ async function timedRun(
   const url = contender.urlFor(scenario.name);
   const base = { url, connections: run.connections, ...(run.overallRate === null ? {} : { overallRate: run.overallRate }) };
   const tag = `${name}-${run.mode}`;
-  await runLoad({ ...base, body: requestBody(scenario, ids, `${tag}-warm`), durationS: ctx.warmupS });
+  await runLoadWith(ctx.generator, { ...base, body: requestBody(scenario, ids, `${tag}-warm`), durationS: ctx.warmupS });
   const cpuBefore = cpuMicros(contender.pid);
-  const result = await runLoad({ ...base, body: requestBody(scenario, ids, tag), durationS: ctx.durationS });
+  const result = await runLoadWith(ctx.generator, { ...base, body: requestBody(scenario, ids, tag), durationS: ctx.durationS });
   const cpuAfter = cpuMicros(contender.pid);
   const cpu = cpuBefore === null || cpuAfter === null || result.requests === 0 ? null : (cpuAfter - cpuBefore) / result.requests;
   return {
@@ -99,6 +101,7 @@ async function timedRun(
     mode: run.mode,
     connections: run.connections,
     overallRate: run.overallRate,
+    generator: result.generator,
     valid: wrong === null,
     invalidReason: wrong,
     rps: result.rps,

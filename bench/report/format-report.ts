@@ -57,7 +57,7 @@ function detailTable(records: readonly LoadRecord[]): string {
     .map((r) => [
       r.contender,
       r.scenario,
-      r.mode === 'fixed-rate' ? `fixed ${r.overallRate ?? 0} req/s, ${r.connections} conn` : `${r.mode}, ${r.connections} conn`,
+      `${r.mode === 'fixed-rate' ? `fixed ${r.overallRate ?? 0} req/s` : r.mode}, ${r.connections} conn, ${r.generator ?? 'autocannon'}`,
       r.valid ? 'yes' : `NO: ${(r.invalidReason ?? '').slice(0, 80)}`,
       num(r.rps),
       num(r.p50Ms, 3),

@@ -10,6 +10,8 @@ export interface LoadRecord {
   readonly mode: RunMode;
   readonly connections: number;
   readonly overallRate: number | null;
+  /** The load generator that made the run (absent in results written before wrk runs existed). */
+  readonly generator?: 'autocannon' | 'wrk';
   /** false when the contender's answer was wrong: its figures do not count. */
   readonly valid: boolean;
   readonly invalidReason: string | null;
@@ -42,7 +44,16 @@ export interface TargetResult {
 
 export interface RunReport {
   readonly machine: MachineInfo;
-  readonly settings: { readonly quick: boolean; readonly durationS: number; readonly warmupS: number; readonly connections: number; readonly posts: number; readonly authors: number };
+  readonly settings: {
+    readonly quick: boolean;
+    readonly durationS: number;
+    readonly warmupS: number;
+    readonly connections: number;
+    readonly posts: number;
+    readonly authors: number;
+    /** `--load`: absent in results written before wrk runs existed (autocannon). */
+    readonly load?: 'autocannon' | 'wrk';
+  };
   readonly records: readonly LoadRecord[];
   readonly failures: readonly { readonly contender: string; readonly error: string }[];
   readonly pending: readonly { readonly name: string; readonly reason: string }[];

@@ -1,0 +1,90 @@
+// One timed load run with wrk (C, epoll), the suite's other load generator (`--load wrk`). On one core
+// autocannon (JS) tops out near the bare server's rate, so the ceiling it measures is partly its own
+// limit; wrk is not, so its runs show each contender's own capacity. wrk sends one fixed request and
+// cannot pace, so runs with a per-request body or a fixed rate stay on autocannon (load-runner.ts).
+// Its figures come back from a Lua `done` hook as one JSON line: latencies from wrk's own histogram
+// (microseconds), errors and non-2xx/3xx responses from its summary.
+
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { LoadOptions, LoadResult } from './autocannon-run.js';
+
+const run = promisify(execFile);
+const marker = 'WRK-RESULT ';
+
+interface WrkSummary {
+  readonly requests: number;
+  readonly durationUs: number;
+  readonly p50Us: number;
+  readonly p99Us: number;
+  readonly meanUs: number;
+  readonly socketErrors: number;
+  readonly badStatus: number;
+}
+
+/** Whether a wrk binary is on the PATH (`wrk --version` exits 1 after printing its banner). */
+export async function wrkAvailable(): Promise<boolean> {
+  try {
+    await run('wrk', ['--version']);
+    return true;
+  } catch (error) {
+    return typeof (error as { stdout?: unknown }).stdout === 'string' && String((error as { stdout: string }).stdout).startsWith('wrk ');
+  }
+}
+
+export async function runWrk(options: LoadOptions): Promise<LoadResult> {
+  if (typeof options.body !== 'string' || options.overallRate !== undefined) throw new Error('wrk runs take one fixed body and no rate');
+  const dir = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
+  try {
+    const script = join(dir, 'request.lua');
+    writeFileSync(script, luaScript(options.body));
+    // wrk counts whole seconds; the 10 s timeout matches the autocannon runs.
+    const seconds = String(Math.max(1, Math.round(options.durationS)));
+    const { stdout } = await run('wrk', ['-t1', `-c${options.connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, options.url], { maxBuffer: 1 << 20 });
+    const line = stdout.split('\n').find((l) => l.startsWith(marker));
+    if (line === undefined) throw new Error(`wrk printed no result line:\n${stdout}`);
+    const summary = JSON.parse(line.slice(marker.length)) as WrkSummary;
+    const durationS = summary.durationUs / 1e6;
+    const ok = summary.requests - summary.badStatus;
+    return {
+      generator: 'wrk',
+      requests: ok,
+      rps: ok / durationS,
+      p50Ms: summary.p50Us / 1000,
+      p99Ms: summary.p99Us / 1000,
+      meanMs: summary.meanUs / 1000,
+      errors: summary.socketErrors,
+      non2xx: summary.badStatus,
+      durationS,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function luaScript(body: string): string {
+  return [
+    'wrk.method = "POST"',
+    `wrk.body = ${luaString(body)}`,
+    'wrk.headers["Content-Type"] = "application/json"',
+    'done = function(summary, latency, requests)',
+    '  local e = summary.errors',
+    `  io.write(string.format('${marker}{"requests":%d,"durationUs":%d,"p50Us":%d,"p99Us":%d,"meanUs":%f,"socketErrors":%d,"badStatus":%d}\\n',`,
+    '    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), latency.mean,',
+    '    e.connect + e.read + e.write + e.timeout, e.status))',
+    'end',
+    '',
+  ].join('\n');
+}
+
+/** A Lua long bracket string that `text` cannot close early. */
+function luaString(text: string): string {
+  let level = 0;
+  while (text.includes(`]${'='.repeat(level)}]`)) level++;
+  const eq = '='.repeat(level);
+  // A newline right after the opening bracket would be dropped: JSON bodies never start with one.
+  return `[${eq}[${text}]${eq}]`;
+}

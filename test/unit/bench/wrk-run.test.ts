@@ -1,0 +1,65 @@
+// The wrk load runner (bench/load/wrk-run.ts) against a loopback server that checks every request:
+// the body arrives byte for byte (Lua long-string quoting of `]]` and `]=]`), counts agree with what
+// the server answered, and non-2xx answers are counted as such. wrk is a Debian package, not an npm
+// one: without it on the PATH these tests are skipped (the suite refuses `--load wrk` then).
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runWrk, wrkAvailable } from '../../../bench/load/wrk-run.js';
+
+const body = JSON.stringify({ query: '{ a }', variables: { tricky: 'x]]y]=]z"\\é' } });
+let server: Server;
+let url: string;
+const seen = { ok: 0, wrongBody: 0, refused: 0 };
+const available = await wrkAvailable();
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.url === '/refuse') {
+        seen.refused++;
+        res.writeHead(503).end();
+        return;
+      }
+      const same = Buffer.concat(chunks).toString('utf8') === body && req.method === 'POST' && req.headers['content-type'] === 'application/json';
+      if (same) seen.ok++;
+      else seen.wrongBody++;
+      res.writeHead(same ? 200 : 400, { 'content-type': 'application/json' }).end('{"data":{}}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+describe.skipIf(!available)('wrk load runner', () => {
+  it('sends the body as it is and counts what the server answered', async () => {
+    const result = await runWrk({ url: `${url}/graphql`, body, connections: 4, durationS: 1 });
+    expect(result.generator).toBe('wrk');
+    expect(seen.wrongBody).toBe(0);
+    expect(result.requests).toBeGreaterThan(100);
+    // wrk counts completed requests; the server may have answered a few more as the run was cut off.
+    expect(seen.ok).toBeGreaterThanOrEqual(result.requests);
+    expect(seen.ok - result.requests).toBeLessThanOrEqual(4);
+    expect(result.non2xx).toBe(0);
+    expect(result.p50Ms).toBeGreaterThan(0);
+    expect(result.p99Ms).toBeGreaterThanOrEqual(result.p50Ms);
+  });
+
+  it('counts non-2xx answers apart, not as requests served', async () => {
+    const result = await runWrk({ url: `${url}/refuse`, body, connections: 2, durationS: 1 });
+    expect(result.requests).toBe(0);
+    expect(result.non2xx).toBeGreaterThan(0);
+    expect(seen.refused).toBeGreaterThanOrEqual(result.non2xx);
+  });
+
+  it('refuses per-request bodies and fixed rates (those runs stay on autocannon)', async () => {
+    await expect(runWrk({ url, body: (n) => String(n), connections: 1, durationS: 1 })).rejects.toThrow(/fixed body/);
+    await expect(runWrk({ url, body, connections: 1, durationS: 1, overallRate: 10 })).rejects.toThrow(/fixed body/);
+  });
+});
