@@ -16,15 +16,16 @@ export interface HeaderBlock {
 }
 
 const headerBlocks = new WeakMap<Readonly<Record<string, string>>, HeaderBlock | null>();
-const lineBreak = /[\r\n]/;
+/** Printable ASCII and tab only: anything else could end the line once written as bytes (Latin-1 keeps the low byte). */
+const unsafeHeaderText = /[^\t\x20-\x7e]/;
 
-/** The block for `headers`; null for none. Refuses CR/LF anywhere: they would start a header of their own. */
+/** The block for `headers`; null for none. Refuses CR/LF (or what encodes to them) anywhere: they would start a header of their own. */
 export function headerBlock(headers: Readonly<Record<string, string>>): HeaderBlock | null {
   let block = headerBlocks.get(headers);
   if (block !== undefined) return block;
   const entries = Object.entries(headers);
   for (const [name, value] of entries) {
-    if (lineBreak.test(name) || lineBreak.test(value)) throw new Error(`header ${JSON.stringify(name)} contains a line break`);
+    if (unsafeHeaderText.test(name) || unsafeHeaderText.test(value)) throw new Error(`header ${JSON.stringify(name)} contains a line break or a character that is not printable ASCII`);
   }
   const [first, ...rest] = entries;
   block =

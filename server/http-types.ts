@@ -17,7 +17,11 @@ export interface IncomingRequest {
   readonly path: string;
   /** Raw query string without `?`. */
   readonly query: string;
-  /** Lower-cased header names → values (repeated headers joined with `, `): all of them, or only edgeHeaderNames. */
+  /**
+   * Lower-cased header names → values: all of them, or only edgeHeaderNames (chosen when the request
+   * arrives, by the schema then served). Repeated headers are joined with `, `, except the edge's own,
+   * which keep their first value.
+   */
   readonly headers: Readonly<Record<string, string>>;
 }
 

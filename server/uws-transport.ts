@@ -66,16 +66,18 @@ function listen(uws: typeof Uws, native: boolean, host: string, port: number, ha
 
 /** Names as bytes: uWS converts a string argument to UTF-8 in a fresh allocation on every call. */
 const encodedHeaderNames = edgeHeaderNames.map((name) => Buffer.from(name, 'latin1'));
+const edgeHeaderSet: ReadonlySet<string> = new Set(edgeHeaderNames);
 
 function snapshot(req: Uws.HttpRequest, allHeaders: boolean): IncomingRequest {
   const headers: Record<string, string> = {};
   if (allHeaders) {
+    // Repeated headers are joined for forwarding; the edge's own keep their first value either way.
     req.forEach((key, value) => {
       const previous = headers[key];
-      headers[key] = previous === undefined ? value : `${previous}, ${value}`;
+      headers[key] = previous === undefined ? value : edgeHeaderSet.has(key) ? previous : `${previous}, ${value}`;
     });
   } else {
-    // getHeader gives the first of repeated headers; none of the edge's own is meant to repeat.
+    // getHeader gives the first of repeated headers, as Go's Header.Get (Dgraph) does.
     for (let i = 0; i < edgeHeaderNames.length; i++) {
       const value = req.getHeader(encodedHeaderNames[i] as Uint8Array);
       if (value !== '') headers[edgeHeaderNames[i] as string] = value;

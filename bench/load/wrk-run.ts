@@ -80,11 +80,12 @@ function luaScript(body: string): string {
   ].join('\n');
 }
 
-/** A Lua long bracket string that `text` cannot close early. */
-function luaString(text: string): string {
+/** A Lua long bracket string that `text` cannot close early (not even with its last characters). */
+export function luaString(text: string): string {
   let level = 0;
-  while (text.includes(`]${'='.repeat(level)}]`)) level++;
+  const close = (): string => `]${'='.repeat(level)}]`;
+  while (`${text}${close()}`.indexOf(close()) !== text.length) level++;
   const eq = '='.repeat(level);
-  // A newline right after the opening bracket would be dropped: JSON bodies never start with one.
-  return `[${eq}[${text}]${eq}]`;
+  // Lua drops a newline right after the opening bracket: keep one that starts the text.
+  return `[${eq}[${text.startsWith('\n') ? '\n' : ''}${text}]${eq}]`;
 }

@@ -69,8 +69,10 @@ const fresh = (cached: CachedPlan | undefined, count: number): cached is CachedP
  * Per field occurrence (a FieldPlan, cached with its document): the plan last used when each of its
  * variables held one string or number. Such values only fill leaves that planArgumentsKey writes
  * the same whatever they hold, so the argument shape is the document's; what can still differ is
- * `first`, `offset` and `order` (compared by identity: a literal order is one object across requests).
- * This spares building and hashing the shape key on every request.
+ * `first`, `offset` and `order`, which is all execution takes from a plan besides EXPLAIN text
+ * (filters are evaluated from the arguments). `order` is compared by identity: a literal order is one
+ * object across requests (argument-template.ts builds objects that hold variables anew each time, so
+ * `order: { asc: $f }` never matches). This spares building and hashing the shape key per request.
  */
 interface OccurrencePlan {
   readonly first: unknown;

@@ -43,4 +43,15 @@ describe('plan reuse across requests of one document', () => {
       expect(fresh.errors).toBeUndefined();
     }
   });
+
+  it('an enum variable inside order: each request sorts by its own field', async () => {
+    const byField = 'query Q($f: PostOrderable!, $n: Int) { queryPost(order: { asc: $f }, first: $n) { title numLikes } }';
+    for (const [i, f] of ['numLikes', 'title', 'numLikes', 'title'].entries()) {
+      const reused = await h.gql(byField, { f, n: 3 }, { explain: true });
+      expect(reused.extensions?.explain).toContain(`order asc ${f}`);
+      const fresh = await h.gql(`${byField} # ${i}`, { f, n: 3 });
+      expect((await h.gql(byField, { f, n: 3 })).data).toEqual(fresh.data);
+      expect(fresh.errors).toBeUndefined();
+    }
+  });
 });

@@ -3,7 +3,7 @@
 // across a schema update, with a real upstream on 127.0.0.1 that echoes what it received.
 
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphql, uploadSchema, uploadSucceeded } from '../integration/helpers/http.js';
 import { startServer, type ServerProcess } from '../integration/helpers/server-process.js';
@@ -51,5 +51,37 @@ describe('forwardHeaders over HTTP', () => {
   it('stops again when the schema no longer forwards any', async () => {
     expect(await uploadSchema(server.url, schema(''))).toEqual(uploadSucceeded);
     expect(await echo()).toEqual({ data: { echo: '-|-|-' } });
+  });
+});
+
+/** One POST over a raw socket, with repeated headers (fetch would merge them); returns the status. */
+function rawPost(headerLines: readonly string[], body: string): Promise<number> {
+  const { hostname, port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write([`POST /graphql HTTP/1.1`, `Host: ${hostname}`, ...headerLines, `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close', '', body].join('\r\n'));
+    });
+    let answer = '';
+    socket.setEncoding('latin1').on('data', (chunk: string) => (answer += chunk));
+    socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
+    socket.on('error', reject);
+  });
+}
+
+describe('repeated edge headers', () => {
+  // The first value counts (as Go's Header.Get in Dgraph), whether or not the schema makes the edge copy every header.
+  const headers = ['Content-Type: application/json', 'Accept: application/graphql-response+json', 'Accept: application/json'];
+  const unparsable = JSON.stringify({ query: '{' });
+
+  it('take their first value when the schema reads no request header', async () => {
+    expect(await uploadSchema(server.url, schema(''))).toEqual(uploadSucceeded);
+    expect(await rawPost(headers, unparsable)).toBe(400);
+    expect(await rawPost([headers[0] as string, headers[2] as string, headers[1] as string], unparsable)).toBe(200);
+  });
+
+  it('take their first value when the schema forwards headers too', async () => {
+    expect(await uploadSchema(server.url, schema(', forwardHeaders: ["X-App-Token"]'))).toEqual(uploadSucceeded);
+    expect(await rawPost(headers, unparsable)).toBe(400);
+    expect(await rawPost([headers[0] as string, headers[2] as string, headers[1] as string], unparsable)).toBe(200);
   });
 });

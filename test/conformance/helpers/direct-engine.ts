@@ -31,9 +31,13 @@ export function openDirect(sdl: string): DirectEngine {
       const request: GraphQLRequest = { method: 'POST', query, variables, headers: {} };
       const prepared = preparer.prepare(request);
       if (!prepared.ok) return JSON.parse(serializeResponse({ errors: prepared.errors })) as GqlResult;
-      const result = await executor.run(prepared.prepared, request);
-      // Answers written directly (exec/write-objects.ts) arrive as the whole body in bytes.
-      return JSON.parse(result.body !== undefined ? result.body.toString('utf8') : serializeResponse(result)) as GqlResult;
+      // As Engine.execute: the direct JSON writer first (exec/write-objects.ts), the general path when it declines.
+      const direct = executor.writeDirect(prepared.prepared, request);
+      const general = serializeResponse(await executor.run(prepared.prepared, request));
+      if (direct !== undefined && direct.toString('utf8') !== general) {
+        throw new Error(`direct and general answers differ:\n${direct.toString('utf8')}\n${general}`);
+      }
+      return JSON.parse(general) as GqlResult;
     },
   };
 }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runWrk, wrkAvailable } from '../../../bench/load/wrk-run.js';
 
 const body = JSON.stringify({ query: '{ a }', variables: { tricky: 'x]]y]=]z"\\é' } });
+let expected = body;
 let server: Server;
 let url: string;
 const seen = { ok: 0, wrongBody: 0, refused: 0 };
@@ -24,7 +25,7 @@ beforeAll(async () => {
         res.writeHead(503).end();
         return;
       }
-      const same = Buffer.concat(chunks).toString('utf8') === body && req.method === 'POST' && req.headers['content-type'] === 'application/json';
+      const same = Buffer.concat(chunks).toString('utf8') === expected && req.method === 'POST' && req.headers['content-type'] === 'application/json';
       if (same) seen.ok++;
       else seen.wrongBody++;
       res.writeHead(same ? 200 : 400, { 'content-type': 'application/json' }).end('{"data":{}}');
@@ -49,6 +50,17 @@ describe.skipIf(!available)('wrk load runner', () => {
     expect(result.non2xx).toBe(0);
     expect(result.p50Ms).toBeGreaterThan(0);
     expect(result.p99Ms).toBeGreaterThanOrEqual(result.p50Ms);
+  });
+
+  it('quotes bodies that would end a Lua long string early, or start with a newline', async () => {
+    for (const text of ['\nends in ]', 'ends in ]=', 'x]==]y]=]']) {
+      expected = text;
+      const before = seen.wrongBody;
+      const result = await runWrk({ url: `${url}/graphql`, body: text, connections: 1, durationS: 1 });
+      expect(result.requests, text).toBeGreaterThan(0);
+      expect(seen.wrongBody, text).toBe(before);
+    }
+    expected = body;
   });
 
   it('counts non-2xx answers apart, not as requests served', async () => {

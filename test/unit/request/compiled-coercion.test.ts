@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import {
+  type GraphQLLeafType,
   coerceInputValue,
   getNamedType,
   getVariableValues,
@@ -144,7 +145,7 @@ describe('compiled input coercion', () => {
   });
 
   it('coerces every scalar and enum of the schema as graphql-js does', () => {
-    const leaves = Object.values(schema.getTypeMap()).filter((t) => (isLeafType(t) && !t.name.startsWith('__')));
+    const leaves = Object.values(schema.getTypeMap()).filter((t): t is GraphQLLeafType => isLeafType(t) && !t.name.startsWith('__'));
     const leafValues = [...junk, 'TRUE', '2020-01-01T00:00:00Z', '9223372036854775808', -0, 2 ** 31 - 1, 1e21, ...leaves.flatMap((t) => (isEnumType(t) ? t.getValues().slice(0, 2).map((v) => v.name) : []))];
     let compared = 0;
     for (const leaf of leaves) {

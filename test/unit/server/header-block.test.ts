@@ -23,5 +23,7 @@ describe('headerBlock', () => {
   it('refuses a line break in a name or a value (it would start a header of its own)', () => {
     expect(() => headerBlock({ A: 'x\r\nSet-Cookie: y' })).toThrow(/line break/);
     expect(() => headerBlock({ 'A\nB': 'x' })).toThrow(/line break/);
+    // Written as Latin-1, U+010D U+010A would become the bytes CR LF.
+    expect(() => headerBlock({ A: 'x\u010d\u010aSet-Cookie: y' })).toThrow(/line break/);
   });
 });

@@ -33,16 +33,25 @@ describe('StringArena', () => {
   it('writes plain values from any block, and after compaction', () => {
     const arena = new StringArena();
     const values: string[] = [];
-    // ~3 MiB of values of every length mod 4, so some sit in later blocks; then half are replaced.
-    for (let id = 0; id < 60_000; id++) values.push(`${id}-${'abcdefghij'.repeat(id % 7)}${'xyz'.slice(0, id % 4)}`);
+    // ~4 MiB of values of every length mod 4, so most sit in later blocks.
+    for (let id = 0; id < 60_000; id++) values.push(`${id}-${'abcdefghij'.repeat(id % 13)}${'xyz'.slice(0, id % 4)}`);
     values.forEach((value, id) => arena.set(id, value));
-    for (let id = 0; id < 60_000; id += 2) arena.set(id, (values[id] = `${values[id] as string}!`.repeat(2)));
-    const out = new JsonBytes();
-    for (let id = 0; id < values.length; id += 997) {
-      out.reset();
-      arena.writeJson(id, out);
-      expect(out.finish().toString('latin1')).toBe(JSON.stringify(values[id]));
-    }
+    const writesAll = (): void => {
+      const out = new JsonBytes();
+      for (let id = 0; id < values.length; id += 997) {
+        out.reset();
+        arena.writeJson(id, out);
+        expect(out.finish().toString('latin1')).toBe(JSON.stringify(values[id]));
+      }
+    };
+    writesAll();
+    // Replacing every value twice leaves more dead bytes than live ones (and over 4 MiB): the blocks are rewritten.
+    const blocks = (): number => (arena as unknown as { blocks: unknown[] }).blocks.length;
+    const before = blocks();
+    for (const round of ['!', '?']) values.forEach((value, id) => arena.set(id, (values[id] = `${value.slice(0, -1)}${round}`)));
+    // Without a rewrite the three rounds would fill three times the blocks.
+    expect(blocks()).toBeLessThan(before * 3);
+    writesAll();
   });
 
   it('agrees with a Map under random sets and deletes', () => {
