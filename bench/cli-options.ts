@@ -1,6 +1,8 @@
 // The suite's command line: --quick, --scenario <a,b>, --contender <a,b>, --duration <s>,
 // --warmup <s>, --connections <n>, --rate <req/s>, --posts <n>, --load autocannon|wrk, --no-micro, --no-readme.
 
+import type { LoadGenerator } from './load/autocannon-run.js';
+
 export interface SuiteOptions {
   readonly quick: boolean;
   readonly scenarios: readonly string[] | null;
@@ -14,7 +16,7 @@ export interface SuiteOptions {
   readonly micro: boolean;
   readonly writeReadme: boolean;
   /** The load generator (load/load-runner.ts). */
-  readonly load: 'autocannon' | 'wrk';
+  readonly load: LoadGenerator;
 }
 
 export const usage = `usage: node dist/bench/run.js [--quick] [--scenario get-by-id,filtered-list,...] [--contender service,mercurius,...]

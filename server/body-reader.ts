@@ -60,23 +60,19 @@ function readRaw(exchange: Exchange, maxBytes: number): Promise<string> {
         reject(new HttpError(413, httpMessages.tooLarge(maxBytes)));
         return;
       }
+      let body: Uint8Array;
       if (isLast && chunks.length === 0) {
-        done = true;
-        try {
-          resolve(decodeUtf8(new Uint8Array(chunk)));
-        } catch (error) {
-          reject(error);
-        }
-        return;
+        body = new Uint8Array(chunk);
+      } else {
+        if (chunk.byteLength > 0) chunks.push(copy(chunk));
+        if (!isLast) return;
+        body = Buffer.concat(chunks, size);
       }
-      if (chunk.byteLength > 0) chunks.push(copy(chunk));
-      if (isLast) {
-        done = true;
-        try {
-          resolve(decodeUtf8(Buffer.concat(chunks, size)));
-        } catch (error) {
-          reject(error);
-        }
+      done = true;
+      try {
+        resolve(decodeUtf8(body));
+      } catch (error) {
+        reject(error);
       }
     });
   });

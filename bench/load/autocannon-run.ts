@@ -14,9 +14,12 @@ export interface LoadOptions {
   readonly overallRate?: number;
 }
 
+/** `--load`: autocannon, or wrk for the runs it can make (load-runner.ts). */
+export type LoadGenerator = 'autocannon' | 'wrk';
+
 export interface LoadResult {
   /** Which load generator made the run. */
-  readonly generator: 'autocannon' | 'wrk';
+  readonly generator: LoadGenerator;
   readonly requests: number;
   readonly rps: number;
   readonly p50Ms: number;

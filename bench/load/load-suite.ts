@@ -5,7 +5,8 @@
 import type { Dataset } from '../data/dataset.js';
 import type { Scenario } from '../scenarios.js';
 import type { LoadRecord, RunMode } from '../report/results.js';
-import { runLoadWith, type LoadGenerator } from './load-runner.js';
+import type { LoadGenerator } from './autocannon-run.js';
+import { runLoadWith } from './load-runner.js';
 import { checkAnswer, requestBody, resolveIds } from './check-answer.js';
 import type { ContenderSpec, StartedContender } from './contenders.js';
 import type { PinResult } from './pin.js';

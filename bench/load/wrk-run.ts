@@ -35,8 +35,13 @@ export async function wrkAvailable(): Promise<boolean> {
   }
 }
 
+/** wrk sends one fixed body and cannot pace: runs with a per-request body or a rate are not for it. */
+export function wrkCanRun(options: LoadOptions): options is LoadOptions & { readonly body: string } {
+  return typeof options.body === 'string' && options.overallRate === undefined;
+}
+
 export async function runWrk(options: LoadOptions): Promise<LoadResult> {
-  if (typeof options.body !== 'string' || options.overallRate !== undefined) throw new Error('wrk runs take one fixed body and no rate');
+  if (!wrkCanRun(options)) throw new Error('wrk runs take one fixed body and no rate');
   const dir = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
   try {
     const script = join(dir, 'request.lua');

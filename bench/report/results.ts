@@ -1,5 +1,6 @@
 // The shapes of one suite run, as written to bench/results/latest.json.
 
+import type { LoadGenerator } from '../load/autocannon-run.js';
 import type { MicroReport } from '../micro/run-micro.js';
 
 export type RunMode = 'throughput' | 'fixed-rate' | 'one-connection';
@@ -11,7 +12,7 @@ export interface LoadRecord {
   readonly connections: number;
   readonly overallRate: number | null;
   /** The load generator that made the run (absent in results written before wrk runs existed). */
-  readonly generator?: 'autocannon' | 'wrk';
+  readonly generator?: LoadGenerator;
   /** false when the contender's answer was wrong: its figures do not count. */
   readonly valid: boolean;
   readonly invalidReason: string | null;
@@ -52,7 +53,7 @@ export interface RunReport {
     readonly posts: number;
     readonly authors: number;
     /** `--load`: absent in results written before wrk runs existed (autocannon). */
-    readonly load?: 'autocannon' | 'wrk';
+    readonly load?: LoadGenerator;
   };
   readonly records: readonly LoadRecord[];
   readonly failures: readonly { readonly contender: string; readonly error: string }[];

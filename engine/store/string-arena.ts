@@ -50,7 +50,7 @@ export class StringArena {
   get(id: number): string | undefined {
     const n = this.meta[2 * id + 1];
     if (n === undefined || n === 0) return undefined;
-    const chars = n > 0 ? (n & LENGTH) - 1 : -n - 1;
+    const chars = charsOf(n);
     if (chars === 0) return '';
     const s = (this.meta[2 * id] as number) >>> 0;
     const block = this.blocks[s >>> BLOCK_SHIFT] as RawBuffer;
@@ -71,7 +71,7 @@ export class StringArena {
       return true;
     }
     const s = (this.meta[2 * id] as number) >>> 0;
-    out.quoted(this.views[s >>> BLOCK_SHIFT] as DataView, s & (BLOCK_SIZE - 1), (n & LENGTH) - 1);
+    out.quoted(this.views[s >>> BLOCK_SHIFT] as DataView, s & (BLOCK_SIZE - 1), charsOf(n));
     return true;
   }
 
@@ -79,7 +79,7 @@ export class StringArena {
   equals(id: number, text: string): boolean {
     const n = this.meta[2 * id + 1];
     if (n === undefined || n === 0) return false;
-    const chars = n > 0 ? (n & LENGTH) - 1 : -n - 1;
+    const chars = charsOf(n);
     if (chars !== text.length) return false;
     if (chars === 0) return true;
     const s = (this.meta[2 * id] as number) >>> 0;
@@ -164,7 +164,12 @@ export class StringArena {
   }
 }
 
+/** Characters of a stored value, from its (non-zero) length word: Latin-1 words carry the PLAIN bit. */
+function charsOf(n: number): number {
+  return n > 0 ? (n & LENGTH) - 1 : -n - 1;
+}
+
 /** Bytes a stored value takes, from its length word. */
 function byteSize(n: number): number {
-  return n > 0 ? (n & LENGTH) - 1 : 2 * (-n - 1);
+  return n > 0 ? charsOf(n) : 2 * charsOf(n);
 }

@@ -37,11 +37,6 @@ export class JsonBytes {
     return this.#buf;
   }
 
-  /** Advances past `n` bytes written into `reserve(n)`'s buffer at `length`. */
-  advance(n: number): void {
-    this.#pos += n;
-  }
-
   byte(code: number): void {
     this.reserve(1)[this.#pos++] = code;
   }
