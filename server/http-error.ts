@@ -29,4 +29,5 @@ export const httpMessages = {
   invalidMethod: 'Invalid method',
   notFound: (path: string) => `Not found: ${path}`,
   unsupportedEncoding: (encoding: string) => `Unsupported Content-Encoding: ${encoding}`,
+  conflictingLengths: (values: string) => `Conflicting Content-Length headers: ${values}`,
 } as const;

@@ -23,6 +23,8 @@ export interface IncomingRequest {
    * which keep their first value.
    */
   readonly headers: Readonly<Record<string, string>>;
+  /** Set when the request carries Content-Length values that differ (all of them, comma-separated). */
+  readonly conflictingLengths?: string;
 }
 
 /** The subset of uWS `HttpResponse` the server uses. */

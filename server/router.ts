@@ -34,6 +34,13 @@ export class Router {
   async handle(exchange: Exchange): Promise<void> {
     const started = performance.now();
     const mode = responseMode(exchange.header('accept'));
+    const lengths = exchange.request.conflictingLengths;
+    if (lengths !== undefined) {
+      // The body's framing is ambiguous, so the connection cannot carry another request either.
+      const refused = refusal(new HttpError(400, httpMessages.conflictingLengths(lengths)), mode);
+      exchange.write(refused.status, { 'Content-Type': refused.contentType ?? 'application/json' }, refused.body, true);
+      return;
+    }
     const reply = await this.#reply(exchange, mode);
     try {
       const sending = sendReply(exchange, reply);

@@ -30,6 +30,8 @@ export function loadTransport(): Transport {
   const uws = createRequire(import.meta.url)('uWebSockets.js') as typeof Uws;
   // The native module exports getParts/SSLApp; the shim does not.
   const native = typeof (uws as Partial<typeof Uws>).getParts === 'function';
+  // uWS's documented switch that drops its `uWebSockets: 20` response header (it fingerprints the server).
+  if (native) (uws as unknown as { _cfg(key: string): void })._cfg('999999990007');
   return {
     name: native ? 'uWebSockets.js-native' : 'uWebSockets.js-js-fallback',
     native,
@@ -70,10 +72,12 @@ const edgeHeaderSet: ReadonlySet<string> = new Set(edgeHeaderNames);
 
 function snapshot(req: Uws.HttpRequest, allHeaders: boolean): IncomingRequest {
   const headers: Record<string, string> = {};
+  let lengths: string | undefined;
   if (allHeaders) {
     // Repeated headers are joined for forwarding; the edge's own keep their first value either way.
     req.forEach((key, value) => {
       const previous = headers[key];
+      if (key === 'content-length' && previous !== undefined && previous !== value) lengths = `${lengths ?? previous}, ${value}`;
       headers[key] = previous === undefined ? value : edgeHeaderSet.has(key) ? previous : `${previous}, ${value}`;
     });
   } else {
@@ -82,8 +86,25 @@ function snapshot(req: Uws.HttpRequest, allHeaders: boolean): IncomingRequest {
       const value = req.getHeader(encodedHeaderNames[i] as Uint8Array);
       if (value !== '') headers[edgeHeaderNames[i] as string] = value;
     }
+    const length = headers['content-length'];
+    if (length !== undefined) lengths = otherLengths(req, length);
   }
-  return { method: req.getMethod().toUpperCase(), path: req.getUrl(), query: req.getQuery() ?? '', headers };
+  const request = { method: req.getMethod().toUpperCase(), path: req.getUrl(), query: req.getQuery() ?? '', headers };
+  return lengths === undefined ? request : { ...request, conflictingLengths: lengths };
+}
+
+/**
+ * uWS 20.30 frames the body by the first Content-Length and ignores later ones; a proxy in front may use
+ * another, which is how requests are smuggled. Only a walk over all headers shows the others.
+ */
+function otherLengths(req: Uws.HttpRequest, first: string): string | undefined {
+  let lengths: string | undefined;
+  let seen = 0;
+  req.forEach((key, value) => {
+    if (key !== 'content-length' || seen++ === 0 || value === first) return;
+    lengths = `${lengths ?? first}, ${value}`;
+  });
+  return lengths;
 }
 
 // The JS shim lacks forEach/pause/resume and its getUrl() includes the query string; it wraps a Node
