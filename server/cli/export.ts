@@ -5,8 +5,8 @@
 // again gives the same bytes. References to types without an ID field use their @id fields.
 
 import { createWriteStream } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { Engine } from '../../engine/index.js';
+import { cliArgs } from './cli-args.js';
 import { parseKeepingBigInts, readShapes, type TypeShape } from './data-shape.js';
 
 const page = 20_000;
@@ -95,14 +95,18 @@ function refOrder(ref: Record<string, unknown>, fields: readonly string[]): numb
   return typeof first === 'string' && /^0x[0-9a-f]+$/.test(first) ? parseInt(first, 16) : 0;
 }
 
+const exportUsage = 'usage: npm run export -- <file.ndjson> [--data-dir <dir>] [--recover]';
+const exportHelp = `Writes every node of an offline data directory as one NDJSON line (its add input plus "__typename").
+Stop the server first: the tool opens the directory itself.
+
+  --data-dir <dir>  the data directory (default: snapshots)
+  --recover         on damaged files, recover as the server's --recover does
+  -h, --help        this help`;
+
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ options: { 'data-dir': { type: 'string' }, recover: { type: 'boolean' } }, allowPositionals: true });
-  const file = positionals[0];
-  if (file === undefined) {
-    process.stderr.write('usage: npm run export -- <file.ndjson> [--data-dir <dir>]\n');
-    process.exitCode = 2;
-    return;
-  }
+  const args = cliArgs(process.argv.slice(2), { 'data-dir': { type: 'string' }, recover: { type: 'boolean' } }, exportUsage, exportHelp);
+  if (args === undefined) return;
+  const { values, file } = args;
   const started = performance.now();
   const engine = await openOffline(values['data-dir'] ?? 'snapshots', values.recover ?? false);
   const stream = createWriteStream(file);

@@ -6,8 +6,8 @@
 // --dry-run runs the same against an in-memory copy of the schema and writes nothing.
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { Engine } from '../../engine/index.js';
+import { cliArgs } from './cli-args.js';
 import { readShapes, type TypeShape } from './data-shape.js';
 import { openOffline } from './export.js';
 
@@ -144,17 +144,20 @@ function progressBar(total: number): (done: number) => void {
   };
 }
 
+const importUsage = 'usage: npm run import -- <file.ndjson> [--data-dir <dir>] [--schema <sdl file>] [--dry-run] [--errors <report>]';
+const importHelp = `Adds the nodes of an NDJSON export to an offline data directory (stop the server first).
+
+  --data-dir <dir>     the data directory (default: snapshots)
+  --schema <file>      deploy this schema first (else the directory's own schema is used)
+  --dry-run            check every record against the schema in memory; write nothing
+  --errors <file>      where rejected records are reported (default: <file>.errors.ndjson)
+  -h, --help           this help`;
+
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    options: { 'data-dir': { type: 'string' }, schema: { type: 'string' }, 'dry-run': { type: 'boolean' }, errors: { type: 'string' } },
-    allowPositionals: true,
-  });
-  const file = positionals[0];
-  if (file === undefined) {
-    process.stderr.write('usage: npm run import -- <file.ndjson> [--data-dir <dir>] [--schema <sdl file>] [--dry-run] [--errors <report>]\n');
-    process.exitCode = 2;
-    return;
-  }
+  const options = { 'data-dir': { type: 'string' }, schema: { type: 'string' }, 'dry-run': { type: 'boolean' }, errors: { type: 'string' } } as const;
+  const args = cliArgs(process.argv.slice(2), options, importUsage, importHelp);
+  if (args === undefined) return;
+  const { values, file } = args;
   const dataDir = values['data-dir'] ?? 'snapshots';
   const dryRun = values['dry-run'] ?? false;
   const started = performance.now();
