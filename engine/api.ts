@@ -136,3 +136,19 @@ export interface HealthInfo {
   readonly indexing: readonly string[];
   readonly ee_features: readonly string[];
 }
+
+/**
+ * What the /admin API asks of the process around the engine (the HTTP edge provides it): the log
+ * level, writing an export file, and a graceful shutdown.
+ */
+export interface AdminHost {
+  /** `host:port` this node listens on (health, state). */
+  readonly address: string;
+  logLevel(): string;
+  /** Sets the log level; returns why not when `level` is not one. */
+  setLogLevel(level: string): string | undefined;
+  /** Writes an export of the data as it is now into the data directory; resolves to the data file's path. */
+  exportData(taskId: string): Promise<string>;
+  /** Starts a graceful shutdown (after the current response is sent). */
+  shutdown(): void;
+}

@@ -2,7 +2,7 @@
 // failures come back as GraphQL errors in the response body.
 
 import { randomUUID } from 'node:crypto';
-import { execute as runGraphql, getOperationAST, parse } from 'graphql';
+import { execute as runGraphql } from 'graphql';
 import type {
   EngineOptions,
   EngineResponse,
@@ -14,10 +14,14 @@ import type {
   SchemaUpdateResult,
   SnapshotResult,
   EngineLogger,
+  AdminHost,
 } from './api.js';
-import { adminRootValue, adminSchema, renderSchemaErrors } from './admin/admin-api.js';
+import { adminRootValue, renderSchemaErrors } from './admin/admin-api.js';
+import { adminSchema } from './admin/admin-schema.js';
+import { TaskList } from './admin/task-list.js';
+import { answerWhileDraining } from './request/draining.js';
 import { messages } from './errors/messages.js';
-import { wireError, type WireError } from './errors/wire-error.js';
+import { wireError } from './errors/wire-error.js';
 import { Executor } from './exec/executor.js';
 import { Graph } from './exec/graph.js';
 import { serializeResponse } from './exec/serialize-response.js';
@@ -71,6 +75,11 @@ export class Engine {
   readonly #webhooks: WebhookSender;
   /** commitTs of in-memory engines (with a log, the log position is used). */
   #commits = 0;
+  /** /admin `draining(enable: true)`: /graphql refuses queries and mutations. */
+  #draining = false;
+  readonly #adminPreparer: RequestPreparer;
+  /** /admin `task` ids (exports). */
+  readonly #tasks = new TaskList();
 
   private constructor(private readonly options: EngineOptions) {
     this.#calls = new CallRunner({
@@ -80,6 +89,7 @@ export class Engine {
     });
     const log = options.log ?? consoleLogger;
     this.#webhooks = { runner: this.#calls, lambdaUrl: options.lambdaUrl, warn: (message, fields) => log.warn(message, fields) };
+    this.#adminPreparer = new RequestPreparer(adminSchema, options);
     this.#state = { version: 0, compiled: null, readsRequestHeaders: false, preparer: new RequestPreparer(noSchemaApi, { ...options, validate: false }), executor: null };
   }
 
@@ -156,8 +166,8 @@ export class Engine {
     }
   }
 
-  /** Runs one /graphql request. */
-  async execute(request: GraphQLRequest): Promise<EngineResponse> {
+  /** Runs one /graphql request; `internal` reads (the /admin export) are not refused while draining. */
+  async execute(request: GraphQLRequest, internal = false): Promise<EngineResponse> {
     const state = this.#state;
     let requestId: string | undefined;
     try {
@@ -166,6 +176,10 @@ export class Engine {
       if (prepared.prepared.operation.operation === 'mutation') requestId = randomUUID();
       if (state.executor === null) {
         return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(prepared.prepared), ...extensionsFor(requestId) }) };
+      }
+      if (this.#draining && !internal) {
+        const apiSchema = state.compiled?.apiSchema ?? noSchemaApi;
+        return { kind: 'ok', body: serializeResponse({ ...answerWhileDraining(prepared.prepared, apiSchema), ...extensionsFor(requestId) }) };
       }
       if (prepared.prepared.operation.operation === 'subscription' && state.compiled !== null) {
         const { operation, checked } = prepared.prepared;
@@ -237,34 +251,41 @@ export class Engine {
     setImmediate(() => fireWebhooks(this.#webhooks, compiled, wanted, commitTs, request));
   }
 
-  /** Runs one /admin GraphQL request (getGQLSchema, updateGQLSchema, health). */
-  async executeAdmin(request: GraphQLRequest): Promise<EngineResponse> {
-    if (request.query === undefined || request.query.trim() === '') {
-      return { kind: 'request-error', body: serializeResponse({ errors: [wireError(messages.noQuery)] }) };
-    }
-    let document;
-    try {
-      document = parse(request.query);
-    } catch (error) {
-      return { kind: 'request-error', body: serializeResponse({ errors: [toWireError(error)] }) };
-    }
-    const operation = getOperationAST(document, request.operationName ?? undefined);
-    if (request.method === 'GET' && operation !== null && operation !== undefined && operation.operation !== 'query') {
-      return { kind: 'method-not-allowed', body: serializeResponse({ errors: [wireError(messages.mutationOverGet)] }) };
-    }
-    const variables = isPlainObject(request.variables) ? request.variables : undefined;
+  /** Runs one /admin GraphQL request (admin/admin-schema.ts); `host` does what needs the process around the engine. */
+  async executeAdmin(request: GraphQLRequest, host: AdminHost): Promise<EngineResponse> {
+    const prepared = this.#adminPreparer.prepare(request);
+    if (!prepared.ok) return { kind: prepared.kind, body: serializeResponse({ errors: prepared.errors }) };
+    const { checked, operation } = prepared.prepared;
     const result = await runGraphql({
       schema: adminSchema,
-      document,
-      rootValue: adminRootValue(this),
-      variableValues: variables,
-      operationName: request.operationName ?? undefined,
+      document: checked.document,
+      operationName: operation.name?.value,
+      rootValue: adminRootValue(this, host, this.#tasks),
+      variableValues: prepared.prepared.variables,
     });
-    const errors = result.errors?.map(toWireError);
-    const response: { errors?: readonly WireError[]; data?: unknown } = {};
-    if (errors !== undefined) response.errors = errors;
-    if (result.data !== undefined) response.data = result.data;
-    return { kind: result.data === undefined ? 'request-error' : 'ok', body: serializeResponse(response) };
+    // Dgraph's admin resolver errors carry the field's location but no path (resolve.EmptyResult).
+    const errors = result.errors?.map((error) => {
+      const { path: _path, ...rest } = toWireError(error);
+      return rest;
+    });
+    return { kind: 'ok', body: serializeResponse({ ...(errors === undefined ? {} : { errors }), data: result.data ?? null }) };
+  }
+
+  /** Draining mode: /graphql refuses queries and mutations (Dgraph's wording) until it is turned off. */
+  setDraining(enable: boolean): void {
+    this.#draining = enable;
+  }
+
+  /** What /admin `state` reports: the schema's stored predicates, the highest node id, the last commit. */
+  storeState(): { readonly predicates: readonly string[]; readonly maxUid: number; readonly lastCommit: number } {
+    const predicates = new Set(['dgraph.type']);
+    for (const type of this.#state.compiled?.model.types.values() ?? []) {
+      if (type.remote) continue;
+      for (const field of type.fields.values()) {
+        if (field.kind !== 'id' && field.custom === undefined && field.reverseOf === undefined) predicates.add(field.predicate);
+      }
+    }
+    return { predicates: [...predicates].sort(), maxUid: this.#graph.store.maxNodeId, lastCommit: this.#persistence?.lastLsn ?? this.#commits };
   }
 
   /** Compiles and deploys a schema; on failure nothing changes. Uploads are serialised. */
@@ -299,7 +320,7 @@ export class Engine {
     return { status: this.#status, schemaUpdateCounter: this.#schemaUpdateCounter };
   }
 
-  health(address = ''): HealthInfo {
+  health(address: string): HealthInfo {
     return {
       instance: 'alpha',
       address,
@@ -388,10 +409,6 @@ function rootResponseNames(prepared: PreparedOperation): string[] {
 
 function extensionsFor(requestId: string | undefined): { extensions?: Record<string, unknown> } {
   return requestId === undefined ? {} : { extensions: { requestID: requestId } };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A response written directly as UTF-8 bytes; `body` decodes them only when read (tests, the admin API). */

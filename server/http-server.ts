@@ -2,6 +2,7 @@
 
 import type { Engine } from '../engine/index.js';
 import type { ServerConfig } from './config.js';
+import { createAdminHost } from './admin-host.js';
 import { Exchange } from './exchange.js';
 import type { Logger } from './log.js';
 import { Router } from './router.js';
@@ -17,12 +18,14 @@ export interface RunningServer {
   shutdown(timeoutMs: number): Promise<{ readonly drained: boolean }>;
 }
 
-export async function startServer(transport: Transport, engine: Engine, config: ServerConfig, log: Logger): Promise<RunningServer> {
+/** `shutdown`: what /admin `shutdown` calls (main's graceful stop). */
+export async function startServer(transport: Transport, engine: Engine, config: ServerConfig, log: Logger, shutdown: () => void): Promise<RunningServer> {
   let inFlight = 0;
   let onIdle: (() => void) | undefined;
   let boundPort = config.port;
   const address = (): string => `${config.host}:${boundPort}`;
-  const router = new Router({ engine, config, log, address });
+  const admin = createAdminHost({ engine, dataDir: config.dataDir, log, address, shutdown });
+  const router = new Router({ engine, config, log, address, admin });
   const settled = (): void => {
     inFlight--;
     if (inFlight === 0) onIdle?.();

@@ -8,6 +8,8 @@ export type LogFields = Readonly<Record<string, string | number | boolean | unde
 
 export interface Logger {
   readonly level: LogLevel;
+  /** Changes the level from now on (/admin `config(input: {logLevel})`). */
+  setLevel(level: LogLevel): void;
   error(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   info(message: string, fields?: LogFields): void;
@@ -26,7 +28,8 @@ export function isLogLevel(value: string): value is LogLevel {
 
 /** A logger that prints events at `level` and above (error is the most severe). */
 export function createLogger(level: LogLevel, out: Write = toStdout, err: Write = toStderr): Logger {
-  const threshold = logLevels.indexOf(level);
+  let current = level;
+  let threshold = logLevels.indexOf(level);
   const enabled = (at: LogLevel): boolean => logLevels.indexOf(at) <= threshold;
   const emit = (at: LogLevel, message: string, fields?: LogFields): void => {
     if (!enabled(at)) return;
@@ -34,7 +37,13 @@ export function createLogger(level: LogLevel, out: Write = toStdout, err: Write 
     (at === 'error' || at === 'warn' ? err : out)(line);
   };
   return {
-    level,
+    get level() {
+      return current;
+    },
+    setLevel(next) {
+      current = next;
+      threshold = logLevels.indexOf(next);
+    },
     enabled,
     error: (message, fields) => emit('error', message, fields),
     warn: (message, fields) => emit('warn', message, fields),

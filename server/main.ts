@@ -47,8 +47,12 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const server = await startServer(transport, engine, config, log);
-  handleSignals(server, engine, log); // before the start-up line: whoever reads it may signal at once
+  // /admin `shutdown` calls stop only once the server answers, so it is defined by then.
+  const server = await startServer(transport, engine, config, log, () => void stop('admin'));
+  const stop = gracefulStop(server, engine, log);
+  // Before the start-up line: whoever reads it may signal at once.
+  process.on('SIGTERM', (signal) => void stop(signal));
+  process.on('SIGINT', (signal) => void stop(signal));
   log.info(`listening on ${server.url}`, { 'data-dir': config.dataDir, transport: transport.name });
 }
 
@@ -72,23 +76,23 @@ function engineOptions(config: ServerConfig, log: Logger): EngineOptions {
   return config.lambdaUrl === undefined ? options : { ...options, lambdaUrl: config.lambdaUrl };
 }
 
-function handleSignals(server: RunningServer, engine: Engine, log: Logger): void {
+/** SIGTERM, SIGINT and /admin `shutdown`: stop accepting, drain, snapshot (engine.close), exit 0. */
+function gracefulStop(server: RunningServer, engine: Engine, log: Logger): (reason: string) => Promise<void> {
   let stopping = false;
-  const stop = async (signal: NodeJS.Signals): Promise<void> => {
+  return async (reason) => {
     if (stopping) {
-      log.warn('second signal: exiting without waiting', { signal });
+      if (reason === 'admin') return;
+      log.warn('second signal: exiting without waiting', { signal: reason });
       process.exit(1);
     }
     stopping = true;
-    log.info('shutting down', { signal });
+    log.info('shutting down', { reason });
     const { drained } = await server.shutdown(shutdownTimeoutMs);
     if (!drained) log.warn('in-flight requests did not finish in time', { timeoutMs: shutdownTimeoutMs });
     await engine.close();
     log.info('stopped');
     process.exit(0);
   };
-  process.on('SIGTERM', (signal) => void stop(signal));
-  process.on('SIGINT', (signal) => void stop(signal));
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,8 @@
 // Message catalogue: every user-visible text with Dgraph's exact wording (typos included, REFERENCE §10-11).
 
+const drainingMode =
+  'the server is in draining mode and client requests will only be allowed after exiting the mode  by sending a GraphQL draining(enable: false) mutation to /admin';
+
 export const messages = {
   noQuery: 'no query string supplied in request',
   operationNameRequired: 'Operation name must by supplied when query has more than 1 operation.',
@@ -10,5 +13,11 @@ export const messages = {
   variablesNotObject: 'Variables must be provided as an object.',
   mutationOverGet: 'Can only perform a mutation operation from a POST request.',
   queryTooDeep: (max: number) => `The query exceeds the maximum depth of ${max}.`,
+  /** x.HealthCheck's errDrainingMode (two spaces before "by", sic), as the resolvers wrap it. */
+  drainingQuery: `Dgraph query failed because Dgraph execution failed because ${drainingMode}`,
+  drainingMutation: (name: string) => `mutation ${name} failed because Dgraph execution failed because ${drainingMode}`,
+  /** gqlparser's KnownRootType rule (Dgraph's fork lets it through to a resolver panic instead). */
+  unsupportedOperation: (operation: string) => `Schema does not support operation type "${operation}"`,
+  noSubscriptionFields: "Not resolving subscription because schema doesn't have any fields defined for subscription operation.",
   internal: (requestId: string) => `Internal error (request ${requestId}).`,
 } as const;

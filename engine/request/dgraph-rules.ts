@@ -10,12 +10,14 @@ import {
   isObjectType,
   isTypeSubTypeOf,
   Kind,
+  OperationTypeNode,
   print,
   typeFromAST,
   type GraphQLInputType,
   type VariableDefinitionNode,
   type ValidationRule,
 } from 'graphql';
+import { messages } from '../errors/messages.js';
 
 export const singleFunctionFilters: ReadonlySet<string> = new Set([
   'StringHashFilter', 'StringExactFilter', 'StringFullTextFilter', 'StringRegExpFilter', 'StringNgramFilter', 'StringTermFilter',
@@ -76,7 +78,19 @@ const variableTypeFits: ValidationRule = (context) => {
   };
 };
 
-export const dgraphRules: readonly ValidationRule[] = [cascadeFields, oneFilterFunction, variableTypeFits];
+/**
+ * An operation whose root type the schema lacks (graphql-js leaves it to execution): gqlparser's
+ * KnownRootType wording for mutations, Dgraph's own (request.go, no location) for subscriptions.
+ */
+const knownRootType: ValidationRule = (context) => ({
+  OperationDefinition(node) {
+    if (context.getSchema().getRootType(node.operation) != null) return;
+    if (node.operation === OperationTypeNode.SUBSCRIPTION) context.reportError(new GraphQLError(messages.noSubscriptionFields));
+    else context.reportError(new GraphQLError(messages.unsupportedOperation(node.operation), { nodes: node }));
+  },
+});
+
+export const dgraphRules: readonly ValidationRule[] = [cascadeFields, oneFilterFunction, variableTypeFits, knownRootType];
 
 /** gqlparser reports the variable-type mismatch before the other errors of the document. */
 export function inDgraphOrder<E extends { readonly message: string }>(errors: readonly E[]): E[] {

@@ -17,6 +17,7 @@ import type { GraphQLRequest, ResponseKind } from '../api.js';
 import { messages } from '../errors/messages.js';
 import { wireError, type WireError } from '../errors/wire-error.js';
 import { maxNesting } from './depth-guard.js';
+import { blankEmptyArguments } from './empty-arguments.js';
 import { coerceVariablesFast } from './compiled-variables.js';
 import { LruCache } from './document-cache.js';
 import { toDgraphLocations, toDgraphMessage } from './dgraph-messages.js';
@@ -89,7 +90,7 @@ export class RequestPreparer {
     }
     let document: DocumentNode;
     try {
-      document = parse(query, { noLocation: false, maxTokens: this.limits.maxQueryTokens });
+      document = parse(blankEmptyArguments(query), { noLocation: false, maxTokens: this.limits.maxQueryTokens });
     } catch (error) {
       return { ok: false, errors: [toWireError(error)] };
     }

@@ -37,7 +37,10 @@ interface Introspected {
 
 const typeRef = 'kind name ofType { kind name ofType { kind name ofType { kind name } } }';
 
-export async function readShapes(engine: Engine): Promise<TypeShape[]> {
+/** What export and import read through: the engine's `execute`. */
+export type Reader = Pick<Engine, 'execute'>;
+
+export async function readShapes(engine: Reader): Promise<TypeShape[]> {
   const response = await engine.execute({
     method: 'POST',
     headers: {},

@@ -7,7 +7,7 @@
 import { createWriteStream } from 'node:fs';
 import { Engine } from '../../engine/index.js';
 import { cliArgs } from './cli-args.js';
-import { parseKeepingBigInts, readShapes, type TypeShape } from './data-shape.js';
+import { parseKeepingBigInts, readShapes, type Reader, type TypeShape } from './data-shape.js';
 
 const page = 20_000;
 
@@ -26,7 +26,7 @@ export async function openOffline(dataDir: string, recover = false): Promise<Eng
 }
 
 /** Rows of one type, by uid. */
-async function* rowsOf(engine: Engine, shape: TypeShape): AsyncGenerator<Record<string, unknown>> {
+async function* rowsOf(engine: Reader, shape: TypeShape): AsyncGenerator<Record<string, unknown>> {
   const selection = [
     ...(shape.idField === undefined ? [] : [shape.idField]),
     ...shape.fields.map((f) => (f.kind === 'scalar' ? f.name : f.kind === 'geo' ? `${f.name} ${f.selection}` : `${f.name} { ${f.refs.join(' ')} }`)),
@@ -41,7 +41,7 @@ async function* rowsOf(engine: Engine, shape: TypeShape): AsyncGenerator<Record<
   }
 }
 
-export async function exportData(engine: Engine, write: (line: string) => void): Promise<{ nodes: number; types: number }> {
+export async function exportData(engine: Reader, write: (line: string) => void): Promise<{ nodes: number; types: number }> {
   const shapes = await readShapes(engine);
   // Pass 1: number every node that has an ID in file order.
   const numberOf = new Map<string, string>();

@@ -23,4 +23,4 @@ function graphqlEndpoint(scope: 'graphql' | 'admin', run: Run): Route {
 }
 
 export const graphqlRoute = graphqlEndpoint('graphql', (context, request) => context.engine.execute(request));
-export const adminRoute = graphqlEndpoint('admin', (context, request) => context.engine.executeAdmin(request));
+export const adminRoute = graphqlEndpoint('admin', (context, request) => context.engine.executeAdmin(request, context.admin));

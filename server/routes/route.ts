@@ -1,6 +1,6 @@
 // What a route gets and returns. Routes throw HttpError for refusals; the router renders them.
 
-import type { Engine } from '../../engine/index.js';
+import type { AdminHost, Engine } from '../../engine/index.js';
 import type { ServerConfig } from '../config.js';
 import type { Exchange } from '../exchange.js';
 import type { Reply } from '../http-types.js';
@@ -14,6 +14,8 @@ export interface RouteContext {
   readonly log: Logger;
   /** `host:port` the server listens on (for /health). */
   readonly address: () => string;
+  /** What /admin's GraphQL API asks of the process (log level, export files, shutdown). */
+  readonly admin: AdminHost;
 }
 
 export interface Route {

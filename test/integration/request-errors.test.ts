@@ -1,0 +1,131 @@
+// Request errors in Dgraph's wording (its parser and validator, gqlparser), one case per validator
+// rule where graphql-js words it otherwise, over HTTP against the real server: exact message and
+// locations. Also: an empty argument list parses, and a mutation on a schema without Mutation is a
+// validation error.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
+import { startServer, type ServerProcess } from './helpers/server-process.js';
+
+const schema = `
+enum Mood { HAPPY SAD }
+type Human {
+  id: ID!
+  name: String! @search(by: [term, fulltext])
+  mood: Mood
+  friends: [Human]
+}
+`;
+
+let server: ServerProcess;
+
+beforeAll(async () => {
+  server = await startServer();
+  expect(await uploadSchema(server.url, schema)).toEqual(uploadSucceeded);
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+async function errorsOf(query: string): Promise<unknown> {
+  const answer = await postGraphql(server.url, { query });
+  expect(answer.status).toBe(200);
+  return answer.json();
+}
+
+type Case = readonly [rule: string, query: string, message: string, locations: readonly { line: number; column: number }[]];
+
+const cases: readonly Case[] = [
+  ['KnownArgumentNames (field)', '{ queryHuman(frist: 1) { name } }', 'Unknown argument "frist" on field "queryHuman" of type "Query".', [{ line: 1, column: 14 }]],
+  ['KnownDirectives (unknown)', '{ queryHuman { name @upper } }', 'Unknown directive "upper".', [{ line: 1, column: 21 }]],
+  ['KnownDirectives (misplaced)', 'query @skip(if: true) { queryHuman { name } }', 'Directive "skip" may not be used on QUERY.', [{ line: 1, column: 7 }]],
+  [
+    'UniqueDirectivesPerLocation',
+    '{ queryHuman { name @cascade @cascade } }',
+    'The directive "cascade" can only be used once at this location.',
+    [{ line: 1, column: 30 }],
+  ],
+  [
+    'ProvidedRequiredArguments (field)',
+    '{ getHuman { name } }',
+    'Field "getHuman" argument "id" of type "ID!" is required but not provided.',
+    [{ line: 1, column: 3 }],
+  ],
+  [
+    'ProvidedRequiredArguments (directive)',
+    '{ queryHuman { name @include } }',
+    'Directive "@include" argument "if" of type "Boolean!" is required but not provided.',
+    [{ line: 1, column: 21 }],
+  ],
+  ['ScalarLeafs (missing selection)', '{ queryHuman { friends } }', 'Field "friends" of type "[Human]" must have a selection of subfields.', [{ line: 1, column: 16 }]],
+  [
+    'ValuesOfCorrectType (unknown input field)',
+    '{ queryHuman(filter: { name: { regexp: "/a/" } }) { name } }',
+    'Field "regexp" is not defined by type StringFullTextFilter_StringTermFilter.',
+    [{ line: 1, column: 32 }],
+  ],
+  [
+    'ValuesOfCorrectType (required input field)',
+    'mutation { addHuman(input: [{ mood: HAPPY }]) { numUids } }',
+    'Field AddHumanInput.name of required type String! was not provided.',
+    [{ line: 1, column: 29 }],
+  ],
+  [
+    'ValuesOfCorrectType (enum)',
+    'mutation { addHuman(input: [{ name: "x", mood: ANGRY }]) { numUids } }',
+    'Expected type Mood, found ANGRY.',
+    [{ line: 1, column: 48 }],
+  ],
+  [
+    'UniqueVariableNames',
+    'query ($a: Int, $a: Int) { queryHuman(first: $a) { name } }',
+    'There can be only one variable named "a".',
+    [{ line: 1, column: 17 }],
+  ],
+  [
+    'NoFragmentCycles',
+    '{ queryHuman { ...A } } fragment A on Human { ...B } fragment B on Human { ...A }',
+    'Cannot spread fragment "A" within itself via B.',
+    [{ line: 1, column: 47 }, { line: 1, column: 76 }],
+  ],
+];
+
+describe("gqlparser's wording for validation errors", () => {
+  for (const [rule, query, message, locations] of cases) {
+    it(rule, async () => {
+      expect(await errorsOf(query)).toEqual({ errors: [{ message, locations }] });
+    });
+  }
+});
+
+it('KnownArgumentNames (directive), with the missing argument after it as gqlparser orders them', async () => {
+  expect(await errorsOf('{ queryHuman { name @include(iff: true) } }')).toEqual({
+    errors: [
+      { message: 'Unknown argument "iff" on directive "@include".', locations: [{ line: 1, column: 30 }] },
+      { message: 'Directive "@include" argument "if" of type "Boolean!" is required but not provided.', locations: [{ line: 1, column: 21 }] },
+    ],
+  });
+});
+
+describe("Dgraph's parser", () => {
+  it('accepts an empty argument list', async () => {
+    expect(await errorsOf('{ queryHuman() { name } }')).toEqual({ data: { queryHuman: [] } });
+  });
+
+  it('accepts an empty variable list and keeps later locations', async () => {
+    expect(await errorsOf('query q() { queryHuman() { nam } }')).toEqual({
+      errors: [{ message: 'Cannot query field "nam" on type "Human". Did you mean "name"?', locations: [{ line: 1, column: 28 }] }],
+    });
+  });
+});
+
+describe('an operation the schema has no root type for', () => {
+  it('a mutation on a schema without Mutation is a validation error, not an internal error', async () => {
+    const readOnly = 'type Note @generate(mutation: {add: false, update: false, delete: false}) {\n  id: ID!\n  text: String\n}\n';
+    expect(await uploadSchema(server.url, readOnly)).toEqual(uploadSucceeded);
+    expect(await errorsOf('mutation { addNote(input: [{text: "x"}]) { numUids } }')).toEqual({
+      errors: [{ message: 'Schema does not support operation type "mutation"', locations: [{ line: 1, column: 1 }] }],
+    });
+    expect(server.output()).not.toMatch(/Internal error|failed:/);
+  });
+});
