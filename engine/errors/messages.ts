@@ -10,5 +10,7 @@ export const messages = {
   variablesNotObject: 'Variables must be provided as an object.',
   mutationOverGet: 'Can only perform a mutation operation from a POST request.',
   queryTooDeep: (max: number) => `The query exceeds the maximum depth of ${max}.`,
+  queryTooNested: (max: number) => `The query exceeds the maximum nesting of ${max}.`,
+  tooManySelections: (max: number) => `The query exceeds the maximum of ${max} field selections.`,
   internal: (requestId: string) => `Internal error (request ${requestId}).`,
 } as const;
