@@ -11,8 +11,10 @@ export interface EngineOptions {
   readonly lambdaUrl?: string;
   /** Parser token limit for one document (graphql-js `maxTokens`). */
   readonly maxQueryTokens: number;
-  /** Maximum selection depth of one operation. */
+  /** Maximum selection depth of one operation, in field levels with fragments expanded (at most 1000). */
   readonly maxQueryDepth: number;
+  /** Selections visited to resolve one operation, fragments expanded (default 20000). */
+  readonly maxQuerySelections?: number;
   /** Add an EXPLAIN of the plan to `extensions` when the request asks for it. */
   readonly debug: boolean;
   /**

@@ -15,6 +15,7 @@ export interface ServerConfig {
   readonly maxBodyBytes: number;
   readonly maxQueryTokens: number;
   readonly maxQueryDepth: number;
+  readonly maxQuerySelections: number;
   readonly logLevel: LogLevel;
   readonly lambdaUrl: string | undefined;
   readonly allowJsFallback: boolean;
@@ -53,6 +54,7 @@ export const defaults = {
   maxBodyBytes: 8 * 1024 * 1024,
   maxQueryTokens: 50_000,
   maxQueryDepth: 200,
+  maxQuerySelections: 20_000,
   logLevel: 'info' as LogLevel,
   fsync: 'everysec' as FsyncSetting,
   snapshotEvery: 100_000,
@@ -78,7 +80,12 @@ const optionTable = {
   anonymous: { type: 'boolean', env: 'SERVICE_ANONYMOUS', help: 'allow /graphql without a key (default: on unless a key is set)' },
   'max-body-bytes': { type: 'string', env: 'SERVICE_MAX_BODY_BYTES', help: `request body cap, also after gunzip (default ${defaults.maxBodyBytes})` },
   'max-query-tokens': { type: 'string', env: 'SERVICE_MAX_QUERY_TOKENS', help: `parser token limit (default ${defaults.maxQueryTokens})` },
-  'max-query-depth': { type: 'string', env: 'SERVICE_MAX_QUERY_DEPTH', help: `selection depth limit (default ${defaults.maxQueryDepth})` },
+  'max-query-depth': { type: 'string', env: 'SERVICE_MAX_QUERY_DEPTH', help: `selection depth limit in field levels, fragments expanded, at most 1000 (default ${defaults.maxQueryDepth})` },
+  'max-query-selections': {
+    type: 'string',
+    env: 'SERVICE_MAX_QUERY_SELECTIONS',
+    help: `selections visited to resolve one operation, fragments expanded (default ${defaults.maxQuerySelections})`,
+  },
   'log-level': { type: 'string', env: 'SERVICE_LOG_LEVEL', help: `${logLevels.join('|')} (default ${defaults.logLevel})` },
   'lambda-url': { type: 'string', env: 'SERVICE_LAMBDA_URL', help: 'base URL for @lambda fields' },
   'allow-js-fallback': { type: 'boolean', env: 'SERVICE_ALLOW_JS_FALLBACK', help: 'start even if only the slow JS shim of uWebSockets.js loads' },
@@ -198,7 +205,9 @@ function build(source: Source, cwd: string): ServerConfig {
     anonymous,
     maxBodyBytes: source.integer('max-body-bytes', 1, 2 ** 31 - 1) ?? defaults.maxBodyBytes,
     maxQueryTokens: source.integer('max-query-tokens', 1, 10_000_000) ?? defaults.maxQueryTokens,
-    maxQueryDepth: source.integer('max-query-depth', 1, 100_000) ?? defaults.maxQueryDepth,
+    // Deeper selections would recurse past the stack in execution; the document nesting bound is 1000 too.
+    maxQueryDepth: source.integer('max-query-depth', 1, 1000) ?? defaults.maxQueryDepth,
+    maxQuerySelections: source.integer('max-query-selections', 1, 10_000_000) ?? defaults.maxQuerySelections,
     logLevel,
     lambdaUrl: httpUrl(source.string('lambda-url')),
     allowJsFallback: source.boolean('allow-js-fallback') ?? false,

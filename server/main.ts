@@ -62,6 +62,7 @@ function engineOptions(config: ServerConfig, log: Logger): EngineOptions {
     dataDir: config.dataDir,
     maxQueryTokens: config.maxQueryTokens,
     maxQueryDepth: config.maxQueryDepth,
+    maxQuerySelections: config.maxQuerySelections,
     debug: config.debug,
     fsync: config.fsync,
     recover: config.recover,

@@ -22,6 +22,7 @@ import type { CallOutcome, OutboundCall } from './outbound.js';
 import { predicateInfo, runDqlField } from './dql-field.js';
 import { sliceCheckEvery, TimeSlice } from './time-slice.js';
 import type { PredicateInfo } from '../dql/evaluate-dql.js';
+import { exceedsJsonNesting } from '../util/json-nesting.js';
 
 /** What the executor calls; resolves to true when a non-null root field failed (the whole `data` is null). */
 export interface CustomResolver {
@@ -310,7 +311,9 @@ function interpret(spec: CustomFieldSpec, outcome: CallOutcome): Interpreted {
   let parsed: unknown;
   let parseError: string | undefined;
   try {
-    parsed = outcome.body === '' ? undefined : JSON.parse(outcome.body);
+    // Go's decoder stops at 10000 levels with this error; the walkers here take fewer.
+    if (exceedsJsonNesting(outcome.body)) parseError = 'exceeded max depth';
+    else parsed = outcome.body === '' ? undefined : JSON.parse(outcome.body);
   } catch {
     parseError = goJsonError(outcome.body);
   }

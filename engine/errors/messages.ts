@@ -19,5 +19,7 @@ export const messages = {
   /** gqlparser's KnownRootType rule (Dgraph's fork lets it through to a resolver panic instead). */
   unsupportedOperation: (operation: string) => `Schema does not support operation type "${operation}"`,
   noSubscriptionFields: "Not resolving subscription because schema doesn't have any fields defined for subscription operation.",
+  queryTooNested: (max: number) => `The query exceeds the maximum nesting of ${max}.`,
+  tooManySelections: (max: number) => `The query exceeds the maximum of ${max} field selections.`,
   internal: (requestId: string) => `Internal error (request ${requestId}).`,
 } as const;

@@ -3,6 +3,7 @@
 // Built without touching data and cached per operation, so execution never walks the AST again.
 
 import { compileArguments, hasVariables, type ArgumentsTemplate } from './argument-template.js';
+import { collectFields, type CollectedFields } from './collect-fields.js';
 import {
   Kind,
   visit,
@@ -88,32 +89,8 @@ export class SelectionPlan {
   }
 
   #collect(type: GraphQLObjectType): readonly FieldPlan[] {
-    const grouped = new Map<string, { nodes: FieldNode[]; conditions: (readonly DirectiveNode[])[] }>();
-    const visit = (set: SelectionSetNode, inherited: readonly DirectiveNode[], seen: Set<string>): void => {
-      for (const selection of set.selections) {
-        const directives = [...inherited, ...conditionDirectives(selection.directives)];
-        if (selection.kind === Kind.FIELD) {
-          const name = selection.alias?.value ?? selection.name.value;
-          let group = grouped.get(name);
-          if (group === undefined) {
-            group = { nodes: [], conditions: [] };
-            grouped.set(name, group);
-          }
-          group.nodes.push(selection);
-          group.conditions.push(directives);
-        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-          const condition = selection.typeCondition?.name.value;
-          if (condition === undefined || this.#applies(condition, type)) visit(selection.selectionSet, directives, seen);
-        } else {
-          const name = selection.name.value;
-          const fragment = this.fragments[name];
-          if (fragment === undefined || seen.has(name)) continue;
-          if (!this.#applies(fragment.typeCondition.name.value, type)) continue;
-          visit(fragment.selectionSet, directives, new Set([...seen, name]));
-        }
-      }
-    };
-    for (const set of this.selectionSets) visit(set, [], new Set());
+    // Bounded before execution (request/selection-bounds.ts), so no budget here.
+    const grouped = (collectFields(this.selectionSets, this.fragments, (condition) => this.#applies(condition, type)) as CollectedFields).groups;
 
     const plans: FieldPlan[] = [];
     for (const [responseName, group] of grouped) {
@@ -144,11 +121,6 @@ export class SelectionPlan {
     const conditionType = this.schema.getType(condition);
     return conditionType !== undefined && isAbstractType(conditionType) && this.schema.isSubType(conditionType, type);
   }
-}
-
-function conditionDirectives(directives: readonly DirectiveNode[] | undefined): readonly DirectiveNode[] {
-  if (directives === undefined || directives.length === 0) return [];
-  return directives.filter((d) => d.name.value === 'skip' || d.name.value === 'include');
 }
 
 function isComposite(type: GraphQLNamedType): boolean {

@@ -1,5 +1,9 @@
-// A pre-parse scan that bounds selection nesting. graphql-js parses recursively, so a 10,000-deep
-// document must be refused before it reaches the parser, not by a validation rule after it.
+// A pre-parse scan that bounds bracket nesting. graphql-js parses recursively, so a 10,000-deep
+// document must be refused before it reaches the parser, not by a validation rule after it. The
+// selection depth itself is measured after validation, fragments expanded (selection-bounds.ts).
+
+/** Deepest `{`/`(`/`[` nesting a document may have: parsing it and walking its values stays far from the stack limit. */
+export const maxDocumentNesting = 1000;
 
 /** Deepest `{`/`(`/`[` nesting in a GraphQL document, ignoring strings, block strings and comments. */
 export function maxNesting(source: string): number {

@@ -3,6 +3,8 @@
 // refuses it for Int64 with the number's text. `parseRequestJson` keeps that text in a marker, on a
 // slow path taken only when the body contains such a number (one regex test otherwise).
 
+import { exceedsJsonNesting, maxJsonNesting } from '../util/json-nesting.js';
+
 /** A float-written integral number from request JSON, with its source text. */
 export class FloatText {
   constructor(
@@ -21,6 +23,7 @@ const numberToken = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 const marker = '\u0000float:';
 
 export function parseRequestJson(text: string): unknown {
+  if (exceedsJsonNesting(text)) throw new SyntaxError(`exceeded max depth of ${maxJsonNesting}`);
   if (!integralFloatLike.test(text)) return JSON.parse(text);
   let found = false;
   const rewritten = text.replace(numberToken, (token) => {

@@ -4,6 +4,7 @@
 import {
   GraphQLError,
   Kind,
+  NoFragmentCyclesRule,
   parse,
   specifiedRules,
   validate,
@@ -11,12 +12,13 @@ import {
   type FragmentDefinitionNode,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type ValidationRule,
 } from 'graphql';
 import { getVariableValues } from 'graphql';
 import type { GraphQLRequest, ResponseKind } from '../api.js';
 import { messages } from '../errors/messages.js';
 import { wireError, type WireError } from '../errors/wire-error.js';
-import { maxNesting } from './depth-guard.js';
+import { maxDocumentNesting, maxNesting } from './depth-guard.js';
 import { blankEmptyArguments } from './empty-arguments.js';
 import { coerceVariablesFast } from './compiled-variables.js';
 import { LruCache } from './document-cache.js';
@@ -25,10 +27,15 @@ import { dgraphRules, inDgraphOrder } from './dgraph-rules.js';
 import { hasFloatText } from './json-numbers.js';
 import { unwrapFloatText, variableError } from './variable-errors.js';
 import { checkVariableValues } from './variable-rules.js';
+import { selectionBoundsError } from './selection-bounds.js';
+
+export const defaultMaxQuerySelections = 20_000;
 
 export interface RequestLimits {
   readonly maxQueryTokens: number;
   readonly maxQueryDepth: number;
+  /** Selections visited to resolve one operation, fragments expanded (default 20000). */
+  readonly maxQuerySelections?: number;
   /** Off only for the no-schema state, where every root field is answered with an error instead. */
   readonly validate?: boolean;
 }
@@ -85,24 +92,38 @@ export class RequestPreparer {
   }
 
   #parseAndValidate(query: string): CacheEntry {
-    if (maxNesting(query) > this.limits.maxQueryDepth) {
-      return { ok: false, errors: [wireError(messages.queryTooDeep(this.limits.maxQueryDepth))] };
-    }
+    // graphql-js parses and validates recursively: bracket nesting is bounded before parsing, and
+    // whatever still exhausts the stack (thousands of chained fragments) gets the same answer.
+    const tooNested: CacheEntry = { ok: false, errors: [wireError(messages.queryTooNested(maxDocumentNesting))] };
+    if (maxNesting(query) > maxDocumentNesting) return tooNested;
     let document: DocumentNode;
     try {
       document = parse(blankEmptyArguments(query), { noLocation: false, maxTokens: this.limits.maxQueryTokens });
     } catch (error) {
-      return { ok: false, errors: [toWireError(error)] };
+      return error instanceof RangeError ? tooNested : { ok: false, errors: [toWireError(error)] };
     }
-    const errors = this.limits.validate === false ? [] : validate(this.schema, document, [...specifiedRules, ...dgraphRules], { maxErrors: 50 });
-    if (errors.length > 0) return { ok: false, errors: inDgraphOrder(errors).map(toWireError) };
     const operations: OperationDefinitionNode[] = [];
     const fragments: Record<string, FragmentDefinitionNode> = {};
     for (const definition of document.definitions) {
       if (definition.kind === Kind.OPERATION_DEFINITION) operations.push(definition);
       else if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
     }
+    const limits = { maxQueryDepth: this.limits.maxQueryDepth, maxQuerySelections: this.limits.maxQuerySelections ?? defaultMaxQuerySelections };
+    try {
+      const outOfBounds = selectionBoundsError(operations, fragments, limits);
+      // A fragment cycle also looks unbounded: Dgraph names the cycle.
+      const errors = outOfBounds !== undefined ? this.#validate(document, [NoFragmentCyclesRule]) : this.#validate(document, [...specifiedRules, ...dgraphRules]);
+      if (errors.length > 0) return { ok: false, errors: inDgraphOrder(errors).map(toWireError) };
+      if (outOfBounds !== undefined) return { ok: false, errors: [outOfBounds] };
+    } catch (error) {
+      if (error instanceof RangeError) return tooNested;
+      throw error;
+    }
     return { ok: true, checked: { document, operations, fragments } };
+  }
+
+  #validate(document: DocumentNode, rules: readonly ValidationRule[]): readonly GraphQLError[] {
+    return this.limits.validate === false ? [] : validate(this.schema, document, rules, { maxErrors: 50 });
   }
 
   #coerceVariables(

@@ -1,0 +1,78 @@
+// CollectFields (GraphQL spec §6.3.2) over the merged selection sets of one response key: fields grouped
+// by response name in document order, each named fragment entered once per set of inherited
+// `@skip`/`@include` conditions — not once per path, which expands 2^n times for fragments that spread
+// the next one twice. Iterative, so long chains of fragments cannot exhaust the stack.
+
+import { Kind, print, type DirectiveNode, type FieldNode, type FragmentDefinitionNode, type SelectionNode, type SelectionSetNode } from 'graphql';
+
+export interface FieldGroup {
+  readonly nodes: FieldNode[];
+  /** `@skip`/`@include` directives per occurrence (inherited from enclosing fragments included). */
+  readonly conditions: (readonly DirectiveNode[])[];
+}
+
+export interface CollectedFields {
+  readonly groups: Map<string, FieldGroup>;
+  /** Selections visited (fields, spreads, inline fragments), fragments expanded: the work done. */
+  readonly visited: number;
+}
+
+interface Frame {
+  readonly selections: readonly SelectionNode[];
+  index: number;
+  readonly inherited: readonly DirectiveNode[];
+}
+
+/**
+ * `applies(typeCondition)` says whether a fragment's type condition holds; collection stops early
+ * (returning undefined) once more than `budget` selections were visited.
+ */
+export function collectFields(
+  sets: readonly SelectionSetNode[],
+  fragments: Readonly<Record<string, FragmentDefinitionNode>>,
+  applies: (typeCondition: string) => boolean,
+  budget = Infinity,
+): CollectedFields | undefined {
+  const groups = new Map<string, FieldGroup>();
+  const entered = new Set<string>();
+  let visited = 0;
+  const stack: Frame[] = [];
+  for (let s = sets.length - 1; s >= 0; s--) stack.push({ selections: (sets[s] as SelectionSetNode).selections, index: 0, inherited: [] });
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as Frame;
+    const selection = frame.selections[frame.index++];
+    if (selection === undefined) {
+      stack.pop();
+      continue;
+    }
+    if (++visited > budget) return undefined;
+    const own = conditionDirectives(selection.directives);
+    const directives = own.length === 0 ? frame.inherited : [...frame.inherited, ...own];
+    if (selection.kind === Kind.FIELD) {
+      const name = selection.alias?.value ?? selection.name.value;
+      let group = groups.get(name);
+      if (group === undefined) {
+        group = { nodes: [], conditions: [] };
+        groups.set(name, group);
+      }
+      group.nodes.push(selection);
+      group.conditions.push(directives);
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      const condition = selection.typeCondition?.name.value;
+      if (condition === undefined || applies(condition)) stack.push({ selections: selection.selectionSet.selections, index: 0, inherited: directives });
+    } else {
+      const fragment = fragments[selection.name.value];
+      if (fragment === undefined || !applies(fragment.typeCondition.name.value)) continue;
+      const key = directives.length === 0 ? selection.name.value : `${selection.name.value}\u0000${directives.map((d) => print(d)).join(' ')}`;
+      if (entered.has(key)) continue;
+      entered.add(key);
+      stack.push({ selections: fragment.selectionSet.selections, index: 0, inherited: directives });
+    }
+  }
+  return { groups, visited };
+}
+
+function conditionDirectives(directives: readonly DirectiveNode[] | undefined): readonly DirectiveNode[] {
+  if (directives === undefined || directives.length === 0) return [];
+  return directives.filter((d) => d.name.value === 'skip' || d.name.value === 'include');
+}

@@ -1,0 +1,68 @@
+// --max-query-depth on the resolved selection: fragments expanded, inline fragments adding no depth,
+// measured without recursion; brackets nested past what the parser can take get their own error.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postGraphql } from '../integration/helpers/http.js';
+import type { ServerProcess } from '../integration/helpers/server-process.js';
+import { expectCalm, expectRssNear, startHostile } from './helpers/hostile-server.js';
+import { rssOf, underWatch } from './helpers/watchdog.js';
+
+/** `{ queryProduct { ...F0 } }` where each of `n` fragments adds `reviews { about { … } }` (two levels). */
+function fieldChain(n: number): string {
+  let text = '{ queryProduct { ...F0 } }\n';
+  for (let i = 0; i < n; i++) text += `fragment F${i} on Product { reviews { about { ...F${i + 1} } } }\n`;
+  return `${text}fragment F${n} on Product { name }\n`;
+}
+
+function throughReviews(levels: number): unknown {
+  return levels === 0 ? { name: 'x' } : { reviews: [{ about: throughReviews(levels - 1) }] };
+}
+
+const tooDeep = { errors: [{ message: 'The query exceeds the maximum depth of 200.' }] };
+const tooNested = { errors: [{ message: 'The query exceeds the maximum nesting of 1000.' }] };
+
+let server: ServerProcess;
+let baseline: number;
+
+beforeAll(async () => {
+  server = await startHostile();
+  baseline = rssOf(server.child.pid ?? 0);
+}, 30_000);
+afterAll(() => server.stop());
+
+describe('depth of the resolved selection', () => {
+  it('a chain of 1,000 fragments is refused by depth', async () => {
+    const { result, report } = await underWatch(server.url, () => postGraphql(server.url, { query: fieldChain(1000) }));
+    expect(result.json()).toEqual(tooDeep);
+    expectCalm(report);
+  });
+
+  it('a chain of 4,000 fragment spreads is refused, not a stack overflow', async () => {
+    let query = '{ queryProduct { ...F0 } }\n';
+    for (let i = 0; i < 4000; i++) query += `fragment F${i} on Product { ...F${i + 1} }\n`;
+    query += 'fragment F4000 on Product { name }\n';
+    const { result, report } = await underWatch(server.url, () => postGraphql(server.url, { query }));
+    expect(result.json()).toEqual(tooNested);
+    expectCalm(report);
+    await expectRssNear(server, baseline);
+  });
+
+  it('depth 200 through fragments is answered, 201 is refused', async () => {
+    // queryProduct (1) + 2 levels per fragment + name: 1 + 2 * 99 + 1 = 200.
+    expect((await postGraphql(server.url, { query: fieldChain(99) })).json()).toEqual({ data: { queryProduct: [throughReviews(99)] } });
+    const deeper = fieldChain(99).replace('fragment F99 on Product { name }', 'fragment F99 on Product { reviews { comment } }');
+    expect((await postGraphql(server.url, { query: deeper })).json()).toEqual(tooDeep);
+  });
+
+  it('inline fragments add no depth', async () => {
+    const query = `{ queryProduct { ${'... on Product { '.repeat(400)}name${' }'.repeat(400)} } }`;
+    expect((await postGraphql(server.url, { query })).json()).toEqual({ data: { queryProduct: [{ name: 'x' }] } });
+  });
+
+  it('brackets nested past 1000 levels are refused before parsing', async () => {
+    const query = `{ queryProduct(filter: { name: { in: ${'['.repeat(5000)}"x"${']'.repeat(5000)} } }) { name } }`;
+    const { result, report } = await underWatch(server.url, () => postGraphql(server.url, { query }));
+    expect(result.json()).toEqual(tooNested);
+    expectCalm(report);
+  });
+});

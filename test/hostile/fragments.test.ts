@@ -1,0 +1,66 @@
+// Fragment expansion: fragments that each spread the next one twice used to expand 2^n times
+// (a 1.1 KB document blocked every client for 9 s). Fields are collected once per selection set, the
+// sub-selections of same-named fields are merged, and the resolved selection is capped.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postGraphql } from '../integration/helpers/http.js';
+import type { ServerProcess } from '../integration/helpers/server-process.js';
+import { expectCalm, expectRssNear, startHostile } from './helpers/hostile-server.js';
+import { rssOf, underWatch } from './helpers/watchdog.js';
+
+/** `{ queryProduct { ...F0 } }` with F0..F(n-1) each holding `body(next)`, and F(n) = `{ name }`. */
+function fragmentChain(n: number, body: (next: string) => string): string {
+  let text = '{ queryProduct { ...F0 } }\n';
+  for (let i = 0; i < n; i++) text += `fragment F${i} on Product { ${body(`F${i + 1}`)} }\n`;
+  return `${text}fragment F${n} on Product { name }\n`;
+}
+
+/** Product "x" seen through `levels` review → about hops. */
+function throughReviews(levels: number): unknown {
+  return levels === 0 ? { name: 'x' } : { reviews: [{ about: throughReviews(levels - 1) }] };
+}
+
+let server: ServerProcess;
+let baseline: number;
+
+beforeAll(async () => {
+  server = await startHostile();
+  baseline = rssOf(server.child.pid ?? 0);
+}, 30_000);
+afterAll(() => server.stop());
+
+describe('fragment expansion', () => {
+  it('fragments spreading the next one twice are collected once per selection set', async () => {
+    const query = fragmentChain(32, (next) => `...${next} ...${next}`);
+    expect(query.length).toBeLessThan(1700);
+    const { result, report } = await underWatch(server.url, () => postGraphql(server.url, { query }));
+    expect(result.text).toBe('{"data":{"queryProduct":[{"name":"x"}]}}');
+    expectCalm(report);
+    await expectRssNear(server, baseline);
+  });
+
+  it('same-named fields merge their sub-selections instead of doubling them per level', async () => {
+    const query = fragmentChain(24, (next) => `reviews { about { ...${next} } } reviews { about { ...${next} } }`);
+    const { result, report } = await underWatch(server.url, () => postGraphql(server.url, { query }));
+    expect(result.json()).toEqual({ data: { queryProduct: [throughReviews(24)] } });
+    expectCalm(report);
+    await expectRssNear(server, baseline);
+  });
+
+  it('aliases that double the selection per level stop at the field-selection cap', async () => {
+    const query = fragmentChain(24, (next) => `a: reviews { about { ...${next} } } b: reviews { about { ...${next} } }`);
+    const { result, report } = await underWatch(server.url, () => postGraphql(server.url, { query }));
+    expect(result.status).toBe(200);
+    expect(result.json()).toEqual({ errors: [{ message: 'The query exceeds the maximum of 20000 field selections.' }] });
+    expectCalm(report);
+    await expectRssNear(server, baseline);
+  });
+
+  it('a selection just under the cap is answered', async () => {
+    // 2^13 leaves of `name` plus the a/b/about levels above them stay under 20000 selections.
+    const query = fragmentChain(6, (next) => `a: reviews { about { ...${next} } } b: reviews { about { ...${next} } }`);
+    const answer = await postGraphql(server.url, { query });
+    const data = answer.json() as { data?: { queryProduct: unknown[] } };
+    expect(data.data?.queryProduct).toHaveLength(1);
+  });
+});
