@@ -11,6 +11,7 @@ import { findByXid } from './xid-lookup.js';
 import { setPassword } from './check-password.js';
 import { sortedKeys } from '../util/sorted-keys.js';
 import type { XidPrecheck } from './xid-precheck.js';
+import { setKeys, unionReference } from './union-member.js';
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -215,15 +216,12 @@ export class NodeWriter {
   /** Union references name exactly one member: `{ dogRef: {...} }`. */
   #unionMember(type: TypeModel, input: Input, via: FieldModel | undefined): { type: TypeModel; input: Input } | undefined {
     if (type.kind !== 'union') return undefined;
-    const keys = Object.keys(input).filter((k) => input[k] !== undefined && input[k] !== null);
-    if (keys.length !== 1) {
-      const where = via === undefined ? `union ${type.name}` : `field \`${via.name}\` in type \`${via.declaringType}\``;
-      throw new FieldError(`value for ${where} must have exactly one child, found ${keys.length} children`);
-    }
-    const key = keys[0] as string;
-    const member = type.possibleTypes.find((m) => `${m.charAt(0).toLowerCase()}${m.slice(1)}Ref` === key);
-    if (member === undefined) throw new FieldError(`unknown member ${key} for union ${type.name}`);
-    return { type: this.ctx.typeModel(member), input: input[key] as Input };
+    const member = unionReference(this.ctx.model, type, input);
+    if (member !== undefined) return member;
+    const count = setKeys(input).length;
+    const where = via === undefined ? `union ${type.name}` : `field \`${via.name}\` in type \`${via.declaringType}\``;
+    if (count !== 1) throw new FieldError(`value for ${where} must have exactly one child, found ${count} children`);
+    throw new FieldError(`unknown member ${setKeys(input).join()} for union ${type.name}`);
   }
 }
 

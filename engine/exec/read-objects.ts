@@ -14,6 +14,8 @@ import { orderAndPage, type PageArgs } from './order-page.js';
 import { aggregateObject } from './aggregate.js';
 import { toOutputValue } from './stored-values.js';
 import { cascadeFor, passesCascade, type Cascade } from './cascade.js';
+import { evaluateUnionFilter } from './union-filter.js';
+import { hasDeclaredType } from './union-member.js';
 
 /** Marks a value that failed completion; its parent must become null (or fail in turn). */
 export const INVALID: unique symbol = Symbol('invalid');
@@ -142,6 +144,10 @@ function pickGeo(value: Record<string, unknown>, selection: SelectionPlan, ctx: 
 export function edgeTargets(ctx: ExecContext, id: number, field: FieldModel): SortedIds {
   const store = ctx.graph.store;
   const targets = field.reverseOf !== undefined ? store.edges(field.reverseOf).in(id) : store.edges(field.predicate).out(id);
+  if (field.kind === 'union') {
+    const union = ctx.typeModel(field.typeName);
+    return targets.filter((t) => hasDeclaredType(store, t, union));
+  }
   // Usually every target has the type: then the list is returned as it is, with no copy.
   for (let i = 0; i < targets.length; i++) {
     if (!store.hasType(targets[i] as number, field.typeName)) return targets.filter((t) => store.hasType(t, field.typeName));
@@ -153,7 +159,9 @@ export function edgeTargets(ctx: ExecContext, id: number, field: FieldModel): So
 export function filteredTargets(ctx: ExecContext, id: number, field: FieldModel, target: TypeModel, args: Readonly<Record<string, unknown>>): SortedIds {
   const ids = edgeTargets(ctx, id, field);
   const filter = args['filter'];
-  return filter === undefined || filter === null ? ids : evaluateFilter(ctx, target, filter as Record<string, unknown>, ids);
+  if (filter === undefined || filter === null) return ids;
+  const value = filter as Record<string, unknown>;
+  return target.kind === 'union' ? evaluateUnionFilter(ctx, target, value, ids) : evaluateFilter(ctx, target, value, ids);
 }
 
 function readEdge(ctx: ExecContext, id: number, field: FieldModel, plan: FieldPlan, path: Path, cascade: Cascade | undefined): Completed {
