@@ -87,6 +87,7 @@ export class NodeWriter {
   /** Sets every supplied field of `input` on node `id` (scalars replaced, edges added). */
   setFields(type: TypeModel, id: number, input: Input, mode: 'create' | 'upsert' | 'update'): void {
     const store = this.ctx.graph.store;
+    if (mode !== 'create') input = withUpdateDefaults(type, input);
     // Dgraph walks input keys in sorted order; errors name the first offending field the same way.
     for (const name of sortedKeys(input)) {
       const value = input[name];
@@ -225,10 +226,16 @@ export class NodeWriter {
   }
 }
 
-/** Per type (models are per schema): the fields an add must be given, and those with `@default(add:)`. */
-const fieldLists = new WeakMap<TypeModel, { readonly required: readonly FieldModel[]; readonly addDefaults: readonly FieldModel[] }>();
+interface FieldLists {
+  readonly required: readonly FieldModel[];
+  readonly addDefaults: readonly FieldModel[];
+  readonly updateDefaults: readonly FieldModel[];
+}
 
-function listsOf(type: TypeModel): { readonly required: readonly FieldModel[]; readonly addDefaults: readonly FieldModel[] } {
+/** Per type (models are per schema): the fields an add must be given, and those with `@default(add:)` / `@default(update:)`. */
+const fieldLists = new WeakMap<TypeModel, FieldLists>();
+
+function listsOf(type: TypeModel): FieldLists {
   let lists = fieldLists.get(type);
   if (lists === undefined) {
     const fields = [...type.fields.values()];
@@ -237,6 +244,7 @@ function listsOf(type: TypeModel): { readonly required: readonly FieldModel[]; r
         (f) => f.nonNull && f.kind !== 'id' && f.custom === undefined && f.reverseOf === undefined && f.defaults?.add === undefined,
       ),
       addDefaults: fields.filter((f) => f.defaults?.add !== undefined),
+      updateDefaults: fields.filter((f) => f.defaults?.update !== undefined),
     };
     fieldLists.set(type, lists);
   }
@@ -253,6 +261,24 @@ function withAddDefaults(type: TypeModel, input: Input): Input {
   for (const field of listsOf(type).addDefaults) {
     const value = field.defaults?.add;
     if (value === undefined || (input[field.name] !== undefined && input[field.name] !== null)) continue;
+    out ??= { ...input };
+    out[field.name] = defaultValue(field, value);
+  }
+  return out ?? input;
+}
+
+/**
+ * Fills `@default(update: {value})` values into a non-empty patch of an existing node (update `set`,
+ * add upsert): Dgraph adds them to every such rewrite, and the patch's own values win. A null in the
+ * patch is a value (it deletes), so only absent fields are filled.
+ */
+function withUpdateDefaults(type: TypeModel, input: Input): Input {
+  const fields = listsOf(type).updateDefaults;
+  if (fields.length === 0 || Object.keys(input).length === 0) return input;
+  let out: Record<string, unknown> | undefined;
+  for (const field of fields) {
+    const value = field.defaults?.update;
+    if (value === undefined || input[field.name] !== undefined) continue;
     out ??= { ...input };
     out[field.name] = defaultValue(field, value);
   }
