@@ -6,6 +6,7 @@ import type { ScalarValue } from '../indexes/value-index.js';
 import type { TypeModel } from '../schema/model.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import type { ExecContext } from './exec-context.js';
+import { languageValue } from './language-value.js';
 
 const suffixes = ['Min', 'Max', 'Sum', 'Avg'] as const;
 type Suffix = (typeof suffixes)[number];
@@ -27,10 +28,11 @@ function fieldAggregate(ctx: ExecContext, type: TypeModel, ids: SortedIds, name:
   if (suffix === undefined) return null;
   const field = type.fields.get(name.slice(0, -suffix.length));
   if (field === undefined) return null;
-  const column = ctx.graph.store.scalar(field.predicate);
+  const store = ctx.graph.store;
+  const column = store.scalar(field.predicate);
   const values: ScalarValue[] = [];
   for (const id of ids) {
-    const v = column.get(id);
+    const v = field.languages === undefined ? column.get(id) : languageValue(store, field, id);
     if (v === undefined) continue;
     if (Array.isArray(v)) values.push(...(v as ScalarValue[]));
     else values.push(v as ScalarValue);

@@ -19,6 +19,7 @@ import type { FulltextIndex } from '../indexes/fulltext-index.js';
 import type { TrigramIndex } from '../indexes/trigram-index.js';
 import type { NgramIndex } from '../indexes/ngram-index.js';
 import type { GeoIndex } from '../indexes/geo-index.js';
+import { languageIds } from './language-value.js';
 
 type Filter = Readonly<Record<string, unknown>>;
 
@@ -73,6 +74,7 @@ export function hasField(ctx: ExecContext, type: TypeModel, name: string): Sorte
   const store = ctx.graph.store;
   if (field.reverseOf !== undefined) return store.edges(field.reverseOf).targets();
   if (isEdgeField(field)) return store.edges(field.predicate).sources();
+  if (field.languages !== undefined) return languageIds(store, field);
   return store.scalar(field.predicate).ids();
 }
 

@@ -12,6 +12,7 @@ import { queryIds } from './query-root.js';
 import { readList, type Completed } from './read-objects.js';
 import { toStoredValue } from './stored-values.js';
 import { XidPrecheck } from './xid-precheck.js';
+import { unionReference } from './union-member.js';
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -107,9 +108,9 @@ function checkRemovedReferences(ctx: ExecContext, type: TypeModel, remove: Input
   for (const [name, value] of Object.entries(remove)) {
     const field = type.fields.get(name);
     if (field === undefined || value === undefined || value === null || !isEdgeField(field)) continue;
-    const target = ctx.typeModel(field.typeName);
-    if (target.kind !== 'object') continue;
-    for (const ref of Array.isArray(value) ? (value as Input[]) : [value as Input]) {
+    for (const given of Array.isArray(value) ? (value as Input[]) : [value as Input]) {
+      const { type: target, input: ref } = memberOf(ctx, ctx.typeModel(field.typeName), given);
+      if (target.kind !== 'object') continue;
       const byId = target.idField !== undefined && ref[target.idField] !== undefined && ref[target.idField] !== null;
       if (byId || target.xidFields.some((x) => ref[x] !== undefined && ref[x] !== null)) continue;
       const [xid] = target.xidFields;
@@ -152,8 +153,9 @@ function removeFields(ctx: ExecContext, writer: NodeWriter, type: TypeModel, id:
         writer.unlinkAll(id, field);
         continue;
       }
-      for (const ref of field.isList ? (value as Input[]) : [value as Input]) {
-        const to = referencedNode(ctx, target, ref);
+      for (const given of field.isList ? (value as Input[]) : [value as Input]) {
+        const { type: member, input: ref } = memberOf(ctx, target, given);
+        const to = referencedNode(ctx, member, ref);
         if (to !== undefined) writer.unlink(id, field, to);
       }
       continue;
@@ -172,6 +174,11 @@ function removeFields(ctx: ExecContext, writer: NodeWriter, type: TypeModel, id:
       column.delete(id);
     }
   }
+}
+
+/** A union reference stands for its member's reference (`{ dogRef: { id } }` → Dog `{ id }`). */
+function memberOf(ctx: ExecContext, type: TypeModel, ref: Input): { type: TypeModel; input: Input } {
+  return unionReference(ctx.model, type, ref) ?? { type, input: ref };
 }
 
 function referencedNode(ctx: ExecContext, type: TypeModel, ref: Input): number | undefined {

@@ -11,6 +11,7 @@ import { findByXid } from './xid-lookup.js';
 import { setPassword } from './check-password.js';
 import { sortedKeys } from '../util/sorted-keys.js';
 import type { XidPrecheck } from './xid-precheck.js';
+import { setKeys, unionReference } from './union-member.js';
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -86,6 +87,7 @@ export class NodeWriter {
   /** Sets every supplied field of `input` on node `id` (scalars replaced, edges added). */
   setFields(type: TypeModel, id: number, input: Input, mode: 'create' | 'upsert' | 'update'): void {
     const store = this.ctx.graph.store;
+    if (mode !== 'create') input = withUpdateDefaults(type, input);
     // Dgraph walks input keys in sorted order; errors name the first offending field the same way.
     for (const name of sortedKeys(input)) {
       const value = input[name];
@@ -215,22 +217,25 @@ export class NodeWriter {
   /** Union references name exactly one member: `{ dogRef: {...} }`. */
   #unionMember(type: TypeModel, input: Input, via: FieldModel | undefined): { type: TypeModel; input: Input } | undefined {
     if (type.kind !== 'union') return undefined;
-    const keys = Object.keys(input).filter((k) => input[k] !== undefined && input[k] !== null);
-    if (keys.length !== 1) {
-      const where = via === undefined ? `union ${type.name}` : `field \`${via.name}\` in type \`${via.declaringType}\``;
-      throw new FieldError(`value for ${where} must have exactly one child, found ${keys.length} children`);
-    }
-    const key = keys[0] as string;
-    const member = type.possibleTypes.find((m) => `${m.charAt(0).toLowerCase()}${m.slice(1)}Ref` === key);
-    if (member === undefined) throw new FieldError(`unknown member ${key} for union ${type.name}`);
-    return { type: this.ctx.typeModel(member), input: input[key] as Input };
+    const member = unionReference(this.ctx.model, type, input);
+    if (member !== undefined) return member;
+    const count = setKeys(input).length;
+    const where = via === undefined ? `union ${type.name}` : `field \`${via.name}\` in type \`${via.declaringType}\``;
+    if (count !== 1) throw new FieldError(`value for ${where} must have exactly one child, found ${count} children`);
+    throw new FieldError(`unknown member ${setKeys(input).join()} for union ${type.name}`);
   }
 }
 
-/** Per type (models are per schema): the fields an add must be given, and those with `@default(add:)`. */
-const fieldLists = new WeakMap<TypeModel, { readonly required: readonly FieldModel[]; readonly addDefaults: readonly FieldModel[] }>();
+interface FieldLists {
+  readonly required: readonly FieldModel[];
+  readonly addDefaults: readonly FieldModel[];
+  readonly updateDefaults: readonly FieldModel[];
+}
 
-function listsOf(type: TypeModel): { readonly required: readonly FieldModel[]; readonly addDefaults: readonly FieldModel[] } {
+/** Per type (models are per schema): the fields an add must be given, and those with `@default(add:)` / `@default(update:)`. */
+const fieldLists = new WeakMap<TypeModel, FieldLists>();
+
+function listsOf(type: TypeModel): FieldLists {
   let lists = fieldLists.get(type);
   if (lists === undefined) {
     const fields = [...type.fields.values()];
@@ -239,6 +244,7 @@ function listsOf(type: TypeModel): { readonly required: readonly FieldModel[]; r
         (f) => f.nonNull && f.kind !== 'id' && f.custom === undefined && f.reverseOf === undefined && f.defaults?.add === undefined,
       ),
       addDefaults: fields.filter((f) => f.defaults?.add !== undefined),
+      updateDefaults: fields.filter((f) => f.defaults?.update !== undefined),
     };
     fieldLists.set(type, lists);
   }
@@ -255,6 +261,24 @@ function withAddDefaults(type: TypeModel, input: Input): Input {
   for (const field of listsOf(type).addDefaults) {
     const value = field.defaults?.add;
     if (value === undefined || (input[field.name] !== undefined && input[field.name] !== null)) continue;
+    out ??= { ...input };
+    out[field.name] = defaultValue(field, value);
+  }
+  return out ?? input;
+}
+
+/**
+ * Fills `@default(update: {value})` values into a non-empty patch of an existing node (update `set`,
+ * add upsert): Dgraph adds them to every such rewrite, and the patch's own values win. A null in the
+ * patch is a value (it deletes), so only absent fields are filled.
+ */
+function withUpdateDefaults(type: TypeModel, input: Input): Input {
+  const fields = listsOf(type).updateDefaults;
+  if (fields.length === 0 || Object.keys(input).length === 0) return input;
+  let out: Record<string, unknown> | undefined;
+  for (const field of fields) {
+    const value = field.defaults?.update;
+    if (value === undefined || input[field.name] !== undefined) continue;
     out ??= { ...input };
     out[field.name] = defaultValue(field, value);
   }

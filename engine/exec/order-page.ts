@@ -6,6 +6,7 @@ import type { FieldModel, TypeModel } from '../schema/model.js';
 import type { ScalarValue } from '../indexes/value-index.js';
 import type { ExecContext } from './exec-context.js';
 import type { NumericColumnView, ScalarColumn } from '../store/scalar-column.js';
+import { languageValue } from './language-value.js';
 
 export interface OrderInput {
   readonly asc?: string | null;
@@ -53,7 +54,12 @@ interface Row {
 
 /** Sorted ids; with a `limit` far below the input size only the best `limit` rows are kept (top-k). */
 function sortIds(ctx: ExecContext, ids: SortedIds, keys: readonly SortKey[], limit: number | undefined): SortedIds {
-  const columns = keys.map((k) => ctx.graph.store.scalar(k.field.predicate));
+  const store = ctx.graph.store;
+  const columns = keys.map((k) => store.scalar(k.field.predicate));
+  // Language-fallback fields (`pred@.`) read through their languages instead of one column.
+  const readers = keys.some((k) => k.field.languages !== undefined)
+    ? keys.map((k, i) => (k.field.languages === undefined ? (columns[i] as ScalarColumn) : { get: (id: number) => languageValue(store, k.field, id) }))
+    : columns;
   const compare = (a: Row, b: Row): number => {
     for (let i = 0; i < keys.length; i++) {
       const c = compareMissingLast(a.values[i], b.values[i], (keys[i] as SortKey).descending);
@@ -61,15 +67,16 @@ function sortIds(ctx: ExecContext, ids: SortedIds, keys: readonly SortKey[], lim
     }
     return a.id - b.id;
   };
-  const rowOf = (id: number): Row => ({ id, values: columns.map((c) => sortable(c.get(id))) });
+  const rowOf = (id: number): Row => ({ id, values: readers.map((c) => sortable(c.get(id))) });
   if (limit !== undefined && limit * 4 < ids.length) {
     const first = keys[0] as SortKey;
     const primary = columns[0] as (typeof columns)[number];
+    const primaryValue = readers[0] as (typeof readers)[number];
     const numbers = keys.length === 1 && isNumeric(first.field) ? primary.numbers() : undefined;
     if (numbers !== undefined) return cachedOrderPrefix(ids, limit, primary, first.descending, () => topKNumeric(ids, limit, numbers, first.descending));
     // Rows clearly worse than the current k-th on the first key are rejected without allocating.
     const clearlyWorse = (id: number, worst: Row): boolean =>
-      compareMissingLast(sortable(primary.get(id)), worst.values[0], first.descending) > 0;
+      compareMissingLast(sortable(primaryValue.get(id)), worst.values[0], first.descending) > 0;
     return topK(ids, limit, rowOf, compare, clearlyWorse);
   }
   const rows = ids.map(rowOf);

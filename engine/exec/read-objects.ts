@@ -6,6 +6,7 @@ import type { FieldPlan, SelectionPlan } from '../plan/selection-plan.js';
 import type { FieldModel, TypeModel } from '../schema/model.js';
 import type { ScalarValue } from '../indexes/value-index.js';
 import { GraphStore } from '../store/graph-store.js';
+import type { StoredValue } from '../store/scalar-column.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import { pathOf, type ExecContext, type Path } from './exec-context.js';
 import { FieldError } from './exec-context.js';
@@ -14,6 +15,9 @@ import { orderAndPage, type PageArgs } from './order-page.js';
 import { aggregateObject } from './aggregate.js';
 import { toOutputValue } from './stored-values.js';
 import { cascadeFor, passesCascade, type Cascade } from './cascade.js';
+import { evaluateUnionFilter } from './union-filter.js';
+import { hasDeclaredType } from './union-member.js';
+import { languageValue } from './language-value.js';
 
 /** Marks a value that failed completion; its parent must become null (or fail in turn). */
 export const INVALID: unique symbol = Symbol('invalid');
@@ -91,7 +95,7 @@ function hasStoredValue(ctx: ExecContext, id: number, type: TypeModel, name: str
   if (field === undefined) return false;
   if (field.kind === 'id') return true;
   if (isEdgeField(field)) return edgeTargets(ctx, id, field).length > 0;
-  return ctx.graph.store.scalar(field.predicate).get(id) !== undefined;
+  return storedScalar(ctx, field, id) !== undefined;
 }
 
 function resolveField(ctx: ExecContext, id: number, type: TypeModel, plan: FieldPlan, path: Path, parent: Cascade | undefined): Completed {
@@ -105,10 +109,16 @@ function resolveField(ctx: ExecContext, id: number, type: TypeModel, plan: Field
   if (field.kind === 'id') return GraphStore.uidOf(id);
   if (field.custom !== undefined) return DEFERRED; // resolved by the custom-logic stage
   if (isEdgeField(field)) return readEdge(ctx, id, field, plan, path, cascadeFor(plan, parent, ctx.variables));
-  const stored = ctx.graph.store.scalar(field.predicate).get(id);
+  const stored = storedScalar(ctx, field, id);
   if (stored === undefined) return field.isList ? [] : null;
   if (Array.isArray(stored)) return (stored as readonly ScalarValue[]).map((v) => completeScalar(v, plan, ctx));
   return completeScalar(stored as ScalarValue, plan, ctx);
+}
+
+/** A scalar field's stored value (language-fallback fields read the first language holding one). */
+function storedScalar(ctx: ExecContext, field: FieldModel, id: number): StoredValue | undefined {
+  const store = ctx.graph.store;
+  return field.languages === undefined ? store.scalar(field.predicate).get(id) : languageValue(store, field, id);
 }
 
 export function completeScalar(value: ScalarValue, plan: FieldPlan, ctx: ExecContext): Completed {
@@ -142,6 +152,10 @@ function pickGeo(value: Record<string, unknown>, selection: SelectionPlan, ctx: 
 export function edgeTargets(ctx: ExecContext, id: number, field: FieldModel): SortedIds {
   const store = ctx.graph.store;
   const targets = field.reverseOf !== undefined ? store.edges(field.reverseOf).in(id) : store.edges(field.predicate).out(id);
+  if (field.kind === 'union') {
+    const union = ctx.typeModel(field.typeName);
+    return targets.filter((t) => hasDeclaredType(store, t, union));
+  }
   // Usually every target has the type: then the list is returned as it is, with no copy.
   for (let i = 0; i < targets.length; i++) {
     if (!store.hasType(targets[i] as number, field.typeName)) return targets.filter((t) => store.hasType(t, field.typeName));
@@ -153,7 +167,9 @@ export function edgeTargets(ctx: ExecContext, id: number, field: FieldModel): So
 export function filteredTargets(ctx: ExecContext, id: number, field: FieldModel, target: TypeModel, args: Readonly<Record<string, unknown>>): SortedIds {
   const ids = edgeTargets(ctx, id, field);
   const filter = args['filter'];
-  return filter === undefined || filter === null ? ids : evaluateFilter(ctx, target, filter as Record<string, unknown>, ids);
+  if (filter === undefined || filter === null) return ids;
+  const value = filter as Record<string, unknown>;
+  return target.kind === 'union' ? evaluateUnionFilter(ctx, target, value, ids) : evaluateFilter(ctx, target, value, ids);
 }
 
 function readEdge(ctx: ExecContext, id: number, field: FieldModel, plan: FieldPlan, path: Path, cascade: Cascade | undefined): Completed {

@@ -22,6 +22,7 @@ import { isEdgeField } from './filter-eval.js';
 import { orderAndPage, type PageArgs } from './order-page.js';
 import { aggregateEdge, completeScalar, concreteTypeOf, filteredTargets } from './read-objects.js';
 import { getTarget, queryPage } from './query-root.js';
+import { languageValue } from './language-value.js';
 
 /** Thrown when the answer needs the general path (errors, null propagation, cascade, custom logic). */
 export const NOT_WRITABLE: unique symbol = Symbol('not writable');
@@ -53,7 +54,7 @@ interface FieldWriter {
   /** `{"responseName":` for the first field, `,"responseName":` for the others (when all are written). */
   readonly prefix: ByteChunk;
   readonly nonNull: boolean;
-  readonly kind: 'typename' | 'id' | 'scalar' | 'edge' | 'aggregate';
+  readonly kind: 'typename' | 'id' | 'scalar' | 'language' | 'edge' | 'aggregate';
   readonly field: FieldModel | undefined;
   readonly column: ScalarColumn | undefined;
   /** A single forward edge without arguments: read its one target in place (see writePlainEdge). */
@@ -95,6 +96,7 @@ function writersFor(ctx: ExecContext, type: TypeModel, plans: readonly FieldPlan
       const plain = !field.isList && field.reverseOf === undefined && plan.argumentShape.kind === 'static' && (plan.nodes[0]?.arguments ?? []).length === 0;
       return { ...base, kind: 'edge', field, plainEdge: plain ? store.edges(field.predicate) : undefined };
     }
+    if (field.languages !== undefined) return { ...base, kind: 'language', field };
     return { ...base, kind: 'scalar', field, column: store.scalar(field.predicate) };
   });
   const writers = { list, unconditional: plans.every((plan) => plan.unconditional) };
@@ -165,9 +167,9 @@ function writeField(ctx: ExecContext, id: number, type: TypeModel, writer: Field
     default:
       break;
   }
-  const column = writer.column as ScalarColumn;
-  if (column.writeJsonString(id, out)) return false;
-  const stored = column.get(id);
+  const column = writer.column;
+  if (column?.writeJsonString(id, out) === true) return false;
+  const stored = column === undefined ? languageValue(ctx.graph.store, writer.field as FieldModel, id) : column.get(id);
   if (stored === undefined) {
     if ((writer.field as FieldModel).isList) {
       out.ascii('[]');

@@ -6,6 +6,7 @@
 import type { FieldModel, SchemaModel, TypeModel } from '../schema/model.js';
 import { isEdgeField } from './filter-eval.js';
 import { sortedKeys } from '../util/sorted-keys.js';
+import { unionReference } from './union-member.js';
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -19,7 +20,7 @@ export class XidPrecheck {
 
   /** Checks one top-level input object (`srcField` undefined) or a nested one; returns the error text, if any. */
   check(type: TypeModel, input: Input, srcField?: FieldModel): string | undefined {
-    const union = this.#unionMember(type, input);
+    const union = unionReference(this.model, type, input);
     if (union !== undefined) return this.check(union.type, union.input, srcField);
     input = this.#withoutSingleInverse(input, srcField);
     // A reference by ID names an existing node: nothing below it is written.
@@ -93,16 +94,6 @@ export class XidPrecheck {
   #inverseOf(field: FieldModel | undefined): FieldModel | undefined {
     if (field?.inverse === undefined) return undefined;
     return this.model.types.get(field.inverse.type)?.fields.get(field.inverse.field);
-  }
-
-  #unionMember(type: TypeModel, input: Input): { type: TypeModel; input: Input } | undefined {
-    if (type.kind !== 'union') return undefined;
-    const keys = Object.keys(input).filter((k) => input[k] !== undefined && input[k] !== null);
-    if (keys.length !== 1) return undefined;
-    const key = keys[0] as string;
-    const member = type.possibleTypes.find((m) => `${m.charAt(0).toLowerCase()}${m.slice(1)}Ref` === key);
-    const memberType = member === undefined ? undefined : this.model.types.get(member);
-    return memberType === undefined ? undefined : { type: memberType, input: input[key] as Input };
   }
 }
 

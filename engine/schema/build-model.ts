@@ -189,6 +189,7 @@ function buildField(d: Definition, f: FieldDef, input: ModelInput, byName: Map<s
   const idDir = findDirective(f.directives, 'id');
   const custom = customModel(f, d, isQueryOrMutation(d.name), input.lambdaUrl);
   const defaults = defaultValues(f);
+  const languages = languageFallbacks(pred);
   return {
     name: f.name,
     typeName: typeName(f.type),
@@ -207,8 +208,20 @@ function buildField(d: Definition, f: FieldDef, input: ModelInput, byName: Map<s
     ...(custom ? { custom } : {}),
     ...(defaults ? { defaults } : {}),
     readOnly: isMultiLangField(f, false),
+    ...(languages !== undefined ? { languages } : {}),
     ...(f.description !== undefined ? { description: f.description } : {}),
   };
+}
+
+/** `p@hi:zh:.` → `p@hi`, `p@zh`, `p`; `p@.` → `p`, `p@*`; one language or none → undefined. */
+function languageFallbacks(pred: string | undefined): string[] | undefined {
+  const at = pred?.indexOf('@') ?? -1;
+  if (pred === undefined || at <= 0) return undefined;
+  const base = pred.slice(0, at);
+  const tags = pred.slice(at + 1).split(':');
+  if (tags.length === 1 && tags[0] !== '.') return undefined;
+  if (tags.length === 1) return [base, `${base}@*`];
+  return tags.map((tag) => (tag === '.' ? base : `${base}@${tag}`));
 }
 
 function defaultValues(f: FieldDef): { add?: string; update?: string } | undefined {

@@ -51,6 +51,12 @@ export interface FieldModel {
   readonly defaults?: { readonly add?: string; readonly update?: string };
   /** Multi-language (`pred@hi:en`) fields are read-only. */
   readonly readOnly: boolean;
+  /**
+   * `pred@hi:zh:.` and `pred@.` fields: the predicates read in turn, the first holding a value wins
+   * (`pred` for the untagged value; `pred@*` = any language, after the untagged one). One-language
+   * fields (`pred@hi`) have none: they are stored under their own predicate.
+   */
+  readonly languages?: readonly string[];
   readonly description?: string;
 }
 

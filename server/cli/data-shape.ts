@@ -8,7 +8,16 @@ export type FieldShape =
   | { readonly name: string; readonly kind: 'scalar'; readonly typeName: string }
   | { readonly name: string; readonly kind: 'geo'; readonly selection: string }
   /** `refs`: the target's ID field, else its @id fields — how a reference names a node. */
-  | { readonly name: string; readonly kind: 'edge'; readonly target: string; readonly list: boolean; readonly refs: readonly string[] };
+  | { readonly name: string; readonly kind: 'edge'; readonly target: string; readonly list: boolean; readonly refs: readonly string[] }
+  /** An edge of a union type: a reference names one member (`{ dogRef: { id } }`). */
+  | { readonly name: string; readonly kind: 'union'; readonly target: string; readonly list: boolean; readonly members: readonly MemberShape[] };
+
+/** A union member: its key in `<U>Ref` and how a reference names one of its nodes (empty: it cannot be). */
+export interface MemberShape {
+  readonly name: string;
+  readonly key: string;
+  readonly refs: readonly string[];
+}
 
 export interface TypeShape {
   readonly name: string;
@@ -68,15 +77,26 @@ export async function readShapes(engine: Reader): Promise<TypeShape[]> {
       if (geo !== undefined) fields.push({ name: f.name, kind: 'geo', selection: geo });
       else if (typeName.endsWith('Ref') && types.get(typeName)?.kind === 'INPUT_OBJECT') {
         const target = typeName.slice(0, -3);
-        const targetId = types.get(target)?.fields?.find((t) => named(t.type) === 'ID')?.name;
-        const targetGet = query?.fields?.find((q) => q.name === `get${target}`);
-        const refs = targetId !== undefined ? [targetId] : (targetGet?.args ?? []).map((a) => a.name);
-        fields.push({ name: f.name, kind: 'edge', target, list: isList(f.type), refs });
+        const list = isList(f.type);
+        if (types.get(target)?.kind === 'UNION') {
+          const members = (types.get(typeName)?.inputFields ?? []).map((m) => {
+            const member = named(m.type).slice(0, -3);
+            return { name: member, key: m.name, refs: referenceFields(types, query, member) };
+          });
+          fields.push({ name: f.name, kind: 'union', target, list, members });
+        } else fields.push({ name: f.name, kind: 'edge', target, list, refs: referenceFields(types, query, target) });
       } else fields.push({ name: f.name, kind: 'scalar', typeName });
     }
     shapes.push({ name, idField, xidFields, fields });
   }
   return shapes.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** How a reference names a node of `target`: its ID field, else the @id arguments of `get<T>`. */
+function referenceFields(types: ReadonlyMap<string, Introspected>, query: Introspected | undefined, target: string): string[] {
+  const targetId = types.get(target)?.fields?.find((t) => named(t.type) === 'ID')?.name;
+  if (targetId !== undefined) return [targetId];
+  return (query?.fields?.find((q) => q.name === `get${target}`)?.args ?? []).map((a) => a.name);
 }
 
 function named(t: TypeRef): string {

@@ -7,7 +7,7 @@
 import { createWriteStream } from 'node:fs';
 import { Engine } from '../../engine/index.js';
 import { cliArgs } from './cli-args.js';
-import { parseKeepingBigInts, readShapes, type Reader, type TypeShape } from './data-shape.js';
+import { parseKeepingBigInts, readShapes, type FieldShape, type Reader, type TypeShape } from './data-shape.js';
 
 const page = 20_000;
 
@@ -25,11 +25,20 @@ export async function openOffline(dataDir: string, recover = false): Promise<Eng
   });
 }
 
+/** What to read of a field; nothing for an edge whose targets have no ID or @id to be named by. */
+function selectionOf(f: FieldShape): string[] {
+  if (f.kind === 'scalar') return [f.name];
+  if (f.kind === 'geo') return [`${f.name} ${f.selection}`];
+  if (f.kind === 'edge') return f.refs.length === 0 ? [] : [`${f.name} { ${f.refs.join(' ')} }`];
+  const members = f.members.filter((m) => m.refs.length > 0);
+  return members.length === 0 ? [] : [`${f.name} { __typename ${members.map((m) => `... on ${m.name} { ${m.refs.join(' ')} }`).join(' ')} }`];
+}
+
 /** Rows of one type, by uid. */
 async function* rowsOf(engine: Reader, shape: TypeShape): AsyncGenerator<Record<string, unknown>> {
   const selection = [
     ...(shape.idField === undefined ? [] : [shape.idField]),
-    ...shape.fields.map((f) => (f.kind === 'scalar' ? f.name : f.kind === 'geo' ? `${f.name} ${f.selection}` : `${f.name} { ${f.refs.join(' ')} }`)),
+    ...shape.fields.flatMap(selectionOf),
   ].join(' ');
   for (let offset = 0; ; offset += page) {
     const response = await engine.execute({ method: 'POST', headers: {}, query: `{ query${shape.name}(first: ${page}, offset: ${offset}) { ${selection} } }` });
@@ -65,9 +74,9 @@ export async function exportData(engine: Reader, write: (line: string) => void):
         if (field.kind === 'scalar') out[field.name] = field.typeName === 'Float' ? floats(value) : value;
         else if (field.kind === 'geo') out[field.name] = value;
         else {
-          const refs = (Array.isArray(value) ? value : [value]).map((ref: Record<string, unknown>) => renumber(ref, field.refs, numberOf));
-          refs.sort((a, b) => refOrder(a, field.refs) - refOrder(b, field.refs) || (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
-          out[field.name] = field.list ? refs : refs[0];
+          const refs = (Array.isArray(value) ? value : [value]).flatMap((ref: Record<string, unknown>) => reference(field, ref, numberOf));
+          refs.sort((a, b) => a.order - b.order || (a.text < b.text ? -1 : 1));
+          if (refs.length > 0) out[field.name] = field.list ? refs.map((r) => r.ref) : refs[0]?.ref;
         }
       }
       write(JSON.stringify(out) + '\n');
@@ -78,6 +87,29 @@ export async function exportData(engine: Reader, write: (line: string) => void):
 
 function floats(value: unknown): unknown {
   return Array.isArray(value) ? value.map(Number) : Number(value);
+}
+
+interface Reference {
+  readonly ref: Record<string, unknown>;
+  /** Sort keys: the renumbered ID (0 when named by @id), then the JSON text. */
+  readonly order: number;
+  readonly text: string;
+}
+
+/** An edge target as a reference by its new number or @id; a union target wrapped in its member's key. */
+function reference(field: FieldShape, target: Record<string, unknown>, numberOf: ReadonlyMap<string, string>): Reference[] {
+  let refs: readonly string[];
+  let key: string | undefined;
+  if (field.kind === 'union') {
+    const member = field.members.find((m) => m.name === target['__typename']);
+    if (member === undefined || member.refs.length === 0) return [];
+    refs = member.refs;
+    key = member.key;
+  } else if (field.kind === 'edge') refs = field.refs;
+  else return [];
+  const inner = renumber(target, refs, numberOf);
+  const ref = key === undefined ? inner : { [key]: inner };
+  return [{ ref, order: refOrder(inner, refs), text: JSON.stringify(ref) }];
 }
 
 function renumber(ref: Record<string, unknown>, fields: readonly string[], numberOf: ReadonlyMap<string, string>): Record<string, unknown> {

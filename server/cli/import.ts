@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Engine } from '../../engine/index.js';
 import { cliArgs } from './cli-args.js';
-import { readShapes, type TypeShape } from './data-shape.js';
+import { readShapes, type FieldShape, type TypeShape } from './data-shape.js';
 import { openOffline } from './export.js';
 
 type Row = Record<string, unknown>;
@@ -50,7 +50,7 @@ export async function importData(engine: Engine, lines: readonly string[], progr
       continue;
     }
     const edges: Row = {};
-    for (const field of shape.fields) if (field.kind === 'edge' && record[field.name] !== undefined) edges[field.name] = record[field.name];
+    for (const field of shape.fields) if (isEdge(field) && record[field.name] !== undefined) edges[field.name] = record[field.name];
     pending.push({ line: i + 1, shape, record, edges });
   }
   const idMap = new Map<string, string>();
@@ -87,7 +87,7 @@ async function addBatch(engine: Engine, batch: Pending[], rejected: { line: numb
   const lower = shape.name.charAt(0).toLowerCase() + shape.name.slice(1);
   const inputs = batch.map((p) => {
     const input: Row = {};
-    for (const field of shape.fields) if (field.kind !== 'edge' && p.record[field.name] !== undefined) input[field.name] = p.record[field.name];
+    for (const field of shape.fields) if (!isEdge(field) && p.record[field.name] !== undefined) input[field.name] = p.record[field.name];
     return input;
   });
   const select = shape.idField === undefined ? 'numUids' : `numUids ${lower} { ${shape.idField} }`;
@@ -108,7 +108,9 @@ async function link(engine: Engine, p: Pending, idMap: ReadonlyMap<string, strin
   const { shape } = p;
   const set: Row = {};
   for (const [name, value] of Object.entries(p.edges)) {
-    const mapRef = (ref: Row): Row => Object.fromEntries(Object.entries(ref).map(([k, v]) => [k, typeof v === 'string' ? (idMap.get(v) ?? v) : v]));
+    // A union reference wraps its member's reference: `{ dogRef: { id } }`.
+    const mapRef = (ref: Row): Row =>
+      Object.fromEntries(Object.entries(ref).map(([k, v]) => [k, typeof v === 'string' ? (idMap.get(v) ?? v) : isRow(v) ? mapRef(v) : v]));
     set[name] = Array.isArray(value) ? (value as Row[]).map(mapRef) : mapRef(value as Row);
   }
   let filter: Row;
@@ -120,6 +122,14 @@ async function link(engine: Engine, p: Pending, idMap: ReadonlyMap<string, strin
   }
   const body = await run(engine, `mutation ($input: Update${shape.name}Input!) { update${shape.name}(input: $input) { numUids } }`, { input: { filter, set } });
   return body.errors === undefined ? undefined : messages(body.errors);
+}
+
+function isEdge(field: FieldShape): boolean {
+  return field.kind === 'edge' || field.kind === 'union';
+}
+
+function isRow(value: unknown): value is Row {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 async function run(engine: Engine, query: string, variables: Row): Promise<{ data?: unknown; errors?: unknown }> {

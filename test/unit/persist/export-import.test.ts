@@ -76,6 +76,51 @@ describe('export and import', () => {
     expect(await exported(target)).toBe(first);
   });
 
+  it('union edges round-trip: references by member (`{ dogRef: { id } }`), by ID and by @id', async () => {
+    const unionSchema = `
+      type Dog { id: ID! breed: String }
+      type Robot { serial: String! @id model: String }
+      union Member = Dog | Robot
+      type Home { id: ID! address: String members: [Member] favourite: Member }
+    `;
+    const source = dir();
+    const { engine } = await openEngine(source);
+    expect((await engine.updateSchema(unionSchema)).ok).toBe(true);
+    const added = await gql(
+      engine,
+      `mutation { addHome(input: [
+        { address: "a", members: [{ robotRef: { serial: "r2", model: "astromech" } }, { dogRef: { breed: "lab" } }], favourite: { robotRef: { serial: "r2" } } },
+        { address: "b", favourite: { dogRef: { breed: "pug" } } }
+      ]) { numUids } }`,
+    );
+    expect(added.errors).toBeUndefined();
+    await engine.close();
+
+    const first = await exported(source);
+    expect(first.split('\n').filter(Boolean)).toEqual([
+      '{"__typename":"Dog","id":"0x1","breed":"lab"}',
+      '{"__typename":"Dog","id":"0x2","breed":"pug"}',
+      '{"__typename":"Home","id":"0x3","address":"a","members":[{"robotRef":{"serial":"r2"}},{"dogRef":{"id":"0x1"}}],"favourite":{"robotRef":{"serial":"r2"}}}',
+      '{"__typename":"Home","id":"0x4","address":"b","favourite":{"dogRef":{"id":"0x2"}}}',
+      '{"__typename":"Robot","serial":"r2","model":"astromech"}',
+    ]);
+    const target = dir();
+    const fresh = await openEngine(target);
+    expect((await fresh.engine.updateSchema(unionSchema)).ok).toBe(true);
+    const summary = await importData(fresh.engine, first.split('\n'));
+    expect(summary.rejected).toEqual([]);
+    expect(summary.added).toBe(5);
+    const read = await gql(fresh.engine, '{ queryHome { address members { __typename ... on Dog { breed } ... on Robot { serial } } favourite { __typename } } }');
+    expect(read.data).toEqual({
+      queryHome: [
+        { address: 'a', members: [{ __typename: 'Dog', breed: 'lab' }, { __typename: 'Robot', serial: 'r2' }], favourite: { __typename: 'Robot' } },
+        { address: 'b', members: [], favourite: { __typename: 'Dog' } },
+      ],
+    });
+    await fresh.engine.close();
+    expect(await exported(target)).toBe(first);
+  });
+
   it('reports rejected records and goes on', async () => {
     const target = dir();
     const { engine } = await openEngine(target);
