@@ -147,7 +147,7 @@ describe('language tags over HTTP', () => {
     expect(answer).toEqual({
       errors: [
         {
-          message: 'Field "nameHiZh" is not defined by type "AddPersonInput". Did you mean "nameHi", "nameZh", or "name"?',
+          message: 'Field "nameHiZh" is not defined by type AddPersonInput. Did you mean nameHi, nameZh, or name?',
           locations: [{ line: 1, column: 43 }],
         },
       ],
