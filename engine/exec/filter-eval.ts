@@ -170,10 +170,12 @@ function applyOperator(ctx: ExecContext, field: FieldModel, op: string, arg: unk
   }
 }
 
+/** Splits `/pattern/flags` as Dgraph does (dql parseRegexArgs): at the last `/`, with `\/` → `/`. */
 function regexp(trigram: TrigramIndex, literal: string): SortedIds {
-  const match = /^\/(.*)\/([a-z]*)$/s.exec(literal);
-  if (match === null) throw new FieldError(`regexp filter expects a value of the form /pattern/flags, got: ${literal}`);
-  const [, pattern = '', flags = ''] = match;
+  const end = literal.lastIndexOf('/');
+  if (end < 1 || !literal.startsWith('/')) throw new FieldError(`regexp filter expects a value of the form /pattern/flags, got: ${literal}`);
+  const pattern = literal.slice(1, end).replaceAll('\\/', '/');
+  const flags = literal.slice(end + 1);
   try {
     return trigram.regexp(pattern, flags);
   } catch (error) {

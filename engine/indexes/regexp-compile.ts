@@ -1,74 +1,42 @@
-// Turns Dgraph's `/pattern/flags` pieces into a JS RegExp, with the RE2 rules Dgraph applies:
-// only the `i` flag; no look-around or back-references; RE2's leading `(?i)`, `(?P<name>`, `\A`
-// and `\z` are translated. Without `i` the pattern compiles in Unicode mode (as RE2 matches code
-// points) when it is valid there; with `i` it compiles in non-Unicode mode, whose case folding
-// ./regexp-trigram-query.ts reproduces exactly when it expands literals into case variants.
+// Compiles Dgraph's `/pattern/flags` pieces with an RE2-class engine (re2js, a pure-JS port of RE2:
+// linear-time matching, Go's RE2 syntax and Go's error texts). This is the only file that imports
+// re2js. Dgraph compiles `(?m)` + pattern (`(?i)(?m)` + pattern for the `i` flag, the only flag it
+// accepts) and never matches an empty value (worker/task.go); both rules are kept here, and the
+// prefix is part of the compiled text so that RE2's parse errors quote exactly what Dgraph's do.
+
+import { RE2JS } from 're2js';
 
 export class InvalidRegexpError extends Error {
-  constructor(pattern: string, reason: string) {
-    super(`error parsing regexp: ${reason}: \`${pattern}\``);
+  constructor(message: string) {
+    super(message);
     this.name = 'InvalidRegexpError';
   }
 }
 
 export interface CompiledRegexp {
-  readonly regexp: RegExp;
-  /** The pattern in JS syntax (after the RE2 translations). */
+  /** Dgraph's match: the value is non-empty and the pattern matches somewhere in it. */
+  test(value: string): boolean;
+  /** The pattern as the user wrote it (RE2 syntax), for deriving trigrams. */
   readonly source: string;
+  /** True when some part of the pattern matches case-insensitively (the flag or an inline `(?i`). */
   readonly ignoreCase: boolean;
 }
 
-const UNSUPPORTED = /\(\?<?[=!]/;
-
-function translate(pattern: string): string {
-  let out = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i] as string;
-    if (ch === '\\') {
-      const next = pattern[i + 1];
-      if (next === undefined) return out + ch;
-      if (next === 'A') out += '^';
-      else if (next === 'z') out += '$';
-      else if (next >= '1' && next <= '9') throw new InvalidRegexpError(pattern, 'invalid escape sequence');
-      else if (next === 'k' && pattern[i + 2] === '<') throw new InvalidRegexpError(pattern, 'invalid escape sequence');
-      else out += ch + next;
-      i++;
-    } else if (ch === '(' && pattern.startsWith('(?P<', i)) {
-      out += '(?<';
-      i += 3;
-    } else {
-      out += ch;
-    }
-  }
-  return out;
-}
+// An inline flag group that turns case folding on: `(?i)`, `(?si:`, `(?i-s)`, ...
+const INLINE_I = /\(\?[a-zA-Z]*i[a-zA-Z-]*[:)]/;
 
 export function compileRegexp(pattern: string, flags: string): CompiledRegexp {
-  let ignoreCase = false;
-  for (const f of flags) {
-    if (f === 'i') ignoreCase = true;
-    else throw new InvalidRegexpError(`/${pattern}/${flags}`, `unsupported flag ${JSON.stringify(f)}`);
-  }
-  let body = pattern;
-  if (body.startsWith('(?i)')) {
-    ignoreCase = true;
-    body = body.slice(4);
-  }
-  if (UNSUPPORTED.test(body.replace(/\\./g, ''))) {
-    throw new InvalidRegexpError(pattern, 'invalid or unsupported Perl syntax');
-  }
-  const source = translate(body);
-  if (!ignoreCase) {
-    try {
-      return { regexp: new RegExp(source, 'u'), source, ignoreCase };
-    } catch {
-      // not valid in Unicode mode (e.g. a lone `{`): fall through to the legacy syntax
-    }
-  }
+  if (flags !== '' && flags !== 'i') throw new InvalidRegexpError(`Invalid regexp modifier: ${flags}`);
+  const prefix = flags === 'i' ? '(?i)(?m)' : '(?m)';
+  let re: RE2JS;
   try {
-    return { regexp: new RegExp(source, ignoreCase ? 'i' : ''), source, ignoreCase };
-  } catch (e) {
-    const reason = e instanceof Error ? e.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : String(e);
-    throw new InvalidRegexpError(pattern, reason.toLowerCase());
+    re = RE2JS.compile(prefix + pattern);
+  } catch (error) {
+    throw new InvalidRegexpError(error instanceof Error ? error.message : String(error));
   }
+  return {
+    test: (value: string): boolean => value.length > 0 && re.test(value),
+    source: pattern,
+    ignoreCase: flags === 'i' || INLINE_I.test(pattern),
+  };
 }

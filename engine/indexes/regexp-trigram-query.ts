@@ -6,6 +6,8 @@
 // Each sub-expression gets an Info: either the exact set of strings it matches (when small), or
 // sets of possible prefixes and suffixes plus a trigram query that its matches satisfy.
 // Trigrams are taken over UTF-16 code units, the same way the trigram index splits values.
+// The pattern is in Go's RE2 syntax (already validated by ./regexp-compile.ts); every construct
+// this parser does not model precisely is read as "any string", which keeps the query sound.
 
 export type TrigramQuery =
   | { readonly op: 'all' }
@@ -146,49 +148,76 @@ function repeat(x: Info, min: number, max: number): Info {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Case variants of JS's non-Unicode `i` matching: two code units match when their
-// Canonicalize() values are equal (toUpperCase when that is one unit, never non-ASCII → ASCII).
+// Case variants of RE2's `(?i)` matching, which folds by Unicode simple case folding orbits (k, K
+// and the Kelvin sign K are one orbit). The orbits are built by joining every BMP character with
+// its one-unit upper- and lower-case forms: that covers every simple folding orbit (a superset
+// only costs candidates, never a match).
 
 let caseClasses: Map<number, string[]> | null = null;
 
-function canonical(u: number): number {
-  const up = String.fromCharCode(u).toUpperCase();
-  if (up.length !== 1) return u;
-  const cu = up.charCodeAt(0);
-  return u >= 128 && cu < 128 ? u : cu;
+function buildCaseClasses(): Map<number, string[]> {
+  const parent = new Int32Array(0x10000);
+  for (let u = 0; u < 0x10000; u++) parent[u] = u;
+  const find = (u: number): number => {
+    while (parent[u] !== u) u = parent[u] = parent[parent[u] as number] as number;
+    return u;
+  };
+  const join = (u: number, other: number): void => {
+    const a = find(u);
+    const b = find(other);
+    if (a !== b) parent[a] = b;
+  };
+  // Case-map 256 characters per call (one call per character costs ~90 ms); a block whose mapped
+  // length changed holds a one-to-many mapping (ß → SS) and is redone one character at a time.
+  const codes = new Uint16Array(256);
+  for (let base = 0; base < 0x10000; base += 256) {
+    if (base >= 0xd800 && base <= 0xdfff) continue;
+    for (let i = 0; i < 256; i++) codes[i] = base + i;
+    const block = String.fromCharCode(...codes);
+    for (const mapped of [block.toUpperCase(), block.toLowerCase()]) {
+      if (mapped.length === block.length) {
+        for (let i = 0; i < 256; i++) if (mapped.charCodeAt(i) !== base + i) join(base + i, mapped.charCodeAt(i));
+        continue;
+      }
+      for (let i = 0; i < 256; i++) {
+        const ch = block[i] as string;
+        for (const other of [ch.toUpperCase(), ch.toLowerCase()]) if (other.length === 1 && other !== ch) join(base + i, other.charCodeAt(0));
+      }
+    }
+  }
+  const groups = new Map<number, string[]>();
+  for (let u = 0; u <= 0xffff; u++) {
+    const r = find(u);
+    if (r === u && parent[u] === u && !groups.has(u)) continue; // a root alone is skipped below
+    let g = groups.get(r);
+    if (g === undefined) groups.set(r, (g = [String.fromCharCode(r)]));
+    if (u !== r) g.push(String.fromCharCode(u));
+  }
+  const out = new Map<number, string[]>();
+  for (const g of groups.values()) if (g.length > 1) for (const m of g) out.set(m.charCodeAt(0), g);
+  return out;
 }
 
 function caseVariants(ch: string): string[] {
-  if (caseClasses === null) {
-    const groups = new Map<number, string[]>();
-    for (let u = 0; u <= 0xffff; u++) {
-      if (u >= 0xd800 && u <= 0xdfff) continue;
-      const c = canonical(u);
-      let g = groups.get(c);
-      if (g === undefined) groups.set(c, (g = []));
-      g.push(String.fromCharCode(u));
-    }
-    caseClasses = new Map();
-    for (const g of groups.values()) if (g.length > 1) for (const m of g) caseClasses.set(m.charCodeAt(0), g);
-  }
+  caseClasses ??= buildCaseClasses();
   return caseClasses.get(ch.charCodeAt(0)) ?? [ch];
 }
 
 // ---------------------------------------------------------------------------------------------
-// Parser (JS regex syntax, as produced by ./regexp-compile.ts)
+// Parser (Go RE2 syntax; the pattern compiled before, so it is well formed)
 
 class Parser {
   private pos = 0;
+  private readonly unicode = true; // RE2 matches code points: a surrogate pair is one character
 
   constructor(
     private readonly src: string,
     private readonly ignoreCase: boolean,
-    private readonly unicode: boolean,
   ) {}
 
   parse(): Info {
     const info = this.alternation();
-    if (this.pos < this.src.length) return STAR; // unbalanced `)`: the RegExp compiler decides
+    if (this.pos < this.src.length) return STAR; // unbalanced `)`: cannot happen after RE2 compiled it
     return info;
   }
 
@@ -236,12 +265,40 @@ class Parser {
     return exactInfo(new Set(this.ignoreCase ? caseVariants(ch) : [ch]), ALL);
   }
 
+  /**
+   * `\Q...\E`: the text up to `\E` (or the end) taken literally. A quantifier after it applies to
+   * its last character only, so that one is quantified here.
+   */
+  private quoted(): Info {
+    const end = this.src.indexOf('\\E', this.pos);
+    const chars = [...this.src.slice(this.pos, end < 0 ? this.src.length : end)];
+    this.pos = end < 0 ? this.src.length : end + 2;
+    const one = (ch: string): Info => (ch.length > 1 ? this.astral(ch) : this.literal(ch));
+    let info = EMPTY;
+    chars.forEach((ch, k) => {
+      info = concat(info, k === chars.length - 1 ? this.quantified(one(ch)) : one(ch));
+    });
+    return info;
+  }
+
+  /** A character outside the BMP (two code units); case variants of those are not modelled. */
+  private astral(pair: string): Info {
+    return this.ignoreCase ? ANY_CHAR : exactInfo(new Set([pair]), ALL);
+  }
+
   private atom(): Info {
     const ch = this.src[this.pos++] as string;
     switch (ch) {
       case '(': {
         if (this.src[this.pos] === '?') {
-          const m = /^\?(:|<[A-Za-z_$][\w$]*>)/.exec(this.src.slice(this.pos));
+          // `(?flags)` alone changes flags only (case folding is already decided for the whole
+          // pattern); `(?flags:...)`, `(?P<name>...)` and `(?<name>...)` are groups.
+          const flagsOnly = /^\?[A-Za-z-]*\)/.exec(this.src.slice(this.pos));
+          if (flagsOnly !== null) {
+            this.pos += flagsOnly[0].length;
+            return EMPTY;
+          }
+          const m = /^\?([A-Za-z-]*:|P?<[A-Za-z_][\w]*>)/.exec(this.src.slice(this.pos));
           this.pos += m === null ? 1 : m[0].length;
           if (m === null) {
             this.alternation();
@@ -267,7 +324,7 @@ class Parser {
         const next = this.src.charCodeAt(this.pos);
         if (this.unicode && code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
           this.pos++; // a surrogate pair is one character (and one quantifier operand) in Unicode mode
-          return exactInfo(new Set([ch + String.fromCharCode(next)]), ALL);
+          return this.astral(ch + String.fromCharCode(next));
         }
         return this.literal(ch);
       }
@@ -277,56 +334,50 @@ class Parser {
   private escape(): Info {
     const ch = this.src[this.pos++];
     if (ch === undefined) return STAR;
-    if ('dDwWsS'.includes(ch)) return ANY_CHAR;
-    if (ch === 'b' || ch === 'B') return EMPTY;
+    if ('dDwWsSC'.includes(ch)) return ANY_CHAR;
+    if ('bBAz'.includes(ch)) return EMPTY; // word boundaries, start and end of text
+    if (ch === 'Q') return this.quoted();
     if (ch === 'p' || ch === 'P') {
-      const m = /^\{[^}]*\}/.exec(this.src.slice(this.pos));
-      if (m !== null) this.pos += m[0].length;
+      this.skipUnicodeClassName();
       return ANY_CHAR;
     }
     const code = this.escapedCode(ch);
     if (code === null) return ANY_CHAR;
-    // In Unicode mode an escaped surrogate may pair with the next one into one quantifier operand.
-    if (this.unicode && code >= 0xd800 && code <= 0xdfff) return STAR;
+    if (code > 0xffff) return this.astral(String.fromCodePoint(code));
+    if (code >= 0xd800 && code <= 0xdfff) return ANY_CHAR;
     return this.literal(String.fromCharCode(code));
   }
 
-  /** Code unit of a single-character escape (after the backslash), or null when not simple. */
+  /** After `\p` / `\P`: a one-letter class name or a `{Name}`. */
+  private skipUnicodeClassName(): void {
+    const m = /^\{[^}]*\}/.exec(this.src.slice(this.pos));
+    this.pos += m !== null ? m[0].length : 1;
+  }
+
+  /** Code point of a single-character RE2 escape (after the backslash), or null when not simple. */
   private escapedCode(ch: string): number | null {
     switch (ch) {
+      case 'a': return 7;
       case 'n': return 10;
       case 'r': return 13;
       case 't': return 9;
       case 'f': return 12;
       case 'v': return 11;
-      case '0': return 0;
       case 'x': {
-        const m = /^[0-9A-Fa-f]{2}/.exec(this.src.slice(this.pos));
-        if (m === null) return 'x'.charCodeAt(0);
-        this.pos += 2;
-        return parseInt(m[0], 16);
+        const m = /^(?:\{([0-9A-Fa-f]+)\}|([0-9A-Fa-f]{2}))/.exec(this.src.slice(this.pos));
+        if (m === null) return null;
+        this.pos += m[0].length;
+        return parseInt(m[1] ?? m[2] ?? '', 16);
       }
-      case 'u': {
-        if (this.src[this.pos] === '{') {
-          const end = this.src.indexOf('}', this.pos);
-          this.pos = end < 0 ? this.src.length : end + 1;
-          return null;
+      default: {
+        if (ch >= '0' && ch <= '7') {
+          // octal: up to two more octal digits (RE2 rejects a lone \1-\7 as a back-reference)
+          const m = /^[0-7]{0,2}/.exec(this.src.slice(this.pos)) as RegExpExecArray;
+          this.pos += m[0].length;
+          return parseInt(ch + m[0], 8);
         }
-        const m = /^[0-9A-Fa-f]{4}/.exec(this.src.slice(this.pos));
-        if (m === null) return 'u'.charCodeAt(0);
-        this.pos += 4;
-        return parseInt(m[0], 16);
+        return /[A-Za-z0-9]/.test(ch) ? null : ch.charCodeAt(0);
       }
-      case 'c': {
-        const next = this.src[this.pos];
-        if (next !== undefined && /[A-Za-z]/.test(next)) {
-          this.pos++;
-          return next.charCodeAt(0) % 32;
-        }
-        return null;
-      }
-      default:
-        return ch.charCodeAt(0);
     }
   }
 
@@ -338,7 +389,15 @@ class Parser {
     }
     let big = false;
     const codes: number[] = [];
-    while (this.pos < this.src.length && this.src[this.pos] !== ']') {
+    let first = true; // RE2 reads a `]` right after `[` or `[^` as a member
+    while (this.pos < this.src.length && (this.src[this.pos] !== ']' || first)) {
+      first = false;
+      if (this.src.startsWith('[:', this.pos)) {
+        const end = this.src.indexOf(':]', this.pos + 2); // POSIX class such as [:alpha:]
+        this.pos = end < 0 ? this.src.length : end + 2;
+        big = true;
+        continue;
+      }
       const lo = this.classAtom();
       if (lo === null) {
         big = true;
@@ -355,7 +414,7 @@ class Parser {
     if (negated || big || codes.length === 0) return ANY_CHAR;
     const chars = new Set<string>();
     for (const c of codes) {
-      if (c >= 0xd800 && c <= 0xdfff) return ANY_CHAR;
+      if (c >= 0xd800) return ANY_CHAR; // surrogates and astral members: not modelled
       const s = String.fromCharCode(c);
       for (const v of this.ignoreCase ? caseVariants(s) : [s]) chars.add(v);
       if (chars.size > MAX_SET) return ANY_CHAR;
@@ -363,28 +422,31 @@ class Parser {
     return exactInfo(chars, ALL);
   }
 
-  /** One class member as a code unit, or null for a class escape / anything not simple. */
+  /** One class member as a code point, or null for a class escape / anything not simple. */
   private classAtom(): number | null {
-    const ch = this.src[this.pos++] as string;
-    if (ch !== '\\') return ch.charCodeAt(0);
+    const ch = this.src.codePointAt(this.pos) as number;
+    this.pos += ch > 0xffff ? 2 : 1;
+    if (ch !== 0x5c) return ch;
     const e = this.src[this.pos++];
     if (e === undefined) return null;
-    if ('dDwWsSpP'.includes(e)) {
-      if (e === 'p' || e === 'P') {
-        const m = /^\{[^}]*\}/.exec(this.src.slice(this.pos));
-        if (m !== null) this.pos += m[0].length;
-      }
+    if ('dDwWsS'.includes(e)) return null;
+    if (e === 'p' || e === 'P') {
+      this.skipUnicodeClassName();
       return null;
     }
-    if (e === 'b') return 8;
+    if (e === 'Q') {
+      const end = this.src.indexOf('\\E', this.pos);
+      this.pos = end < 0 ? this.src.length : end + 2;
+      return null;
+    }
     return this.escapedCode(e);
   }
 }
 
 /**
- * The trigram query every match of `source` (JS syntax) satisfies, for a RegExp compiled with
- * the `i` flag when `ignoreCase` and with the `u` flag when `unicode`.
+ * The trigram query every match of `source` (Go RE2 syntax) satisfies, for a matcher that folds
+ * case when `ignoreCase`.
  */
-export function trigramQuery(source: string, ignoreCase: boolean, unicode: boolean): TrigramQuery {
-  return fullQuery(new Parser(source, ignoreCase, unicode).parse());
+export function trigramQuery(source: string, ignoreCase: boolean): TrigramQuery {
+  return fullQuery(new Parser(source, ignoreCase).parse());
 }

@@ -1,9 +1,11 @@
 // Trigram index (`@search(by: [trigram])` / `[regexp]` → the `regexp` filter). Values are split
 // into trigrams of UTF-16 code units (case-sensitive, as Dgraph splits bytes); a regexp filter
 // derives from the pattern a boolean query over trigrams (./regexp-trigram-query.ts), evaluates it
-// on the postings to get candidates, and verifies every candidate with the RegExp itself. A pattern
-// from which no trigram can be derived is refused with Dgraph's error (`RegexpNeedsTrigramError`);
-// `regexpScan` is the full scan exec may choose instead. The index keeps the values it was given.
+// on the postings to get candidates, and verifies every candidate with the RE2 matcher
+// (./regexp-compile.ts). A pattern from which no trigram can be derived (e.g. `/n/`) is answered by
+// testing this field's values, as Dgraph's GraphQL filter does (it checks the values of the nodes
+// it filters): the cost is bounded by the number of values of the field, each tested in linear time.
+// The index keeps the values it was given.
 
 import type { ScalarValue, ValueIndex } from './value-index.js';
 import type { SortedIds } from '../util/sorted-ids.js';
@@ -13,13 +15,6 @@ import { compileRegexp, type CompiledRegexp } from './regexp-compile.js';
 import { trigramQuery, type TrigramQuery } from './regexp-trigram-query.js';
 
 export { InvalidRegexpError } from './regexp-compile.js';
-
-export class RegexpNeedsTrigramError extends Error {
-  constructor() {
-    super("regular expression is too wide-ranging and can't be executed efficiently");
-    this.name = 'RegexpNeedsTrigramError';
-  }
-}
 
 interface PreparedRegexp {
   readonly compiled: CompiledRegexp;
@@ -66,31 +61,28 @@ export class TrigramIndex implements ValueIndex {
   }
 
   /**
-   * Nodes with a value matching `/pattern/flags` (unanchored, like Dgraph). Throws
-   * `RegexpNeedsTrigramError` when the pattern yields no trigram and `InvalidRegexpError` when it
-   * does not compile (or uses syntax RE2 lacks: look-around, back-references, flags other than i).
+   * Nodes with a value matching `/pattern/flags` (unanchored, like Dgraph): through the trigram
+   * postings when the pattern yields trigrams, else by testing every value. Throws
+   * `InvalidRegexpError` when the pattern is not RE2 (look-around, back-references, ...) or a flag
+   * other than `i` is given.
    */
   regexp(pattern: string, flags: string): SortedIds {
     const { compiled, query } = this.prepare(pattern, flags);
-    if (query.op === 'all') throw new RegexpNeedsTrigramError();
+    if (query.op === 'all') return this.scan(compiled);
     const candidates = this.evaluate(query);
-    const re = compiled.regexp;
     const out: number[] = [];
     for (const id of candidates) {
-      if (this.values.get(id).some((v) => re.test(v))) out.push(id);
+      if (this.values.get(id).some(compiled.test)) out.push(id);
     }
     return out;
   }
 
-  /** Like `regexp`, but tests every stored value (no trigram needed). */
+  /** Like `regexp`, but always tests every stored value (the reference the trigram path must equal). */
   regexpScan(pattern: string, flags: string): SortedIds {
-    const re = this.prepare(pattern, flags).compiled.regexp;
-    const out: number[] = [];
-    for (const [id, vals] of this.values.entries()) if (vals.some((v) => re.test(v))) out.push(id);
-    return toSortedIds(out);
+    return this.scan(this.prepare(pattern, flags).compiled);
   }
 
-  /** True when `regexp` would refuse the pattern as too wide (so exec can choose a scan up front). */
+  /** True when `regexp` answers the pattern by testing every value (no trigram to look up). */
   needsScan(pattern: string, flags: string): boolean {
     return this.prepare(pattern, flags).query.op === 'all';
   }
@@ -100,12 +92,18 @@ export class TrigramIndex implements ValueIndex {
     let p = this.prepared.get(key);
     if (p === undefined) {
       const compiled = compileRegexp(pattern, flags);
-      const query = trigramQuery(compiled.source, compiled.ignoreCase, compiled.regexp.unicode);
+      const query = trigramQuery(compiled.source, compiled.ignoreCase);
       p = { compiled, query };
       if (this.prepared.size >= CACHE_LIMIT) this.prepared.clear();
       this.prepared.set(key, p);
     }
     return p;
+  }
+
+  private scan(compiled: CompiledRegexp): SortedIds {
+    const out: number[] = [];
+    for (const [id, vals] of this.values.entries()) if (vals.some(compiled.test)) out.push(id);
+    return toSortedIds(out);
   }
 
   private evaluate(q: TrigramQuery): SortedIds {
@@ -119,7 +117,7 @@ export class TrigramIndex implements ValueIndex {
       case 'none':
         return [];
       case 'all':
-        throw new RegexpNeedsTrigramError();
+        throw new Error('trigram query: a top-level all is scanned, and and/or never keep one');
     }
   }
 }
