@@ -23,7 +23,12 @@ import { languageIds } from './language-value.js';
 
 type Filter = Readonly<Record<string, unknown>>;
 
-/** Ids of `universe` (the type's nodes) matching `filter`. */
+/**
+ * Ids of `universe` (the type's nodes) matching `filter`, read as Dgraph's buildFilter does: the
+ * object's field conditions, `has`, ids, `not` and each `and` are ANDed, and its `or` (one object,
+ * or a list whose items are ORed) is ORed with that conjunction. The plan (plan/query-plan.ts
+ * planFilter) describes the same tree.
+ */
 export function evaluateFilter(
   ctx: ExecContext,
   type: TypeModel,
@@ -31,19 +36,34 @@ export function evaluateFilter(
   universe: SortedIds,
   universeIsType = false,
 ): SortedIds {
-  if (filter === null || filter === undefined) return universe;
+  return evaluateObject(ctx, type, filter, universe, universeIsType) ?? universe;
+}
+
+/** The ids one filter object selects, or undefined when it places no condition (empty, all null). */
+function evaluateObject(ctx: ExecContext, type: TypeModel, filter: Filter | null | undefined, universe: SortedIds, universeIsType: boolean): SortedIds | undefined {
+  if (filter === null || filter === undefined) return undefined;
   // Parts known to lie inside `universe` spare the (often large) intersection with it.
   const bounded: SortedIds[] = [];
   const unbounded: SortedIds[] = [];
+  let alternatives: SortedIds[] | undefined;
+  const sub = (value: unknown): SortedIds | undefined => evaluateObject(ctx, type, value as Filter | null, universe, universeIsType);
   for (const key of Object.keys(filter)) {
     const value = filter[key];
     if (value === undefined || value === null) continue;
     if (key === 'and') {
-      for (const sub of asList(value)) bounded.push(evaluateFilter(ctx, type, sub as Filter, universe, universeIsType));
+      for (const item of asList(value)) {
+        const ids = sub(item);
+        if (ids !== undefined) bounded.push(ids);
+      }
     } else if (key === 'or') {
-      bounded.push(unionMany(asList(value).map((sub) => evaluateFilter(ctx, type, sub as Filter, universe, universeIsType))));
+      alternatives = [];
+      for (const item of asList(value)) {
+        const ids = sub(item);
+        if (ids !== undefined) alternatives.push(ids);
+      }
     } else if (key === 'not') {
-      bounded.push(difference(universe, evaluateFilter(ctx, type, value as Filter, universe, universeIsType)));
+      const ids = sub(value);
+      if (ids !== undefined) bounded.push(difference(universe, ids));
     } else if (key === 'has') {
       for (const name of asList(value)) unbounded.push(hasField(ctx, type, String(name)));
     } else if (key === type.idField) {
@@ -55,8 +75,13 @@ export function evaluateFilter(
       if (ids !== undefined) (universeIsType && ownsPredicate(type, field) ? bounded : unbounded).push(ids);
     }
   }
-  if (bounded.length === 0) unbounded.push(universe);
-  return intersectAll(bounded.length === 0 ? unbounded : unbounded.length === 0 ? bounded : [...bounded, ...unbounded]);
+  let conjunction: SortedIds | undefined;
+  if (bounded.length + unbounded.length > 0) {
+    if (bounded.length === 0) unbounded.push(universe);
+    conjunction = intersectAll(bounded.length === 0 ? unbounded : unbounded.length === 0 ? bounded : [...bounded, ...unbounded]);
+  }
+  if (alternatives === undefined || alternatives.length === 0) return conjunction;
+  return unionMany(conjunction === undefined ? alternatives : [conjunction, ...alternatives]);
 }
 
 /**

@@ -113,7 +113,9 @@ export class NodeWriter {
       }
       if (field.isXid && value === '') throw new FieldError(`encountered an empty value for @id field \`${type.name}.${name}\``);
       if (field.isXid && mode === 'update') this.#checkXidFree(type, field, value, id);
-      column.set(id, field.isList ? (value as unknown[]).map((v) => toStoredValue(field, v)) : toStoredValue(field, value));
+      // An embedding is one value (a Float32Array), not a list of values.
+      const list = field.isList && field.kind !== 'embedding';
+      column.set(id, list ? (value as unknown[]).map((v) => toStoredValue(field, v)) : toStoredValue(field, value));
     }
   }
 

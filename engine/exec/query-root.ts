@@ -162,22 +162,25 @@ export function queryIds(ctx: ExecContext, type: TypeModel, args: Record<string,
   return evaluateFilter(ctx, type, args['filter'] as Record<string, unknown> | undefined, universe, true);
 }
 
+/** The topK nearest nodes (exec/similarity.ts), then the type and the filter, in distance order. */
 function similar(ctx: ExecContext, root: RootFieldModel, type: TypeModel, plan: FieldPlan, path: Path, args: Record<string, unknown>): Completed {
   const field = type.fields.get(String(args['by']));
   if (field === undefined) throw new FieldError(`unknown embedding ${String(args['by'])}`);
-  let vector: ArrayLike<number> | undefined;
-  if (root.kind === 'similarByEmbedding') vector = args['vector'] as number[];
+  let vector: Float32Array;
+  if (root.kind === 'similarByEmbedding') vector = Float32Array.from(args['vector'] as number[]); // a float32vector, as in Dgraph
   else {
     const id = getTarget(ctx, type, args, plan);
     const stored = id === undefined ? undefined : ctx.graph.store.scalar(field.predicate).get(id);
     if (!(stored instanceof Float32Array)) return [];
     vector = stored;
   }
-  const candidates = queryIds(ctx, type, args);
-  const { ids, distances } = nearest(ctx, field, metricOf(ctx.apiSchema, type, field), vector, candidates, Number(args['topK']));
+  const { ids, distances } = nearest(ctx, field, metricOf(ctx.apiSchema, type, field), vector, Number(args['topK']));
+  const store = ctx.graph.store;
+  const ofType = ids.filter((id) => store.hasType(id, type.name)).sort((a, b) => a - b);
+  const kept = new Set(evaluateFilter(ctx, type, args['filter'] as Record<string, unknown> | undefined, ofType));
   ctx.vectorDistances = distances;
   try {
-    return readList(ctx, ids, type, plan, path, cascadeFor(plan, undefined, ctx.variables));
+    return readList(ctx, ids.filter((id) => kept.has(id)), type, plan, path, cascadeFor(plan, undefined, ctx.variables));
   } finally {
     ctx.vectorDistances = undefined;
   }

@@ -1,10 +1,10 @@
-// querySimilar<T>ById / querySimilar<T>ByEmbedding: exact nearest neighbours over the type's
-// embedding column (no approximate index needed at this scale), with Dgraph's distance formulas:
-// euclidean sqrt(Σ(a-b)²), cosine (1 - cos)/2, dotproduct (1 - a·b)/2, ascending.
+// querySimilar<T>ById / querySimilar<T>ByEmbedding: exact nearest neighbours over the embedding
+// column (no approximate index needed at this scale), with the distance formulas Dgraph v25's query
+// rewriter writes for vector_distance (graphql/resolve/query_rewriter.go): euclidean sqrt(Σ(a-b)²),
+// cosine 1 - a·b/sqrt((a·a)(b·b)), dotproduct 1 - a·b; ascending, ties by id.
 
 import { Kind, type GraphQLSchema } from 'graphql';
 import type { FieldModel, TypeModel } from '../schema/model.js';
-import type { SortedIds } from '../util/sorted-ids.js';
 import { FieldError, type ExecContext } from './exec-context.js';
 
 export type Metric = 'euclidean' | 'cosine' | 'dotproduct';
@@ -41,13 +41,18 @@ function readMetric(schema: GraphQLSchema, typeName: string, fieldName: string):
   return 'euclidean';
 }
 
+/** Dgraph's names of the metrics in its "vectors of different lengths" error (tok/hnsw/helper.go). */
+const metricNames: Readonly<Record<Metric, string>> = { euclidean: 'euclidean distance', cosine: 'cosine distance', dotproduct: 'dot product' };
+
 export function distance(metric: Metric, a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) {
+    throw new FieldError(`Dgraph execution failed because can not compute ${metricNames[metric]} on vectors of different lengths`);
+  }
   let dot = 0;
   let aa = 0;
   let bb = 0;
   let sq = 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < a.length; i++) {
     const x = a[i] as number;
     const y = b[i] as number;
     dot += x * y;
@@ -56,23 +61,26 @@ export function distance(metric: Metric, a: ArrayLike<number>, b: ArrayLike<numb
     sq += (x - y) * (x - y);
   }
   if (metric === 'euclidean') return Math.sqrt(sq);
-  if (metric === 'cosine') return (1 - dot / Math.sqrt(aa * bb)) / 2;
-  return (1 - dot) / 2;
+  if (metric === 'cosine') return 1 - dot / Math.sqrt(aa * bb);
+  return 1 - dot;
 }
 
-/** The `topK` candidates nearest to `vector`, ascending by distance (ties by id). */
+/**
+ * The `topK` nodes holding the embedding nearest to `vector`, ascending by distance (ties by id).
+ * As in Dgraph (similar_to searches the whole predicate, the filter runs on its answer), the caller
+ * filters these afterwards, so fewer than `topK` may remain.
+ */
 export function nearest(
   ctx: ExecContext,
   field: FieldModel,
   metric: Metric,
   vector: ArrayLike<number>,
-  candidates: SortedIds,
   topK: number,
 ): { ids: number[]; distances: Map<number, number> } {
   if (topK < 0) throw new FieldError('topK must be a non-negative integer');
   const column = ctx.graph.store.scalar(field.predicate);
   const scored: { id: number; d: number }[] = [];
-  for (const id of candidates) {
+  for (const id of column.ids()) {
     const v = column.get(id);
     if (!(v instanceof Float32Array)) continue;
     const d = distance(metric, vector, v);
@@ -80,6 +88,5 @@ export function nearest(
   }
   scored.sort((x, y) => x.d - y.d || x.id - y.id);
   const top = scored.slice(0, topK);
-  // Reported as float64 of the float32 computation inputs: round away float32 noise.
   return { ids: top.map((s) => s.id), distances: new Map(top.map((s) => [s.id, s.d])) };
 }

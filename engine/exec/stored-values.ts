@@ -8,6 +8,8 @@ import { FieldError } from './exec-context.js';
 /** A GraphQL input value (already coerced by graphql-js) as the store keeps it. */
 export function toStoredValue(field: FieldModel, value: unknown): ScalarValue {
   if (typeof value === 'string' && field.typeName === 'String') return value; // the commonest case first
+  // An embedding's typeName is Float: it must be caught before the Float case below.
+  if (field.kind === 'embedding') return Float32Array.from(value as number[]);
   switch (field.typeName) {
     case 'Int64':
       return toInt64(value);
@@ -23,7 +25,6 @@ export function toStoredValue(field: FieldModel, value: unknown): ScalarValue {
     case 'MultiPolygon':
       return geoMultiPolygon(value as MultiPolygonInput);
     default:
-      if (field.kind === 'embedding') return Float32Array.from(value as number[]);
       return String(value);
   }
 }

@@ -118,23 +118,32 @@ function orderKeys(type: TypeModel, order: unknown): { field: string; desc: bool
   return keys;
 }
 
+/**
+ * The filter tree exec/filter-eval.ts evaluates, as Dgraph's buildFilter builds it: one object's
+ * field conditions, `has`, ids, `not` and `and` items are intersected (smallest estimate first), and
+ * its `or` items are united with that intersection. Objects placing no condition are left out.
+ */
 export function planFilter(
   type: TypeModel,
   filter: Readonly<Record<string, unknown>> | null | undefined,
   estimates: Estimates,
   total: number,
 ): FilterPlan {
-  if (filter === null || filter === undefined) return { op: 'scan', type: type.name, estimate: total };
+  return planObject(type, filter, estimates, total) ?? { op: 'scan', type: type.name, estimate: total };
+}
+
+function planObject(type: TypeModel, filter: Readonly<Record<string, unknown>> | null | undefined, estimates: Estimates, total: number): FilterPlan | undefined {
+  if (filter === null || filter === undefined) return undefined;
+  const sub = (value: unknown): FilterPlan | undefined => planObject(type, value as Record<string, unknown> | null, estimates, total);
   const children: FilterPlan[] = [];
+  let alternatives: FilterPlan[] | undefined;
   for (const [key, value] of Object.entries(filter)) {
     if (value === undefined || value === null) continue;
-    if (key === 'and') for (const sub of list(value)) children.push(planFilter(type, sub as Record<string, unknown>, estimates, total));
-    else if (key === 'or') {
-      const parts = list(value).map((sub) => planFilter(type, sub as Record<string, unknown>, estimates, total));
-      children.push({ op: 'or', children: parts, estimate: Math.min(total, parts.reduce((a, p) => a + p.estimate, 0)) });
-    } else if (key === 'not') {
-      const child = planFilter(type, value as Record<string, unknown>, estimates, total);
-      children.push({ op: 'not', child, estimate: Math.max(0, total - child.estimate) });
+    if (key === 'and') children.push(...defined(list(value).map(sub)));
+    else if (key === 'or') alternatives = defined(list(value).map(sub));
+    else if (key === 'not') {
+      const child = sub(value);
+      if (child !== undefined) children.push({ op: 'not', child, estimate: Math.max(0, total - child.estimate) });
     } else if (key === 'has') for (const f of list(value)) children.push({ op: 'has', field: String(f), estimate: total });
     else if (key === type.idField) children.push({ op: 'ids', count: list(value).length, estimate: list(value).length });
     else {
@@ -142,10 +151,20 @@ export function planFilter(
       if (field !== undefined) children.push(...planField(field, value, estimates, total));
     }
   }
-  if (children.length === 0) return { op: 'scan', type: type.name, estimate: total };
-  if (children.length === 1) return children[0] as FilterPlan;
-  children.sort((a, b) => a.estimate - b.estimate); // intersect from the smallest set
-  return { op: 'and', children, estimate: (children[0] as FilterPlan).estimate };
+  let conjunction: FilterPlan | undefined;
+  if (children.length === 1) conjunction = children[0] as FilterPlan;
+  else if (children.length > 1) {
+    children.sort((a, b) => a.estimate - b.estimate); // intersect from the smallest set
+    conjunction = { op: 'and', children, estimate: (children[0] as FilterPlan).estimate };
+  }
+  if (alternatives === undefined || alternatives.length === 0) return conjunction;
+  const parts = conjunction === undefined ? alternatives : [conjunction, ...alternatives];
+  if (parts.length === 1) return parts[0] as FilterPlan;
+  return { op: 'or', children: parts, estimate: Math.min(total, parts.reduce((a, p) => a + p.estimate, 0)) };
+}
+
+function defined(plans: readonly (FilterPlan | undefined)[]): FilterPlan[] {
+  return plans.filter((p): p is FilterPlan => p !== undefined);
 }
 
 function planField(field: FieldModel, value: unknown, estimates: Estimates, total: number): FilterPlan[] {

@@ -59,19 +59,27 @@ describe('query plans', () => {
     expect(explain({ filter: { title: { eq: 'x' } }, order: { asc: 'likes' }, first: 1 })).toContain('by sort');
   });
 
-  it('plans or / not / has / ids and eq: null', () => {
+  it('plans or / not / has / ids and eq: null: the object\'s conditions intersected, its `or` united with them (Dgraph)', () => {
     expect(explain({ filter: { or: [{ title: { anyofterms: 'a b' } }, { id: ['0x1', '0x2'] }], not: { has: ['score'] }, likes: { eq: null } } })).toBe(
       [
         'queryPost: Post',
-        '  intersect [0]',
-        '    not [0]',
-        '      has score [10000]',
-        '    union [22]',
-        '      anyofterms title via term [20]',
-        '      ids 2 [2]',
-        '    not [10000]',
-        '      has likes [10000]',
+        '  union [22]',
+        '    intersect [0]',
+        '      not [0]',
+        '        has score [10000]',
+        '      not [10000]',
+        '        has likes [10000]',
+        '    anyofterms title via term [20]',
+        '    ids 2 [2]',
       ].join('\n'),
     );
+  });
+
+  it('plans `or` inside `and` inside `not`, a single `or` object, and leaves out empty objects', () => {
+    expect(explain({ filter: { not: { and: { published: true, or: { likes: { gt: 5 } } } } } })).toBe(
+      ['queryPost: Post', '  not [1666]', '    union [8334]', '      eq published via bool [5000]', '      gt likes via int [3334]'].join('\n'),
+    );
+    expect(explain({ filter: { title: { eq: 'x' }, or: {}, and: [{}], not: {} } })).toBe(['queryPost: Post', '  eq title via hash [1]'].join('\n'));
+    expect(explain({ filter: { or: [{}], and: [] } })).toBe(['queryPost: Post', '  scan type Post [10000]'].join('\n'));
   });
 });
