@@ -14,6 +14,7 @@ import type {
   SchemaUpdateResult,
   SnapshotResult,
   EngineLogger,
+  CorsPolicy,
 } from './api.js';
 import { adminRootValue, adminSchema, renderSchemaErrors } from './admin/admin-api.js';
 import { messages } from './errors/messages.js';
@@ -25,7 +26,10 @@ import { RequestPreparer, toWireError } from './request/prepare-request.js';
 import { compileSchema, type CompiledSchema } from './schema/compile-schema.js';
 import { answerWithoutSchema, noSchemaApi } from './request/no-schema.js';
 import { DurabilityError, Persistence, type RestorePlan } from './persist/persistence.js';
-import { KIND_MUTATION } from './persist/log-format.js';
+import { KIND_MUTATION, KIND_PERSISTED_QUERY } from './persist/log-format.js';
+import { PersistedQueries } from './request/persisted-queries.js';
+import { cacheMaxAgeOf } from './request/cache-control.js';
+import { corsPolicyOf, openCorsPolicy } from './schema/cors-policy.js';
 import type { PreparedOperation } from './request/prepare-request.js';
 import { CallRunner } from './custom/call-runner.js';
 import { CustomStage } from './custom/custom-stage.js';
@@ -50,6 +54,8 @@ interface ServingState {
   readonly compiled: CompiledSchema | null;
   /** Custom logic of this schema reads request headers (custom/request-headers.ts). */
   readonly readsRequestHeaders: boolean;
+  /** Allow-Origin list and extra allowed headers of /graphql (schema/cors-policy.ts). */
+  readonly cors: CorsPolicy;
   readonly preparer: RequestPreparer;
   readonly executor: Executor | null;
 }
@@ -71,6 +77,8 @@ export class Engine {
   readonly #webhooks: WebhookSender;
   /** commitTs of in-memory engines (with a log, the log position is used). */
   #commits = 0;
+  /** Automatic persisted queries, by SHA-256 (kept across schema uploads, as Dgraph keeps them in its graph). */
+  readonly #persistedQueries = new PersistedQueries();
 
   private constructor(private readonly options: EngineOptions) {
     this.#calls = new CallRunner({
@@ -80,7 +88,7 @@ export class Engine {
     });
     const log = options.log ?? consoleLogger;
     this.#webhooks = { runner: this.#calls, lambdaUrl: options.lambdaUrl, warn: (message, fields) => log.warn(message, fields) };
-    this.#state = { version: 0, compiled: null, readsRequestHeaders: false, preparer: new RequestPreparer(noSchemaApi, { ...options, validate: false }), executor: null };
+    this.#state = { version: 0, compiled: null, readsRequestHeaders: false, cors: openCorsPolicy, preparer: new RequestPreparer(noSchemaApi, { ...options, validate: false }), executor: null };
   }
 
   /**
@@ -122,7 +130,7 @@ export class Engine {
         ms: Math.round(performance.now() - started),
       });
     }
-    await persistence.start(() => ({ schema: this.#state.compiled?.sdl ?? null, store: this.#graph.store }));
+    await persistence.start(() => ({ schema: this.#state.compiled?.sdl ?? null, store: this.#graph.store, persistedQueries: this.#persistedQueries.entries() }));
     this.#persistence = persistence;
   }
 
@@ -131,10 +139,12 @@ export class Engine {
     const snapshot = plan.snapshot?.content;
     if (snapshot !== undefined) {
       this.#graph.store.importSnapshot(snapshot.store);
+      for (const [sha256, query] of snapshot.persistedQueries) this.#persistedQueries.register(sha256, query);
       if (snapshot.schema !== null) this.#deployOrThrow(snapshot.schema, `snapshot ${snapshot.lsn}`);
     }
     for (const record of plan.records) {
       if (record.kind === KIND_MUTATION) this.#graph.store.applyRedo(record.ops);
+      else if (record.kind === KIND_PERSISTED_QUERY) this.#persistedQueries.register(record.sha256, record.query);
       else this.#deployOrThrow(record.sdl, `log record ${record.lsn}`);
     }
   }
@@ -157,37 +167,92 @@ export class Engine {
   }
 
   /** Runs one /graphql request. */
-  async execute(request: GraphQLRequest): Promise<EngineResponse> {
+  async execute(incoming: GraphQLRequest): Promise<EngineResponse> {
+    let request = incoming;
+    if (incoming.extensions !== undefined && incoming.extensions !== null) {
+      const persisted = await this.#resolvePersistedQuery(incoming);
+      if ('kind' in persisted) return persisted;
+      request = persisted.request;
+    }
     const state = this.#state;
     let requestId: string | undefined;
     try {
       const prepared = state.preparer.prepare(request);
       if (!prepared.ok) return { kind: prepared.kind, body: serializeResponse({ errors: prepared.errors }) };
       if (prepared.prepared.operation.operation === 'mutation') requestId = randomUUID();
-      if (state.executor === null) {
-        return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(prepared.prepared), ...extensionsFor(requestId) }) };
-      }
-      if (prepared.prepared.operation.operation === 'subscription' && state.compiled !== null) {
-        const { operation, checked } = prepared.prepared;
-        const refused = customFieldInSubscription(state.compiled.apiSchema, state.compiled.model, operation.selectionSet, checked.fragments);
-        if (refused !== undefined) return { kind: 'ok', body: serializeResponse({ errors: [refused], data: null }) };
-      }
-      if (requestId !== undefined && this.#persistence !== undefined) {
-        return await this.#mutateDurably(this.#persistence, state, prepared.prepared, request, requestId);
-      }
-      // Most queries are written directly, with no await in between.
-      const direct = requestId === undefined ? state.executor.writeDirect(prepared.prepared, request) : undefined;
-      if (direct !== undefined) return new BytesResponse(direct);
-      const { events, ...result } = await state.executor.run(prepared.prepared, request);
-      if (events !== undefined) this.#fireWebhooks(state, events, ++this.#commits, request);
-      const extensions = { ...result.extensions, ...extensionsFor(requestId).extensions };
-      return { kind: 'ok', body: serializeResponse({ ...result, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) }) };
+      const running = this.#run(state, prepared.prepared, request, requestId);
+      // Awaited only when it is a promise: a directly written answer needs no extra turn.
+      const response = running instanceof Promise ? await running : running;
+      const cacheMaxAge = cacheMaxAgeOf(prepared.prepared.operation, prepared.prepared.variables);
+      return cacheMaxAge === undefined ? response : withCacheControl(response, cacheMaxAge);
     } catch (error) {
       // Internal failures never leak details: the client gets an id to quote, the log gets the rest.
       const id = requestId ?? randomUUID();
       console.error(`request ${id} failed:`, error);
       return { kind: 'ok', body: serializeResponse({ errors: [wireError(messages.internal(id))], data: null }) };
     }
+  }
+
+  /**
+   * `extensions.persistedQuery`: the request with its registered query filled in (a new one registered,
+   * durably, first), or the refusal (Dgraph answers these before parsing, without `data`).
+   */
+  async #resolvePersistedQuery(request: GraphQLRequest): Promise<{ readonly request: GraphQLRequest } | EngineResponse> {
+    const lookup = this.#persistedQueries.lookup(request);
+    switch (lookup.kind) {
+      case 'none':
+        return { request };
+      case 'run':
+        return { request: lookup.request };
+      case 'refused':
+        return { kind: 'request-error', body: serializeResponse({ errors: [wireError(lookup.message)] }) };
+      case 'register':
+        break;
+    }
+    const { sha256, query } = lookup;
+    const persistence = this.#persistence;
+    if (persistence === undefined) this.#persistedQueries.register(sha256, query);
+    else {
+      try {
+        await persistence.persistedQuery(sha256, query, () => this.#persistedQueries.register(sha256, query));
+      } catch (error) {
+        if (!(error instanceof DurabilityError)) throw error;
+        return { kind: 'ok', body: serializeResponse({ errors: [wireError(error.message.replace('the mutation', 'the persisted query'))] }) };
+      }
+    }
+    return { request };
+  }
+
+  /** Runs a prepared operation: the direct JSON writer for most queries (synchronously), else the general path. */
+  #run(state: ServingState, prepared: PreparedOperation, request: GraphQLRequest, requestId: string | undefined): EngineResponse | Promise<EngineResponse> {
+    if (state.executor === null) {
+      return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(prepared), ...extensionsFor(requestId) }) };
+    }
+    if (prepared.operation.operation === 'subscription' && state.compiled !== null) {
+      const { operation, checked } = prepared;
+      const refused = customFieldInSubscription(state.compiled.apiSchema, state.compiled.model, operation.selectionSet, checked.fragments);
+      if (refused !== undefined) return { kind: 'ok', body: serializeResponse({ errors: [refused], data: null }) };
+    }
+    if (requestId !== undefined && this.#persistence !== undefined) {
+      return this.#mutateDurably(this.#persistence, state, prepared, request, requestId);
+    }
+    // Most queries are written directly, with no await in between.
+    const direct = requestId === undefined ? state.executor.writeDirect(prepared, request) : undefined;
+    if (direct !== undefined) return new BytesResponse(direct);
+    return this.#runGeneral(state, state.executor, prepared, request, requestId);
+  }
+
+  async #runGeneral(
+    state: ServingState,
+    executor: Executor,
+    prepared: PreparedOperation,
+    request: GraphQLRequest,
+    requestId: string | undefined,
+  ): Promise<EngineResponse> {
+    const { events, ...result } = await executor.run(prepared, request);
+    if (events !== undefined) this.#fireWebhooks(state, events, ++this.#commits, request);
+    const extensions = { ...result.extensions, ...extensionsFor(requestId).extensions };
+    return { kind: 'ok', body: serializeResponse({ ...result, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) }) };
   }
 
   /** A mutation through the commit queue: answered only once its log record is written (and fsynced for `always`). */
@@ -290,6 +355,11 @@ export class Engine {
     return compiled === null ? null : { schema: compiled.sdl, generatedSchema: compiled.generatedSchema };
   }
 
+  /** Who may call /graphql from a browser under the deployed schema. */
+  get corsPolicy(): CorsPolicy {
+    return this.#state.cors;
+  }
+
   /** Whether requests must bring all their headers (`GraphQLRequest.headers`): false when the schema's custom logic reads none. */
   get readsRequestHeaders(): boolean {
     return this.#state.readsRequestHeaders;
@@ -347,6 +417,7 @@ export class Engine {
         version: this.#state.version + 1,
         compiled,
         readsRequestHeaders: readsRequestHeaders(compiled),
+        cors: corsPolicyOf(compiled.model),
         preparer: new RequestPreparer(compiled.apiSchema, this.options),
         executor: new Executor(compiled, this.#graph, this.options.debug, new CustomStage(compiled, this.#calls), this.options.directJson ?? true),
       };
@@ -394,10 +465,21 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The response with its `@cacheControl` maxAge (BytesResponse keeps its lazy body). */
+function withCacheControl(response: EngineResponse, cacheMaxAge: number): EngineResponse {
+  if (response.kind !== 'ok') return response;
+  if (response instanceof BytesResponse) {
+    response.cacheMaxAge = cacheMaxAge;
+    return response;
+  }
+  return { ...response, cacheMaxAge };
+}
+
 /** A response written directly as UTF-8 bytes; `body` decodes them only when read (tests, the admin API). */
 class BytesResponse implements EngineResponse {
   readonly kind = 'ok';
   #text: string | undefined;
+  cacheMaxAge?: number;
 
   constructor(readonly bytes: Buffer) {}
 

@@ -10,5 +10,9 @@ export const messages = {
   variablesNotObject: 'Variables must be provided as an object.',
   mutationOverGet: 'Can only perform a mutation operation from a POST request.',
   queryTooDeep: (max: number) => `The query exceeds the maximum depth of ${max}.`,
+  // Automatic persisted queries (edgraph/graphql.go).
+  persistedQueryNotFound: 'PersistedQueryNotFound',
+  persistedQueryShaMismatch: 'provided sha does not match query',
+  persistedQueryMismatch: 'query does not match persisted query',
   internal: (requestId: string) => `Internal error (request ${requestId}).`,
 } as const;

@@ -12,11 +12,18 @@ type Run = (context: RouteContext, request: GraphQLRequest) => Promise<EngineRes
 function graphqlEndpoint(scope: 'graphql' | 'admin', run: Run): Route {
   return {
     scope,
+    schemaHeaders: scope === 'graphql',
     async handle(exchange: Exchange, mode: ResponseMode, context: RouteContext): Promise<Reply> {
       const { request, malformedVariables } = await decodeGraphqlRequest(exchange, context.config.maxBodyBytes);
       const response = await run(context, request);
       const status = malformedVariables && response.kind === 'request-error' ? 400 : statusFor(response.kind, mode);
-      const reply: Reply = { status, contentType: contentTypeFor(mode), body: response.bytes ?? response.body };
+      const reply: Reply = {
+        status,
+        contentType: contentTypeFor(mode),
+        body: response.bytes ?? response.body,
+        ...(response.cacheMaxAge === undefined ? {} : { cacheMaxAge: response.cacheMaxAge }),
+        ...(scope === 'graphql' ? { touchedUids: response.touchedUids ?? 0 } : {}),
+      };
       return status === 405 ? { ...reply, headers: { Allow: 'POST, OPTIONS' } } : reply;
     },
   };
