@@ -238,7 +238,7 @@ export class Engine {
     }
     // Most queries are written directly, with no await in between.
     const direct = requestId === undefined ? state.executor.writeDirect(prepared, request) : undefined;
-    if (direct !== undefined) return new BytesResponse(direct);
+    if (direct !== undefined) return new BytesResponse(direct, state.executor.directTouched);
     return this.#runGeneral(state, state.executor, prepared, request, requestId);
   }
 
@@ -249,10 +249,10 @@ export class Engine {
     request: GraphQLRequest,
     requestId: string | undefined,
   ): Promise<EngineResponse> {
-    const { events, ...result } = await executor.run(prepared, request);
+    const { events, touchedUids = 0, ...result } = await executor.run(prepared, request);
     if (events !== undefined) this.#fireWebhooks(state, events, ++this.#commits, request);
     const extensions = { ...result.extensions, ...extensionsFor(requestId).extensions };
-    return { kind: 'ok', body: serializeResponse({ ...result, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) }) };
+    return { kind: 'ok', touchedUids, body: serializeResponse({ ...result, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) }) };
   }
 
   /** A mutation through the commit queue: answered only once its log record is written (and fsynced for `always`). */
@@ -276,9 +276,9 @@ export class Engine {
           operation = again.prepared;
         }
         if (current.executor === null) return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(operation), ...extensionsFor(requestId) }) };
-        const { events, ...result } = await current.executor.run(operation, request);
+        const { events, touchedUids = 0, ...result } = await current.executor.run(operation, request);
         committed = { state: current, events };
-        return { kind: 'ok', body: serializeResponse({ ...result, ...extensionsFor(requestId) }) };
+        return { kind: 'ok', touchedUids, body: serializeResponse({ ...result, extensions: { ...result.extensions, requestID: requestId } }) };
       });
       // Durable now: the webhooks may go out (after the response is on its way).
       if (committed?.events !== undefined) this.#fireWebhooks(committed.state, committed.events, persistence.lastLsn, request);
@@ -481,7 +481,10 @@ class BytesResponse implements EngineResponse {
   #text: string | undefined;
   cacheMaxAge?: number;
 
-  constructor(readonly bytes: Buffer) {}
+  constructor(
+    readonly bytes: Buffer,
+    readonly touchedUids: number,
+  ) {}
 
   get body(): string {
     return (this.#text ??= this.bytes.toString('utf8'));

@@ -32,6 +32,8 @@ export interface ExecutionResult {
   readonly extensions?: Record<string, unknown>;
   /** Committed add/update/delete root fields (for `@lambdaOnMutate`); never serialized. */
   readonly events?: readonly MutationEvent[];
+  /** The count in `extensions.touched_uids` (also for the Graphql-TouchedUids header); never serialized. */
+  readonly touchedUids?: number;
 }
 
 export class Executor {
@@ -39,6 +41,8 @@ export class Executor {
   readonly #plans = new WeakMap<OperationDefinitionNode, SelectionPlan>();
   /** How often an operation had to leave the direct JSON path; past a few times it stops trying. */
   readonly #notWritable = new WeakMap<OperationDefinitionNode, number>();
+  /** touched_uids of the answer `writeDirect` last returned (writing is synchronous: read it right after, as the bytes). */
+  directTouched = 0;
 
   constructor(
     private readonly compiled: CompiledSchema,
@@ -110,7 +114,12 @@ export class Executor {
     const result: { -readonly [K in keyof ExecutionResult]: ExecutionResult[K] } = { data: nullData ? null : data };
     if (ctx.events.length > 0) result.events = ctx.events;
     if (ctx.errors.length > 0) result.errors = ctx.errors;
-    if (ctx.explain !== undefined) result.extensions = { explain: ctx.explain.join('\n') };
+    // touched_uids first, as Dgraph orders its extensions; omitted when 0, as Dgraph's omitempty does.
+    const extensions: Record<string, unknown> = {};
+    if (ctx.touched > 0) extensions['touched_uids'] = ctx.touched;
+    if (ctx.explain !== undefined) extensions['explain'] = ctx.explain.join('\n');
+    if (ctx.touched > 0 || ctx.explain !== undefined) result.extensions = extensions;
+    result.touchedUids = ctx.touched;
     return result;
   }
 
@@ -144,7 +153,9 @@ export class Executor {
       this.#notWritable.set(operation, misses + 1);
       return undefined;
     }
-    out.ascii('}}');
+    // Dgraph's extensions.touched_uids (omitted when 0), appended where the data object ends.
+    out.ascii(ctx.touched > 0 ? `},"extensions":{"touched_uids":${ctx.touched}}}` : '}}');
+    this.directTouched = ctx.touched;
     return out.finish();
   }
 

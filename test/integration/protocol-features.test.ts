@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { header, jsonHeaders, postGraphql, send, uploadSchema, uploadSucceeded, type Answer } from './helpers/http.js';
 import { startServer, type ServerProcess } from './helpers/server-process.js';
@@ -155,6 +155,8 @@ describe('@cacheControl', () => {
   });
 });
 
+/** A node created, its type set, its name set (three changes), then its name read back for the payload. */
+const MUTATION_TOUCHED = 4;
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 const persisted = (hash: string): { persistedQuery: { version: number; sha256Hash: string } } => ({ persistedQuery: { version: 1, sha256Hash: hash } });
 
@@ -240,5 +242,50 @@ describe('persisted queries survive restarts', () => {
     } finally {
       await first.stop();
     }
+  });
+});
+
+describe('touched_uids', () => {
+  it('a query counts one per field read on each node: extensions.touched_uids and the Graphql-TouchedUids header', async () => {
+    const answer = await postGraphql(server.url, { query: '{ queryCountry(order: { asc: name }) { name } }' });
+    expect(answer.text).toBe('{"data":{"queryCountry":[{"name":"Chile"},{"name":"Peru"}]},"extensions":{"touched_uids":2}}');
+    expect(header(answer, 'graphql-toucheduids')).toBe('2');
+    const two = await send(`${server.url}/graphql?${new URLSearchParams({ query: '{ queryCountry(order: { asc: name }) { id name } }' }).toString()}`);
+    expect((two.json() as { extensions: unknown }).extensions).toEqual({ touched_uids: 4 });
+    expect(header(two, 'graphql-toucheduids')).toBe('4');
+  });
+
+  it('the general path (here @cascade) counts as the direct writer does', async () => {
+    const answer = await postGraphql(server.url, { query: '{ queryCountry(order: { asc: name }) @cascade { name } }' });
+    expect(answer.text).toBe('{"data":{"queryCountry":[{"name":"Chile"},{"name":"Peru"}]},"extensions":{"touched_uids":2}}');
+    expect(header(answer, 'graphql-toucheduids')).toBe('2');
+  });
+
+  it('nothing touched: no extensions, header 0; request errors: header 0', async () => {
+    const none = await postGraphql(server.url, { query: '{ queryCountry(filter: { name: { eq: "Atlantis" } }) { name } }' });
+    expect(none.text).toBe('{"data":{"queryCountry":[]}}');
+    expect(header(none, 'graphql-toucheduids')).toBe('0');
+    const bad = await postGraphql(server.url, { query: '{' });
+    expect(header(bad, 'graphql-toucheduids')).toBe('0');
+    expect(bad.json()).not.toHaveProperty('extensions');
+  });
+
+  it('gzip: the header matches the count in the compressed body', async () => {
+    const big = { query: `{ ${Array.from({ length: 60 }, (_, i) => `c${i}: queryCountry { name }`).join(' ')} }` };
+    const answer = await postGraphql(server.url, big, { 'accept-encoding': 'gzip' });
+    expect(header(answer, 'content-encoding')).toBe('gzip');
+    expect(header(answer, 'graphql-toucheduids')).toBe('120');
+    expect((JSON.parse(gunzipSync(answer.body).toString('utf8')) as { extensions: unknown }).extensions).toEqual({ touched_uids: 120 });
+  });
+
+  it('a mutation counts its changes and its payload read; requestID follows', async () => {
+    const answer = await postGraphql(server.url, { query: 'mutation { addCountry(input: [{ name: "Bolivia" }]) { country { name } } }' });
+    const body = answer.json() as { data: unknown; extensions: { touched_uids: number; requestID: string } };
+    expect(body.data).toEqual({ addCountry: { country: [{ name: 'Bolivia' }] } });
+    expect(Object.keys(body.extensions)).toEqual(['touched_uids', 'requestID']);
+    expect(body.extensions.touched_uids).toBe(MUTATION_TOUCHED);
+    expect(header(answer, 'graphql-toucheduids')).toBe(String(MUTATION_TOUCHED));
+    const deleted = await postGraphql(server.url, { query: 'mutation { deleteCountry(filter: { name: { eq: "Bolivia" } }) { numUids } }' });
+    expect((deleted.json() as { data: unknown }).data).toEqual({ deleteCountry: { numUids: 1 } });
   });
 });
