@@ -18,13 +18,14 @@ import { installApiScalars } from './api-scalars.js';
 import { INVALID, type Completed } from './read-objects.js';
 import type { CustomResolver } from '../custom/custom-stage.js';
 import { NOT_WRITABLE, writeQueryRoot } from './write-objects.js';
-import { asciiBytes, JsonBytes } from '../util/json-bytes.js';
+import { asciiBytes, asciiChunk, JsonBytes } from '../util/json-bytes.js';
 
 /** Failed direct-JSON attempts after which an operation always takes the general path. */
 const maxDirectMisses = 4;
 /** Reused by every directly written answer (writing is synchronous; `finish` copies the bytes out). */
 const directBody = new JsonBytes();
 const DATA_OPEN = asciiBytes('{"data":{');
+const TOUCHED_OPEN = asciiChunk('},"extensions":{"touched_uids":');
 
 export interface ExecutionResult {
   readonly errors?: readonly WireError[];
@@ -154,7 +155,11 @@ export class Executor {
       return undefined;
     }
     // Dgraph's extensions.touched_uids (omitted when 0), appended where the data object ends.
-    out.ascii(ctx.touched > 0 ? `},"extensions":{"touched_uids":${ctx.touched}}}` : '}}');
+    if (ctx.touched > 0) {
+      out.chunk(TOUCHED_OPEN);
+      out.ascii(String(ctx.touched));
+    }
+    out.ascii('}}');
     this.directTouched = ctx.touched;
     return out.finish();
   }
