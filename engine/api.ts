@@ -103,6 +103,18 @@ export interface EngineResponse {
   readonly body: string;
   /** The same response as UTF-8 bytes, when it was written as bytes (servers send these as they are). */
   readonly bytes?: Uint8Array;
+  /** `extensions.touched_uids` of the answer (absent = 0), for the `Graphql-TouchedUids` header. */
+  readonly touchedUids?: number;
+  /** `maxAge` of a query operation's `@cacheControl`, for the `Cache-Control` header. */
+  readonly cacheMaxAge?: number;
+}
+
+/** Who may call /graphql from a browser, from the deployed schema (Dgraph's `addDynamicHeaders`). */
+export interface CorsPolicy {
+  /** `# Service.Allow-Origin` values; empty = every origin (`*`). */
+  readonly allowedOrigins: ReadonlySet<string>;
+  /** Request headers the schema reads beyond the fixed list: forwarded `@custom` headers, then the JWT header. */
+  readonly extraAllowedHeaders: readonly string[];
 }
 
 export interface SchemaErrorLocation {

@@ -15,6 +15,7 @@ import type {
   SnapshotResult,
   EngineLogger,
   AdminHost,
+  CorsPolicy,
 } from './api.js';
 import { adminRootValue, renderSchemaErrors } from './admin/admin-api.js';
 import { adminSchema } from './admin/admin-schema.js';
@@ -29,7 +30,10 @@ import { RequestPreparer, toWireError } from './request/prepare-request.js';
 import { compileSchema, type CompiledSchema } from './schema/compile-schema.js';
 import { answerWithoutSchema, noSchemaApi } from './request/no-schema.js';
 import { DurabilityError, Persistence, type RestorePlan } from './persist/persistence.js';
-import { KIND_MUTATION } from './persist/log-format.js';
+import { KIND_MUTATION, KIND_PERSISTED_QUERY } from './persist/log-format.js';
+import { PersistedQueries } from './request/persisted-queries.js';
+import { cacheMaxAgeOf } from './request/cache-control.js';
+import { corsPolicyOf, openCorsPolicy } from './schema/cors-policy.js';
 import type { PreparedOperation } from './request/prepare-request.js';
 import { CallRunner } from './custom/call-runner.js';
 import { CustomStage } from './custom/custom-stage.js';
@@ -54,6 +58,8 @@ interface ServingState {
   readonly compiled: CompiledSchema | null;
   /** Custom logic of this schema reads request headers (custom/request-headers.ts). */
   readonly readsRequestHeaders: boolean;
+  /** Allow-Origin list and extra allowed headers of /graphql (schema/cors-policy.ts). */
+  readonly cors: CorsPolicy;
   readonly preparer: RequestPreparer;
   readonly executor: Executor | null;
 }
@@ -80,6 +86,8 @@ export class Engine {
   readonly #adminPreparer: RequestPreparer;
   /** /admin `task` ids (exports). */
   readonly #tasks = new TaskList();
+  /** Automatic persisted queries, by SHA-256 (kept across schema uploads, as Dgraph keeps them in its graph). */
+  readonly #persistedQueries = new PersistedQueries();
 
   private constructor(private readonly options: EngineOptions) {
     this.#calls = new CallRunner({
@@ -90,7 +98,7 @@ export class Engine {
     const log = options.log ?? consoleLogger;
     this.#webhooks = { runner: this.#calls, lambdaUrl: options.lambdaUrl, warn: (message, fields) => log.warn(message, fields) };
     this.#adminPreparer = new RequestPreparer(adminSchema, options);
-    this.#state = { version: 0, compiled: null, readsRequestHeaders: false, preparer: new RequestPreparer(noSchemaApi, { ...options, validate: false }), executor: null };
+    this.#state = { version: 0, compiled: null, readsRequestHeaders: false, cors: openCorsPolicy, preparer: new RequestPreparer(noSchemaApi, { ...options, validate: false }), executor: null };
   }
 
   /**
@@ -132,7 +140,7 @@ export class Engine {
         ms: Math.round(performance.now() - started),
       });
     }
-    await persistence.start(() => ({ schema: this.#state.compiled?.sdl ?? null, store: this.#graph.store }));
+    await persistence.start(() => ({ schema: this.#state.compiled?.sdl ?? null, store: this.#graph.store, persistedQueries: this.#persistedQueries.entries() }));
     this.#persistence = persistence;
   }
 
@@ -141,10 +149,12 @@ export class Engine {
     const snapshot = plan.snapshot?.content;
     if (snapshot !== undefined) {
       this.#graph.store.importSnapshot(snapshot.store);
+      for (const [sha256, query] of snapshot.persistedQueries) this.#persistedQueries.register(sha256, query);
       if (snapshot.schema !== null) this.#deployOrThrow(snapshot.schema, `snapshot ${snapshot.lsn}`);
     }
     for (const record of plan.records) {
       if (record.kind === KIND_MUTATION) this.#graph.store.applyRedo(record.ops);
+      else if (record.kind === KIND_PERSISTED_QUERY) this.#persistedQueries.register(record.sha256, record.query);
       else this.#deployOrThrow(record.sdl, `log record ${record.lsn}`);
     }
   }
@@ -167,41 +177,96 @@ export class Engine {
   }
 
   /** Runs one /graphql request; `internal` reads (the /admin export) are not refused while draining. */
-  async execute(request: GraphQLRequest, internal = false): Promise<EngineResponse> {
+  async execute(incoming: GraphQLRequest, internal = false): Promise<EngineResponse> {
+    let request = incoming;
+    if (incoming.extensions !== undefined && incoming.extensions !== null) {
+      const persisted = await this.#resolvePersistedQuery(incoming);
+      if ('kind' in persisted) return persisted;
+      request = persisted.request;
+    }
     const state = this.#state;
     let requestId: string | undefined;
     try {
       const prepared = state.preparer.prepare(request);
       if (!prepared.ok) return { kind: prepared.kind, body: serializeResponse({ errors: prepared.errors }) };
       if (prepared.prepared.operation.operation === 'mutation') requestId = randomUUID();
-      if (state.executor === null) {
-        return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(prepared.prepared), ...extensionsFor(requestId) }) };
-      }
-      if (this.#draining && !internal) {
-        const apiSchema = state.compiled?.apiSchema ?? noSchemaApi;
-        return { kind: 'ok', body: serializeResponse({ ...answerWhileDraining(prepared.prepared, apiSchema), ...extensionsFor(requestId) }) };
-      }
-      if (prepared.prepared.operation.operation === 'subscription' && state.compiled !== null) {
-        const { operation, checked } = prepared.prepared;
-        const refused = customFieldInSubscription(state.compiled.apiSchema, state.compiled.model, operation.selectionSet, checked.fragments);
-        if (refused !== undefined) return { kind: 'ok', body: serializeResponse({ errors: [refused], data: null }) };
-      }
-      if (requestId !== undefined && this.#persistence !== undefined) {
-        return await this.#mutateDurably(this.#persistence, state, prepared.prepared, request, requestId);
-      }
-      // Most queries are written directly, with no await in between.
-      const direct = requestId === undefined ? state.executor.writeDirect(prepared.prepared, request) : undefined;
-      if (direct !== undefined) return new BytesResponse(direct);
-      const { events, ...result } = await state.executor.run(prepared.prepared, request);
-      if (events !== undefined) this.#fireWebhooks(state, events, ++this.#commits, request);
-      const extensions = { ...result.extensions, ...extensionsFor(requestId).extensions };
-      return { kind: 'ok', body: serializeResponse({ ...result, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) }) };
+      const running = this.#run(state, prepared.prepared, request, requestId, internal);
+      // Awaited only when it is a promise: a directly written answer needs no extra turn.
+      const response = running instanceof Promise ? await running : running;
+      const cacheMaxAge = cacheMaxAgeOf(prepared.prepared.operation, prepared.prepared.variables);
+      return cacheMaxAge === undefined ? response : withCacheControl(response, cacheMaxAge);
     } catch (error) {
       // Internal failures never leak details: the client gets an id to quote, the log gets the rest.
       const id = requestId ?? randomUUID();
       console.error(`request ${id} failed:`, error);
       return { kind: 'ok', body: serializeResponse({ errors: [wireError(messages.internal(id))], data: null }) };
     }
+  }
+
+  /**
+   * `extensions.persistedQuery`: the request with its registered query filled in (a new one registered,
+   * durably, first), or the refusal (Dgraph answers these before parsing, without `data`).
+   */
+  async #resolvePersistedQuery(request: GraphQLRequest): Promise<{ readonly request: GraphQLRequest } | EngineResponse> {
+    const lookup = this.#persistedQueries.lookup(request);
+    switch (lookup.kind) {
+      case 'none':
+        return { request };
+      case 'run':
+        return { request: lookup.request };
+      case 'refused':
+        return { kind: 'request-error', body: serializeResponse({ errors: [wireError(lookup.message)] }) };
+      case 'register':
+        break;
+    }
+    const { sha256, query } = lookup;
+    const persistence = this.#persistence;
+    if (persistence === undefined) this.#persistedQueries.register(sha256, query);
+    else {
+      try {
+        await persistence.persistedQuery(sha256, query, () => this.#persistedQueries.register(sha256, query));
+      } catch (error) {
+        if (!(error instanceof DurabilityError)) throw error;
+        return { kind: 'ok', body: serializeResponse({ errors: [wireError(error.message.replace('the mutation', 'the persisted query'))] }) };
+      }
+    }
+    return { request };
+  }
+
+  /** Runs a prepared operation: the direct JSON writer for most queries (synchronously), else the general path. */
+  #run(state: ServingState, prepared: PreparedOperation, request: GraphQLRequest, requestId: string | undefined, internal: boolean): EngineResponse | Promise<EngineResponse> {
+    if (state.executor === null) {
+      return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(prepared), ...extensionsFor(requestId) }) };
+    }
+    if (this.#draining && !internal) {
+      const apiSchema = state.compiled?.apiSchema ?? noSchemaApi;
+      return { kind: 'ok', body: serializeResponse({ ...answerWhileDraining(prepared, apiSchema), ...extensionsFor(requestId) }) };
+    }
+    if (prepared.operation.operation === 'subscription' && state.compiled !== null) {
+      const { operation, checked } = prepared;
+      const refused = customFieldInSubscription(state.compiled.apiSchema, state.compiled.model, operation.selectionSet, checked.fragments);
+      if (refused !== undefined) return { kind: 'ok', body: serializeResponse({ errors: [refused], data: null }) };
+    }
+    if (requestId !== undefined && this.#persistence !== undefined) {
+      return this.#mutateDurably(this.#persistence, state, prepared, request, requestId);
+    }
+    // Most queries are written directly, with no await in between.
+    const direct = requestId === undefined ? state.executor.writeDirect(prepared, request) : undefined;
+    if (direct !== undefined) return new BytesResponse(direct, state.executor.directTouched);
+    return this.#runGeneral(state, state.executor, prepared, request, requestId);
+  }
+
+  async #runGeneral(
+    state: ServingState,
+    executor: Executor,
+    prepared: PreparedOperation,
+    request: GraphQLRequest,
+    requestId: string | undefined,
+  ): Promise<EngineResponse> {
+    const { events, touchedUids = 0, ...result } = await executor.run(prepared, request);
+    if (events !== undefined) this.#fireWebhooks(state, events, ++this.#commits, request);
+    const extensions = { ...result.extensions, ...extensionsFor(requestId).extensions };
+    return { kind: 'ok', touchedUids, body: serializeResponse({ ...result, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) }) };
   }
 
   /** A mutation through the commit queue: answered only once its log record is written (and fsynced for `always`). */
@@ -225,9 +290,9 @@ export class Engine {
           operation = again.prepared;
         }
         if (current.executor === null) return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(operation), ...extensionsFor(requestId) }) };
-        const { events, ...result } = await current.executor.run(operation, request);
+        const { events, touchedUids = 0, ...result } = await current.executor.run(operation, request);
         committed = { state: current, events };
-        return { kind: 'ok', body: serializeResponse({ ...result, ...extensionsFor(requestId) }) };
+        return { kind: 'ok', touchedUids, body: serializeResponse({ ...result, extensions: { ...result.extensions, requestID: requestId } }) };
       });
       // Durable now: the webhooks may go out (after the response is on its way).
       if (committed?.events !== undefined) this.#fireWebhooks(committed.state, committed.events, persistence.lastLsn, request);
@@ -311,6 +376,11 @@ export class Engine {
     return compiled === null ? null : { schema: compiled.sdl, generatedSchema: compiled.generatedSchema };
   }
 
+  /** Who may call /graphql from a browser under the deployed schema. */
+  get corsPolicy(): CorsPolicy {
+    return this.#state.cors;
+  }
+
   /** Whether requests must bring all their headers (`GraphQLRequest.headers`): false when the schema's custom logic reads none. */
   get readsRequestHeaders(): boolean {
     return this.#state.readsRequestHeaders;
@@ -368,6 +438,7 @@ export class Engine {
         version: this.#state.version + 1,
         compiled,
         readsRequestHeaders: readsRequestHeaders(compiled),
+        cors: corsPolicyOf(compiled.model),
         preparer: new RequestPreparer(compiled.apiSchema, this.options),
         executor: new Executor(compiled, this.#graph, this.options.debug, new CustomStage(compiled, this.#calls), this.options.directJson ?? true),
       };
@@ -411,12 +482,26 @@ function extensionsFor(requestId: string | undefined): { extensions?: Record<str
   return requestId === undefined ? {} : { extensions: { requestID: requestId } };
 }
 
+/** The response with its `@cacheControl` maxAge (BytesResponse keeps its lazy body). */
+function withCacheControl(response: EngineResponse, cacheMaxAge: number): EngineResponse {
+  if (response.kind !== 'ok') return response;
+  if (response instanceof BytesResponse) {
+    response.cacheMaxAge = cacheMaxAge;
+    return response;
+  }
+  return { ...response, cacheMaxAge };
+}
+
 /** A response written directly as UTF-8 bytes; `body` decodes them only when read (tests, the admin API). */
 class BytesResponse implements EngineResponse {
   readonly kind = 'ok';
   #text: string | undefined;
+  cacheMaxAge?: number;
 
-  constructor(readonly bytes: Buffer) {}
+  constructor(
+    readonly bytes: Buffer,
+    readonly touchedUids: number,
+  ) {}
 
   get body(): string {
     return (this.#text ??= this.bytes.toString('utf8'));

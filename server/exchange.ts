@@ -15,6 +15,12 @@ export interface HeaderBlock {
   readonly value: Uint8Array;
 }
 
+/** A header that changes with every answer, so is not worth caching as part of a block. */
+export interface ExtraHeader {
+  readonly name: Uint8Array;
+  readonly value: string;
+}
+
 const headerBlocks = new WeakMap<Readonly<Record<string, string>>, HeaderBlock | null>();
 /** Printable ASCII and tab only: anything else could end the line once written as bytes (Latin-1 keeps the low byte). */
 const unsafeHeaderText = /[^\t\x20-\x7e]/;
@@ -83,14 +89,18 @@ export class Exchange {
     this.#abortListeners.push(listener);
   }
 
-  /** Writes status, headers and body in one corked batch; does nothing if the client is gone. */
-  write(status: number, headers: Readonly<Record<string, string>>, body: string | Uint8Array, closeConnection = false): void {
+  /**
+   * Writes status, headers and body in one corked batch; does nothing if the client is gone. `extra` is
+   * one per-answer header (its value printable ASCII, e.g. a number) written beside the cached block.
+   */
+  write(status: number, headers: Readonly<Record<string, string>>, body: string | Uint8Array, closeConnection = false, extra?: ExtraHeader): void {
     if (!this.open) return;
     const block = headerBlock(headers);
     this.sink.cork(() => {
       // uWS answers 200 OK unless told otherwise.
       if (status !== 200) this.sink.writeStatus(statusLine(status));
       if (block !== null) this.sink.writeHeader(block.name, block.value);
+      if (extra !== undefined) this.sink.writeHeader(extra.name, extra.value);
       this.sink.end(body, closeConnection);
     });
     this.#settle();

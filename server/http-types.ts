@@ -6,7 +6,7 @@
  * JS per header, so the transport copies only these unless the engine reads headers too
  * (`Engine.readsRequestHeaders`); `Exchange.header` accepts only these names.
  */
-export const edgeHeaderNames = ['content-type', 'content-length', 'content-encoding', 'accept', 'accept-encoding', 'x-auth-token'] as const;
+export const edgeHeaderNames = ['content-type', 'content-length', 'content-encoding', 'accept', 'accept-encoding', 'x-auth-token', 'origin'] as const;
 export type EdgeHeaderName = (typeof edgeHeaderNames)[number];
 
 /** A request copied out of the transport synchronously (uWS request objects die after the handler returns). */
@@ -48,6 +48,10 @@ export interface Reply {
   /** JSON text, or the same already encoded as UTF-8 (sent as it is). */
   readonly body: string | Uint8Array;
   readonly headers?: Readonly<Record<string, string>>;
+  /** `@cacheControl(maxAge)` of the query: `Cache-Control: public,max-age=N`, `Vary: Accept-Encoding`. */
+  readonly cacheMaxAge?: number;
+  /** /graphql answers: the `Graphql-TouchedUids` header. */
+  readonly touchedUids?: number;
 }
 
 export const statusText: Readonly<Record<number, string>> = {

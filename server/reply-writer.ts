@@ -1,40 +1,42 @@
-// Writes a Reply: CORS headers, content type, and gzip when the client accepts it and it pays.
+// Writes a Reply: CORS headers, content type, Cache-Control, Graphql-TouchedUids, and gzip when the
+// client accepts it and it pays.
 
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Exchange } from './exchange.js';
 import type { Reply } from './http-types.js';
 import { acceptsGzip } from './negotiate.js';
+import { staticCorsHeaders, type HeaderSet } from './cors-headers.js';
 
 const gzipAsync = promisify(gzip);
 
 /** Bodies smaller than this are sent as they are: gzip would cost more than it saves. */
 export const gzipThreshold = 1024;
 
-export const corsHeaders: Readonly<Record<string, string>> = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Allow-Methods': 'POST, OPTIONS',
-  'Access-Control-Allow-Headers':
-    'X-Dgraph-AccessToken, X-Dgraph-AuthToken, Content-Type, Content-Length, Accept-Encoding, Cache-Control, X-CSRF-Token, X-Auth-Token, X-Requested-With',
-  'Access-Control-Allow-Credentials': 'true',
-};
-
 /**
- * CORS + content type (+ Vary, + gzip), merged once per combination: most replies add nothing else.
- * Per content type (a few constant strings), four variants indexed by large | gzipped << 1.
+ * CORS + content type (+ Vary, + Cache-Control, + gzip), merged once per combination: most replies add
+ * nothing else. Per CORS set (a few objects), per content type and maxAge, four variants indexed by
+ * large | gzipped << 1.
  */
-const mergedHeaders = new Map<string | undefined, (Readonly<Record<string, string>> | undefined)[]>();
+const mergedHeaders = new WeakMap<HeaderSet, Map<string | number | undefined, (HeaderSet | undefined)[]>>();
 
-function baseHeaders(contentType: string | undefined, large = false, gzipped = false): Readonly<Record<string, string>> {
-  let variants = mergedHeaders.get(contentType);
-  if (variants === undefined) mergedHeaders.set(contentType, (variants = []));
+function baseHeaders(cors: HeaderSet, contentType: string | undefined, maxAge: number | undefined, large: boolean, gzipped: boolean): HeaderSet {
+  let byType = mergedHeaders.get(cors);
+  if (byType === undefined) mergedHeaders.set(cors, (byType = new Map()));
+  // A maxAge is rare: only then is a combined key built.
+  const key = maxAge === undefined ? contentType : `${contentType ?? ''}\0${maxAge}`;
+  let variants = byType.get(key);
+  if (variants === undefined) byType.set(key, (variants = []));
   const index = (large ? 1 : 0) | (gzipped ? 2 : 0);
   let headers = variants[index];
   if (headers === undefined) {
+    // Dgraph's @cacheControl answer says Vary: Accept-Encoding; so does any answer that may be gzipped.
+    const vary = [cors['Vary'], large || maxAge !== undefined ? 'Accept-Encoding' : undefined].filter((v) => v !== undefined).join(', ');
     headers = {
-      ...corsHeaders,
+      ...cors,
       ...(contentType === undefined ? {} : { 'Content-Type': contentType }),
-      ...(large ? { Vary: 'Accept-Encoding' } : {}),
+      ...(maxAge === undefined ? {} : { 'Cache-Control': `public,max-age=${maxAge}` }),
+      ...(vary === '' ? {} : { Vary: vary }),
       ...(gzipped ? { 'Content-Encoding': 'gzip' } : {}),
     };
     variants[index] = headers;
@@ -42,18 +44,22 @@ function baseHeaders(contentType: string | undefined, large = false, gzipped = f
   return headers;
 }
 
+const touchedUidsHeader = Buffer.from('Graphql-TouchedUids', 'latin1');
+
 /** Writes the reply at once, or once gzipped: then the promise of that (most replies need no await). */
-export function sendReply(exchange: Exchange, reply: Reply, closeConnection = false): Promise<void> | undefined {
+export function sendReply(exchange: Exchange, reply: Reply, cors: HeaderSet = staticCorsHeaders): Promise<void> | undefined {
   if (!exchange.open) return undefined;
   const large = longerThan(reply.body, gzipThreshold);
   const gzipped = large && acceptsGzip(exchange.header('accept-encoding'));
-  const base = baseHeaders(reply.contentType, large, gzipped);
+  const base = baseHeaders(cors, reply.contentType, reply.cacheMaxAge, large, gzipped);
   const headers = reply.headers === undefined ? base : { ...base, ...reply.headers };
+  // The count differs per answer: its own header call, not part of the cached block.
+  const extra = reply.touchedUids === undefined ? undefined : { name: touchedUidsHeader, value: String(reply.touchedUids) };
   if (!gzipped) {
-    exchange.write(reply.status, headers, reply.body, closeConnection);
+    exchange.write(reply.status, headers, reply.body, false, extra);
     return undefined;
   }
-  return gzipAsync(reply.body).then((body) => exchange.write(reply.status, headers, body, closeConnection));
+  return gzipAsync(reply.body).then((body) => exchange.write(reply.status, headers, body, false, extra));
 }
 
 /** UTF-8 byte length > limit, without measuring short strings (a UTF-16 unit is 1-3 UTF-8 bytes). */

@@ -1,4 +1,5 @@
-// Request stages for every path: route lookup → OPTIONS/CORS → key check → route → reply.
+// Request stages for every path: route lookup → OPTIONS/CORS → key check → route → reply (with
+// /graphql's schema-dependent headers).
 // Refusals (HttpError) and unexpected failures are rendered here, nowhere else.
 
 import { randomUUID } from 'node:crypto';
@@ -8,6 +9,7 @@ import { HttpError, errorBody, httpMessages } from './http-error.js';
 import type { Reply } from './http-types.js';
 import { contentTypeFor, responseMode, type ResponseMode } from './negotiate.js';
 import { sendReply } from './reply-writer.js';
+import { graphqlCorsHeaders } from './cors-headers.js';
 import { schemaRoute, validateSchemaRoute } from './routes/admin-schema-routes.js';
 import { snapshotRoute } from './routes/admin-snapshot-route.js';
 import { adminRoute, graphqlRoute } from './routes/graphql-route.js';
@@ -41,9 +43,10 @@ export class Router {
       exchange.write(refused.status, { 'Content-Type': refused.contentType ?? 'application/json' }, refused.body, true);
       return;
     }
-    const reply = await this.#reply(exchange, mode);
+    const route = routes.get(exchange.request.path);
+    const reply = await this.#reply(exchange, route, mode);
     try {
-      const sending = sendReply(exchange, reply);
+      const sending = route?.schemaHeaders === true ? this.#sendGraphql(exchange, reply) : sendReply(exchange, reply);
       if (sending !== undefined) await sending;
     } catch (error) {
       const failure = refusal(this.#internal(error), mode);
@@ -58,8 +61,14 @@ export class Router {
     });
   }
 
-  async #reply(exchange: Exchange, mode: ResponseMode): Promise<Reply> {
-    const route = routes.get(exchange.request.path);
+  /** /graphql: CORS by the schema's Allow-Origin list; refusals count 0 touched uids (not OPTIONS: headers only). */
+  #sendGraphql(exchange: Exchange, reply: Reply): Promise<void> | undefined {
+    const cors = graphqlCorsHeaders(this.context.engine.corsPolicy, exchange.header('origin'));
+    const counted = reply.touchedUids !== undefined || exchange.request.method === 'OPTIONS' ? reply : { ...reply, touchedUids: 0 };
+    return sendReply(exchange, counted, cors);
+  }
+
+  async #reply(exchange: Exchange, route: Route | undefined, mode: ResponseMode): Promise<Reply> {
     try {
       if (route === undefined) throw new HttpError(404, httpMessages.notFound(exchange.request.path));
       if (exchange.request.method === 'OPTIONS') return { status: 200, body: '' };

@@ -21,5 +21,9 @@ export const messages = {
   noSubscriptionFields: "Not resolving subscription because schema doesn't have any fields defined for subscription operation.",
   queryTooNested: (max: number) => `The query exceeds the maximum nesting of ${max}.`,
   tooManySelections: (max: number) => `The query exceeds the maximum of ${max} field selections.`,
+  // Automatic persisted queries (edgraph/graphql.go).
+  persistedQueryNotFound: 'PersistedQueryNotFound',
+  persistedQueryShaMismatch: 'provided sha does not match query',
+  persistedQueryMismatch: 'query does not match persisted query',
   internal: (requestId: string) => `Internal error (request ${requestId}).`,
 } as const;

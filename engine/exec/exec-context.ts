@@ -58,6 +58,11 @@ export class ExecContext {
   vectorDistances: ReadonlyMap<number, number> | undefined;
   /** EXPLAIN lines of the plans run (only when the engine is in debug mode and the request asks). */
   explain: string[] | undefined;
+  /**
+   * `extensions.touched_uids`: one per field read on a node (Dgraph counts, per predicate, the uids it
+   * was read for) and one per change a mutation made. Counted as the answer is built, never afterwards.
+   */
+  touched = 0;
 
   constructor(
     readonly model: SchemaModel,

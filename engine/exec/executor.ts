@@ -18,13 +18,14 @@ import { installApiScalars } from './api-scalars.js';
 import { INVALID, type Completed } from './read-objects.js';
 import type { CustomResolver } from '../custom/custom-stage.js';
 import { NOT_WRITABLE, writeQueryRoot } from './write-objects.js';
-import { asciiBytes, JsonBytes } from '../util/json-bytes.js';
+import { asciiBytes, asciiChunk, JsonBytes } from '../util/json-bytes.js';
 
 /** Failed direct-JSON attempts after which an operation always takes the general path. */
 const maxDirectMisses = 4;
 /** Reused by every directly written answer (writing is synchronous; `finish` copies the bytes out). */
 const directBody = new JsonBytes();
 const DATA_OPEN = asciiBytes('{"data":{');
+const TOUCHED_OPEN = asciiChunk('},"extensions":{"touched_uids":');
 
 export interface ExecutionResult {
   readonly errors?: readonly WireError[];
@@ -32,6 +33,8 @@ export interface ExecutionResult {
   readonly extensions?: Record<string, unknown>;
   /** Committed add/update/delete root fields (for `@lambdaOnMutate`); never serialized. */
   readonly events?: readonly MutationEvent[];
+  /** The count in `extensions.touched_uids` (also for the Graphql-TouchedUids header); never serialized. */
+  readonly touchedUids?: number;
 }
 
 export class Executor {
@@ -39,6 +42,8 @@ export class Executor {
   readonly #plans = new WeakMap<OperationDefinitionNode, SelectionPlan>();
   /** How often an operation had to leave the direct JSON path; past a few times it stops trying. */
   readonly #notWritable = new WeakMap<OperationDefinitionNode, number>();
+  /** touched_uids of the answer `writeDirect` last returned (writing is synchronous: read it right after, as the bytes). */
+  directTouched = 0;
 
   constructor(
     private readonly compiled: CompiledSchema,
@@ -110,7 +115,12 @@ export class Executor {
     const result: { -readonly [K in keyof ExecutionResult]: ExecutionResult[K] } = { data: nullData ? null : data };
     if (ctx.events.length > 0) result.events = ctx.events;
     if (ctx.errors.length > 0) result.errors = ctx.errors;
-    if (ctx.explain !== undefined) result.extensions = { explain: ctx.explain.join('\n') };
+    // touched_uids first, as Dgraph orders its extensions; omitted when 0, as Dgraph's omitempty does.
+    const extensions: Record<string, unknown> = {};
+    if (ctx.touched > 0) extensions['touched_uids'] = ctx.touched;
+    if (ctx.explain !== undefined) extensions['explain'] = ctx.explain.join('\n');
+    if (ctx.touched > 0 || ctx.explain !== undefined) result.extensions = extensions;
+    result.touchedUids = ctx.touched;
     return result;
   }
 
@@ -144,7 +154,13 @@ export class Executor {
       this.#notWritable.set(operation, misses + 1);
       return undefined;
     }
+    // Dgraph's extensions.touched_uids (omitted when 0), appended where the data object ends.
+    if (ctx.touched > 0) {
+      out.chunk(TOUCHED_OPEN);
+      out.ascii(String(ctx.touched));
+    }
     out.ascii('}}');
+    this.directTouched = ctx.touched;
     return out.finish();
   }
 

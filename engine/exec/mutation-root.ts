@@ -55,6 +55,8 @@ function inTransaction<T>(ctx: ExecContext, plan: FieldPlan, body: () => T): T {
   const txn = outer ?? store.begin();
   try {
     const result = body();
+    // Dgraph's mutation cost: one per new node and per edge or value written (undo records here).
+    ctx.touched += txn.changesSince(mark);
     if (outer === undefined) txn.commit();
     return result;
   } catch (error) {

@@ -63,6 +63,7 @@ export function readObject(
   const plans = selection.forType(type.name);
   for (const plan of plans) {
     if (!ctx.isIncluded(plan)) continue;
+    ctx.touched++;
     const fieldPath = pathOf(path, plan.responseName);
     let value: Completed;
     try {

@@ -118,6 +118,7 @@ function writeObject(ctx: ExecContext, id: number, declared: TypeModel, selectio
 function writeFields(ctx: ExecContext, id: number, type: TypeModel, writers: FieldWriters, out: JsonBytes): void {
   const list = writers.list;
   if (writers.unconditional && list.length > 0) {
+    ctx.touched += list.length;
     for (let i = 0; i < list.length; i++) {
       const writer = list[i] as FieldWriter;
       out.chunk(writer.prefix);
@@ -130,6 +131,7 @@ function writeFields(ctx: ExecContext, id: number, type: TypeModel, writers: Fie
   let first = true;
   for (const writer of list) {
     if (!ctx.isIncluded(writer.plan)) continue;
+    ctx.touched++;
     if (!first) out.byte(COMMA);
     first = false;
     out.bytes(writer.key);

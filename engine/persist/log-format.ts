@@ -2,7 +2,8 @@
 // + the LSN of its first record (u64 LE) — then records, each framed as
 //   [u32 LE payload length][u32 LE CRC-32 of (length bytes + payload)][payload]
 // where the payload is msgpack [kind, lsn, body]: kind 1 = mutation (body = flat redo ops),
-// kind 2 = schema upload (body = SDL text). LSNs count records from 1 and are contiguous across files.
+// kind 2 = schema upload (body = SDL text), kind 3 = automatic persisted query registered (body =
+// [sha256 hex, query text]). LSNs count records from 1 and are contiguous across files.
 
 import { checksum } from './checksum.js';
 import { decode, encode, markNegativeZero } from './msgpack-codec.js';
@@ -17,10 +18,12 @@ const MAX_RECORD_BYTES = 1 << 30;
 
 export const KIND_MUTATION = 1;
 export const KIND_SCHEMA = 2;
+export const KIND_PERSISTED_QUERY = 3;
 
 export type LogRecord =
   | { readonly kind: typeof KIND_MUTATION; readonly lsn: number; readonly ops: RedoOps }
-  | { readonly kind: typeof KIND_SCHEMA; readonly lsn: number; readonly sdl: string };
+  | { readonly kind: typeof KIND_SCHEMA; readonly lsn: number; readonly sdl: string }
+  | { readonly kind: typeof KIND_PERSISTED_QUERY; readonly lsn: number; readonly sha256: string; readonly query: string };
 
 export function logFileHeader(startLsn: number): Buffer {
   const header = Buffer.alloc(LOG_HEADER_BYTES);
@@ -32,7 +35,7 @@ export function logFileHeader(startLsn: number): Buffer {
 
 /** One framed record. */
 export function frameRecord(record: LogRecord): Buffer {
-  const body = record.kind === KIND_MUTATION ? markValues(record.ops) : record.sdl;
+  const body = record.kind === KIND_MUTATION ? markValues(record.ops) : record.kind === KIND_SCHEMA ? record.sdl : [record.sha256, record.query];
   const payload = encode([record.kind, record.lsn, body]);
   const frame = Buffer.allocUnsafe(FRAME_HEADER_BYTES + payload.length);
   frame.writeUInt32LE(payload.length, 0);
@@ -122,5 +125,8 @@ function parseRecord(payload: Uint8Array): LogRecord | undefined {
   const [kind, lsn, body] = value as [unknown, number, unknown];
   if (kind === KIND_MUTATION && Array.isArray(body)) return { kind, lsn, ops: body as RedoOps };
   if (kind === KIND_SCHEMA && typeof body === 'string') return { kind, lsn, sdl: body };
+  if (kind === KIND_PERSISTED_QUERY && Array.isArray(body) && body.length === 2 && typeof body[0] === 'string' && typeof body[1] === 'string') {
+    return { kind, lsn, sha256: body[0], query: body[1] };
+  }
   return undefined;
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { GraphStore, Transaction } from '../store/graph-store.js';
 import { classify, logFileName, snapshotFileName } from './data-dir.js';
 import { nodeFileIo, type FileIo } from './file-io.js';
-import { frameRecord, KIND_MUTATION, KIND_SCHEMA } from './log-format.js';
+import { frameRecord, KIND_MUTATION, KIND_PERSISTED_QUERY, KIND_SCHEMA, type LogRecord } from './log-format.js';
 import { LogWriter } from './log-writer.js';
 import { planRestore, type PersistLogger, type RestorePlan } from './restore.js';
 import { encodeSnapshot, writeSnapshotFile } from './snapshot-file.js';
@@ -49,11 +49,19 @@ export interface SnapshotInfo {
 }
 
 /** What the engine hands over to be snapshotted (captured synchronously at a quiet point). */
-export type CaptureState = () => { readonly schema: string | null; readonly store: GraphStore };
+export type CaptureState = () => {
+  readonly schema: string | null;
+  readonly store: GraphStore;
+  /** Registered automatic persisted queries: [sha256 hex, query]. */
+  readonly persistedQueries: readonly (readonly [string, string])[];
+};
+
+/** A log record before it gets its LSN. */
+type PendingRecord = LogRecord extends infer R ? (R extends LogRecord ? Omit<R, 'lsn'> : never) : never;
 
 type Work =
   | { readonly kind: 'mutation'; readonly run: () => unknown; readonly done: Settle }
-  | { readonly kind: 'schema'; readonly sdl: string; readonly apply: () => unknown; readonly done: Settle }
+  | { readonly kind: 'record'; readonly record: PendingRecord; readonly forceSync: boolean; readonly apply: () => unknown; readonly done: Settle }
   | { readonly kind: 'snapshot'; readonly done: Settle };
 
 interface Settle {
@@ -117,7 +125,13 @@ export class Persistence {
 
   /** Logs the schema upload durably, then runs `apply` (which deploys it). */
   schema<T>(sdl: string, apply: () => T): Promise<T> {
-    return this.#enqueue((done) => ({ kind: 'schema', sdl, apply, done })) as Promise<T>;
+    return this.#enqueue((done) => ({ kind: 'record', record: { kind: KIND_SCHEMA, sdl }, forceSync: true, apply, done })) as Promise<T>;
+  }
+
+  /** Logs an automatic persisted query (fsynced as mutations are), then runs `apply` (which registers it). */
+  persistedQuery<T>(sha256: string, query: string, apply: () => T): Promise<T> {
+    const record: PendingRecord = { kind: KIND_PERSISTED_QUERY, sha256, query };
+    return this.#enqueue((done) => ({ kind: 'record', record, forceSync: false, apply, done })) as Promise<T>;
   }
 
   /** Takes a snapshot now (after everything queued before it) and waits for the file. */
@@ -162,7 +176,7 @@ export class Persistence {
         } else {
           this.#queue.shift();
           try {
-            head.done.resolve(head.kind === 'schema' ? await this.#commitSchema(head.sdl, head.apply) : await this.#startSnapshot());
+            head.done.resolve(head.kind === 'record' ? await this.#commitRecord(head.record, head.forceSync, head.apply) : await this.#startSnapshot());
           } catch (error) {
             head.done.reject(error);
           }
@@ -211,10 +225,10 @@ export class Persistence {
     this.#maybeSnapshot();
   }
 
-  async #commitSchema(sdl: string, apply: () => unknown): Promise<unknown> {
-    const frame = frameRecord({ kind: KIND_SCHEMA, lsn: this.#nextLsn, sdl });
+  async #commitRecord(record: PendingRecord, forceSync: boolean, apply: () => unknown): Promise<unknown> {
+    const frame = frameRecord({ ...record, lsn: this.#nextLsn } as LogRecord);
     try {
-      await this.#append([frame], true);
+      await this.#append([frame], forceSync);
     } catch (error) {
       throw new DurabilityError(error);
     }
@@ -255,7 +269,10 @@ export class Persistence {
     if (capture === undefined) throw new Error('persistence not started');
     const lsn = this.#nextLsn - 1;
     const state = capture();
-    const parts = encodeSnapshot({ lsn, schema: state.schema, store: state.store.exportSnapshot() }, new Date().toISOString());
+    const parts = encodeSnapshot(
+      { lsn, schema: state.schema, store: state.store.exportSnapshot(), persistedQueries: state.persistedQueries },
+      new Date().toISOString(),
+    );
     const old = this.#requireWriter();
     if (old.startLsn !== this.#nextLsn) {
       this.#writer = await LogWriter.create(this.#io, this.options.dataDir, this.#nextLsn);

@@ -5,7 +5,8 @@
 //   16  header: msgpack { lsn, schemaHash, nodes, maxNodeId, scalarPredicates, edgePredicates, edges,
 //                         bodyLength, bodyCrc, createdAt }
 //   16+H u32 LE CRC-32 of bytes [0, 16+H)
-//   20+H body: msgpack { schema, store } (StoreSnapshot: columnar typed arrays), bodyLength bytes — the
+//   20+H body: msgpack { schema, store, persistedQueries } (StoreSnapshot: columnar typed arrays;
+//        persistedQueries: [sha256, query] pairs, absent in older files), bodyLength bytes — the
 //        file ends exactly there (trailing bytes are damage).
 // Written to `<name>.tmp`, fsynced, renamed, directory fsynced: a reader sees a whole file or none.
 
@@ -25,6 +26,8 @@ export interface SnapshotContent {
   readonly lsn: number;
   readonly schema: string | null;
   readonly store: StoreSnapshot;
+  /** Registered automatic persisted queries: [sha256 hex, query]. */
+  readonly persistedQueries: readonly (readonly [string, string])[];
 }
 
 export interface SnapshotHeader {
@@ -61,6 +64,7 @@ export function encodeSnapshot(content: SnapshotContent, createdAt: string): Buf
   const body = encode({
     schema: content.schema,
     store: { ...store, scalars: store.scalars.map((col) => (col.repr === 3 ? { ...col, values: col.values.map(markNegativeZero) } : col)) },
+    persistedQueries: content.persistedQueries,
   });
   let nodes = 0;
   for (let id = 1; id < store.nextId; id++) nodes += store.alive[id] ?? 0;
@@ -139,9 +143,15 @@ export function readSnapshotFile(io: FileIo, dir: string, lsn: number): { header
   const body = bytes.subarray(bodyOffset, end);
   if (checksum(body) !== header.bodyCrc) throw new SnapshotError(file, bodyOffset, 'body checksum mismatch');
   if (header.lsn !== lsn) throw new SnapshotError(file, 16, `header says LSN ${header.lsn}, the name says ${lsn}`);
-  const decoded = decode(body) as { schema: string | null; store: StoreSnapshot };
+  const decoded = decode(body) as { schema: string | null; store: StoreSnapshot; persistedQueries?: unknown };
   if (schemaHash(decoded.schema) !== header.schemaHash) throw new SnapshotError(file, bodyOffset, 'schema hash mismatch');
-  return { header, content: { lsn, schema: decoded.schema, store: decoded.store } };
+  const persistedQueries = decoded.persistedQueries ?? [];
+  if (!isPairList(persistedQueries)) throw new SnapshotError(file, bodyOffset, 'persisted queries are not [sha256, query] pairs');
+  return { header, content: { lsn, schema: decoded.schema, store: decoded.store, persistedQueries } };
+}
+
+function isPairList(value: unknown): value is [string, string][] {
+  return Array.isArray(value) && value.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && typeof pair[1] === 'string');
 }
 
 function tryUnlink(io: FileIo, path: string): void {

@@ -36,6 +36,8 @@ export interface Transaction {
   rollbackTo(mark: number): void;
   /** The physical redo of everything done since `mark` (final values as they are now). */
   redoSince(mark: number): RedoOps;
+  /** How many changes (undo records: a node created, a value set, an edge added, ...) were made since `mark`. */
+  changesSince(mark: number): number;
 }
 
 /** The whole store in columnar form (see ScalarColumnSnapshot); typed arrays may be views of live ones. */
@@ -227,6 +229,7 @@ export class GraphStore implements ColumnContext {
         }
       },
       redoSince: (mark) => this.redoOf(log, mark),
+      changesSince: (mark) => log.recordsSince(mark),
     };
     this.txn = txn;
     return txn;

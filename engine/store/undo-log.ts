@@ -34,6 +34,11 @@ export class UndoLog {
     return this.#size >>> 2;
   }
 
+  /** Records written since slot `mark` (a savepoint). */
+  recordsSince(mark: number): number {
+    return (this.#size - mark) >>> 2;
+  }
+
   /** Drops the records from slot `mark` on (clearing them, so they hold no values alive). */
   truncate(mark: number): void {
     const r = this.records;

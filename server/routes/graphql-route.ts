@@ -7,17 +7,24 @@ import type { Reply } from '../http-types.js';
 import { contentTypeFor, statusFor, type ResponseMode } from '../negotiate.js';
 import type { Route, RouteContext } from './route.js';
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 type Run = (context: RouteContext, request: GraphQLRequest) => Promise<EngineResponse>;
 
 function graphqlEndpoint(scope: 'graphql' | 'admin', run: Run): Route {
   return {
     scope,
+    schemaHeaders: scope === 'graphql',
     async handle(exchange: Exchange, mode: ResponseMode, context: RouteContext): Promise<Reply> {
       const { request, malformedVariables } = await decodeGraphqlRequest(exchange, context.config.maxBodyBytes);
       const response = await run(context, request);
       const status = malformedVariables && response.kind === 'request-error' ? 400 : statusFor(response.kind, mode);
-      const reply: Reply = { status, contentType: contentTypeFor(mode), body: response.bytes ?? response.body };
-      return status === 405 ? { ...reply, headers: { Allow: 'POST, OPTIONS' } } : reply;
+      // Built in place (no spreads): this runs for every request.
+      const reply: Mutable<Reply> = { status, contentType: contentTypeFor(mode), body: response.bytes ?? response.body };
+      if (response.cacheMaxAge !== undefined) reply.cacheMaxAge = response.cacheMaxAge;
+      if (scope === 'graphql') reply.touchedUids = response.touchedUids ?? 0;
+      if (status === 405) reply.headers = { Allow: 'POST, OPTIONS' };
+      return reply;
     },
   };
 }

@@ -21,5 +21,7 @@ export interface RouteContext {
 export interface Route {
   /** Which key opens it; undefined = always open. */
   readonly scope: Scope | undefined;
+  /** /graphql: CORS from the deployed schema and a `Graphql-TouchedUids` header on every answer (refusals: 0). */
+  readonly schemaHeaders?: boolean;
   handle(exchange: Exchange, mode: ResponseMode, context: RouteContext): Promise<Reply>;
 }

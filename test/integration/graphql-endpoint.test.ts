@@ -73,7 +73,7 @@ describe('accepted requests', () => {
     expect(header(answer, 'access-control-allow-origin')).toBe('*');
     expect(header(answer, 'access-control-allow-methods')).toBe('POST, OPTIONS');
     expect(header(answer, 'access-control-allow-headers')).toBe(
-      'X-Dgraph-AccessToken, X-Dgraph-AuthToken, Content-Type, Content-Length, Accept-Encoding, Cache-Control, X-CSRF-Token, X-Auth-Token, X-Requested-With',
+      'X-Dgraph-AccessToken, X-Dgraph-AuthToken, Content-Type, Content-Length, Accept-Encoding, Cache-Control, X-CSRF-Token, X-Auth-Token, X-Requested-With, X-Service-AccessToken',
     );
     expect(header(answer, 'access-control-allow-credentials')).toBe('true');
   });

@@ -27,7 +27,7 @@ describe('Int64 over HTTP', () => {
     const answer = await send(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect(answer.text).toContain('"views":9223372036854775807');
     const read = await postGraphql(server.url, { query: '{ queryCounter(filter: { views: { gt: "9223372036854775806" } }) { name } }' });
-    expect(read.json()).toEqual({ data: { queryCounter: [{ name: 'big' }] } });
+    expect(read.json()).toEqual({ data: { queryCounter: [{ name: 'big' }] }, extensions: { touched_uids: 1 } });
   });
 
   it('refuses 180143985094.0 in a variable with the number as written and the variable path', async () => {

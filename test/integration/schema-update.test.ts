@@ -36,16 +36,16 @@ describe('schema updates', () => {
 
     expect(await upload(v2)).toEqual(uploadSucceeded);
     const byTerm = await gql(`{ queryBook(filter: { title: { anyofterms: "graph" } }) { title pages isbn } }`);
-    expect(byTerm).toEqual({ data: { queryBook: [{ title: 'Deep Graph Theory', pages: 300, isbn: null }] } });
+    expect(byTerm).toEqual({ data: { queryBook: [{ title: 'Deep Graph Theory', pages: 300, isbn: null }] }, extensions: { touched_uids: 3 } });
     const byPages = await gql(`{ queryBook(filter: { pages: { lt: 200 } }) { title } }`);
-    expect(byPages).toEqual({ data: { queryBook: [{ title: 'Shallow Waters' }] } });
+    expect(byPages).toEqual({ data: { queryBook: [{ title: 'Shallow Waters' }] }, extensions: { touched_uids: 1 } });
   });
 
   it('a failed upload leaves the running schema and the data untouched', async () => {
     const failed = (await upload(`type Book { id: ID!  title: String! @search(by: [nonsense]) }`)) as { errors: { message: string }[] };
     expect(failed.errors[0]?.message).toContain('Type Book; Field title: the argument to @search nonsense isn\'t valid.');
     const still = await gql(`{ queryBook(filter: { pages: { ge: 100 } }, order: { asc: pages }) { title } }`);
-    expect(still).toEqual({ data: { queryBook: [{ title: 'Shallow Waters' }, { title: 'Deep Graph Theory' }] } });
+    expect(still).toEqual({ data: { queryBook: [{ title: 'Shallow Waters' }, { title: 'Deep Graph Theory' }] }, extensions: { touched_uids: 2 } });
     const probe = (await send(`${server.url}/probe/graphql`)).json() as { schemaUpdateCounter: number };
     expect(probe.schemaUpdateCounter).toBe(2);
   });

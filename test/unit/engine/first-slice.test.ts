@@ -30,7 +30,7 @@ describe('first slice through the facade', () => {
     expect(added.extensions.requestID).toMatch(/^[0-9a-f-]{36}$/);
     const id = added.data.addProduct.product[0].productID;
     const got = await gql(`query ($id: ID!) { getProduct(productID: $id) { productID name __typename } }`, { id });
-    expect(got).toEqual({ data: { getProduct: { productID: id, name: 'Widget Pro', __typename: 'Product' } } });
+    expect(got).toEqual({ data: { getProduct: { productID: id, name: 'Widget Pro', __typename: 'Product' } }, extensions: { touched_uids: 3 } });
   });
 
   it('links reviews by id and @id, with inverse edges visible from both sides', async () => {

@@ -54,6 +54,6 @@ describe('completion of a single-valued field holding several values', () => {
     const engine = postWithTwo('editor');
     engine.graph.store.edges('Post.editor').remove(1, 3);
     const result = await engine.gql(`{ getPost(id: "0x1") { editor { name } } }`);
-    expect(result).toEqual({ data: { getPost: { editor: { name: 'A' } } } });
+    expect(result).toEqual({ data: { getPost: { editor: { name: 'A' } } }, extensions: { touched_uids: 2 } });
   });
 });
