@@ -41,7 +41,7 @@ export { renderSchemaErrors } from './admin/admin-api.js';
 /** Request JSON parsing that keeps float-written integers apart (Dgraph refuses them for Int64). */
 export { parseRequestJson } from './request/json-numbers.js';
 export { RestoreError } from './persist/persistence.js';
-export { nodeFileIo } from './persist/file-io.js';
+export { DATA_DIR_MODE, DATA_FILE_MODE, nodeFileIo } from './persist/file-io.js';
 export { faultyFileIo, type FaultRule } from './persist/faulty-file-io.js';
 
 /** Everything that serves requests for one schema version; swapped atomically on upload. */

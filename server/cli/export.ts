@@ -6,7 +6,7 @@
 
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Engine } from '../../engine/index.js';
+import { DATA_FILE_MODE, Engine } from '../../engine/index.js';
 import { parseKeepingBigInts, readShapes, type TypeShape } from './data-shape.js';
 
 const page = 20_000;
@@ -105,7 +105,7 @@ async function main(): Promise<void> {
   }
   const started = performance.now();
   const engine = await openOffline(values['data-dir'] ?? 'snapshots', values.recover ?? false);
-  const stream = createWriteStream(file);
+  const stream = createWriteStream(file, { mode: DATA_FILE_MODE }); // it holds every value
   let buffered: string[] = [];
   const flush = async (): Promise<void> => {
     if (buffered.length === 0) return;

@@ -7,7 +7,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Engine } from '../../engine/index.js';
+import { DATA_FILE_MODE, Engine } from '../../engine/index.js';
 import { readShapes, type TypeShape } from './data-shape.js';
 import { openOffline } from './export.js';
 
@@ -179,7 +179,7 @@ async function main(): Promise<void> {
   process.stderr.write('\n');
   await engine.close();
   const report = values.errors ?? `${file}.errors.ndjson`;
-  if (summary.rejected.length > 0) writeFileSync(report, summary.rejected.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  if (summary.rejected.length > 0) writeFileSync(report, summary.rejected.map((r) => JSON.stringify(r)).join('\n') + '\n', { mode: DATA_FILE_MODE });
   const ms = Math.round(performance.now() - started);
   const verb = dryRun ? 'dry run: would import' : 'imported';
   process.stderr.write(
