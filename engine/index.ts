@@ -27,6 +27,7 @@ import { answerWithoutSchema, noSchemaApi } from './request/no-schema.js';
 import { DurabilityError, Persistence, type RestorePlan } from './persist/persistence.js';
 import { KIND_MUTATION } from './persist/log-format.js';
 import type { PreparedOperation } from './request/prepare-request.js';
+import { selfAddress } from './custom/address-guard.js';
 import { CallRunner } from './custom/call-runner.js';
 import { CustomStage } from './custom/custom-stage.js';
 import { defaultCallLimits, type CallLimits } from './custom/outbound.js';
@@ -281,8 +282,21 @@ export class Engine {
   }
 
   #introspectionOptions(): IntrospectionOptions {
-    const limits = callLimits(this.options);
-    return { timeoutMs: this.options.custom?.introspectionTimeoutMs ?? 5_000, maxResponseBytes: limits.maxResponseBytes, denyPrivate: limits.denyPrivate };
+    const limits = this.#calls.limits;
+    return {
+      timeoutMs: this.options.custom?.introspectionTimeoutMs ?? 5_000,
+      maxResponseBytes: limits.maxResponseBytes,
+      denyPrivate: limits.denyPrivate,
+      ...(limits.self === undefined ? {} : { self: limits.self }),
+    };
+  }
+
+  /**
+   * Tells the engine where the server listens, so that `@custom` calls and remote introspection never
+   * reach the service itself (a client-built body could otherwise call /admin and read the secrets back).
+   */
+  listeningOn(host: string, port: number): void {
+    this.#calls.refuseSelf(selfAddress(host, port));
   }
 
   currentSchema(): { readonly schema: string; readonly generatedSchema: string } | null {

@@ -5,6 +5,7 @@
 import { Piscina } from 'piscina';
 import { closeHttpClient, sendCalls } from './http-client.js';
 import type { CallTask } from './call-worker.js';
+import type { SelfAddress } from './address-guard.js';
 import type { CallLimits, CallOutcome, OutboundCall } from './outbound.js';
 
 export interface CallRunnerOptions {
@@ -17,19 +18,32 @@ export interface CallRunnerOptions {
 
 export class CallRunner {
   #pool: Piscina | undefined;
+  #limits: CallLimits;
   /** Calls in flight across the process; batches wait for room so `maxConcurrency` holds overall. */
   #inFlight = 0;
   readonly #waiting: (() => void)[] = [];
   /** Counters for tests and the benchmark. */
   readonly stats = { calls: 0, batches: 0, workerBatches: 0 };
 
-  constructor(readonly options: CallRunnerOptions) {}
+  constructor(readonly options: CallRunnerOptions) {
+    this.#limits = options.limits;
+  }
+
+  /** The limits calls go out with (the service's own address included once known). */
+  get limits(): CallLimits {
+    return this.#limits;
+  }
+
+  /** Calls to the service's own listening address and port are refused from now on. */
+  refuseSelf(self: SelfAddress): void {
+    this.#limits = { ...this.#limits, self };
+  }
 
   async run(calls: readonly OutboundCall[]): Promise<CallOutcome[]> {
     if (calls.length === 0) return [];
     this.stats.calls += calls.length;
     this.stats.batches++;
-    const { limits } = this.options;
+    const limits = this.#limits;
     const share = Math.max(1, Math.min(calls.length, limits.maxConcurrency));
     await this.#acquire(share);
     try {
@@ -61,7 +75,7 @@ export class CallRunner {
   }
 
   async #acquire(n: number): Promise<void> {
-    const max = this.options.limits.maxConcurrency;
+    const max = this.#limits.maxConcurrency;
     while (this.#inFlight > 0 && this.#inFlight + n > max) await new Promise<void>((resolve) => this.#waiting.push(resolve));
     this.#inFlight += n;
   }
