@@ -78,6 +78,7 @@ export class Engine {
       limits: callLimits(options),
       workers: options.custom?.workers ?? 2,
       inlineMaxCalls: options.custom?.inlineMaxCalls ?? 8,
+      maxPerHost: options.custom?.maxConcurrencyPerHost ?? 16,
     });
     const log = options.log ?? consoleLogger;
     this.#webhooks = { runner: this.#calls, lambdaUrl: options.lambdaUrl, warn: (message, fields) => log.warn(message, fields) };
