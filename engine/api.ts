@@ -51,6 +51,8 @@ export interface CustomLogicOptions {
   readonly maxResponseBytes?: number;
   /** Outgoing calls in flight at once, process-wide (default 64). */
   readonly maxConcurrency?: number;
+  /** Outgoing calls in flight at once to one upstream host:port (default 16), so a slow one cannot starve the rest. */
+  readonly maxConcurrencyPerHost?: number;
   /** Refuse private, loopback and link-local destinations, checked on the resolved address (default false). */
   readonly denyPrivateAddresses?: boolean;
   /** Worker threads for batches of calls; 0 sends everything from the main thread (default 2). */

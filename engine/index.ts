@@ -35,6 +35,7 @@ import { PersistedQueries } from './request/persisted-queries.js';
 import { cacheMaxAgeOf } from './request/cache-control.js';
 import { corsPolicyOf, openCorsPolicy } from './schema/cors-policy.js';
 import type { PreparedOperation } from './request/prepare-request.js';
+import { selfAddress } from './custom/address-guard.js';
 import { CallRunner } from './custom/call-runner.js';
 import { CustomStage } from './custom/custom-stage.js';
 import { defaultCallLimits, type CallLimits } from './custom/outbound.js';
@@ -49,7 +50,7 @@ export { renderSchemaErrors } from './admin/admin-api.js';
 /** Request JSON parsing that keeps float-written integers apart (Dgraph refuses them for Int64). */
 export { parseRequestJson } from './request/json-numbers.js';
 export { RestoreError } from './persist/persistence.js';
-export { nodeFileIo } from './persist/file-io.js';
+export { DATA_DIR_MODE, DATA_FILE_MODE, nodeFileIo } from './persist/file-io.js';
 export { faultyFileIo, type FaultRule } from './persist/faulty-file-io.js';
 
 /** Everything that serves requests for one schema version; swapped atomically on upload. */
@@ -94,6 +95,7 @@ export class Engine {
       limits: callLimits(options),
       workers: options.custom?.workers ?? 2,
       inlineMaxCalls: options.custom?.inlineMaxCalls ?? 8,
+      maxPerHost: options.custom?.maxConcurrencyPerHost ?? 16,
     });
     const log = options.log ?? consoleLogger;
     this.#webhooks = { runner: this.#calls, lambdaUrl: options.lambdaUrl, warn: (message, fields) => log.warn(message, fields) };
@@ -367,8 +369,21 @@ export class Engine {
   }
 
   #introspectionOptions(): IntrospectionOptions {
-    const limits = callLimits(this.options);
-    return { timeoutMs: this.options.custom?.introspectionTimeoutMs ?? 5_000, maxResponseBytes: limits.maxResponseBytes, denyPrivate: limits.denyPrivate };
+    const limits = this.#calls.limits;
+    return {
+      timeoutMs: this.options.custom?.introspectionTimeoutMs ?? 5_000,
+      maxResponseBytes: limits.maxResponseBytes,
+      denyPrivate: limits.denyPrivate,
+      ...(limits.self === undefined ? {} : { self: limits.self }),
+    };
+  }
+
+  /**
+   * Tells the engine where the server listens, so that `@custom` calls and remote introspection never
+   * reach the service itself (a client-built body could otherwise call /admin and read the secrets back).
+   */
+  listeningOn(host: string, port: number): void {
+    this.#calls.refuseSelf(selfAddress(host, port));
   }
 
   currentSchema(): { readonly schema: string; readonly generatedSchema: string } | null {

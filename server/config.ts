@@ -33,6 +33,7 @@ export interface CustomConfig {
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
   readonly maxConcurrency: number;
+  readonly maxConcurrencyPerHost: number;
   readonly denyPrivateAddresses: boolean;
   readonly workers: number;
   readonly inlineMaxCalls: number;
@@ -63,6 +64,7 @@ export const defaults = {
   customTimeoutMs: 30_000,
   customMaxResponseBytes: 16 * 1024 * 1024,
   customMaxConcurrency: 64,
+  customMaxConcurrencyPerHost: 16,
   customWorkers: 2,
   customInlineMax: 8,
   customIntrospectionTimeoutMs: 5_000,
@@ -102,6 +104,11 @@ const optionTable = {
     help: `largest accepted @custom response body (default ${defaults.customMaxResponseBytes})`,
   },
   'custom-max-concurrency': { type: 'string', env: 'SERVICE_CUSTOM_MAX_CONCURRENCY', help: `outgoing @custom calls in flight at once (default ${defaults.customMaxConcurrency})` },
+  'custom-max-concurrency-per-host': {
+    type: 'string',
+    env: 'SERVICE_CUSTOM_MAX_CONCURRENCY_PER_HOST',
+    help: `outgoing @custom calls in flight at once to one upstream host:port, so a slow one cannot starve the others (default ${defaults.customMaxConcurrencyPerHost})`,
+  },
   'custom-deny-private': { type: 'boolean', env: 'SERVICE_CUSTOM_DENY_PRIVATE', help: 'refuse @custom calls to private, loopback and link-local addresses' },
   'custom-workers': { type: 'string', env: 'SERVICE_CUSTOM_WORKERS', help: `worker threads for batches of @custom calls; 0 = none (default ${defaults.customWorkers})` },
   'custom-inline-max': { type: 'string', env: 'SERVICE_CUSTOM_INLINE_MAX', help: `batches up to this many calls skip the workers (default ${defaults.customInlineMax})` },
@@ -221,6 +228,7 @@ function build(source: Source, cwd: string): ServerConfig {
       timeoutMs: source.integer('custom-timeout-ms', 1, 3_600_000) ?? defaults.customTimeoutMs,
       maxResponseBytes: source.integer('custom-max-response-bytes', 1, 2 ** 31 - 1) ?? defaults.customMaxResponseBytes,
       maxConcurrency: source.integer('custom-max-concurrency', 1, 100_000) ?? defaults.customMaxConcurrency,
+      maxConcurrencyPerHost: source.integer('custom-max-concurrency-per-host', 1, 100_000) ?? defaults.customMaxConcurrencyPerHost,
       denyPrivateAddresses: source.boolean('custom-deny-private') ?? false,
       workers: source.integer('custom-workers', 0, 64) ?? defaults.customWorkers,
       inlineMaxCalls: source.integer('custom-inline-max', 0, 1_000_000) ?? defaults.customInlineMax,

@@ -45,6 +45,7 @@ export async function startServer(transport: Transport, engine: Engine, config: 
   );
   const port = listening.port;
   boundPort = port;
+  engine.listeningOn(config.host, port); // @custom calls must never reach the service itself
   const hostForUrl = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
     url: `http://${hostForUrl}:${port}`,

@@ -1,7 +1,7 @@
 // Entry point: `node dist/server/main.js [options]`. Exit codes: 0 clean, 1 start-up failure, 2 bad usage.
 
 import { mkdir } from 'node:fs/promises';
-import { Engine, RestoreError, faultyFileIo, nodeFileIo, type EngineOptions, type FaultRule } from '../engine/index.js';
+import { DATA_DIR_MODE, Engine, RestoreError, faultyFileIo, nodeFileIo, type EngineOptions, type FaultRule } from '../engine/index.js';
 import { loadConfig, redacted, type ServerConfig } from './config.js';
 import { startServer, type RunningServer } from './http-server.js';
 import { createLogger, type Logger } from './log.js';
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     log.warn('running on the JS fallback of uWebSockets.js: performance will be degraded');
   }
 
-  await mkdir(config.dataDir, { recursive: true });
+  await mkdir(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
   let engine: Engine;
   try {
     engine = await Engine.open(engineOptions(config, log));

@@ -5,6 +5,7 @@
 import { Piscina } from 'piscina';
 import { closeHttpClient, sendCalls } from './http-client.js';
 import type { CallTask } from './call-worker.js';
+import type { SelfAddress } from './address-guard.js';
 import type { CallLimits, CallOutcome, OutboundCall } from './outbound.js';
 
 export interface CallRunnerOptions {
@@ -13,25 +14,43 @@ export interface CallRunnerOptions {
   readonly workers: number;
   /** Batches with at most this many calls are sent inline. */
   readonly inlineMaxCalls: number;
+  /** Calls in flight at once to one upstream host:port (default: no cap beyond `maxConcurrency`). */
+  readonly maxPerHost?: number;
 }
 
 export class CallRunner {
   #pool: Piscina | undefined;
+  #limits: CallLimits;
   /** Calls in flight across the process; batches wait for room so `maxConcurrency` holds overall. */
   #inFlight = 0;
+  /** Calls in flight per upstream host:port, so one slow host cannot hold every slot. */
+  readonly #hostInFlight = new Map<string, number>();
   readonly #waiting: (() => void)[] = [];
   /** Counters for tests and the benchmark. */
   readonly stats = { calls: 0, batches: 0, workerBatches: 0 };
 
-  constructor(readonly options: CallRunnerOptions) {}
+  constructor(readonly options: CallRunnerOptions) {
+    this.#limits = options.limits;
+  }
+
+  /** The limits calls go out with (the service's own address included once known). */
+  get limits(): CallLimits {
+    return this.#limits;
+  }
+
+  /** Calls to the service's own listening address and port are refused from now on. */
+  refuseSelf(self: SelfAddress): void {
+    this.#limits = { ...this.#limits, self };
+  }
 
   async run(calls: readonly OutboundCall[]): Promise<CallOutcome[]> {
     if (calls.length === 0) return [];
     this.stats.calls += calls.length;
     this.stats.batches++;
-    const { limits } = this.options;
-    const share = Math.max(1, Math.min(calls.length, limits.maxConcurrency));
-    await this.#acquire(share);
+    const limits = this.#limits;
+    const hosts = hostsOf(calls);
+    const share = Math.max(1, Math.min(calls.length, limits.maxConcurrency, this.#maxPerHost));
+    await this.#acquire(share, hosts);
     try {
       const sliceLimits: CallLimits = { ...limits, maxConcurrency: share };
       if (this.options.workers <= 0 || calls.length <= this.options.inlineMaxCalls) return await sendCalls(calls, sliceLimits);
@@ -39,7 +58,7 @@ export class CallRunner {
       const task: CallTask = { calls, limits: sliceLimits };
       return (await this.#workerPool().run(task)) as CallOutcome[];
     } finally {
-      this.#release(share);
+      this.#release(share, hosts);
     }
   }
 
@@ -60,15 +79,48 @@ export class CallRunner {
     return this.#pool;
   }
 
-  async #acquire(n: number): Promise<void> {
-    const max = this.options.limits.maxConcurrency;
-    while (this.#inFlight > 0 && this.#inFlight + n > max) await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    this.#inFlight += n;
+  get #maxPerHost(): number {
+    return this.options.maxPerHost ?? this.#limits.maxConcurrency;
   }
 
-  #release(n: number): void {
+  /** Waits until `n` more calls fit both process-wide and for each of `hosts`, then takes them all at once. */
+  async #acquire(n: number, hosts: readonly string[]): Promise<void> {
+    while (!this.#fits(n, hosts)) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#inFlight += n;
+    for (const host of hosts) this.#hostInFlight.set(host, (this.#hostInFlight.get(host) ?? 0) + n);
+  }
+
+  #fits(n: number, hosts: readonly string[]): boolean {
+    if (this.#inFlight > 0 && this.#inFlight + n > this.#limits.maxConcurrency) return false;
+    const perHost = this.#maxPerHost;
+    for (const host of hosts) {
+      const busy = this.#hostInFlight.get(host) ?? 0;
+      if (busy > 0 && busy + n > perHost) return false;
+    }
+    return true;
+  }
+
+  #release(n: number, hosts: readonly string[]): void {
     this.#inFlight -= n;
+    for (const host of hosts) {
+      const left = (this.#hostInFlight.get(host) ?? n) - n;
+      if (left <= 0) this.#hostInFlight.delete(host);
+      else this.#hostInFlight.set(host, left);
+    }
     const waiting = this.#waiting.splice(0);
     for (const wake of waiting) wake();
   }
+}
+
+/** The upstream host:port of each call, once (a bad URL counts as its own text: it fails without a connection). */
+function hostsOf(calls: readonly OutboundCall[]): string[] {
+  const hosts = new Set<string>();
+  for (const call of calls) {
+    try {
+      hosts.add(new URL(call.url).host);
+    } catch {
+      hosts.add(call.url);
+    }
+  }
+  return [...hosts];
 }

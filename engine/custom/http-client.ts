@@ -1,42 +1,60 @@
 // The only module that imports undici: sends outgoing custom-logic calls through a keep-alive,
 // connection-pooling agent (its dispatch API: no response streams). Redirects are never followed (a 3xx is just a non-2xx status), each call
 // has a timeout and a response-size cap, and with `denyPrivate` the resolved address (IP literals
-// included) must not be private, loopback or link-local.
+// included) must not be private, loopback or link-local. The service's own address and port are always
+// refused: IP literals before connecting, names by the peer address of the connected socket (nothing
+// is sent on it).
 
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, type Dispatcher } from 'undici';
-import { isPrivateAddress } from './address-guard.js';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { isPrivateAddress, isSelfAddress, SELF_DENIED, type SelfAddress } from './address-guard.js';
 import type { CallLimits, CallOutcome, OutboundCall } from './outbound.js';
 
 const userAgent = 'Go-http-client/1.1';
 
-class DeniedAddressError extends Error {}
+class DeniedAddressError extends Error {
+  constructor(readonly detail = 'destination address not allowed') {
+    super(detail);
+  }
+}
 
 const guardedLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
     if (error !== null) return callback(error, '', 0);
     const allowed = addresses.filter((a) => !isPrivateAddress(a.address));
-    if (allowed.length === 0) return callback(new DeniedAddressError(`address of ${hostname} is not allowed`), '', 0);
+    if (allowed.length === 0) return callback(new DeniedAddressError(), '', 0);
     if (options.all === true) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
     const first = allowed[0] as LookupAddress;
     return callback(null, first.address, first.family);
   });
 };
 
-const agents = new Map<boolean, Agent>();
+const agents = new Map<string, Agent>();
 
-function agentFor(denyPrivate: boolean): Agent {
-  let agent = agents.get(denyPrivate);
+function agentFor(limits: CallLimits): Agent {
+  const { denyPrivate, self } = limits;
+  const key = `${String(denyPrivate)}|${self === undefined ? '' : `${self.port}|${self.addresses.join(',')}`}`;
+  let agent = agents.get(key);
   if (agent === undefined) {
-    agent = new Agent({
-      keepAliveTimeout: 4_000,
-      connections: 128,
-      ...(denyPrivate ? { connect: { lookup: guardedLookup } } : {}),
-    });
-    agents.set(denyPrivate, agent);
+    const connector = buildConnector(denyPrivate ? { lookup: guardedLookup } : {});
+    agent = new Agent({ keepAliveTimeout: 4_000, connections: 128, connect: self === undefined ? connector : refusingSelf(connector, self) });
+    agents.set(key, agent);
   }
   return agent;
+}
+
+/** Drops a connection whose peer turns out to be this service (a name that resolved to it). */
+function refusingSelf(connector: buildConnector.connector, self: SelfAddress): buildConnector.connector {
+  return (options, callback) =>
+    connector(options, (error, socket) => {
+      if (error !== null) return callback(error, null);
+      if (isSelfAddress(self, socket.remoteAddress ?? '', socket.remotePort ?? 0)) {
+        socket.destroy();
+        return callback(new DeniedAddressError(SELF_DENIED), null);
+      }
+      return callback(null, socket);
+    });
 }
 
 /** Closes the pooled connections (on engine close / worker exit). */
@@ -74,8 +92,12 @@ export function sendCall(call: OutboundCall, limits: CallLimits): Promise<CallOu
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.resolve({ ok: false, error: `unsupported protocol scheme "${url.protocol.slice(0, -1)}"` });
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (limits.denyPrivate && isIP(host) !== 0 && isPrivateAddress(host)) {
-    return Promise.resolve({ ok: false, error: `${call.method} "${url.origin}${url.pathname}": destination address not allowed` });
+  if (isIP(host) !== 0) {
+    const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+    if (isSelfAddress(limits.self, host, port)) return Promise.resolve({ ok: false, error: `${call.method} "${url.origin}${url.pathname}": ${SELF_DENIED}` });
+    if (limits.denyPrivate && isPrivateAddress(host)) {
+      return Promise.resolve({ ok: false, error: `${call.method} "${url.origin}${url.pathname}": destination address not allowed` });
+    }
   }
   const headers: Record<string, string> = { 'user-agent': userAgent, 'accept-encoding': 'identity' };
   for (const [name, value] of call.headers) headers[name] = value;
@@ -123,7 +145,7 @@ export function sendCall(call: OutboundCall, limits: CallLimits): Promise<CallOu
       },
     };
     try {
-      agentFor(limits.denyPrivate).dispatch(
+      agentFor(limits).dispatch(
         {
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
@@ -154,9 +176,8 @@ function declaredLength(rawHeaders: readonly (Buffer | string)[] | null): number
 function describe(error: unknown, call: OutboundCall, url: URL, timedOut: boolean): string {
   const where = `${call.method} "${url.origin}${url.pathname}"`;
   if (timedOut) return `${where}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`;
-  if (error instanceof DeniedAddressError || (error instanceof Error && error.cause instanceof DeniedAddressError)) {
-    return `${where}: destination address not allowed`;
-  }
+  const denied = error instanceof DeniedAddressError ? error : error instanceof Error && error.cause instanceof DeniedAddressError ? error.cause : undefined;
+  if (denied !== undefined) return `${where}: ${denied.detail}`;
   const code = (error as { code?: unknown }).code;
   if (code === 'ECONNREFUSED') return `${where}: dial tcp ${url.host}: connect: connection refused`;
   if (code === 'ENOTFOUND') return `${where}: dial tcp: lookup ${url.hostname}: no such host`;

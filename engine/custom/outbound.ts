@@ -1,5 +1,7 @@
 // The plain, structured-clone-safe shapes that cross into the worker pool: outgoing calls and their outcomes.
 
+import type { SelfAddress } from './address-guard.js';
+
 export interface OutboundCall {
   readonly url: string;
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -17,6 +19,8 @@ export interface CallLimits {
   readonly maxConcurrency: number;
   /** Refuse private, loopback and link-local destinations (checked on the resolved address). */
   readonly denyPrivate: boolean;
+  /** The service's own listening address and port: always refused (set once the server listens). */
+  readonly self?: SelfAddress;
 }
 
 /** `error` is a short description safe to show to clients (never the remote body). */

@@ -9,12 +9,15 @@ import { parseSdl } from '../schema/parse-sdl.js';
 import { findArg, findChild, findDirective, typeString, type Definition, type FieldDef, type Pos, type TypeRef } from '../schema/sdl-ast.js';
 import { sendCall } from './http-client.js';
 import { goJson, goJsonError } from './go-json.js';
+import type { SelfAddress } from './address-guard.js';
 import type { CallLimits } from './outbound.js';
 
 export interface IntrospectionOptions {
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
   readonly denyPrivate: boolean;
+  /** The service's own listening address and port (refused). */
+  readonly self?: SelfAddress;
 }
 
 interface RemoteType {
@@ -121,7 +124,13 @@ async function checkField(
     const [name = '', secret = name] = entry.split(':');
     headers.push([name, compiled.model.secrets.get(secret) ?? '']);
   }
-  const limits: CallLimits = { timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, maxConcurrency: 1, denyPrivate: options.denyPrivate };
+  const limits: CallLimits = {
+    timeoutMs: options.timeoutMs,
+    maxResponseBytes: options.maxResponseBytes,
+    maxConcurrency: 1,
+    denyPrivate: options.denyPrivate,
+    ...(options.self === undefined ? {} : { self: options.self }),
+  };
   const outcome = await sendCall({ url: http.url, method: 'POST', headers, body: goJson({ query: introspectionQuery }) }, limits);
   if (!outcome.ok) return outcome.error;
   let result: Introspection;

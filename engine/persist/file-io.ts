@@ -3,6 +3,10 @@
 
 import * as fs from 'node:fs';
 
+/** Data files hold the schema (with its secrets) and every value: owner only. */
+export const DATA_DIR_MODE = 0o700;
+export const DATA_FILE_MODE = 0o600;
+
 export interface FileIo {
   /** Names in `dir` (not paths); [] if it does not exist. */
   list(dir: string): string[];
@@ -32,13 +36,13 @@ export const nodeFileIo: FileIo = {
     }
   },
   mkdir(dir) {
-    fs.mkdirSync(dir, { recursive: true });
+    fs.mkdirSync(dir, { recursive: true, mode: DATA_DIR_MODE });
   },
   readFile(path) {
     return fs.readFileSync(path);
   },
   open(path, how) {
-    return fs.openSync(path, how === 'create' ? 'w' : 'r+');
+    return fs.openSync(path, how === 'create' ? 'w' : 'r+', DATA_FILE_MODE);
   },
   write(fd, data, position) {
     let done = 0;

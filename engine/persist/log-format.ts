@@ -60,9 +60,9 @@ function markValues(ops: RedoOps): RedoOps {
 /** How a scan of one log file ended. */
 export type ScanEnd =
   | { readonly kind: 'clean' }
-  /** The file ends inside a record (or in zero fill): a write cut short by a crash. */
+  /** A bad record that no valid record follows (the file ends inside it, or in zero fill): a write cut short by a crash. */
   | { readonly kind: 'torn'; readonly offset: number; readonly bytes: number }
-  /** A complete record whose checksum or content is wrong, with more data after it. */
+  /** A bad record (length, checksum or content) with a valid record after it, or an LSN out of order. */
   | { readonly kind: 'corrupt'; readonly offset: number; readonly reason: string };
 
 export interface ScannedLog {
@@ -86,20 +86,15 @@ export function scanLog(bytes: Buffer, name: string): ScannedLog {
   let expected = startLsn;
   const done = (end: ScanEnd): ScannedLog => ({ startLsn, records, ends, end });
   while (offset < bytes.length) {
-    if (isZeroFill(bytes, offset)) return done({ kind: 'torn', offset, bytes: bytes.length - offset });
-    if (offset + FRAME_HEADER_BYTES > bytes.length) return done({ kind: 'torn', offset, bytes: bytes.length - offset });
-    const length = bytes.readUInt32LE(offset);
-    const stored = bytes.readUInt32LE(offset + 4);
-    const end = offset + FRAME_HEADER_BYTES + length;
-    if (length > MAX_RECORD_BYTES || end > bytes.length) {
-      return done({ kind: 'torn', offset, bytes: bytes.length - offset });
+    const frame = readFrame(bytes, offset);
+    if (typeof frame === 'string') {
+      // Only a bad frame that nothing valid follows is a write cut short; anything else is damage,
+      // even when it looks like a torn tail (a flipped length byte pointing past the end).
+      const next = findValidFrame(bytes, offset + 1, expected);
+      if (next === undefined) return done({ kind: 'torn', offset, bytes: bytes.length - offset });
+      return done({ kind: 'corrupt', offset, reason: `${frame}, yet a valid record (LSN ${next.lsn}) follows at offset ${next.offset}` });
     }
-    const payload = bytes.subarray(offset + FRAME_HEADER_BYTES, end);
-    const bad = (reason: string): ScannedLog =>
-      done(end === bytes.length ? { kind: 'torn', offset, bytes: bytes.length - offset } : { kind: 'corrupt', offset, reason });
-    if (checksum(bytes.subarray(offset, offset + 4), payload) !== stored) return bad('checksum mismatch');
-    const record = parseRecord(payload);
-    if (record === undefined) return bad('undecodable record');
+    const { record, end } = frame;
     if (record.lsn !== expected) return done({ kind: 'corrupt', offset, reason: `expected LSN ${expected}, found ${record.lsn}` });
     records.push(record);
     ends.push(end);
@@ -107,6 +102,38 @@ export function scanLog(bytes: Buffer, name: string): ScannedLog {
     offset = end;
   }
   return done({ kind: 'clean' });
+}
+
+/** The record framed at `offset`, or why there is none. */
+function readFrame(bytes: Buffer, offset: number): { record: LogRecord; end: number } | string {
+  if (isZeroFill(bytes, offset)) return 'zero-filled tail';
+  if (offset + FRAME_HEADER_BYTES > bytes.length) return 'record header cut short';
+  const length = bytes.readUInt32LE(offset);
+  const end = offset + FRAME_HEADER_BYTES + length;
+  if (length > MAX_RECORD_BYTES || end > bytes.length) return `record length ${length} runs past the end of the file`;
+  const payload = bytes.subarray(offset + FRAME_HEADER_BYTES, end);
+  if (checksum(bytes.subarray(offset, offset + 4), payload) !== bytes.readUInt32LE(offset + 4)) return 'checksum mismatch';
+  const record = parseRecord(payload);
+  return record === undefined ? 'undecodable record' : { record, end };
+}
+
+/** msgpack fixarray(3) then kind 1 or 2: every payload starts so; a cheap filter before the CRC. */
+function looksLikeFrame(bytes: Buffer, at: number): boolean {
+  const kind = bytes[at + FRAME_HEADER_BYTES + 1];
+  return bytes[at + FRAME_HEADER_BYTES] === 0x93 && (kind === KIND_MUTATION || kind === KIND_SCHEMA);
+}
+
+/**
+ * The first whole, checksummed record at or after `from` with an LSN of at least `minLsn`: proof that
+ * the damage before it is not a torn tail. Byte by byte, so a damaged length cannot hide what follows.
+ */
+export function findValidFrame(bytes: Buffer, from: number, minLsn: number): { offset: number; lsn: number } | undefined {
+  for (let at = from; at + FRAME_HEADER_BYTES + 2 <= bytes.length; at++) {
+    if (!looksLikeFrame(bytes, at)) continue;
+    const frame = readFrame(bytes, at);
+    if (typeof frame !== 'string' && frame.record.lsn >= minLsn) return { offset: at, lsn: frame.record.lsn };
+  }
+  return undefined;
 }
 
 function isZeroFill(bytes: Buffer, offset: number): boolean {

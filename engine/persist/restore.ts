@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { FileIo } from './file-io.js';
 import { classify, logFileName, snapshotFileName } from './data-dir.js';
-import { LOG_HEADER_BYTES, scanLog, type LogRecord } from './log-format.js';
+import { LOG_HEADER_BYTES, scanLog, type LogRecord, type ScannedLog } from './log-format.js';
 import { readSnapshotFile, SnapshotError, type SnapshotContent, type SnapshotHeader } from './snapshot-file.js';
 
 export interface PersistLogger {
@@ -70,6 +70,16 @@ async function readLog(io: FileIo, dir: string, starts: readonly number[], base:
   if (base === 0 && starts.length > 0 && (starts[0] as number) > 1) {
     throw new RestoreError(`no usable snapshot in ${dir} and the mutation log starts at LSN ${starts[0]}: the state before it is gone. Refusing to start empty.`);
   }
+  if (base > 0 && !starts.includes(base + 1)) {
+    // The log file after a snapshot is created (and fsynced) before the snapshot is written, and
+    // pruning never removes it: without it, whatever was logged after the snapshot is gone.
+    const message = `mutation log ${join(dir, logFileName(base + 1))} is missing: snapshot ${join(dir, snapshotFileName(base))} expects the log to go on from LSN ${base + 1} there`;
+    if (!recover) throw new RestoreError(`${message}. Refusing to start. Start with --recover to start from the snapshot alone (losing anything logged after it).`);
+    const later = setAside(io, dir, starts.filter((s) => s > base + 1));
+    await io.fsyncDir(dir);
+    log.warn(`${message}; --recover: starting from the snapshot at LSN ${base}; LOST: anything logged after it (${later} later log file(s) set aside as .corrupt)`);
+    return [];
+  }
   const records: LogRecord[] = [];
   let expected = base + 1;
   for (let f = 0; f < starts.length; f++) {
@@ -80,22 +90,30 @@ async function readLog(io: FileIo, dir: string, starts: readonly number[], base:
     const bytes = io.readFile(file);
     if (next === undefined && bytes.length < LOG_HEADER_BYTES) {
       // A crash while the newest log file was being created: its header (fsynced before any record
-      // is appended) never made it, so it holds nothing that was acknowledged.
+      // is appended) never made it, so it holds nothing that was acknowledged. The one the log goes
+      // on in is left for start-up to write again, so a snapshot never loses the file it expects.
+      if (start === expected) return records;
       log.warn('removing a log file whose header was cut short by a crash (it holds no records)', { file, bytes: bytes.length });
       io.unlink(file);
       return records;
     }
-    const scanned = scanLog(bytes, file);
-    let lastGood = 0; // byte offset after the last record kept
+    if (start > expected) {
+      const missing = start - expected === 1 ? `LSN ${expected} is` : `LSNs ${expected}-${start - 1} are`;
+      const message = `mutation log ${file} starts at LSN ${start} but the log before it ends at LSN ${expected - 1}: ${missing} missing`;
+      if (!recover) throw new RestoreError(`${message}. Refusing to start. Start with --recover to stop the replay there (setting this file and later ones aside).`);
+      await lostFiles(io, dir, starts.slice(f), log, message);
+      return records;
+    }
+    const scanned = scanFile(bytes, file, start);
+    if (typeof scanned === 'string') {
+      if (!recover) throw new RestoreError(`${scanned}. Refusing to start. Start with --recover to stop the replay there (setting this file and later ones aside).`);
+      await lostFiles(io, dir, starts.slice(f), log, scanned);
+      return records;
+    }
+    let lastGood = LOG_HEADER_BYTES; // byte offset after the last record kept
     for (let r = 0; r < scanned.records.length; r++) {
       const record = scanned.records[r] as LogRecord;
       if (record.lsn < expected) continue;
-      if (record.lsn > expected) {
-        const message = `mutation log ${file}: LSN ${expected} is missing (found ${record.lsn})`;
-        if (!recover) throw new RestoreError(`${message}. Refusing to start. Start with --recover to stop the replay there.`);
-        await lostTail(io, dir, starts, f, r === 0 ? 16 : (scanned.ends[r - 1] as number), bytes, log, message);
-        return records;
-      }
       records.push(record);
       expected++;
       lastGood = scanned.ends[r] as number;
@@ -123,6 +141,34 @@ async function readLog(io: FileIo, dir: string, starts: readonly number[], base:
   return records;
 }
 
+/** Scans one log file, or says how its header is damaged. */
+function scanFile(bytes: Buffer, file: string, start: number): ScannedLog | string {
+  let scanned: ScannedLog;
+  try {
+    scanned = scanLog(bytes, file);
+  } catch (error) {
+    return `mutation log ${file} is damaged at offset 0: ${(error as Error).message}`;
+  }
+  if (scanned.startLsn !== start) return `mutation log ${file} is damaged at offset 8: its header says LSN ${scanned.startLsn}, its name says ${start}`;
+  return scanned;
+}
+
+/** --recover at a file boundary: set the files aside and say what was lost. */
+async function lostFiles(io: FileIo, dir: string, starts: readonly number[], log: PersistLogger, message: string): Promise<void> {
+  const count = setAside(io, dir, starts);
+  await io.fsyncDir(dir);
+  log.warn(`${message}; --recover: stopped the replay there. LOST: ${count} log file(s), set aside as .corrupt`, { 'first-set-aside': join(dir, logFileName(starts[0] as number)) });
+}
+
+/** Renames the log files to `.corrupt` (kept for inspection, never loaded); returns how many. */
+function setAside(io: FileIo, dir: string, starts: readonly number[]): number {
+  for (const start of starts) {
+    const path = join(dir, logFileName(start));
+    io.rename(path, `${path}.corrupt`);
+  }
+  return starts.length;
+}
+
 /** --recover: keep a copy, cut file `f` at `offset`, set later files aside, and say what was lost. */
 async function lostTail(io: FileIo, dir: string, starts: readonly number[], f: number, offset: number, bytes: Buffer, log: PersistLogger, message: string): Promise<void> {
   const file = join(dir, logFileName(starts[f] as number));
@@ -135,14 +181,13 @@ async function lostTail(io: FileIo, dir: string, starts: readonly number[], f: n
     io.close(fd);
   }
   await cut(io, file, offset);
-  const later = starts.slice(f + 1).map((s) => join(dir, logFileName(s)));
-  for (const path of later) io.rename(path, `${path}.corrupt`);
+  const later = setAside(io, dir, starts.slice(f + 1));
   await io.fsyncDir(dir);
-  log.warn(`${message}; --recover: truncated the log there. LOST: ${bytes.length - offset} bytes of this file and ${later.length} later log file(s)`, {
+  log.warn(`${message}; --recover: truncated the log there. LOST: ${bytes.length - offset} bytes of this file and ${later} later log file(s)`, {
     file,
     offset,
     'copy-of-original': copy,
-    'later-files-set-aside': later.length,
+    'later-files-set-aside': later,
   });
 }
 

@@ -5,7 +5,7 @@
 // again gives the same bytes. References to types without an ID field use their @id fields.
 
 import { createWriteStream } from 'node:fs';
-import { Engine } from '../../engine/index.js';
+import { DATA_FILE_MODE, Engine } from '../../engine/index.js';
 import { cliArgs } from './cli-args.js';
 import { parseKeepingBigInts, readShapes, type FieldShape, type Reader, type TypeShape } from './data-shape.js';
 
@@ -141,7 +141,7 @@ async function main(): Promise<void> {
   const { values, file } = args;
   const started = performance.now();
   const engine = await openOffline(values['data-dir'] ?? 'snapshots', values.recover ?? false);
-  const stream = createWriteStream(file);
+  const stream = createWriteStream(file, { mode: DATA_FILE_MODE }); // it holds every value
   let buffered: string[] = [];
   const flush = async (): Promise<void> => {
     if (buffered.length === 0) return;

@@ -6,7 +6,7 @@
 // --dry-run runs the same against an in-memory copy of the schema and writes nothing.
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { Engine } from '../../engine/index.js';
+import { DATA_FILE_MODE, Engine } from '../../engine/index.js';
 import { cliArgs } from './cli-args.js';
 import { readShapes, type FieldShape, type TypeShape } from './data-shape.js';
 import { openOffline } from './export.js';
@@ -192,7 +192,7 @@ async function main(): Promise<void> {
   process.stderr.write('\n');
   await engine.close();
   const report = values.errors ?? `${file}.errors.ndjson`;
-  if (summary.rejected.length > 0) writeFileSync(report, summary.rejected.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  if (summary.rejected.length > 0) writeFileSync(report, summary.rejected.map((r) => JSON.stringify(r)).join('\n') + '\n', { mode: DATA_FILE_MODE });
   const ms = Math.round(performance.now() - started);
   const verb = dryRun ? 'dry run: would import' : 'imported';
   process.stderr.write(

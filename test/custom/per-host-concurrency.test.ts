@@ -1,0 +1,47 @@
+// One slow upstream must not starve the others: with --custom-max-concurrency-per-host, calls to a host
+// that hangs hold at most that many of the process-wide slots, and a field on another upstream is answered
+// at once. Against the real server, a hanging upstream and a fast one on another port.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockUpstream, type MockUpstream } from './helpers/mock-upstream.js';
+import { startRig, uploaded, type Rig } from './helpers/service.js';
+
+let rig: Rig;
+let fast: MockUpstream;
+
+beforeAll(async () => {
+  [rig, fast] = await Promise.all([
+    startRig(['--custom-max-concurrency', '4', '--custom-max-concurrency-per-host', '2', '--custom-timeout-ms', '3000', '--custom-workers', '0']),
+    startMockUpstream(),
+  ]);
+  const schema = `type Item {
+  id: ID!
+  title: String
+  slow: String @custom(http: { url: "${rig.mock.url}/fault/hang", method: "POST", body: "{ id: $id }" })
+  quick: String @custom(http: { url: "${fast.url}/userName", method: "POST", body: "{ uid: $id }" })
+}`;
+  expect(await rig.upload(schema)).toEqual(uploaded);
+  await rig.gql('mutation { addItem(input: [{ title: "a" }]) { numUids } }');
+});
+afterAll(async () => {
+  await Promise.all([rig?.stop(), fast?.close()]);
+});
+
+describe('--custom-max-concurrency-per-host', () => {
+  it('a slow host holds at most its share; a field on another host is answered promptly', async () => {
+    // Six queries on the hanging upstream: without a per-host cap they fill all four process-wide slots.
+    const slow = Array.from({ length: 6 }, () => rig.gql('query { queryItem { slow } }'));
+    const until = Date.now() + 3_000;
+    while (rig.mock.hanging() < 2 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 200)); // let any further calls go out
+    expect(rig.mock.hanging()).toBe(2);
+    const started = Date.now();
+    const answer = await rig.gql('query { queryItem { id quick } }');
+    const ms = Date.now() - started;
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.queryItem[0].quick).toBe(`uname-${String(answer.data.queryItem[0].id)}`);
+    expect(ms).toBeLessThan(1_500);
+    const slowAnswers = await Promise.all(slow); // every slow one times out in the end, with its error
+    for (const a of slowAnswers) expect(a.data.queryItem).toEqual([{ slow: null }]);
+  }, 30_000);
+});
