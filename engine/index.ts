@@ -21,6 +21,7 @@ import { wireError, type WireError } from './errors/wire-error.js';
 import { Executor } from './exec/executor.js';
 import { Graph } from './exec/graph.js';
 import { serializeResponse } from './exec/serialize-response.js';
+import { defaultBudgetLimits, QueryBudget, type BudgetLimits } from './exec/query-budget.js';
 import { RequestPreparer, toWireError } from './request/prepare-request.js';
 import { compileSchema, type CompiledSchema } from './schema/compile-schema.js';
 import { answerWithoutSchema, noSchemaApi } from './request/no-schema.js';
@@ -175,13 +176,17 @@ export class Engine {
       if (requestId !== undefined && this.#persistence !== undefined) {
         return await this.#mutateDurably(this.#persistence, state, prepared.prepared, request, requestId);
       }
+      // Queries run under a budget (cost checked now; size and time while they run); mutations do not.
+      const budget = requestId === undefined ? state.executor.admit(prepared.prepared) : undefined;
+      if (budget !== undefined && !(budget instanceof QueryBudget)) return { kind: 'request-error', body: serializeResponse({ errors: [budget] }) };
       // Most queries are written directly, with no await in between.
-      const direct = requestId === undefined ? state.executor.writeDirect(prepared.prepared, request) : undefined;
+      const direct = budget === undefined ? undefined : state.executor.writeDirect(prepared.prepared, request, budget);
       if (direct !== undefined) return new BytesResponse(direct);
-      const { events, ...result } = await state.executor.run(prepared.prepared, request);
+      const { events, ...result } = await state.executor.run(prepared.prepared, request, budget);
       if (events !== undefined) this.#fireWebhooks(state, events, ++this.#commits, request);
       const extensions = { ...result.extensions, ...extensionsFor(requestId).extensions };
-      return { kind: 'ok', body: serializeResponse({ ...result, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) }) };
+      const body = serializeResponse({ ...result, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) });
+      return { kind: 'ok', body: budget === undefined ? body : state.executor.capAnswer(body, result.data, prepared.prepared) };
     } catch (error) {
       // Internal failures never leak details: the client gets an id to quote, the log gets the rest.
       const id = requestId ?? randomUUID();
@@ -348,7 +353,14 @@ export class Engine {
         compiled,
         readsRequestHeaders: readsRequestHeaders(compiled),
         preparer: new RequestPreparer(compiled.apiSchema, this.options),
-        executor: new Executor(compiled, this.#graph, this.options.debug, new CustomStage(compiled, this.#calls), this.options.directJson ?? true),
+        executor: new Executor(
+          compiled,
+          this.#graph,
+          this.options.debug,
+          new CustomStage(compiled, this.#calls),
+          this.options.directJson ?? true,
+          budgetLimits(this.options),
+        ),
       };
       this.#schemaUpdateCounter++;
       return { ok: true, schema: compiled.sdl, generatedSchema: compiled.generatedSchema };
@@ -369,6 +381,15 @@ function callLimits(options: EngineOptions): CallLimits {
     maxResponseBytes: custom?.maxResponseBytes ?? defaultCallLimits.maxResponseBytes,
     maxConcurrency: custom?.maxConcurrency ?? defaultCallLimits.maxConcurrency,
     denyPrivate: custom?.denyPrivateAddresses ?? defaultCallLimits.denyPrivate,
+  };
+}
+
+function budgetLimits(options: EngineOptions): BudgetLimits {
+  const budget = options.budget;
+  return {
+    maxQueryCost: budget?.maxQueryCost ?? defaultBudgetLimits.maxQueryCost,
+    maxResultBytes: budget?.maxResultBytes ?? defaultBudgetLimits.maxResultBytes,
+    queryTimeoutMs: budget?.queryTimeoutMs ?? defaultBudgetLimits.queryTimeoutMs,
   };
 }
 

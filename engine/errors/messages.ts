@@ -10,5 +10,11 @@ export const messages = {
   variablesNotObject: 'Variables must be provided as an object.',
   mutationOverGet: 'Can only perform a mutation operation from a POST request.',
   queryTooDeep: (max: number) => `The query exceeds the maximum depth of ${max}.`,
+  queryTooCostly: (estimate: number, max: number) => `The query's estimated cost of ${estimate} nodes exceeds the maximum of ${max} (--max-query-cost).`,
+  // Dgraph's wording for its query timeout and its response-size check, with the flag that set the limit.
+  queryTimedOut: (ms: number) =>
+    `Dgraph query failed because Dgraph execution failed because context deadline exceeded (query timeout ${ms} ms, --query-timeout-ms)`,
+  resultTooLarge: (bytes: number, max: number) =>
+    `Dgraph query failed because Dgraph execution failed because estimated response size: ${bytes} is bigger than threshold: ${max} (--max-result-bytes)`,
   internal: (requestId: string) => `Internal error (request ${requestId}).`,
 } as const;

@@ -57,6 +57,7 @@ export function readObject(
   if (type === undefined) return null;
   const result: Record<string, unknown> = {};
   const plans = selection.forType(type.name);
+  ctx.budget.object(plans.length);
   for (const plan of plans) {
     if (!ctx.isIncluded(plan)) continue;
     const fieldPath = pathOf(path, plan.responseName);
@@ -152,6 +153,7 @@ export function edgeTargets(ctx: ExecContext, id: number, field: FieldModel): So
 /** An edge's targets passing the edge field's own `filter` argument, if any. */
 export function filteredTargets(ctx: ExecContext, id: number, field: FieldModel, target: TypeModel, args: Readonly<Record<string, unknown>>): SortedIds {
   const ids = edgeTargets(ctx, id, field);
+  ctx.budget.spend(ids.length); // filtering, ordering and paging them is work even when few are kept
   const filter = args['filter'];
   return filter === undefined || filter === null ? ids : evaluateFilter(ctx, target, filter as Record<string, unknown>, ids);
 }
