@@ -183,8 +183,6 @@ export class Executor {
       // Errors are reported (with their paths) by the general path only.
       if (ctx.errors.length > 0) throw NOT_WRITABLE;
       out.ascii('}}');
-      // The buffer may have grown past a lower cap before (in-process engines share it).
-      budget.checkSize(out.length);
       return out.finish();
     } catch (error) {
       // Over budget: no partial answer, one error at the root field that was running.

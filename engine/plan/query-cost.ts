@@ -50,7 +50,6 @@ export function estimateQueryCost(inputs: CostInputs, roots: readonly FieldPlan[
 function rootCost(inputs: CostInputs, root: RootFieldModel, plan: FieldPlan, refine: boolean): number {
   const type = root.type === undefined ? undefined : inputs.model.types.get(root.type);
   if (type === undefined) return 0;
-  const args = inputs.argumentsOf(plan);
   let nodes: number;
   switch (root.kind) {
     case 'get':
@@ -58,14 +57,18 @@ function rootCost(inputs: CostInputs, root: RootFieldModel, plan: FieldPlan, ref
       nodes = 1;
       break;
     case 'aggregate':
-      return candidates(inputs, type, args, refine);
-    case 'query':
+      return candidates(inputs, type, inputs.argumentsOf(plan), refine);
+    case 'query': {
+      const args = inputs.argumentsOf(plan);
       nodes = pageOf(candidates(inputs, type, args, refine), args['first']);
       break;
+    }
     case 'similarById':
-    case 'similarByEmbedding':
+    case 'similarByEmbedding': {
+      const args = inputs.argumentsOf(plan);
       nodes = pageOf(candidates(inputs, type, args, refine), args['topK']);
       break;
+    }
     default:
       return 0;
   }
@@ -106,7 +109,9 @@ function objectCost(inputs: CostInputs, selection: SelectionPlan, type: TypeMode
       cost += parents * fan; // every target is read, none is nested
       continue;
     }
-    const children = parents * (field.isList ? pageOf(fan, inputs.argumentsOf(plan)['first']) : Math.min(1, fan));
+    // (Arguments are coerced only when a page size may be among them.)
+    const paged = field.isList && (plan.nodes[0]?.arguments?.length ?? 0) > 0;
+    const children = parents * (paged ? pageOf(fan, inputs.argumentsOf(plan)['first']) : field.isList ? fan : Math.min(1, fan));
     const target = inputs.model.types.get(field.typeName);
     cost += children + (plan.selection === undefined || target === undefined ? 0 : selectionCost(inputs, plan.selection, target, children));
   }

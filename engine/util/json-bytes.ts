@@ -28,11 +28,22 @@ export class JsonBytes {
   #view = viewOf(this.#buf);
   #pos = 0;
   /**
-   * Most bytes the text may reach (the answer-size cap). Checked only when the buffer grows, which
-   * never grows past it; reservations are upper bounds (3 bytes a character), so the limit may trip
-   * a value's worth of bytes early.
+   * Most bytes the text may reach (the answer-size cap), checked where `reserve` already checks the
+   * buffer's end, so it costs nothing per write. Reservations are upper bounds (3 bytes a character
+   * for text), so the limit may trip up to one value's reservation early.
    */
-  limit = Infinity;
+  #limit = Infinity;
+  /** Where `reserve` must look again: the buffer's end or the limit, whichever comes first. */
+  #end = this.#buf.length;
+
+  get limit(): number {
+    return this.#limit;
+  }
+
+  set limit(bytes: number) {
+    this.#limit = bytes;
+    this.#end = Math.min(this.#buf.length, bytes);
+  }
 
   get length(): number {
     return this.#pos;
@@ -44,15 +55,19 @@ export class JsonBytes {
 
   /** Room for `n` more bytes. */
   reserve(n: number): RawBuffer {
-    if (this.#pos + n > this.#buf.length) {
-      const need = this.#pos + n;
-      if (need > this.limit) throw new ByteLimitExceeded(need);
-      const next = Buffer.allocUnsafeSlow(Math.max(Math.min(this.#buf.length * 2, this.limit), need)) as RawBuffer;
+    if (this.#pos + n > this.#end) this.#grow(this.#pos + n);
+    return this.#buf;
+  }
+
+  #grow(need: number): void {
+    if (need > this.#limit) throw new ByteLimitExceeded(need);
+    if (need > this.#buf.length) {
+      const next = Buffer.allocUnsafeSlow(Math.max(Math.min(this.#buf.length * 2, this.#limit), need)) as RawBuffer;
       this.#buf.copy(next, 0, 0, this.#pos);
       this.#buf = next;
       this.#view = viewOf(next);
     }
-    return this.#buf;
+    this.#end = Math.min(this.#buf.length, this.#limit);
   }
 
   byte(code: number): void {
@@ -136,6 +151,7 @@ export class JsonBytes {
     if (this.#buf.length <= keptBytes) return;
     this.#buf = Buffer.allocUnsafeSlow(initialBytes) as RawBuffer;
     this.#view = viewOf(this.#buf);
+    this.#end = Math.min(this.#buf.length, this.#limit);
   }
 }
 
