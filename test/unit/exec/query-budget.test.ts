@@ -37,11 +37,12 @@ describe('JsonBytes.limit', () => {
 });
 
 describe('QueryBudget', () => {
-  it('throws the timeout error at the first check past the deadline', () => {
+  it('throws the timeout error at the first check past the deadline, checking every 4,096 units', () => {
     const budget = new QueryBudget({ maxQueryCost: 0, maxResultBytes: Infinity, queryTimeoutMs: 1 });
     const until = performance.now() + 3;
-    while (performance.now() < until) budget.spend(1); // 4,096 units between clock reads: may not have checked yet
-    expect(() => budget.check()).toThrow(
+    while (performance.now() < until); // past the deadline, but nothing has checked
+    for (let i = 0; i < 4_095; i++) budget.spend(1);
+    expect(() => budget.spend(1)).toThrow(
       new BudgetExceeded('Dgraph query failed because Dgraph execution failed because context deadline exceeded (query timeout 1 ms, --query-timeout-ms)'),
     );
   });
@@ -96,10 +97,10 @@ describe('bounded queries in an engine', () => {
       body: { errors: [{ message: "The query's estimated cost of 420 nodes exceeds the maximum of 100 (--max-query-cost).", locations: [{ line: 1, column: 3 }] }] },
     });
     expect(await run(engine, '{ queryItem(first: 2) { next(first: 1) { name } } }')).toMatchObject({ kind: 'ok', body: { data: { queryItem: [{}, {}] } } });
-    // A filter that the hash index says matches one node brings the estimate under the limit: 1 + 20.
-    expect(await run(engine, '{ queryItem(filter: { name: { eq: "n3" } }) { name next(first: 1) { name } } }')).toEqual({
+    // Over the cheap bound (20 + 20×20), but the hash index says the filter matches one node: 1 + 20 runs.
+    expect(await run(engine, '{ queryItem(filter: { name: { eq: "n3" } }) { name next { name } } }')).toEqual({
       kind: 'ok',
-      body: { data: { queryItem: [{ name: 'n3', next: [{ name: 'n0' }] }] } },
+      body: { data: { queryItem: [{ name: 'n3', next: Array.from({ length: 20 }, (_, i) => ({ name: `n${i}` })) }] } },
     });
     await engine.close();
   });
