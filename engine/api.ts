@@ -37,6 +37,8 @@ export interface EngineOptions {
   readonly fileIo?: FileIo;
   /** Outgoing calls of `@custom(http:)` / `@lambda` fields and remote introspection at upload. */
   readonly custom?: CustomLogicOptions;
+  /** Bounds on one query's work: estimated cost, answer size, running time. */
+  readonly budget?: QueryBudgetOptions;
   /**
    * Write query answers as JSON straight from the store when they need no error handling (default
    * true). false builds response objects for every answer; differential tests compare the two.
@@ -61,6 +63,15 @@ export interface CustomLogicOptions {
   readonly inlineMaxCalls?: number;
   /** Timeout of the remote introspection at schema upload, in ms (default 5000). */
   readonly introspectionTimeoutMs?: number;
+}
+
+export interface QueryBudgetOptions {
+  /** Queries whose plan estimates more nodes read than this are refused before running; 0 = no limit (default 10,000,000). */
+  readonly maxQueryCost?: number;
+  /** Query answers larger than this many bytes fail while being written (default 32 MiB). */
+  readonly maxResultBytes?: number;
+  /** Queries running longer fail; 0 = no limit (default 2000 ms). */
+  readonly queryTimeoutMs?: number;
 }
 
 export type FsyncMode = 'always' | 'everysec' | 'no';

@@ -26,6 +26,7 @@ import { wireError } from './errors/wire-error.js';
 import { Executor } from './exec/executor.js';
 import { Graph } from './exec/graph.js';
 import { serializeResponse } from './exec/serialize-response.js';
+import { defaultBudgetLimits, QueryBudget, type BudgetLimits } from './exec/query-budget.js';
 import { RequestPreparer, toWireError } from './request/prepare-request.js';
 import { compileSchema, type CompiledSchema } from './schema/compile-schema.js';
 import { answerWithoutSchema, noSchemaApi } from './request/no-schema.js';
@@ -252,10 +253,13 @@ export class Engine {
     if (requestId !== undefined && this.#persistence !== undefined) {
       return this.#mutateDurably(this.#persistence, state, prepared, request, requestId);
     }
+    // Queries run under a budget (cost checked now; size and time while they run); mutations do not.
+    const budget = requestId === undefined ? state.executor.admit(prepared) : undefined;
+    if (budget !== undefined && !(budget instanceof QueryBudget)) return { kind: 'request-error', body: serializeResponse({ errors: [budget] }) };
     // Most queries are written directly, with no await in between.
-    const direct = requestId === undefined ? state.executor.writeDirect(prepared, request) : undefined;
+    const direct = budget === undefined ? undefined : state.executor.writeDirect(prepared, request, budget);
     if (direct !== undefined) return new BytesResponse(direct, state.executor.directTouched);
-    return this.#runGeneral(state, state.executor, prepared, request, requestId);
+    return this.#runGeneral(state, state.executor, prepared, request, requestId, budget);
   }
 
   async #runGeneral(
@@ -264,11 +268,13 @@ export class Engine {
     prepared: PreparedOperation,
     request: GraphQLRequest,
     requestId: string | undefined,
+    budget: QueryBudget | undefined,
   ): Promise<EngineResponse> {
-    const { events, touchedUids = 0, ...result } = await executor.run(prepared, request);
+    const { events, touchedUids = 0, ...result } = await executor.run(prepared, request, budget);
     if (events !== undefined) this.#fireWebhooks(state, events, ++this.#commits, request);
     const extensions = { ...result.extensions, ...extensionsFor(requestId).extensions };
-    return { kind: 'ok', touchedUids, body: serializeResponse({ ...result, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) }) };
+    const body = serializeResponse({ ...result, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) });
+    return { kind: 'ok', touchedUids, body: budget === undefined ? body : executor.capAnswer(body, result.data, prepared) };
   }
 
   /** A mutation through the commit queue: answered only once its log record is written (and fsynced for `always`). */
@@ -455,7 +461,14 @@ export class Engine {
         readsRequestHeaders: readsRequestHeaders(compiled),
         cors: corsPolicyOf(compiled.model),
         preparer: new RequestPreparer(compiled.apiSchema, this.options),
-        executor: new Executor(compiled, this.#graph, this.options.debug, new CustomStage(compiled, this.#calls), this.options.directJson ?? true),
+        executor: new Executor(
+          compiled,
+          this.#graph,
+          this.options.debug,
+          new CustomStage(compiled, this.#calls),
+          this.options.directJson ?? true,
+          budgetLimits(this.options),
+        ),
       };
       this.#schemaUpdateCounter++;
       return { ok: true, schema: compiled.sdl, generatedSchema: compiled.generatedSchema };
@@ -476,6 +489,15 @@ function callLimits(options: EngineOptions): CallLimits {
     maxResponseBytes: custom?.maxResponseBytes ?? defaultCallLimits.maxResponseBytes,
     maxConcurrency: custom?.maxConcurrency ?? defaultCallLimits.maxConcurrency,
     denyPrivate: custom?.denyPrivateAddresses ?? defaultCallLimits.denyPrivate,
+  };
+}
+
+function budgetLimits(options: EngineOptions): BudgetLimits {
+  const budget = options.budget;
+  return {
+    maxQueryCost: budget?.maxQueryCost ?? defaultBudgetLimits.maxQueryCost,
+    maxResultBytes: budget?.maxResultBytes ?? defaultBudgetLimits.maxResultBytes,
+    queryTimeoutMs: budget?.queryTimeoutMs ?? defaultBudgetLimits.queryTimeoutMs,
   };
 }
 

@@ -26,6 +26,14 @@ export interface ServerConfig {
   readonly snapshotIntervalSeconds: number;
   readonly snapshotKeep: number;
   readonly custom: CustomConfig;
+  readonly budget: BudgetConfig;
+}
+
+/** Bounds on one query's work (see engine QueryBudgetOptions). */
+export interface BudgetConfig {
+  readonly maxQueryCost: number;
+  readonly maxResultBytes: number;
+  readonly queryTimeoutMs: number;
 }
 
 /** Outgoing @custom/@lambda calls (see engine CustomLogicOptions). */
@@ -68,6 +76,9 @@ export const defaults = {
   customWorkers: 2,
   customInlineMax: 8,
   customIntrospectionTimeoutMs: 5_000,
+  maxQueryCost: 10_000_000,
+  maxResultBytes: 32 * 1024 * 1024,
+  queryTimeoutMs: 2_000,
 } as const;
 
 type Kind = 'string' | 'boolean';
@@ -117,6 +128,13 @@ const optionTable = {
     env: 'SERVICE_CUSTOM_INTROSPECTION_TIMEOUT_MS',
     help: `timeout of remote GraphQL introspection at upload (default ${defaults.customIntrospectionTimeoutMs})`,
   },
+  'max-query-cost': {
+    type: 'string',
+    env: 'SERVICE_MAX_QUERY_COST',
+    help: `refuse queries estimated to read more nodes than this; 0 = no limit (default ${defaults.maxQueryCost})`,
+  },
+  'max-result-bytes': { type: 'string', env: 'SERVICE_MAX_RESULT_BYTES', help: `largest query answer in bytes (default ${defaults.maxResultBytes})` },
+  'query-timeout-ms': { type: 'string', env: 'SERVICE_QUERY_TIMEOUT_MS', help: `time budget of one query; 0 = none (default ${defaults.queryTimeoutMs})` },
   help: { type: 'boolean', env: undefined, help: 'print this help' },
 } as const satisfies Record<string, { type: Kind; env: string | undefined; help: string }>;
 
@@ -234,6 +252,11 @@ function build(source: Source, cwd: string): ServerConfig {
       inlineMaxCalls: source.integer('custom-inline-max', 0, 1_000_000) ?? defaults.customInlineMax,
       introspectionTimeoutMs: source.integer('custom-introspection-timeout-ms', 1, 600_000) ?? defaults.customIntrospectionTimeoutMs,
     },
+    budget: {
+      maxQueryCost: source.integer('max-query-cost', 0, Number.MAX_SAFE_INTEGER) ?? defaults.maxQueryCost,
+      maxResultBytes: source.integer('max-result-bytes', 1024, 2 ** 31 - 1) ?? defaults.maxResultBytes,
+      queryTimeoutMs: source.integer('query-timeout-ms', 0, 3_600_000) ?? defaults.queryTimeoutMs,
+    },
   };
 }
 
@@ -261,10 +284,11 @@ function httpUrl(text: string | undefined): string | undefined {
 
 /** The configuration with secrets replaced, for logging. */
 export function redacted(config: ServerConfig): Record<string, string | number | boolean | undefined> {
-  const { custom, ...rest } = config;
+  const { custom, budget, ...rest } = config;
   return {
     ...rest,
     ...Object.fromEntries(Object.entries(custom).map(([k, v]) => [`custom.${k}`, v])),
+    ...budget,
     adminKey: config.adminKey === undefined ? undefined : '<set>',
     clientKey: config.clientKey === undefined ? undefined : '<set>',
   };

@@ -70,6 +70,7 @@ function engineOptions(config: ServerConfig, log: Logger): EngineOptions {
     snapshotIntervalSeconds: config.snapshotIntervalSeconds,
     keepSnapshots: config.snapshotKeep,
     custom: config.custom,
+    budget: config.budget,
     log,
     // Testing only: inject I/O faults (a JSON array of FaultRule) to exercise the failure paths.
     ...(faults === undefined || faults === '' ? {} : { fileIo: faultyFileIo(nodeFileIo, JSON.parse(faults) as FaultRule[]) }),

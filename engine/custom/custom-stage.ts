@@ -77,7 +77,9 @@ export class CustomStage implements CustomResolver {
     const groups = this.#group(ctx, httpSlots);
     const build: BuildContext = { ctx, request, model: this.#model, schema: this.#schema };
     const calls: OutboundCall[] = [];
-    const slice = new TimeSlice();
+    // The query's deadline is checked as the stage goes (a build error would hide it, so again after).
+    const checkpoint = (): void => ctx.budget.check();
+    const slice = new TimeSlice(1, checkpoint);
     for (const group of groups) {
       group.first = calls.length;
       try {
@@ -89,11 +91,13 @@ export class CustomStage implements CustomResolver {
     }
     const sendable = calls.map((call, i) => (isSendable(groups, i) ? call : undefined));
     const toSend = sendable.filter((c): c is OutboundCall => c !== undefined);
+    checkpoint();
     const sent = await this.runner.run(toSend);
+    checkpoint();
     const outcomes: CallOutcome[] = [];
     let next = 0;
     for (const call of sendable) outcomes.push(call === undefined ? { ok: false, error: '' } : (sent[next++] as CallOutcome));
-    const finishing = new TimeSlice();
+    const finishing = new TimeSlice(1, checkpoint);
     for (const group of groups) if (await this.#finish(ctx, group, outcomes, rootPlans, data, finishing)) nullData = true;
     return nullData;
   }

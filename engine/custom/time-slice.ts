@@ -9,10 +9,15 @@ export const sliceCheckEvery = 64;
 export class TimeSlice {
   #started = performance.now();
 
-  constructor(private readonly budgetMs = 1) {}
+  constructor(
+    private readonly budgetMs = 1,
+    /** Run at every pause (the request's deadline check, which throws once it has passed). */
+    private readonly checkpoint?: () => void,
+  ) {}
 
   /** Resolves at once within the budget, otherwise after one turn of the event loop (a new budget starts). */
   async pause(): Promise<void> {
+    this.checkpoint?.();
     if (performance.now() - this.#started < this.budgetMs) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.#started = performance.now();

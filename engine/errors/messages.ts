@@ -25,5 +25,11 @@ export const messages = {
   persistedQueryNotFound: 'PersistedQueryNotFound',
   persistedQueryShaMismatch: 'provided sha does not match query',
   persistedQueryMismatch: 'query does not match persisted query',
+  queryTooCostly: (estimate: number, max: number) => `The query's estimated cost of ${estimate} nodes exceeds the maximum of ${max} (--max-query-cost).`,
+  // Dgraph's wording for its query timeout and its response-size check, with the flag that set the limit.
+  queryTimedOut: (ms: number) =>
+    `Dgraph query failed because Dgraph execution failed because context deadline exceeded (query timeout ${ms} ms, --query-timeout-ms)`,
+  resultTooLarge: (bytes: number, max: number) =>
+    `Dgraph query failed because Dgraph execution failed because estimated response size: ${bytes} is bigger than threshold: ${max} (--max-result-bytes)`,
   internal: (requestId: string) => `Internal error (request ${requestId}).`,
 } as const;

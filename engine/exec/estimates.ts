@@ -1,10 +1,10 @@
 // Index statistics for the planner, read from the store's index sizes (no node data).
 
-import type { Estimates } from '../plan/query-plan.js';
+import type { CostEstimates } from '../plan/query-cost.js';
 import type { IndexKind } from '../schema/model.js';
 import type { GraphStore } from '../store/graph-store.js';
 
-export function storeEstimates(store: GraphStore): Estimates {
+export function storeEstimates(store: GraphStore): CostEstimates {
   return {
     typeCount: (type) => store.countOfType(type),
     indexSize: (predicate: string, kind: IndexKind) => {
@@ -12,5 +12,8 @@ export function storeEstimates(store: GraphStore): Estimates {
       if (index === undefined || index.entryCount === undefined) return undefined;
       return { entries: index.entryCount, keys: index.keyCount ?? index.entryCount };
     },
+    // The mean over every node of the parent type (those without edges included), so that
+    // parents × fan-out is the edges read when the parents are the whole type.
+    fanOut: (predicate: string, parentType: string) => store.edges(predicate).size / Math.max(1, store.countOfType(parentType)),
   };
 }

@@ -5,6 +5,7 @@ import { wireError, type WireError } from '../errors/wire-error.js';
 import type { FieldPlan } from '../plan/selection-plan.js';
 import type { SchemaModel, TypeModel } from '../schema/model.js';
 import type { Graph } from './graph.js';
+import { QueryBudget } from './query-budget.js';
 
 /** A response path as a linked list: cheap to extend per field, turned into an array only for errors. */
 export interface Path {
@@ -69,6 +70,8 @@ export class ExecContext {
     readonly graph: Graph,
     readonly variables: Readonly<Record<string, unknown>>,
     readonly apiSchema: GraphQLSchema,
+    /** Deadline and answer-size cap of this request (none unless the executor gives one). */
+    readonly budget: QueryBudget = new QueryBudget(),
   ) {}
 
   typeModel(name: string): TypeModel {
@@ -77,33 +80,9 @@ export class ExecContext {
     return type;
   }
 
-  /**
-   * Coerced argument values of a field (literal lists from single objects, variables substituted).
-   * Arguments written without variables are the same on every run, so they are coerced once per plan.
-   */
+  /** Coerced argument values of a field (see coerceArguments). */
   argumentsOf(plan: FieldPlan): Readonly<Record<string, unknown>> {
-    if (plan.definition === undefined) return {};
-    const shape = plan.argumentShape;
-    if (shape.kind === 'static') {
-      const cached = staticArguments.get(plan);
-      if (cached !== undefined) return cached;
-    } else if (shape.kind === 'variables') {
-      // Variables were coerced to their declared types already; a missing one may need the
-      // argument's default, which graphql-js applies below.
-      const values: Record<string, unknown> = {};
-      let complete = true;
-      for (const [argument, variable] of shape.pairs) {
-        if (!(variable in this.variables)) complete = false;
-        else values[argument] = this.variables[variable];
-      }
-      if (complete) return values;
-    } else {
-      const values = shape.template?.(this.variables);
-      if (values !== undefined) return values;
-    }
-    const values = getArgumentValues(plan.definition, plan.nodes[0] as FieldNode, this.variables) as Record<string, unknown>;
-    if (shape.kind === 'static') staticArguments.set(plan, values);
-    return values;
+    return coerceArguments(plan, this.variables);
   }
 
   /** `@skip` / `@include`: the field runs if any of its occurrences is included. */
@@ -124,4 +103,33 @@ export class ExecContext {
     const start = node?.loc?.startToken;
     this.errors.push(wireError(message, start ? [{ line: start.line, column: start.column }] : undefined, pathToArray(path)));
   }
+}
+
+/**
+ * Coerced argument values of a field (literal lists from single objects, variables substituted).
+ * Arguments written without variables are the same on every run, so they are coerced once per plan.
+ */
+export function coerceArguments(plan: FieldPlan, variables: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  if (plan.definition === undefined) return {};
+  const shape = plan.argumentShape;
+  if (shape.kind === 'static') {
+    const cached = staticArguments.get(plan);
+    if (cached !== undefined) return cached;
+  } else if (shape.kind === 'variables') {
+    // Variables were coerced to their declared types already; a missing one may need the
+    // argument's default, which graphql-js applies below.
+    const values: Record<string, unknown> = {};
+    let complete = true;
+    for (const [argument, variable] of shape.pairs) {
+      if (!(variable in variables)) complete = false;
+      else values[argument] = variables[variable];
+    }
+    if (complete) return values;
+  } else {
+    const values = shape.template?.(variables);
+    if (values !== undefined) return values;
+  }
+  const values = getArgumentValues(plan.definition, plan.nodes[0] as FieldNode, variables) as Record<string, unknown>;
+  if (shape.kind === 'static') staticArguments.set(plan, values);
+  return values;
 }

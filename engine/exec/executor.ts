@@ -9,7 +9,7 @@ import { SelectionPlan, type FieldPlan } from '../plan/selection-plan.js';
 import type { PreparedOperation } from '../request/prepare-request.js';
 import type { CompiledSchema } from '../schema/compile-schema.js';
 import type { RootFieldModel } from '../schema/model.js';
-import { ExecContext, FieldError, pathOf, type MutationEvent } from './exec-context.js';
+import { coerceArguments, ExecContext, FieldError, pathOf, type MutationEvent, type Path } from './exec-context.js';
 import type { Graph } from './graph.js';
 import { resolveMutationRoot } from './mutation-root.js';
 import { resolveQueryRoot } from './query-root.js';
@@ -18,7 +18,12 @@ import { installApiScalars } from './api-scalars.js';
 import { INVALID, type Completed } from './read-objects.js';
 import type { CustomResolver } from '../custom/custom-stage.js';
 import { NOT_WRITABLE, writeQueryRoot } from './write-objects.js';
-import { asciiBytes, asciiChunk, JsonBytes } from '../util/json-bytes.js';
+import { asciiBytes, asciiChunk, ByteLimitExceeded, JsonBytes } from '../util/json-bytes.js';
+import { wireError } from '../errors/wire-error.js';
+import { estimateQueryCost, type CostEstimates } from '../plan/query-cost.js';
+import { storeEstimates } from './estimates.js';
+import { BudgetExceeded, noBudgetLimits, QueryBudget, type BudgetLimits } from './query-budget.js';
+import { serializeResponse } from './serialize-response.js';
 
 /** Failed direct-JSON attempts after which an operation always takes the general path. */
 const maxDirectMisses = 4;
@@ -44,6 +49,7 @@ export class Executor {
   readonly #notWritable = new WeakMap<OperationDefinitionNode, number>();
   /** touched_uids of the answer `writeDirect` last returned (writing is synchronous: read it right after, as the bytes). */
   directTouched = 0;
+  readonly #estimates: CostEstimates;
 
   constructor(
     private readonly compiled: CompiledSchema,
@@ -53,24 +59,56 @@ export class Executor {
     private readonly custom?: CustomResolver,
     /** Try write-objects.ts's direct JSON for queries first (EngineOptions.directJson). */
     private readonly directJson = true,
+    /** Cost, size and time bounds of queries (`--max-query-cost`, `--max-result-bytes`, `--query-timeout-ms`). */
+    private readonly limits: BudgetLimits = noBudgetLimits,
   ) {
     installApiScalars(compiled.apiSchema);
+    this.#estimates = storeEstimates(graph.store);
+  }
+
+  /**
+   * The budget a query runs under (its deadline starts now), or the error refusing it when its
+   * estimated cost (plan/query-cost.ts) is over `maxQueryCost`. Mutations run without a budget.
+   */
+  admit(prepared: PreparedOperation): QueryBudget | WireError {
+    const max = this.limits.maxQueryCost;
+    if (max > 0) {
+      const roots = this.#plan(prepared).forType('Query');
+      const inputs = { model: this.compiled.model, estimates: this.#estimates, argumentsOf: (plan: FieldPlan) => coerceArguments(plan, prepared.variables) };
+      // The cheap bound (page sizes only) first; filter estimates only when it is over the limit.
+      if (estimateQueryCost(inputs, roots).total > max) {
+        const { total, costliest } = estimateQueryCost(inputs, roots, true);
+        if (total > max) return wireError(messages.queryTooCostly(total, max), locationOf(costliest));
+      }
+    }
+    return new QueryBudget(this.limits);
   }
 
   /**
    * The answer written directly as JSON (write-objects.ts), synchronously, or undefined when the
    * request needs `run`: not a query, EXPLAIN asked for, or some field needs the general path.
    */
-  writeDirect(prepared: PreparedOperation, request: GraphQLRequest): Buffer | undefined {
+  writeDirect(prepared: PreparedOperation, request: GraphQLRequest, budget = new QueryBudget(this.limits)): Buffer | undefined {
     if (!this.directJson || prepared.operation.operation !== 'query' || (this.debug && wantsExplain(request.extensions))) return undefined;
-    return this.#writeQuery(prepared);
+    return this.#writeQuery(prepared, budget);
   }
 
   /** The general path: response objects, errors, custom logic, mutations (callers try `writeDirect` first). */
-  async run(prepared: PreparedOperation, request: GraphQLRequest): Promise<ExecutionResult> {
+  async run(prepared: PreparedOperation, request: GraphQLRequest, budget?: QueryBudget): Promise<ExecutionResult> {
+    const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema, budget);
+    const running: Running = { root: undefined };
+    try {
+      return await this.#run(ctx, prepared, request, running);
+    } catch (error) {
+      // Over budget: no partial answer, one error at the root field that was running.
+      if (!(error instanceof BudgetExceeded)) throw error;
+      return { errors: [budgetError(error.message, running.root)], data: null };
+    }
+  }
+
+  async #run(ctx: ExecContext, prepared: PreparedOperation, request: GraphQLRequest, running: Running): Promise<ExecutionResult> {
     const { operation } = prepared;
     const explain = this.debug && wantsExplain(request.extensions);
-    const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema);
     if (explain) ctx.explain = [];
     const rootType = operation.operation === 'mutation' ? 'Mutation' : operation.operation === 'subscription' ? 'Subscription' : 'Query';
     const roots =
@@ -102,6 +140,7 @@ export class Executor {
         }
         continue;
       }
+      running.root = plan;
       const errorsBefore = ctx.errors.length;
       const value = this.#resolveRoot(ctx, prepared, roots.get(plan.fieldName), plan, rootType);
       if (operation.operation === 'mutation' && ctx.errors.length > errorsBefore && value === null) failed = plan.responseName;
@@ -111,6 +150,7 @@ export class Executor {
       } else data[plan.responseName] = value;
     }
     // Second stage: the @custom calls, grafted into `data` (REFERENCE §8).
+    running.root = rootOf(ctx.customSlots[0]?.path, fields);
     if (ctx.customSlots.length > 0 && this.custom !== undefined && (await this.custom.resolve(ctx, request, fields, data))) nullData = true;
     const result: { -readonly [K in keyof ExecutionResult]: ExecutionResult[K] } = { data: nullData ? null : data };
     if (ctx.events.length > 0) result.events = ctx.events;
@@ -128,18 +168,21 @@ export class Executor {
    * The whole answer of a query written as JSON text with no response objects, or undefined when
    * some root field needs the general path (which then answers the request from the start).
    */
-  #writeQuery(prepared: PreparedOperation): Buffer | undefined {
+  #writeQuery(prepared: PreparedOperation, budget: QueryBudget): Buffer | undefined {
     const { operation } = prepared;
     const misses = this.#notWritable.get(operation) ?? 0;
     if (misses >= maxDirectMisses) return undefined;
-    const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema);
+    const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema, budget);
     const out = directBody;
     out.reset();
+    out.limit = budget.limits.maxResultBytes;
     out.bytes(DATA_OPEN);
     let first = true;
+    let running: FieldPlan | undefined;
     try {
       for (const plan of this.#plan(prepared).forType('Query')) {
         if (!ctx.isIncluded(plan)) continue;
+        running = plan;
         if (!first) out.byte(0x2c);
         first = false;
         out.ascii(`"${plan.responseName}":`);
@@ -149,19 +192,44 @@ export class Executor {
       }
       // Errors are reported (with their paths) by the general path only.
       if (ctx.errors.length > 0) throw NOT_WRITABLE;
+      // Dgraph's extensions.touched_uids (omitted when 0), appended where the data object ends.
+      if (ctx.touched > 0) {
+        out.chunk(TOUCHED_OPEN);
+        out.ascii(String(ctx.touched));
+      }
+      out.ascii('}}');
+      this.directTouched = ctx.touched;
+      return out.finish();
     } catch (error) {
+      this.directTouched = 0;
+      // Over budget: no partial answer, one error at the root field that was running.
+      if (error instanceof ByteLimitExceeded) return budgetBody(messages.resultTooLarge(error.size, budget.limits.maxResultBytes), running);
+      if (error instanceof BudgetExceeded) return budgetBody(error.message, running);
       if (error !== NOT_WRITABLE && !(error instanceof FieldError)) throw error;
       this.#notWritable.set(operation, misses + 1);
       return undefined;
+    } finally {
+      out.release();
     }
-    // Dgraph's extensions.touched_uids (omitted when 0), appended where the data object ends.
-    if (ctx.touched > 0) {
-      out.chunk(TOUCHED_OPEN);
-      out.ascii(String(ctx.touched));
+  }
+
+  /**
+   * `body` (the serialized answer of a general-path query), or its size error when it is over the
+   * cap: reading checked a lower bound of the size as it went, this checks the exact one.
+   */
+  capAnswer(body: string, data: ExecutionResult['data'], prepared: PreparedOperation): string {
+    const max = this.limits.maxResultBytes;
+    if (body.length * 3 <= max) return body; // UTF-8 takes at most 3 bytes per UTF-16 unit
+    const bytes = Buffer.byteLength(body);
+    if (bytes <= max) return body;
+    // Point at the root field holding the most (measured only on this rare path).
+    let root: FieldPlan | undefined;
+    let largest = -1;
+    for (const plan of this.#plan(prepared).forType('Query')) {
+      const size = data === null ? 0 : JSON.stringify(data[plan.responseName] ?? null).length;
+      if (size > largest) [root, largest] = [plan, size];
     }
-    out.ascii('}}');
-    this.directTouched = ctx.touched;
-    return out.finish();
+    return serializeResponse({ errors: [budgetError(messages.resultTooLarge(bytes, max), root)], data: null });
   }
 
   #plan(prepared: PreparedOperation): SelectionPlan {
@@ -194,6 +262,31 @@ export class Executor {
       return null;
     }
   }
+}
+
+/** The root field running when the budget ran out (mutable: the executor moves it along). */
+interface Running {
+  root: FieldPlan | undefined;
+}
+
+function locationOf(plan: FieldPlan | undefined): { line: number; column: number }[] | undefined {
+  const start = plan?.nodes[0]?.loc?.startToken;
+  return start === undefined ? undefined : [{ line: start.line, column: start.column }];
+}
+
+function budgetError(message: string, root: FieldPlan | undefined): WireError {
+  return wireError(message, locationOf(root), root === undefined ? undefined : [root.responseName]);
+}
+
+function budgetBody(message: string, root: FieldPlan | undefined): Buffer {
+  return Buffer.from(serializeResponse({ errors: [budgetError(message, root)], data: null }));
+}
+
+/** The root field a response path starts at. */
+function rootOf(path: Path | undefined, roots: readonly FieldPlan[]): FieldPlan | undefined {
+  let top = path;
+  while (top?.parent !== undefined) top = top.parent;
+  return roots.find((plan) => plan.responseName === top?.key);
 }
 
 function wantsExplain(extensions: unknown): boolean {

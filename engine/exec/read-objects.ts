@@ -61,6 +61,7 @@ export function readObject(
   if (type === undefined) return null;
   const result: Record<string, unknown> = {};
   const plans = selection.forType(type.name);
+  ctx.budget.object(plans.length);
   for (const plan of plans) {
     if (!ctx.isIncluded(plan)) continue;
     ctx.touched++;
@@ -167,6 +168,7 @@ export function edgeTargets(ctx: ExecContext, id: number, field: FieldModel): So
 /** An edge's targets passing the edge field's own `filter` argument, if any. */
 export function filteredTargets(ctx: ExecContext, id: number, field: FieldModel, target: TypeModel, args: Readonly<Record<string, unknown>>): SortedIds {
   const ids = edgeTargets(ctx, id, field);
+  ctx.budget.spend(ids.length); // filtering, ordering and paging them is work even when few are kept
   const filter = args['filter'];
   if (filter === undefined || filter === null) return ids;
   const value = filter as Record<string, unknown>;

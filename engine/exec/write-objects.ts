@@ -116,6 +116,7 @@ function writeObject(ctx: ExecContext, id: number, declared: TypeModel, selectio
 }
 
 function writeFields(ctx: ExecContext, id: number, type: TypeModel, writers: FieldWriters, out: JsonBytes): void {
+  ctx.budget.spend(1);
   const list = writers.list;
   if (writers.unconditional && list.length > 0) {
     ctx.touched += list.length;

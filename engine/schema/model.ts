@@ -60,6 +60,11 @@ export interface FieldModel {
   readonly description?: string;
 }
 
+/** A field whose values are nodes (stored as edges), not scalars. */
+export function isEdgeField(field: FieldModel): boolean {
+  return field.kind === 'object' || field.kind === 'interface' || field.kind === 'union';
+}
+
 export interface CustomFieldModel {
   readonly http?: CustomHttpModel;
   readonly dql?: string;

@@ -9,14 +9,41 @@ interface RawBuffer extends Buffer {
 }
 
 const QUOTE = 0x22;
+const initialBytes = 16 * 1024;
+/** A buffer grown past this is dropped after its answer, so one huge answer does not stay resident. */
+const keptBytes = 1024 * 1024;
+
+/** Thrown when writing would take the text past `JsonBytes.limit`; `size` is where it would have reached. */
+export class ByteLimitExceeded extends Error {
+  constructor(readonly size: number) {
+    super(`JSON text over its byte limit at ${size} bytes`);
+  }
+}
 // eslint-disable-next-line no-control-regex -- the control characters are exactly what JSON escapes
 const needsEscape = /[\u0000-\u001f"\\\ud800-\udfff]/;
 
 export class JsonBytes {
-  #buf = Buffer.allocUnsafeSlow(16 * 1024) as RawBuffer;
+  #buf = Buffer.allocUnsafeSlow(initialBytes) as RawBuffer;
   /** Over #buf, for copying 4 bytes at a time (`quoted`). */
   #view = viewOf(this.#buf);
   #pos = 0;
+  /**
+   * Most bytes the text may reach (the answer-size cap), checked where `reserve` already checks the
+   * buffer's end, so it costs nothing per write. Reservations are upper bounds (3 bytes a character
+   * for text), so the limit may trip up to one value's reservation early.
+   */
+  #limit = Infinity;
+  /** Where `reserve` must look again: the buffer's end or the limit, whichever comes first. */
+  #end = this.#buf.length;
+
+  get limit(): number {
+    return this.#limit;
+  }
+
+  set limit(bytes: number) {
+    this.#limit = bytes;
+    this.#end = Math.min(this.#buf.length, bytes);
+  }
 
   get length(): number {
     return this.#pos;
@@ -28,13 +55,19 @@ export class JsonBytes {
 
   /** Room for `n` more bytes. */
   reserve(n: number): RawBuffer {
-    if (this.#pos + n > this.#buf.length) {
-      const next = Buffer.allocUnsafeSlow(Math.max(this.#buf.length * 2, this.#pos + n)) as RawBuffer;
+    if (this.#pos + n > this.#end) this.#grow(this.#pos + n);
+    return this.#buf;
+  }
+
+  #grow(need: number): void {
+    if (need > this.#limit) throw new ByteLimitExceeded(need);
+    if (need > this.#buf.length) {
+      const next = Buffer.allocUnsafeSlow(Math.max(Math.min(this.#buf.length * 2, this.#limit), need)) as RawBuffer;
       this.#buf.copy(next, 0, 0, this.#pos);
       this.#buf = next;
       this.#view = viewOf(next);
     }
-    return this.#buf;
+    this.#end = Math.min(this.#buf.length, this.#limit);
   }
 
   byte(code: number): void {
@@ -110,6 +143,15 @@ export class JsonBytes {
   /** A copy of the bytes written so far. */
   finish(): Buffer {
     return Buffer.from(this.#buf.subarray(0, this.#pos));
+  }
+
+  /** Empties the text and lets a large buffer go (a reused writer must not pin its largest answer). */
+  release(): void {
+    this.#pos = 0;
+    if (this.#buf.length <= keptBytes) return;
+    this.#buf = Buffer.allocUnsafeSlow(initialBytes) as RawBuffer;
+    this.#view = viewOf(this.#buf);
+    this.#end = Math.min(this.#buf.length, this.#limit);
   }
 }
 
