@@ -6,7 +6,6 @@ import {
   Kind,
   NoFragmentCyclesRule,
   parse,
-  specifiedRules,
   validate,
   type DocumentNode,
   type FragmentDefinitionNode,
@@ -23,7 +22,7 @@ import { blankEmptyArguments } from './empty-arguments.js';
 import { coerceVariablesFast } from './compiled-variables.js';
 import { LruCache } from './document-cache.js';
 import { toDgraphLocations, toDgraphMessage } from './dgraph-messages.js';
-import { dgraphRules, inDgraphOrder } from './dgraph-rules.js';
+import { inDgraphOrder, requestRules } from './dgraph-rules.js';
 import { hasFloatText } from './json-numbers.js';
 import { unwrapFloatText, variableError } from './variable-errors.js';
 import { checkVariableValues } from './variable-rules.js';
@@ -112,7 +111,7 @@ export class RequestPreparer {
     try {
       const outOfBounds = selectionBoundsError(operations, fragments, limits);
       // A fragment cycle also looks unbounded: Dgraph names the cycle.
-      const errors = outOfBounds !== undefined ? this.#validate(document, [NoFragmentCyclesRule]) : this.#validate(document, [...specifiedRules, ...dgraphRules]);
+      const errors = outOfBounds !== undefined ? this.#validate(document, [NoFragmentCyclesRule]) : this.#validate(document, requestRules);
       if (errors.length > 0) return { ok: false, errors: inDgraphOrder(errors).map(toWireError) };
       if (outOfBounds !== undefined) return { ok: false, errors: [outOfBounds] };
     } catch (error) {

@@ -129,3 +129,36 @@ describe('an operation the schema has no root type for', () => {
     expect(server.output()).not.toMatch(/Internal error|failed:/);
   });
 });
+
+describe('an unknown type, as gqlparser and Dgraph report it', () => {
+  beforeAll(async () => {
+    expect(await uploadSchema(server.url, schema)).toEqual(uploadSucceeded);
+  });
+
+  it('a variable of an unknown type used as an argument (e2e error_test "unknown variable type"): three errors', async () => {
+    const query = 'query q($filter: HumanFiltarzzz!) {\n  queryHuman(filter: $filter) { name }\n}\n';
+    const answer = await postGraphql(server.url, { query, variables: { filter: 'type was wrong' } });
+    expect(answer.json()).toEqual({
+      errors: [
+        { message: 'Variable type provided HumanFiltarzzz! is incompatible with expected type HumanFilter', locations: [{ line: 2, column: 22 }] },
+        { message: 'Variable "$filter" of type "HumanFiltarzzz!" used in position expecting type "HumanFilter".', locations: [{ line: 2, column: 22 }] },
+        { message: 'Unknown type "HumanFiltarzzz".', locations: [{ line: 1, column: 1 }] },
+      ],
+    });
+  });
+
+  it('an unused variable of an unknown type: reported once, at the operation, before the unused variable', async () => {
+    expect(await errorsOf('query q($a: [Foo!]) { queryHuman { name } }')).toEqual({
+      errors: [
+        { message: 'Unknown type "Foo".', locations: [{ line: 1, column: 1 }] },
+        { message: 'Variable "$a" is never used in operation "q".', locations: [{ line: 1, column: 9 }] },
+      ],
+    });
+  });
+
+  it('an inline fragment on an unknown type: at the `on`', async () => {
+    expect(await errorsOf('{ queryHuman { ... on Hman { name } } }')).toEqual({
+      errors: [{ message: 'Unknown type "Hman".', locations: [{ line: 1, column: 20 }] }],
+    });
+  });
+});
