@@ -27,6 +27,7 @@ import { hasFloatText } from './json-numbers.js';
 import { unwrapFloatText, variableError } from './variable-errors.js';
 import { checkVariableValues } from './variable-rules.js';
 import { selectionBoundsError } from './selection-bounds.js';
+import { toGqlparserSyntax } from './syntax-errors.js';
 
 export const defaultMaxQuerySelections = 20_000;
 
@@ -99,7 +100,8 @@ export class RequestPreparer {
     try {
       document = parse(blankEmptyArguments(query), { noLocation: false, maxTokens: this.limits.maxQueryTokens });
     } catch (error) {
-      return error instanceof RangeError ? tooNested : { ok: false, errors: [toWireError(error)] };
+      if (error instanceof RangeError) return tooNested;
+      return { ok: false, errors: [error instanceof GraphQLError ? syntaxWireError(error, query) : toWireError(error)] };
     }
     const operations: OperationDefinitionNode[] = [];
     const fragments: Record<string, FragmentDefinitionNode> = {};
@@ -165,6 +167,12 @@ function selectOperation(
   const [first] = operations;
   if (first === undefined || operations.length > 1) return wireError(messages.operationNameRequired);
   return first;
+}
+
+/** A parse error in Dgraph's parser's words and place. */
+function syntaxWireError(error: GraphQLError, query: string): WireError {
+  const { message, locations } = toGqlparserSyntax(error, query);
+  return wireError(message, locations);
 }
 
 export function toWireError(error: unknown): WireError {

@@ -162,3 +162,29 @@ describe('an unknown type, as gqlparser and Dgraph report it', () => {
     });
   });
 });
+
+// Dgraph's parser (gqlparser's lexer and parser): no "Syntax Error: " prefix, tokens as it prints them.
+const syntaxCases: readonly Case[] = [
+  ['missing closing brace', '{ queryHuman { name }', 'Expected Name, found <EOF>', [{ line: 1, column: 22 }]],
+  ['unterminated string', '{ queryHuman(filter: { name: { anyofterms: "abc }) { name } }', 'Unterminated string.', [{ line: 1, column: 62 }]],
+  ['unexpected character', '{ queryHuman { name ^ } }', 'Cannot parse the unexpected character "^".', [{ line: 1, column: 21 }]],
+  ['digit after 0', '{ queryHuman(first: 01) { name } }', 'Invalid number, unexpected digit after 0: "1".', [{ line: 1, column: 22 }]],
+  ['number without digits after the dot', '{ queryHuman(first: 1.) { name } }', 'Invalid number, expected digit but got: ")".', [{ line: 1, column: 23 }]],
+  ['unknown escape', '{ queryHuman(filter: { name: { anyofterms: "a\\qb" } }) { name } }', 'Invalid character escape sequence: \\q.', [{ line: 1, column: 47 }]],
+  ['short unicode escape', '{ queryHuman(filter: { name: { anyofterms: "a\\u12" } }) { name } }', 'Invalid character escape sequence: \\u12" .', [{ line: 1, column: 47 }]],
+  ['empty selection set', '{ queryHuman { } }', 'expected at least one definition, found }', [{ line: 1, column: 16 }]],
+  ['variable without a colon', 'query q($a Int) { queryHuman { name } }', 'Expected :, found Name', [{ line: 1, column: 12 }]],
+  ['missing value', '{ queryHuman(first: ) { name } }', 'Unexpected )', [{ line: 1, column: 21 }]],
+  ['fragment without on', 'fragment F Human { name } { queryHuman { ...F } }', 'Expected "on", found Name "Human"', [{ line: 1, column: 12 }]],
+  ['single quote', "{ queryHuman { name } } 'x'", 'Unexpected single quote character (\'), did you mean to use a double quote (")?', [{ line: 1, column: 25 }]],
+  ['control character', '{ queryHuman { name \u0001 } }', 'Cannot contain the invalid character "\\u0001"', [{ line: 1, column: 21 }]],
+  ['on the second line', '{\n  queryHuman { name ^ }\n}', 'Cannot parse the unexpected character "^".', [{ line: 2, column: 21 }]],
+];
+
+describe("gqlparser's wording and location for syntax errors", () => {
+  for (const [what, query, message, locations] of syntaxCases) {
+    it(what, async () => {
+      expect(await errorsOf(query)).toEqual({ errors: [{ message, locations }] });
+    });
+  }
+});
