@@ -3,6 +3,7 @@
 
 import {
   GraphQLError,
+  KnownTypeNamesRule,
   getNamedType,
   isInputObjectType,
   isInterfaceType,
@@ -12,8 +13,11 @@ import {
   Kind,
   OperationTypeNode,
   print,
+  specifiedRules,
   typeFromAST,
   type GraphQLInputType,
+  type NamedTypeNode,
+  type TypeNode,
   type VariableDefinitionNode,
   type ValidationRule,
 } from 'graphql';
@@ -74,6 +78,46 @@ const variableTypeFits: ValidationRule = (context) => {
       context.reportError(
         new GraphQLError(`Variable type provided ${print(typeNode)} is incompatible with expected type ${String(expected)}`, { nodes: node }),
       );
+      // graphql-js's VariablesInAllowedPosition skips a variable of an unknown type; gqlparser's does not.
+      if (type === undefined) {
+        context.reportError(
+          new GraphQLError(`Variable "$${node.name.value}" of type "${print(typeNode)}" used in position expecting type "${String(expected)}".`, { nodes: node }),
+        );
+      }
+    },
+  };
+};
+
+function namedTypeOf(type: TypeNode): NamedTypeNode {
+  return type.kind === Kind.NAMED_TYPE ? type : namedTypeOf(type.type);
+}
+
+/**
+ * gqlparser's KnownTypeNames: an unknown variable type is reported once per variable at the operation
+ * (after the operation's other errors), an inline fragment's at its `on`, a fragment's at `fragment`.
+ */
+const knownTypeNames: ValidationRule = (context) => {
+  const unknown = (name: NamedTypeNode): boolean => context.getSchema().getType(name.name.value) == null;
+  const report = (name: string, position: number | undefined): void => {
+    const source = context.getDocument().loc?.source;
+    const at = source !== undefined && position !== undefined ? { source, positions: [position] } : {};
+    context.reportError(new GraphQLError(`Unknown type "${name}".`, at));
+  };
+  return {
+    OperationDefinition: {
+      leave(node) {
+        for (const definition of node.variableDefinitions ?? []) {
+          const named = namedTypeOf(definition.type);
+          if (unknown(named)) report(named.name.value, node.loc?.start);
+        }
+      },
+    },
+    InlineFragment(node) {
+      if (node.typeCondition === undefined || !unknown(node.typeCondition)) return;
+      report(node.typeCondition.name.value, node.typeCondition.loc?.startToken.prev?.start);
+    },
+    FragmentDefinition(node) {
+      if (unknown(node.typeCondition)) report(node.typeCondition.name.value, node.loc?.start);
     },
   };
 };
@@ -91,6 +135,9 @@ const knownRootType: ValidationRule = (context) => ({
 });
 
 export const dgraphRules: readonly ValidationRule[] = [cascadeFields, oneFilterFunction, variableTypeFits, knownRootType];
+
+/** The rules a request document is validated with: graphql-js's, KnownTypeNames in gqlparser's form, then Dgraph's. */
+export const requestRules: readonly ValidationRule[] = [...specifiedRules.map((rule) => (rule === KnownTypeNamesRule ? knownTypeNames : rule)), ...dgraphRules];
 
 /** gqlparser reports the variable-type mismatch before the other errors of the document. */
 export function inDgraphOrder<E extends { readonly message: string }>(errors: readonly E[]): E[] {

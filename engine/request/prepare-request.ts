@@ -6,7 +6,6 @@ import {
   Kind,
   NoFragmentCyclesRule,
   parse,
-  specifiedRules,
   validate,
   type DocumentNode,
   type FragmentDefinitionNode,
@@ -23,11 +22,12 @@ import { blankEmptyArguments } from './empty-arguments.js';
 import { coerceVariablesFast } from './compiled-variables.js';
 import { LruCache } from './document-cache.js';
 import { toDgraphLocations, toDgraphMessage } from './dgraph-messages.js';
-import { dgraphRules, inDgraphOrder } from './dgraph-rules.js';
+import { inDgraphOrder, requestRules } from './dgraph-rules.js';
 import { hasFloatText } from './json-numbers.js';
 import { unwrapFloatText, variableError } from './variable-errors.js';
 import { checkVariableValues } from './variable-rules.js';
 import { selectionBoundsError } from './selection-bounds.js';
+import { toGqlparserSyntax } from './syntax-errors.js';
 
 export const defaultMaxQuerySelections = 20_000;
 
@@ -100,7 +100,8 @@ export class RequestPreparer {
     try {
       document = parse(blankEmptyArguments(query), { noLocation: false, maxTokens: this.limits.maxQueryTokens });
     } catch (error) {
-      return error instanceof RangeError ? tooNested : { ok: false, errors: [toWireError(error)] };
+      if (error instanceof RangeError) return tooNested;
+      return { ok: false, errors: [error instanceof GraphQLError ? syntaxWireError(error, query) : toWireError(error)] };
     }
     const operations: OperationDefinitionNode[] = [];
     const fragments: Record<string, FragmentDefinitionNode> = {};
@@ -112,7 +113,7 @@ export class RequestPreparer {
     try {
       const outOfBounds = selectionBoundsError(operations, fragments, limits);
       // A fragment cycle also looks unbounded: Dgraph names the cycle.
-      const errors = outOfBounds !== undefined ? this.#validate(document, [NoFragmentCyclesRule]) : this.#validate(document, [...specifiedRules, ...dgraphRules]);
+      const errors = outOfBounds !== undefined ? this.#validate(document, [NoFragmentCyclesRule]) : this.#validate(document, requestRules);
       if (errors.length > 0) return { ok: false, errors: inDgraphOrder(errors).map(toWireError) };
       if (outOfBounds !== undefined) return { ok: false, errors: [outOfBounds] };
     } catch (error) {
@@ -166,6 +167,12 @@ function selectOperation(
   const [first] = operations;
   if (first === undefined || operations.length > 1) return wireError(messages.operationNameRequired);
   return first;
+}
+
+/** A parse error in Dgraph's parser's words and place. */
+function syntaxWireError(error: GraphQLError, query: string): WireError {
+  const { message, locations } = toGqlparserSyntax(error, query);
+  return wireError(message, locations);
 }
 
 export function toWireError(error: unknown): WireError {

@@ -1,20 +1,27 @@
 // `# Service.Authorization {json}` (Dgraph's `# Dgraph.Authorization` too): parsed and checked
 // (REFERENCE §9.4). The legacy form `# Dgraph.Authorization <Header> <Namespace> <Algo> "<key>"`
 // is still accepted. JWKs are fetched later, outside this synchronous step.
+import { metaPrefix } from './parse-meta-lines.js';
+
 export type AuthResult =
   | { readonly ok: true; readonly authorization?: Readonly<Record<string, unknown>> }
   | { readonly ok: false; readonly message: string };
+
+/** Dgraph's supported signing methods (its message lists a Go map, in random order: ours is fixed). */
+const algorithms = ['RS256', 'RS384', 'RS512', 'HS256', 'HS384', 'HS512'];
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 export function parseAuthorization(line: string | undefined): AuthResult {
   if (line === undefined) return { ok: true };
+  // Errors name the line as the schema wrote it: `Dgraph.Authorization` or `Service.Authorization`.
+  const header = `${metaPrefix(line, 'Authorization')}.Authorization`;
   const brace = line.indexOf('{');
   let meta: Record<string, unknown>;
   if (brace < 0) {
     const parts = line.split(/\s+/).filter((p) => p !== '' && p !== '#');
-    if (parts.length !== 5) return { ok: false, message: 'input: Invalid `Dgraph.Authorization` format' };
+    if (parts.length !== 5) return { ok: false, message: `input: Invalid \`${header}\` format` };
     const key = parts[4]!;
     meta = { Header: parts[1], Namespace: parts[2], Algo: parts[3], VerificationKey: key.replace(/^"|"$/g, '') };
   } else {
@@ -23,7 +30,7 @@ export function parseAuthorization(line: string | undefined): AuthResult {
       if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('not an object');
       meta = v as Record<string, unknown>;
     } catch (e) {
-      return { ok: false, message: `unable to parse Dgraph.Authorization. Reason: ${(e as Error).message}` };
+      return { ok: false, message: `unable to parse ${header}. Reason: ${(e as Error).message}` };
     }
   }
   const jwkUrl = str(meta['JWKUrl']);
@@ -39,6 +46,9 @@ export function parseAuthorization(line: string | undefined): AuthResult {
   if (str(meta['Header']) === '') missing += ' `Header`';
   if (str(meta['Namespace']) === '') missing += ' `Namespace`';
   if (hasJwk && list(meta['Audience']).length === 0) missing += ' `Audience`';
-  if (missing !== '') return { ok: false, message: `required field missing in Dgraph.Authorization:${missing}` };
+  if (missing !== '') return { ok: false, message: `required field missing in ${header}:${missing}` };
+  if (!hasJwk && !algorithms.includes(str(meta['Algo']))) {
+    return { ok: false, message: `invalid jwt algorithm: found ${str(meta['Algo'])}, but supported options are: ${algorithms.join(',')}` };
+  }
   return { ok: true, authorization: meta };
 }

@@ -10,9 +10,17 @@ export interface MetaInfo {
 
 export type MetaResult = { readonly ok: true; readonly meta: MetaInfo } | { readonly ok: false; readonly message: string };
 
-/** `Dgraph.X` or `Service.X` at the start of the comment text. */
-function metaKey(header: string, key: string): boolean {
-  return header.startsWith(`Dgraph.${key}`) || header.startsWith(`Service.${key}`);
+export type MetaPrefix = 'Dgraph' | 'Service';
+
+/** The prefix of `Dgraph.X` or `Service.X` at the start of the comment text: errors echo the one used. */
+function metaKey(header: string, key: string): MetaPrefix | undefined {
+  if (header.startsWith(`Dgraph.${key}`)) return 'Dgraph';
+  return header.startsWith(`Service.${key}`) ? 'Service' : undefined;
+}
+
+/** The prefix of a `# Dgraph.X` / `# Service.X` line (`Dgraph` when it is neither). */
+export function metaPrefix(line: string, key: string): MetaPrefix {
+  return metaKey(line.trim().replace(/^#\s*/, ''), key) ?? 'Dgraph';
 }
 
 export function parseMetaLines(sdl: string): MetaResult {
@@ -23,28 +31,34 @@ export function parseMetaLines(sdl: string): MetaResult {
     const text = rawLine.trim();
     if (!text.startsWith('#')) continue;
     const header = text.slice(1).trim();
-    if (metaKey(header, 'Authorization')) {
+    const authPrefix = metaKey(header, 'Authorization');
+    if (authPrefix !== undefined) {
       if (authorizationLine !== undefined) {
-        return { ok: false, message: `Dgraph.Authorization should be only be specified once in a schema, found second mention: ${redactKey(text)}` };
+        return { ok: false, message: `${authPrefix}.Authorization should be only be specified once in a schema, found second mention: ${redactKey(text)}` };
       }
       authorizationLine = text;
       continue;
     }
-    if (metaKey(header, 'Allow-Origin')) {
+    const originPrefix = metaKey(header, 'Allow-Origin');
+    if (originPrefix !== undefined) {
       const origin = parseAllowOrigin(text);
       if (origin === undefined) {
         return {
           ok: false,
-          message: `incorrect format for specifying Dgraph.Allow-Origin found for comment: \`${text}\`, it should be \`# Dgraph.Allow-Origin "http://example.com"\``,
+          message: `incorrect format for specifying ${originPrefix}.Allow-Origin found for comment: \`${text}\`, it should be \`# ${originPrefix}.Allow-Origin "http://example.com"\``,
         };
       }
       allowedOrigins.push(origin);
       continue;
     }
-    if (!metaKey(header, 'Secret')) continue;
+    const secretPrefix = metaKey(header, 'Secret');
+    if (secretPrefix === undefined) continue;
     const secret = parseSecret(text);
     if (!secret) {
-      return { ok: false, message: `incorrect format for specifying Dgraph secret found for comment: \`${redact(text)}\`, it should be \`# Dgraph.Secret key value\`` };
+      return {
+        ok: false,
+        message: `incorrect format for specifying ${secretPrefix} secret found for comment: \`${redact(text)}\`, it should be \`# ${secretPrefix}.Secret key value\``,
+      };
     }
     secrets.set(secret[0], secret[1]);
   }

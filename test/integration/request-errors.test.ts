@@ -129,3 +129,62 @@ describe('an operation the schema has no root type for', () => {
     expect(server.output()).not.toMatch(/Internal error|failed:/);
   });
 });
+
+describe('an unknown type, as gqlparser and Dgraph report it', () => {
+  beforeAll(async () => {
+    expect(await uploadSchema(server.url, schema)).toEqual(uploadSucceeded);
+  });
+
+  it('a variable of an unknown type used as an argument (e2e error_test "unknown variable type"): three errors', async () => {
+    const query = 'query q($filter: HumanFiltarzzz!) {\n  queryHuman(filter: $filter) { name }\n}\n';
+    const answer = await postGraphql(server.url, { query, variables: { filter: 'type was wrong' } });
+    expect(answer.json()).toEqual({
+      errors: [
+        { message: 'Variable type provided HumanFiltarzzz! is incompatible with expected type HumanFilter', locations: [{ line: 2, column: 22 }] },
+        { message: 'Variable "$filter" of type "HumanFiltarzzz!" used in position expecting type "HumanFilter".', locations: [{ line: 2, column: 22 }] },
+        { message: 'Unknown type "HumanFiltarzzz".', locations: [{ line: 1, column: 1 }] },
+      ],
+    });
+  });
+
+  it('an unused variable of an unknown type: reported once, at the operation, before the unused variable', async () => {
+    expect(await errorsOf('query q($a: [Foo!]) { queryHuman { name } }')).toEqual({
+      errors: [
+        { message: 'Unknown type "Foo".', locations: [{ line: 1, column: 1 }] },
+        { message: 'Variable "$a" is never used in operation "q".', locations: [{ line: 1, column: 9 }] },
+      ],
+    });
+  });
+
+  it('an inline fragment on an unknown type: at the `on`', async () => {
+    expect(await errorsOf('{ queryHuman { ... on Hman { name } } }')).toEqual({
+      errors: [{ message: 'Unknown type "Hman".', locations: [{ line: 1, column: 20 }] }],
+    });
+  });
+});
+
+// Dgraph's parser (gqlparser's lexer and parser): no "Syntax Error: " prefix, tokens as it prints them.
+const syntaxCases: readonly Case[] = [
+  ['missing closing brace', '{ queryHuman { name }', 'Expected Name, found <EOF>', [{ line: 1, column: 22 }]],
+  ['unterminated string', '{ queryHuman(filter: { name: { anyofterms: "abc }) { name } }', 'Unterminated string.', [{ line: 1, column: 62 }]],
+  ['unexpected character', '{ queryHuman { name ^ } }', 'Cannot parse the unexpected character "^".', [{ line: 1, column: 21 }]],
+  ['digit after 0', '{ queryHuman(first: 01) { name } }', 'Invalid number, unexpected digit after 0: "1".', [{ line: 1, column: 22 }]],
+  ['number without digits after the dot', '{ queryHuman(first: 1.) { name } }', 'Invalid number, expected digit but got: ")".', [{ line: 1, column: 23 }]],
+  ['unknown escape', '{ queryHuman(filter: { name: { anyofterms: "a\\qb" } }) { name } }', 'Invalid character escape sequence: \\q.', [{ line: 1, column: 47 }]],
+  ['short unicode escape', '{ queryHuman(filter: { name: { anyofterms: "a\\u12" } }) { name } }', 'Invalid character escape sequence: \\u12" .', [{ line: 1, column: 47 }]],
+  ['empty selection set', '{ queryHuman { } }', 'expected at least one definition, found }', [{ line: 1, column: 16 }]],
+  ['variable without a colon', 'query q($a Int) { queryHuman { name } }', 'Expected :, found Name', [{ line: 1, column: 12 }]],
+  ['missing value', '{ queryHuman(first: ) { name } }', 'Unexpected )', [{ line: 1, column: 21 }]],
+  ['fragment without on', 'fragment F Human { name } { queryHuman { ...F } }', 'Expected "on", found Name "Human"', [{ line: 1, column: 12 }]],
+  ['single quote', "{ queryHuman { name } } 'x'", 'Unexpected single quote character (\'), did you mean to use a double quote (")?', [{ line: 1, column: 25 }]],
+  ['control character', '{ queryHuman { name \u0001 } }', 'Cannot contain the invalid character "\\u0001"', [{ line: 1, column: 21 }]],
+  ['on the second line', '{\n  queryHuman { name ^ }\n}', 'Cannot parse the unexpected character "^".', [{ line: 2, column: 21 }]],
+];
+
+describe("gqlparser's wording and location for syntax errors", () => {
+  for (const [what, query, message, locations] of syntaxCases) {
+    it(what, async () => {
+      expect(await errorsOf(query)).toEqual({ errors: [{ message, locations }] });
+    });
+  }
+});

@@ -345,7 +345,7 @@ export const customDirectiveValidation: DirectiveValidator = (ctx, d, f, dir) =>
 
 export const lambdaDirectiveValidation: DirectiveValidator = (ctx, d, f, dir) => {
   if (!ctx.lambdaUrl) {
-    return [errorAt(dir.pos, `Type ${d.name}; Field ${f.name}: has the @lambda directive, but the --graphql "lambda-url=...;" flag wasn't specified during alpha startup.`)];
+    return [errorAt(dir.pos, `Type ${d.name}; Field ${f.name}: has the @lambda directive, but the --lambda-url flag wasn't specified during startup.`)];
   }
   const v = (raw: string, kind: Value['kind'] = 'String'): Value => ({ kind, raw, children: [], pos: dir.pos });
   const children = [

@@ -171,7 +171,7 @@ const lambdaOnMutateValidation: TypeRule = (d, ctx) => {
   if (!dir) return [];
   const errs: SchemaError[] = [];
   if (!ctx.lambdaUrl) {
-    errs.push(errorAt(dir.pos, `Type ${d.name}: has the @lambdaOnMutate directive, but the \`--graphql lambda-url\` flag wasn't specified during alpha startup.`));
+    errs.push(errorAt(dir.pos, `Type ${d.name}: has the @lambdaOnMutate directive, but the \`--lambda-url\` flag wasn't specified during startup.`));
   }
   if (isRemote(d)) errs.push(errorAt(dir.pos, `Type ${d.name}; @lambdaOnMutate directive not allowed along with @remote directive.`));
   for (const a of dir.args) {
