@@ -20,6 +20,7 @@ import { messages } from '../errors/messages.js';
 import { wireError, type WireError } from '../errors/wire-error.js';
 import { maxDocumentNesting, maxNesting } from './depth-guard.js';
 import { blankEmptyArguments } from './empty-arguments.js';
+import { replaceLoneSurrogateEscapes } from './lone-surrogates.js';
 import { coerceVariablesFast } from './compiled-variables.js';
 import { LruCache } from './document-cache.js';
 import { toDgraphLocations, toDgraphMessage } from './dgraph-messages.js';
@@ -98,7 +99,7 @@ export class RequestPreparer {
     if (maxNesting(query) > maxDocumentNesting) return tooNested;
     let document: DocumentNode;
     try {
-      document = parse(blankEmptyArguments(query), { noLocation: false, maxTokens: this.limits.maxQueryTokens });
+      document = parse(blankEmptyArguments(replaceLoneSurrogateEscapes(query)), { noLocation: false, maxTokens: this.limits.maxQueryTokens });
     } catch (error) {
       return error instanceof RangeError ? tooNested : { ok: false, errors: [toWireError(error)] };
     }
