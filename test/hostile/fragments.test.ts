@@ -81,4 +81,13 @@ describe('fragment expansion', () => {
     expect(result.json()).toEqual({ errors: [{ message: 'The query exceeds the maximum nesting of 1000.' }] });
     expectCalm(report);
   });
+
+  it('a fragment spreading itself under @include is refused at once (found by the fuzz: 41 s blocked)', async () => {
+    // Each self spread added its @include again to the inherited conditions, so every entry looked new
+    // and the growing condition list was printed on every one: quadratic work up to the selection cap.
+    const query = 'query ($b: Boolean!) { queryReview { ...G } }\nfragment G on Review { comment name: comment ...G @include(if: $b) }';
+    const { result, report } = await underWatch(server.url, () => postGraphql(server.url, { query, variables: { b: true } }));
+    expect(result.json()).toEqual({ errors: [{ message: 'Cannot spread fragment "G" within itself.', locations: [{ line: 2, column: 46 }] }] });
+    expect(report.worstMs).toBeLessThan(1000);
+  });
 });
