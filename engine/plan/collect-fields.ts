@@ -46,8 +46,7 @@ export function collectFields(
       continue;
     }
     if (++visited > budget) return undefined;
-    const own = conditionDirectives(selection.directives);
-    const directives = own.length === 0 ? frame.inherited : [...frame.inherited, ...own];
+    const directives = withConditions(frame.inherited, selection.directives);
     if (selection.kind === Kind.FIELD) {
       const name = selection.alias?.value ?? selection.name.value;
       let group = groups.get(name);
@@ -63,7 +62,7 @@ export function collectFields(
     } else {
       const fragment = fragments[selection.name.value];
       if (fragment === undefined || !applies(fragment.typeCondition.name.value)) continue;
-      const key = directives.length === 0 ? selection.name.value : `${selection.name.value}\u0000${directives.map((d) => print(d)).join(' ')}`;
+      const key = directives.length === 0 ? selection.name.value : `${selection.name.value}\u0000${directives.map(printed).join(' ')}`;
       if (entered.has(key)) continue;
       entered.add(key);
       stack.push({ selections: fragment.selectionSet.selections, index: 0, inherited: directives });
@@ -72,7 +71,30 @@ export function collectFields(
   return { groups, visited };
 }
 
-function conditionDirectives(directives: readonly DirectiveNode[] | undefined): readonly DirectiveNode[] {
-  if (directives === undefined || directives.length === 0) return [];
-  return directives.filter((d) => d.name.value === 'skip' || d.name.value === 'include');
+/**
+ * `inherited` plus the selection's own `@skip`/`@include`, less those already inherited: a fragment
+ * spreading itself under a condition would otherwise grow its list on every entry, so it looked new
+ * each time (entered until the budget ran out, printing ever longer lists: 41 s for 200 characters).
+ */
+function withConditions(inherited: readonly DirectiveNode[], own: readonly DirectiveNode[] | undefined): readonly DirectiveNode[] {
+  if (own === undefined || own.length === 0) return inherited;
+  let result = inherited;
+  for (const directive of own) {
+    if (directive.name.value !== 'skip' && directive.name.value !== 'include') continue;
+    const text = printed(directive);
+    if (result.some((d) => printed(d) === text)) continue;
+    result = [...result, directive];
+  }
+  return result;
+}
+
+const printedDirectives = new WeakMap<DirectiveNode, string>();
+
+function printed(directive: DirectiveNode): string {
+  let text = printedDirectives.get(directive);
+  if (text === undefined) {
+    text = print(directive);
+    printedDirectives.set(directive, text);
+  }
+  return text;
 }

@@ -4,6 +4,7 @@
 // slow path taken only when the body contains such a number (one regex test otherwise).
 
 import { exceedsJsonNesting, maxJsonNesting } from '../util/json-nesting.js';
+import { mayHoldLoneSurrogate, wellFormedJson } from './lone-surrogates.js';
 
 /** A float-written integral number from request JSON, with its source text. */
 export class FloatText {
@@ -24,6 +25,11 @@ const marker = '\u0000float:';
 
 export function parseRequestJson(text: string): unknown {
   if (exceedsJsonNesting(text)) throw new SyntaxError(`exceeded max depth of ${maxJsonNesting}`);
+  const parsed = parseNumbers(text);
+  return mayHoldLoneSurrogate(text) ? wellFormedJson(parsed) : parsed;
+}
+
+function parseNumbers(text: string): unknown {
   if (!integralFloatLike.test(text)) return JSON.parse(text);
   let found = false;
   const rewritten = text.replace(numberToken, (token) => {

@@ -19,6 +19,7 @@ import { messages } from '../errors/messages.js';
 import { wireError, type WireError } from '../errors/wire-error.js';
 import { maxDocumentNesting, maxNesting } from './depth-guard.js';
 import { blankEmptyArguments } from './empty-arguments.js';
+import { replaceLoneSurrogateEscapes } from './lone-surrogates.js';
 import { coerceVariablesFast } from './compiled-variables.js';
 import { LruCache } from './document-cache.js';
 import { toDgraphLocations, toDgraphMessage } from './dgraph-messages.js';
@@ -28,8 +29,13 @@ import { unwrapFloatText, variableError } from './variable-errors.js';
 import { checkVariableValues } from './variable-rules.js';
 import { selectionBoundsError } from './selection-bounds.js';
 import { toGqlparserSyntax } from './syntax-errors.js';
+import { findFragmentCycles } from './fragment-cycles.js';
 
 export const defaultMaxQuerySelections = 20_000;
+
+/** Past this many fragments, cycles are looked for by findFragmentCycles instead of graphql-js's rule. */
+const manyFragments = 50;
+const rulesButCycles: readonly ValidationRule[] = requestRules.filter((rule) => rule !== NoFragmentCyclesRule);
 
 export interface RequestLimits {
   readonly maxQueryTokens: number;
@@ -98,7 +104,7 @@ export class RequestPreparer {
     if (maxNesting(query) > maxDocumentNesting) return tooNested;
     let document: DocumentNode;
     try {
-      document = parse(blankEmptyArguments(query), { noLocation: false, maxTokens: this.limits.maxQueryTokens });
+      document = parse(blankEmptyArguments(replaceLoneSurrogateEscapes(query)), { noLocation: false, maxTokens: this.limits.maxQueryTokens });
     } catch (error) {
       if (error instanceof RangeError) return tooNested;
       return { ok: false, errors: [error instanceof GraphQLError ? syntaxWireError(error, query) : toWireError(error)] };
@@ -112,10 +118,15 @@ export class RequestPreparer {
     const limits = { maxQueryDepth: this.limits.maxQueryDepth, maxQuerySelections: this.limits.maxQuerySelections ?? defaultMaxQuerySelections };
     try {
       const outOfBounds = selectionBoundsError(operations, fragments, limits);
+      // Many fragments: cycles and chain length found without recursion before graphql-js sees them.
+      const many = document.definitions.length - operations.length > manyFragments;
+      const cycles = outOfBounds !== undefined || many ? findFragmentCycles(document, fragments) : undefined;
+      if (cycles !== undefined && cycles.longestPath > maxDocumentNesting) return tooNested;
       // A fragment cycle also looks unbounded: Dgraph names the cycle.
-      const errors = outOfBounds !== undefined ? this.#validate(document, [NoFragmentCyclesRule]) : this.#validate(document, requestRules);
-      if (errors.length > 0) return { ok: false, errors: inDgraphOrder(errors).map(toWireError) };
+      if (cycles !== undefined && cycles.errors.length > 0 && this.limits.validate !== false) return { ok: false, errors: cycles.errors.map(toWireError) };
       if (outOfBounds !== undefined) return { ok: false, errors: [outOfBounds] };
+      const errors = this.#validate(document, cycles === undefined ? requestRules : rulesButCycles);
+      if (errors.length > 0) return { ok: false, errors: inDgraphOrder(errors).map(toWireError) };
     } catch (error) {
       if (error instanceof RangeError) return tooNested;
       throw error;

@@ -63,4 +63,31 @@ describe('fragment expansion', () => {
     const data = answer.json() as { data?: { queryProduct: unknown[] } };
     expect(data.data?.queryProduct).toHaveLength(1);
   });
+
+  it('a ring of 1,000 fragments is refused with the cycle named, without graphql-js walking it', async () => {
+    let query = '{ queryProduct { ...F0 } }\n';
+    for (let i = 0; i < 1000; i++) query += `fragment F${i} on Product { name ...F${(i + 1) % 1000} }\n`;
+    const via = Array.from({ length: 999 }, (_, i) => `F${i + 1}`).join(', ');
+    const { result, report } = await underWatch(server.url, () => postGraphql(server.url, { query }));
+    const locations = Array.from({ length: 1000 }, (_, i) => ({ line: i + 2, column: `fragment F${i} on Product { name `.length + 1 }));
+    expect(result.json()).toEqual({ errors: [{ message: `Cannot spread fragment "F0" within itself via ${via}.`, locations }] });
+    expectCalm(report);
+  });
+
+  it('a chain of 1,000 spreads is answered, 1,001 is refused as too nested', async () => {
+    const chain = (n: number): string => fragmentChain(n, (next) => `...${next}`);
+    expect((await postGraphql(server.url, { query: chain(1000) })).text).toBe('{"data":{"queryProduct":[{"name":"x"}]}}');
+    const { result, report } = await underWatch(server.url, () => postGraphql(server.url, { query: chain(1001) }));
+    expect(result.json()).toEqual({ errors: [{ message: 'The query exceeds the maximum nesting of 1000.' }] });
+    expectCalm(report);
+  });
+
+  it('a fragment spreading itself under @include is refused at once (found by the fuzz: 41 s blocked)', async () => {
+    // Each self spread added its @include again to the inherited conditions, so every entry looked new
+    // and the growing condition list was printed on every one: quadratic work up to the selection cap.
+    const query = 'query ($b: Boolean!) { queryReview { ...G } }\nfragment G on Review { comment name: comment ...G @include(if: $b) }';
+    const { result, report } = await underWatch(server.url, () => postGraphql(server.url, { query, variables: { b: true } }));
+    expect(result.json()).toEqual({ errors: [{ message: 'Cannot spread fragment "G" within itself.', locations: [{ line: 2, column: 46 }] }] });
+    expect(report.worstMs).toBeLessThan(1000);
+  });
 });
