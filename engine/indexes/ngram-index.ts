@@ -58,6 +58,9 @@ export class NgramIndex implements ValueIndex {
     const tokens = analyzeFulltext(text);
     const n = Math.min(MAX_NGRAM, tokens.length);
     if (n === 0) return [];
-    return unionMany([...wordNgrams(tokens, n, n)].map((g) => this.postings.get(g)));
+    const grams = [...wordNgrams(tokens, n, n)];
+    // One gram (phrases of up to three tokens): its list as is, no copy.
+    if (grams.length === 1) return this.postings.get(grams[0] as string);
+    return unionMany(grams.map((g) => this.postings.get(g)));
   }
 }
