@@ -74,10 +74,30 @@ export function splitWords(text: string): string[] {
   return words;
 }
 
+// Where JS's toLowerCase (full, contextual mapping) and Go's per-rune unicode.ToLower differ.
+const GO_LOWER_DIFFERS = /[\u0130\u03A3]/u;
+
+/**
+ * Lower-cases one word rune by rune as bleve's `to_lower` filter does (Go's unicode.ToLower):
+ * İ becomes i (JS: i + U+0307), and Σ becomes σ except as the word's last rune, ς (JS decides
+ * final sigma from the neighbouring letters). Every other rune's full mapping is its simple one.
+ */
+function goLowerCase(word: string): string {
+  if (!GO_LOWER_DIFFERS.test(word)) return word.toLowerCase();
+  const runes = Array.from(word);
+  let out = '';
+  runes.forEach((r, i) => {
+    if (r === '\u0130') out += 'i';
+    else if (r === '\u03A3') out += i === runes.length - 1 ? '\u03C2' : '\u03C3';
+    else out += r.toLowerCase();
+  });
+  return out;
+}
+
 /** Lower-cases then NFKC-normalises one word, as Dgraph's term and fulltext analyzers do. */
 export function normalizeWord(word: string): string {
-  const lower = word.toLowerCase();
-  return ASCII_WORDS.test(lower) ? lower : lower.normalize('NFKC');
+  if (ASCII_WORDS.test(word)) return word.toLowerCase();
+  return goLowerCase(word).normalize('NFKC');
 }
 
 const stemCache = new Map<string, string | null>();

@@ -1,17 +1,15 @@
-// Ngram index (`@search(by: [ngram])` → `StringNgramFilter { ngram: String }`, new in Dgraph v25).
-// Dgraph's ngram index ("shingles", dgraph-io/dgraph#9463) runs the fulltext analysis (lower-case,
-// NFKC, English stop words, stemming) and indexes overlapping word n-grams. Its exact n-gram sizes
-// and query rule are not documented; this implementation chooses:
-//   - index: every word n-gram of the analysed token sequence for n = 1..3 (stop words removed
-//     first, so "quick the fox" yields the bigram "quick fox");
-//   - query: the query text is analysed the same way; a value matches when it holds every n-gram of
-//     the query of size min(3, number of query tokens) — i.e. the query's words appear in the value
-//     in that order, adjacent up to stop words (exactly for queries of up to three words; longer
-//     queries need each of their overlapping word triples). A query of only stop words matches
-//     nothing.
+// Ngram index (`@search(by: [ngram])` → `StringNgramFilter { ngram: String }`, new in Dgraph v25),
+// with the rules of Dgraph's NGramTokenizer (tok/tok.go) and of its query (worker/task.go):
+//   - analysis: the fulltext analysis (./fulltext-analyzer.ts: words, lower-case, NFKC, bleve's
+//     English stop words removed, Porter stems), so "quick the fox" has the bigram "quick fox";
+//   - index: every word n-gram of a value's tokens for n = 1..3 (Dgraph also indexes 4-grams, which
+//     no query asks for); the grams of one value, never across the values of a list;
+//   - query: the phrase's word n-grams of size min(3, number of its tokens), and a node matches
+//     when it holds ANY of them: Dgraph intersects only for functions named allof*. A phrase of
+//     only stop words has no gram and matches nothing.
 
 import type { ScalarValue, ValueIndex } from './value-index.js';
-import type { SortedIds } from '../util/sorted-ids.js';
+import { unionMany, type SortedIds } from '../util/sorted-ids.js';
 import { analyzeFulltext } from './fulltext-analyzer.js';
 import { IdValues, TokenPostings } from './fulltext-postings.js';
 
@@ -55,11 +53,14 @@ export class NgramIndex implements ValueIndex {
     for (const g of wordNgrams(analyzeFulltext(text), 1, MAX_NGRAM)) if (!kept.has(g)) this.postings.delete(g, id);
   }
 
-  /** Nodes whose value contains the query's word n-grams (see the header for the exact rule). */
+  /** Nodes with a value holding any of the query's word n-grams (see the header for the exact rule). */
   ngram(text: string): SortedIds {
     const tokens = analyzeFulltext(text);
-    if (tokens.length === 0) return [];
     const n = Math.min(MAX_NGRAM, tokens.length);
-    return this.postings.intersect([...wordNgrams(tokens, n, n)]);
+    if (n === 0) return [];
+    const grams = [...wordNgrams(tokens, n, n)];
+    // One gram (phrases of up to three tokens): its list as is, no copy.
+    if (grams.length === 1) return this.postings.get(grams[0] as string);
+    return unionMany(grams.map((g) => this.postings.get(g)));
   }
 }

@@ -4,6 +4,7 @@ import { FulltextIndex } from '../../../engine/indexes/fulltext-index.js';
 import { GraphStore } from '../../../engine/store/graph-store.js';
 import { analyzeFulltext, splitWords } from '../../../engine/indexes/fulltext-analyzer.js';
 import { porterStem } from '../../../engine/indexes/english-porter-stemmer.js';
+import { ENGLISH_STOP_WORDS } from '../../../engine/indexes/english-stopwords.js';
 
 function indexOf(values: readonly string[]): FulltextIndex {
   const idx = new FulltextIndex();
@@ -28,6 +29,13 @@ describe('fulltext analyzer', () => {
   });
   it('lower-cases, NFKC-normalises, removes stop words and stems', () => {
     expect(analyzeFulltext('The Ｒｕｎｎｉｎｇ dogs are NOT barking')).toEqual(['run', 'dog', 'bark']);
+  });
+  it("stop words are bleve's stop_en (174 words): not 'best', 'first', 'new'; 'mustn't' and 'she'll' are", () => {
+    expect(ENGLISH_STOP_WORDS.size).toBe(174);
+    expect(analyzeFulltext("The best first news, you mustn't and she'll would")).toEqual(['best', 'first', 'new']);
+  });
+  it("lower-cases rune by rune as Go's unicode.ToLower: İ is i, a word-final Σ is ς, any other σ", () => {
+    expect(analyzeFulltext('İSTANBUL ΟΔΟΣ Σ ΑΣ1')).toEqual(['istanbul', 'οδος', 'ς', 'ασ1']);
   });
 });
 

@@ -29,6 +29,16 @@ describe('NgramIndex', () => {
     expect(idx.ngram('fox jumps over the lazy dog')).toEqual([1]);
     expect(idx.ngram('jumps lazy')).toEqual([1]); // "over the" are stop words
   });
+  it('a phrase of more than three tokens matches any of its trigrams (union, as Dgraph)', () => {
+    // "brown quick fox" (2), "quick fox jump" (none), "fox jump lazi" (1)
+    expect(idx.ngram('brown quick fox jumps lazy')).toEqual([1, 2]);
+    expect(idx.ngram('quick fox jumps')).toEqual([]);
+  });
+  it("stop words are bleve's stop_en: 'is the best' is the unigram 'best'", () => {
+    const i = indexOf(['the best day', 'a good day']);
+    expect(i.ngram('is the best')).toEqual([1]);
+    expect(i.ngram('first day')).toEqual([]);
+  });
   it('a query of only stop words matches nothing', () => {
     expect(idx.ngram('the over')).toEqual([]);
     expect(idx.ngram('')).toEqual([]);
