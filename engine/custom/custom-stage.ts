@@ -92,7 +92,9 @@ export class CustomStage implements CustomResolver {
     const sendable = calls.map((call, i) => (isSendable(groups, i) ? call : undefined));
     const toSend = sendable.filter((c): c is OutboundCall => c !== undefined);
     checkpoint();
+    const waitStarted = performance.now();
     const sent = await this.runner.run(toSend);
+    ctx.budget.excludeWaitSince(waitStarted);
     checkpoint();
     const outcomes: CallOutcome[] = [];
     let next = 0;

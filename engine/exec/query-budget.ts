@@ -26,7 +26,7 @@ const checkEvery = 4096;
 export class BudgetExceeded extends Error {}
 
 export class QueryBudget {
-  readonly #deadline: number;
+  #deadline: number;
   #left = checkEvery;
   /** A lower bound of the answer's JSON size, for answers built as objects (read-objects.ts). */
   #bytes = 0;
@@ -44,6 +44,14 @@ export class QueryBudget {
   object(fields: number): void {
     this.#bytes += 6 * fields + 1;
     if (--this.#left <= 0) this.check();
+  }
+
+  /**
+   * Moves the deadline by the time since `since`: waiting for @custom upstreams (bounded by their own
+   * --custom-timeout-ms, and stalling nobody) does not count against the query's own running time.
+   */
+  excludeWaitSince(since: number): void {
+    this.#deadline += performance.now() - since;
   }
 
   /** Throws BudgetExceeded when past the deadline or the (lower-bound) answer size. */

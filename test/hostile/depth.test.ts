@@ -49,14 +49,14 @@ describe('depth of the resolved selection', () => {
 
   it('depth 200 through fragments is answered, 201 is refused', async () => {
     // queryProduct (1) + 2 levels per fragment + name: 1 + 2 * 99 + 1 = 200.
-    expect((await postGraphql(server.url, { query: fieldChain(99) })).json()).toEqual({ data: { queryProduct: [throughReviews(99)] } });
+    expect((await postGraphql(server.url, { query: fieldChain(99) })).json()).toEqual({ data: { queryProduct: [throughReviews(99)] }, extensions: { touched_uids: 199 } });
     const deeper = fieldChain(99).replace('fragment F99 on Product { name }', 'fragment F99 on Product { reviews { comment } }');
     expect((await postGraphql(server.url, { query: deeper })).json()).toEqual(tooDeep);
   });
 
   it('inline fragments add no depth', async () => {
     const query = `{ queryProduct { ${'... on Product { '.repeat(400)}name${' }'.repeat(400)} } }`;
-    expect((await postGraphql(server.url, { query })).json()).toEqual({ data: { queryProduct: [{ name: 'x' }] } });
+    expect((await postGraphql(server.url, { query })).json()).toEqual({ data: { queryProduct: [{ name: 'x' }] }, extensions: { touched_uids: 1 } });
   });
 
   it('brackets nested past 1000 levels are refused before parsing', async () => {

@@ -34,7 +34,7 @@ describe('fragment expansion', () => {
     const query = fragmentChain(32, (next) => `...${next} ...${next}`);
     expect(query.length).toBeLessThan(1700);
     const { result, report } = await underWatch(server.url, () => postGraphql(server.url, { query }));
-    expect(result.text).toBe('{"data":{"queryProduct":[{"name":"x"}]}}');
+    expect(result.text).toBe('{"data":{"queryProduct":[{"name":"x"}]},"extensions":{"touched_uids":1}}');
     expectCalm(report);
     await expectRssNear(server, baseline);
   });
@@ -42,7 +42,7 @@ describe('fragment expansion', () => {
   it('same-named fields merge their sub-selections instead of doubling them per level', async () => {
     const query = fragmentChain(24, (next) => `reviews { about { ...${next} } } reviews { about { ...${next} } }`);
     const { result, report } = await underWatch(server.url, () => postGraphql(server.url, { query }));
-    expect(result.json()).toEqual({ data: { queryProduct: [throughReviews(24)] } });
+    expect(result.json()).toEqual({ data: { queryProduct: [throughReviews(24)] }, extensions: { touched_uids: 49 } });
     expectCalm(report);
     await expectRssNear(server, baseline);
   });
@@ -76,7 +76,7 @@ describe('fragment expansion', () => {
 
   it('a chain of 1,000 spreads is answered, 1,001 is refused as too nested', async () => {
     const chain = (n: number): string => fragmentChain(n, (next) => `...${next}`);
-    expect((await postGraphql(server.url, { query: chain(1000) })).text).toBe('{"data":{"queryProduct":[{"name":"x"}]}}');
+    expect((await postGraphql(server.url, { query: chain(1000) })).text).toBe('{"data":{"queryProduct":[{"name":"x"}]},"extensions":{"touched_uids":1}}');
     const { result, report } = await underWatch(server.url, () => postGraphql(server.url, { query: chain(1001) }));
     expect(result.json()).toEqual({ errors: [{ message: 'The query exceeds the maximum nesting of 1000.' }] });
     expectCalm(report);

@@ -243,7 +243,7 @@ describe('shutdown', () => {
       // The snapshot holds the data: a new server on the same directory answers it.
       const again = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', own.dataDir] });
       try {
-        expect(await graphql('{ queryTask { title } }', again.url)).toEqual({ data: { queryTask: [{ title: 'persist me' }] } });
+        expect(await graphql('{ queryTask { title } }', again.url)).toEqual({ data: { queryTask: [{ title: 'persist me' }] }, extensions: { touched_uids: 1 } });
       } finally {
         await again.stop();
       }

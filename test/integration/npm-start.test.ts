@@ -45,7 +45,7 @@ it('npm start with nothing to rebuild serves within 5 s; SIGTERM to npm stops it
 
   run.signal('SIGTERM');
   expect(await run.exit).toBe(0);
-  expect(run.output()).toMatch(/shutting down signal=SIGTERM/);
+  expect(run.output()).toMatch(/shutting down reason=SIGTERM/);
   expect(run.output()).toMatch(/snapshot written lsn=2 /);
   expect(run.output()).toMatch(/ info stopped/);
   expect(readdirSync(dataDir).filter((name) => name.startsWith('snap-'))).toEqual(['snap-00000000000000000002.msgpack']);
