@@ -61,7 +61,7 @@ export const defaults = {
   host: '0.0.0.0',
   dataDir: 'snapshots',
   maxBodyBytes: 8 * 1024 * 1024,
-  maxQueryTokens: 50_000,
+  maxQueryTokens: 10_000,
   maxQueryDepth: 200,
   maxQuerySelections: 20_000,
   logLevel: 'info' as LogLevel,

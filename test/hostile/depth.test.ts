@@ -20,6 +20,10 @@ function throughReviews(levels: number): unknown {
 
 const tooDeep = { errors: [{ message: 'The query exceeds the maximum depth of 200.' }] };
 const tooNested = { errors: [{ message: 'The query exceeds the maximum nesting of 1000.' }] };
+/** graphql-js's token cap (`--max-query-tokens`, 10,000 by default), "that" sic. */
+function tooManyTokens(line: number, column: number): unknown {
+  return { errors: [{ message: 'Syntax Error: Document contains more that 10000 tokens. Parsing aborted.', locations: [{ line, column }] }] };
+}
 
 let server: ServerProcess;
 let baseline: number;
@@ -31,18 +35,24 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 describe('depth of the resolved selection', () => {
-  it('a chain of 1,000 fragments is refused by depth', async () => {
+  it('a chain of 1,000 fragments (14,000 tokens) is refused by the token cap before any other work', async () => {
     const { result, report } = await underWatch(server.url, () => postGraphql(server.url, { query: fieldChain(1000) }));
+    expect(result.json()).toEqual(tooManyTokens(715, 54));
+    expectCalm(report);
+  });
+
+  it('a chain of 300 fragments within the token cap is refused by depth', async () => {
+    const { result, report } = await underWatch(server.url, () => postGraphql(server.url, { query: fieldChain(300) }));
     expect(result.json()).toEqual(tooDeep);
     expectCalm(report);
   });
 
-  it('a chain of 4,000 fragment spreads is refused, not a stack overflow', async () => {
+  it('a chain of 4,000 fragment spreads is refused by the token cap, not a stack overflow', async () => {
     let query = '{ queryProduct { ...F0 } }\n';
     for (let i = 0; i < 4000; i++) query += `fragment F${i} on Product { ...F${i + 1} }\n`;
     query += 'fragment F4000 on Product { name }\n';
     const { result, report } = await underWatch(server.url, () => postGraphql(server.url, { query }));
-    expect(result.json()).toEqual(tooNested);
+    expect(result.json()).toEqual(tooManyTokens(1251, 10));
     expectCalm(report);
     await expectRssNear(server, baseline);
   });

@@ -40,7 +40,7 @@ describe('precedence: flag > env > default', () => {
     expect(server.output()).toContain(`data-dir=${join(cwd, 'snapshots')} `);
     expect(configuration(server.output())).toMatchObject({
       maxBodyBytes: '8388608',
-      maxQueryTokens: '50000',
+      maxQueryTokens: '10000',
       maxQueryDepth: '200',
       anonymous: 'true',
       allowJsFallback: 'false',
