@@ -33,11 +33,12 @@ const expected = {
         { key: 'var\uFFFDa', label: 'lab\uFFFDel' },
       ],
     },
+    extensions: { touched_uids: 8 },
   },
-  byKey: { data: { getItem: { key: 'var\uFFFDa', label: 'lab\uFFFDel' } } },
-  byLabel: { data: { queryItem: [{ key: 'var\uFFFDa' }] } },
-  byLiteral: { data: { getItem: { key: 'lit\uFFFDeral' }, l: [{ key: 'lit\uFFFDeral' }] } },
-  byReplacement: { data: { getItem: { key: 'var\uFFFDa', label: 'lab\uFFFDel' } } },
+  byKey: { data: { getItem: { key: 'var\uFFFDa', label: 'lab\uFFFDel' } }, extensions: { touched_uids: 2 } },
+  byLabel: { data: { queryItem: [{ key: 'var\uFFFDa' }] }, extensions: { touched_uids: 1 } },
+  byLiteral: { data: { getItem: { key: 'lit\uFFFDeral' }, l: [{ key: 'lit\uFFFDeral' }] }, extensions: { touched_uids: 2 } },
+  byReplacement: { data: { getItem: { key: 'var\uFFFDa', label: 'lab\uFFFDel' } }, extensions: { touched_uids: 2 } },
 };
 
 async function answers(url: string): Promise<unknown[]> {

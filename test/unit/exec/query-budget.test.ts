@@ -75,8 +75,8 @@ describe('bounded queries in an engine', () => {
     const engine = await engineWith({ maxResultBytes: 4_096 });
     await run(engine, 'mutation ($in: [AddItemInput!]!) { addItem(input: $in) { numUids } }', { in: Array.from({ length: 8 }, (_, i) => ({ name: long(i) })) });
     const answer = await run(engine, '{ a: queryItem(first: 1) { id } items: queryItem @cascade { name } }');
-    // {"data":{"a":[{"id":"0x1"}],"items":[8 × {"name":"<1,000>"}]}}
-    const bytes = '{"data":{"a":[{"id":"0x1"}],"items":[]}}'.length + 8 * '{"name":""}'.length + 7 + 8 * 1_000;
+    // {"data":{"a":[{"id":"0x1"}],"items":[8 × {"name":"<1,000>"}]},"extensions":{"touched_uids":9}}
+    const bytes = '{"data":{"a":[{"id":"0x1"}],"items":[]},"extensions":{"touched_uids":9}}'.length + 8 * '{"name":""}'.length + 7 + 8 * 1_000;
     expect(answer).toEqual({
       kind: 'ok',
       body: { errors: [{ message: sizeMessage(bytes, 4_096), locations: [{ line: 1, column: 33 }], path: ['items'] }], data: null },
@@ -100,7 +100,7 @@ describe('bounded queries in an engine', () => {
     // Over the cheap bound (20 + 20×20), but the hash index says the filter matches one node: 1 + 20 runs.
     expect(await run(engine, '{ queryItem(filter: { name: { eq: "n3" } }) { name next { name } } }')).toEqual({
       kind: 'ok',
-      body: { data: { queryItem: [{ name: 'n3', next: Array.from({ length: 20 }, (_, i) => ({ name: `n${i}` })) }] } },
+      body: { data: { queryItem: [{ name: 'n3', next: Array.from({ length: 20 }, (_, i) => ({ name: `n${i}` })) }] }, extensions: { touched_uids: 22 } },
     });
     await engine.close();
   });
