@@ -4,7 +4,7 @@
 
 import { spawn } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, afterEach, expect, it } from 'vitest';
 import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
 import { makeTempDir, projectRoot } from './helpers/server-process.js';
 
@@ -16,10 +16,18 @@ interface Run {
   readonly exit: Promise<number | null>;
   output(): string;
   signal(name: NodeJS.Signals): void;
+  /** Kills npm and everything it started (its own process group), whatever state they are in. */
+  killAll(): void;
 }
 
+const runs: Run[] = [];
+afterEach(() => {
+  for (const run of runs.splice(0)) run.killAll();
+});
+
 function npm(args: readonly string[]): Run {
-  const child = spawn('npm', args, { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Detached: npm leads a process group, so a failing test can kill the server it started too.
+  const child = spawn('npm', args, { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let text = '';
   let found: (url: string) => void = () => undefined;
   const url = new Promise<string>((resolve) => (found = resolve));
@@ -31,7 +39,16 @@ function npm(args: readonly string[]): Run {
   child.stdout.on('data', read);
   child.stderr.on('data', read);
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { url, exit, output: () => text, signal: (name) => child.kill(name) };
+  const killAll = (): void => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // the group is gone already
+    }
+  };
+  const run: Run = { url, exit, output: () => text, signal: (name) => child.kill(name), killAll };
+  runs.push(run);
+  return run;
 }
 
 it('npm start with nothing to rebuild serves within 5 s; SIGTERM to npm stops it with a snapshot written', async () => {
