@@ -1,6 +1,7 @@
 // Shared pieces of the crash tests: a data dir that outlives server processes, a schema, and clients.
 
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { afterEach } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postGraphql, send } from '../integration/helpers/http.js';
@@ -19,6 +20,24 @@ type Item {
 export function crashDir(): string {
   return mkdtempSync(join(tmpdir(), 'crash-'));
 }
+
+/** A `newDir()` for one test file: each data dir it makes is removed after the test that made it. */
+export function dirsRemovedAfterEach(): () => string {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = crashDir();
+    dirs.push(dir);
+    return dir;
+  };
+}
+
+/** The file names of a data dir, sorted. */
+export const names = (dir: string): string[] => readdirSync(dir).sort();
+/** `prefix0` … `prefix<n-1>`. */
+export const keysFrom = (prefix: string, n: number): string[] => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
 export function startOn(dataDir: string, args: readonly string[] = [], env: StartOptions['env'] = {}): Promise<ServerProcess> {
   return startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, ...args], env });

@@ -3,26 +3,14 @@
 // (exit 1, naming file and offset) and leave the files alone; --recover keeps a `.corrupt` copy and says
 // what was lost. A real torn tail (a kill mid-write) is still dropped.
 
-import { existsSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { send } from '../integration/helpers/http.js';
 import { runToExit } from '../integration/helpers/server-process.js';
-import { addItems, allItems, crashDir, startOn, uploadSchema } from './crash-helpers.js';
+import { addItems, allItems, dirsRemovedAfterEach, keysFrom, names, startOn, uploadSchema } from './crash-helpers.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function newDir(): string {
-  const dir = crashDir();
-  dirs.push(dir);
-  return dir;
-}
-
-const names = (dir: string) => readdirSync(dir).sort();
-const keysFrom = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+const newDir = dirsRemovedAfterEach();
 const pad = (n: number) => String(n).padStart(20, '0');
 
 /** Offset of record `index` (0 = the first after the file header). */

@@ -2,26 +2,14 @@
 // temporary file is never loaded), the admin snapshot endpoint, and damaged files met by the real server:
 // refusal naming the file and offset (exit 1), or --recover with the loss logged.
 
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { send } from '../integration/helpers/http.js';
 import { runToExit } from '../integration/helpers/server-process.js';
-import { addItems, allItems, crashDir, startOn, uploadSchema } from './crash-helpers.js';
+import { addItems, allItems, dirsRemovedAfterEach, keysFrom, names, startOn, uploadSchema } from './crash-helpers.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function newDir(): string {
-  const dir = crashDir();
-  dirs.push(dir);
-  return dir;
-}
-
-const names = (dir: string) => readdirSync(dir).sort();
-const keysFrom = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+const newDir = dirsRemovedAfterEach();
 
 async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;
