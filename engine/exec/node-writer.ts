@@ -20,6 +20,9 @@ export class NodeWriter {
   readonly created: number[] = [];
   /** Node created for each input object (so a reference back to an object still being written finds it). */
   readonly #nodeOf = new Map<Input, number>();
+  /** `$now` of this mutation: read from the clock once, so every default it fills holds the same time. */
+  #now: string | undefined;
+  readonly #clock = (): string => (this.#now ??= new Date().toISOString());
 
   /** `precheck` has walked the whole mutation input (duplicate XIDs, empty @id values) beforehand. */
   constructor(
@@ -87,7 +90,7 @@ export class NodeWriter {
   /** Sets every supplied field of `input` on node `id` (scalars replaced, edges added). */
   setFields(type: TypeModel, id: number, input: Input, mode: 'create' | 'upsert' | 'update'): void {
     const store = this.ctx.graph.store;
-    if (mode !== 'create') input = withUpdateDefaults(type, input);
+    if (mode !== 'create') input = withUpdateDefaults(type, input, this.#clock);
     // Dgraph walks input keys in sorted order; errors name the first offending field the same way.
     for (const name of sortedKeys(input)) {
       const value = input[name];
@@ -165,7 +168,7 @@ export class NodeWriter {
     for (const iface of type.interfaces) store.addType(id, iface);
     this.created.push(id);
     this.#nodeOf.set(input, id);
-    this.setFields(type, id, withAddDefaults(type, input), 'create');
+    this.setFields(type, id, withAddDefaults(type, input, this.#clock), 'create');
     return id;
   }
 
@@ -258,13 +261,13 @@ function requiredFields(type: TypeModel): readonly FieldModel[] {
 }
 
 /** Fills `@default(add: {value})` values (DateTime `$now` = the time of the mutation). */
-function withAddDefaults(type: TypeModel, input: Input): Input {
+function withAddDefaults(type: TypeModel, input: Input, now: () => string): Input {
   let out: Record<string, unknown> | undefined;
   for (const field of listsOf(type).addDefaults) {
     const value = field.defaults?.add;
     if (value === undefined || (input[field.name] !== undefined && input[field.name] !== null)) continue;
     out ??= { ...input };
-    out[field.name] = defaultValue(field, value);
+    out[field.name] = defaultValue(field, value, now);
   }
   return out ?? input;
 }
@@ -274,7 +277,7 @@ function withAddDefaults(type: TypeModel, input: Input): Input {
  * add upsert): Dgraph adds them to every such rewrite, and the patch's own values win. A null in the
  * patch is a value (it deletes), so only absent fields are filled.
  */
-function withUpdateDefaults(type: TypeModel, input: Input): Input {
+function withUpdateDefaults(type: TypeModel, input: Input, now: () => string): Input {
   const fields = listsOf(type).updateDefaults;
   if (fields.length === 0 || Object.keys(input).length === 0) return input;
   let out: Record<string, unknown> | undefined;
@@ -282,13 +285,13 @@ function withUpdateDefaults(type: TypeModel, input: Input): Input {
     const value = field.defaults?.update;
     if (value === undefined || input[field.name] !== undefined) continue;
     out ??= { ...input };
-    out[field.name] = defaultValue(field, value);
+    out[field.name] = defaultValue(field, value, now);
   }
   return out ?? input;
 }
 
-function defaultValue(field: FieldModel, raw: string): unknown {
-  if (raw === '$now') return new Date().toISOString();
+function defaultValue(field: FieldModel, raw: string, now: () => string): unknown {
+  if (raw === '$now') return now();
   if (field.typeName === 'Int' || field.typeName === 'Float') return Number(raw);
   if (field.typeName === 'Boolean') return raw === 'true';
   return raw;

@@ -4,8 +4,8 @@
 // node is an update too. New nodes get the add defaults, also when created inside an update.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
-import { startServer, type ServerProcess } from './helpers/server-process.js';
+import { postGraphql } from './helpers/http.js';
+import { type ServerProcess, startWithSchema } from './helpers/server-process.js';
 
 const schema = `
 type Task {
@@ -41,8 +41,7 @@ async function gql(query: string, variables?: Record<string, unknown>): Promise<
 const fields = 'title status priority done created updated';
 
 beforeAll(async () => {
-  server = await startServer();
-  expect(await uploadSchema(server.url, schema)).toEqual(uploadSucceeded);
+  server = await startWithSchema(schema);
 });
 
 afterAll(async () => {
@@ -57,6 +56,15 @@ describe('@default(update:) over HTTP', () => {
     expect(task).toMatchObject({ title: 'a', status: 'new', priority: 1, done: null });
     expect(task.created).toBe(task.updated);
     expect(Date.parse(task.created)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+  });
+
+  it('every $now of one mutation is one time, however many nodes it writes', async () => {
+    const input = Array.from({ length: 3_000 }, (_, i) => ({ title: `bulk${i}` }));
+    const added = await gql(`mutation ($input: [AddTaskInput!]!) { addTask(input: $input) { task { created updated } } }`, { input });
+    const times = new Set(added.data.addTask.task.flatMap((t: { created: string; updated: string }) => [t.created, t.updated]));
+    expect(times.size).toBe(1);
+    const deleted = await gql(`mutation ($titles: [String]) { deleteTask(filter: { title: { in: $titles } }) { numUids } }`, { titles: input.map((i) => i.title) });
+    expect(deleted.data).toEqual({ deleteTask: { numUids: 3_000 } });
   });
 
   it('update sets the update defaults of the fields the patch leaves out, and keeps the add-only ones', async () => {
