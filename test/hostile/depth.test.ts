@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphql } from '../integration/helpers/http.js';
 import type { ServerProcess } from '../integration/helpers/server-process.js';
-import { expectCalm, expectRssNear, startHostile } from './helpers/hostile-server.js';
+import { expectCalm, expectRssNear, startHostile, throughReviews } from './helpers/hostile-server.js';
 import { rssOf, underWatch } from './helpers/watchdog.js';
 
 /** `{ queryProduct { ...F0 } }` where each of `n` fragments adds `reviews { about { … } }` (two levels). */
@@ -12,10 +12,6 @@ function fieldChain(n: number): string {
   let text = '{ queryProduct { ...F0 } }\n';
   for (let i = 0; i < n; i++) text += `fragment F${i} on Product { reviews { about { ...F${i + 1} } } }\n`;
   return `${text}fragment F${n} on Product { name }\n`;
-}
-
-function throughReviews(levels: number): unknown {
-  return levels === 0 ? { name: 'x' } : { reviews: [{ about: throughReviews(levels - 1) }] };
 }
 
 const tooDeep = { errors: [{ message: 'The query exceeds the maximum depth of 200.' }] };

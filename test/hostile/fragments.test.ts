@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphql } from '../integration/helpers/http.js';
 import type { ServerProcess } from '../integration/helpers/server-process.js';
-import { expectCalm, expectRssNear, startHostile } from './helpers/hostile-server.js';
+import { expectCalm, expectRssNear, startHostile, throughReviews } from './helpers/hostile-server.js';
 import { rssOf, underWatch } from './helpers/watchdog.js';
 
 /** `{ queryProduct { ...F0 } }` with F0..F(n-1) each holding `body(next)`, and F(n) = `{ name }`. */
@@ -13,11 +13,6 @@ function fragmentChain(n: number, body: (next: string) => string): string {
   let text = '{ queryProduct { ...F0 } }\n';
   for (let i = 0; i < n; i++) text += `fragment F${i} on Product { ${body(`F${i + 1}`)} }\n`;
   return `${text}fragment F${n} on Product { name }\n`;
-}
-
-/** Product "x" seen through `levels` review → about hops. */
-function throughReviews(levels: number): unknown {
-  return levels === 0 ? { name: 'x' } : { reviews: [{ about: throughReviews(levels - 1) }] };
 }
 
 let server: ServerProcess;

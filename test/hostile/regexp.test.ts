@@ -3,8 +3,8 @@
 // V8's RegExp for ~27 s) is answered at once, and a simple query sent beside it never waits.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphql, uploadSchema, uploadSucceeded } from '../integration/helpers/http.js';
-import { startServer, type ServerProcess } from '../integration/helpers/server-process.js';
+import { postGraphql } from '../integration/helpers/http.js';
+import { type ServerProcess, startWithSchema } from '../integration/helpers/server-process.js';
 import { underWatch } from './helpers/watchdog.js';
 
 let server: ServerProcess;
@@ -19,8 +19,7 @@ async function gql(query: string): Promise<unknown> {
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  expect(await uploadSchema(server.url, schema)).toEqual(uploadSucceeded);
+  server = await startWithSchema(schema);
   const added = await gql(`mutation { addWord(input: [{ text: "${evil}" }, { text: "${'a'.repeat(40)}" }, { text: "banana" }]) { numUids } }`);
   expect(added).toMatchObject({ data: { addWord: { numUids: 3 } } });
   // Warm the matcher (its first use in a process pays JIT compilation, not the attack's cost).

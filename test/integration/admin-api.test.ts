@@ -7,15 +7,14 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
-import { makeTempDir, projectRoot, startServer, type ServerProcess } from './helpers/server-process.js';
+import { makeTempDir, projectRoot, startServer, type ServerProcess, startWithSchema } from './helpers/server-process.js';
 
 const schema = 'type Task {\n  id: ID!\n  title: String! @search(by: [hash])\n  done: Boolean\n}\n';
 
 let server: ServerProcess;
 
 beforeAll(async () => {
-  server = await startServer();
-  expect(await uploadSchema(server.url, schema)).toEqual(uploadSucceeded);
+  server = await startWithSchema(schema);
 });
 afterAll(async () => {
   await server.stop();

@@ -7,8 +7,8 @@
 
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
-import { startServer, type ServerProcess } from './helpers/server-process.js';
+import { postGraphql } from './helpers/http.js';
+import { type ServerProcess, startWithSchema } from './helpers/server-process.js';
 
 const schema = `
 type Box { id: ID!  label: String! @id  items: [Item] @hasInverse(field: box) }
@@ -195,8 +195,7 @@ const uidNum = (id: string) => Number.parseInt(id, 16);
 const byUid = (a: string, b: string) => uidNum(a) - uidNum(b);
 
 beforeAll(async () => {
-  server = await startServer();
-  expect(await uploadSchema(server.url, schema)).toEqual(uploadSucceeded);
+  server = await startWithSchema(schema);
   const data = fc.sample(rowArb, { numRuns: 200, seed: 42 });
   await ok('mutation ($b: [AddBoxInput!]!) { addBox(input: $b) { numUids } }', { b: boxes.map((label) => ({ label })) });
   const input = data.map((r) => ({ ...Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null)), box: { label: r.box } }));

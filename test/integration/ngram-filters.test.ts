@@ -9,8 +9,8 @@
 // written next to it. The Article cases are Dgraph's own (graphql/e2e/common/query.go, ngram*).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
-import { startServer, type ServerProcess } from './helpers/server-process.js';
+import { postGraphql } from './helpers/http.js';
+import { type ServerProcess, startWithSchema } from './helpers/server-process.js';
 
 let server: ServerProcess;
 
@@ -88,8 +88,7 @@ async function articlesWhere(field: 'title' | 'summaries', arg: string): Promise
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  expect(await uploadSchema(server.url, schema)).toEqual(uploadSucceeded);
+  server = await startWithSchema(schema);
   const a = await gql(`mutation ($input: [AddArticleInput!]!) { addArticle(input: $input) { numUids } }`, { input: articles });
   expect(a.data).toEqual({ addArticle: { numUids: articles.length } });
   const input = phrases.map((text, i) => ({ n: i + 1, text, body: text }));

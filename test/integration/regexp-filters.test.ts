@@ -5,8 +5,8 @@
 // never matches; `^`/`$` match at line breaks; errors are RE2's parse errors.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
-import { startServer, type ServerProcess } from './helpers/server-process.js';
+import { postGraphql } from './helpers/http.js';
+import { type ServerProcess, startWithSchema } from './helpers/server-process.js';
 
 let server: ServerProcess;
 
@@ -34,8 +34,7 @@ async function matching(regexp: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  expect(await uploadSchema(server.url, schema)).toEqual(uploadSucceeded);
+  server = await startWithSchema(schema);
   const input = names.map((name, i) => ({ name, tags: i % 2 === 0 ? ['red', `t${i}`] : ['blue'] }));
   const added = await gql(`mutation ($input: [AddPlaceInput!]!) { addPlace(input: $input) { numUids } }`, { input });
   expect(added.data).toEqual({ addPlace: { numUids: names.length } });

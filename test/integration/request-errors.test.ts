@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
-import { startServer, type ServerProcess } from './helpers/server-process.js';
+import { type ServerProcess, startWithSchema } from './helpers/server-process.js';
 
 const schema = `
 enum Mood { HAPPY SAD }
@@ -20,8 +20,7 @@ type Human {
 let server: ServerProcess;
 
 beforeAll(async () => {
-  server = await startServer();
-  expect(await uploadSchema(server.url, schema)).toEqual(uploadSucceeded);
+  server = await startWithSchema(schema);
 });
 afterAll(async () => {
   await server.stop();

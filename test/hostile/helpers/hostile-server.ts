@@ -2,8 +2,8 @@
 // through a review (so nested selections have data at every level), and the checks every attack shares.
 
 import { expect } from 'vitest';
-import { postGraphql, uploadSchema, uploadSucceeded } from '../../integration/helpers/http.js';
-import { startServer, type ServerProcess, type StartOptions } from '../../integration/helpers/server-process.js';
+import { postGraphql } from '../../integration/helpers/http.js';
+import { startWithSchema, type ServerProcess, type StartOptions } from '../../integration/helpers/server-process.js';
 import { rssOf, type WatchdogReport } from './watchdog.js';
 
 export const hostileSchema = `
@@ -13,8 +13,7 @@ type Review { id: ID!  about: Product  comment: String @search(by: [fulltext]) }
 
 /** Starts the server, deploys `schema` and adds product "x" with one review "r" about it. */
 export async function startHostile(options: StartOptions = {}, schema = hostileSchema): Promise<ServerProcess> {
-  const server = await startServer(options);
-  expect(await uploadSchema(server.url, schema)).toEqual(uploadSucceeded);
+  const server = await startWithSchema(schema, options);
   const seeded = await postGraphql(server.url, { query: 'mutation { addProduct(input: [{ name: "x", reviews: [{ comment: "r" }] }]) { numUids } }' });
   expect(seeded.json()).toMatchObject({ data: { addProduct: { numUids: 2 } } });
   return server;
@@ -25,6 +24,11 @@ export function expectCalm(report: WatchdogReport): void {
   expect(report.wrong).toEqual([]);
   expect(report.answered).toBeGreaterThan(0);
   expect(report.worstMs).toBeLessThan(100);
+}
+
+/** Product "x" seen through `levels` review → about hops (the data startHostile adds). */
+export function throughReviews(levels: number): unknown {
+  return levels === 0 ? { name: 'x' } : { reviews: [{ about: throughReviews(levels - 1) }] };
 }
 
 /** RSS after the attack (and a GC chance) stays within `slackBytes` of the baseline. */

@@ -5,6 +5,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { expect } from 'vitest';
+import { uploadSchema, uploadSucceeded } from './http.js';
 
 export const projectRoot = resolve(import.meta.dirname, '../../..');
 /** `SERVICE_TEST_ENTRY` points the tests at another build of the entry point. */
@@ -121,4 +123,11 @@ export async function runToExit(options: StartOptions = {}, timeoutMs = 15_000):
   const exit = await exited.finally(() => clearTimeout(timer));
   rmSync(dataDir, { recursive: true, force: true });
   return { ...exit, output: output() };
+}
+
+/** Starts the server and deploys `schema`, which must upload cleanly. */
+export async function startWithSchema(schema: string, options: StartOptions = {}): Promise<ServerProcess> {
+  const server = await startServer(options);
+  expect(await uploadSchema(server.url, schema)).toEqual(uploadSucceeded);
+  return server;
 }
