@@ -2,17 +2,13 @@
 
 const rewrites: readonly [RegExp, (m: RegExpExecArray) => string][] = [
   // gqlparser's validator rules (validator/rules/*.go) where graphql-js words them otherwise.
-  [/^Unknown argument "([^"]*)" on field "([^".]*)\.([^"]*)"\.(?: Did you mean .*)?$/s, (m) => `Unknown argument "${m[1] ?? ''}" on field "${m[3] ?? ''}" of type "${m[2] ?? ''}".`],
-  [/^Unknown argument "([^"]*)" on directive "(@[^"]*)"\.(?: Did you mean .*)?$/s, (m) => `Unknown argument "${m[1] ?? ''}" on directive "${m[2] ?? ''}".`],
   [/^Unknown directive "@([^"]*)"\.$/s, (m) => `Unknown directive "${m[1] ?? ''}".`],
   [/^Directive "@([^"]*)" may not be used on (\w+)\.$/s, (m) => `Directive "${m[1] ?? ''}" may not be used on ${m[2] ?? ''}.`],
   [/^The directive "@([^"]*)" can only be used once at this location\.$/s, (m) => `The directive "${m[1] ?? ''}" can only be used once at this location.`],
   [/^(Field|Directive) ("[^"]*" argument "[^"]*" of type "[^"]*") is required, but it was not provided\.$/s, (m) => `${m[1] ?? ''} ${m[2] ?? ''} is required but not provided.`],
-  [/^(Field "[^"]*" of type "[^"]*" must have a selection of subfields\.) Did you mean .*$/s, (m) => m[1] ?? ''],
   [/^Field "([^".]*)\.([^"]*)" of required type "([^"]*)" was not provided\.$/s, (m) => `Field ${m[1] ?? ''}.${m[2] ?? ''} of required type ${m[3] ?? ''} was not provided.`],
   [/^Field "([^"]*)" is not defined by type "([^"]*)"\.(?: Did you mean (.*)\?)?$/s, (m) => `Field "${m[1] ?? ''}" is not defined by type ${m[2] ?? ''}.${m[3] === undefined ? '' : ` Did you mean ${m[3].replaceAll('"', '')}?`}`],
   [/^Value "([^"]*)" does not exist in "([^"]*)" enum\.(?: Did you mean the enum value (.*)\?)?$/s, (m) => `Expected type ${m[2] ?? ''}, found ${m[1] ?? ''}.${m[3] === undefined ? '' : ` Did you mean the enum value ${m[3].replaceAll('"', '')}?`}`],
-  [/^Unknown type "([^"]*)"\. Did you mean .*$/s, (m) => `Unknown type "${m[1] ?? ''}".`],
   [/^There can be only one variable named "\$([^"]*)"\.$/s, (m) => `There can be only one variable named "${m[1] ?? ''}".`],
   [/^Cannot spread fragment "([^"]*)" within itself via (.*)\.$/s, (m) => `Cannot spread fragment "${m[1] ?? ''}" within itself via ${(m[2] ?? '').replaceAll('"', '')}.`],
   [/^Int cannot represent non 32-bit signed integer value: (.*)$/s, (m) => `Out of range value '${m[1] ?? ''}', for type \`Int\``],
@@ -53,6 +49,6 @@ export function toDgraphLocations(message: string, locations: readonly Location[
   if (/^The directive "[^"]*" can only be used once at this location\.$/.test(message)) return locations.slice(-1).map((l) => ({ ...l }));
   // gqlparser points at the repeated definition's `$`, graphql-js at every definition's name.
   if (/^There can be only one variable named "[^"]*"\.$/.test(message)) return locations.slice(-1).map((l) => ({ line: l.line, column: l.column - 1 }));
-  if (/^Expected type \w+, found ".*"\.$/s.test(message)) return locations.map((l) => ({ line: l.line, column: l.column + 1 }));
+  if (/^Expected type [\w![\]]+, found ".*"\.(?: Did you mean .*)?$/s.test(message)) return locations.map((l) => ({ line: l.line, column: l.column + 1 }));
   return locations.map((l) => ({ ...l }));
 }

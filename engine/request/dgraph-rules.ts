@@ -22,6 +22,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { messages } from '../errors/messages.js';
+import { gqlparserRules, unknownFragmentTypeMessage } from './gqlparser-rules.js';
 
 export const singleFunctionFilters: ReadonlySet<string> = new Set([
   'StringHashFilter', 'StringExactFilter', 'StringFullTextFilter', 'StringRegExpFilter', 'StringNgramFilter', 'StringTermFilter',
@@ -94,14 +95,15 @@ function namedTypeOf(type: TypeNode): NamedTypeNode {
 
 /**
  * gqlparser's KnownTypeNames: an unknown variable type is reported once per variable at the operation
- * (after the operation's other errors), an inline fragment's at its `on`, a fragment's at `fragment`.
+ * (after the operation's other errors), an inline fragment's at its `on`, a fragment's at `fragment`
+ * (only this one with suggestions).
  */
 const knownTypeNames: ValidationRule = (context) => {
   const unknown = (name: NamedTypeNode): boolean => context.getSchema().getType(name.name.value) == null;
-  const report = (name: string, position: number | undefined): void => {
+  const report = (name: string, position: number | undefined, message = `Unknown type "${name}".`): void => {
     const source = context.getDocument().loc?.source;
     const at = source !== undefined && position !== undefined ? { source, positions: [position] } : {};
-    context.reportError(new GraphQLError(`Unknown type "${name}".`, at));
+    context.reportError(new GraphQLError(message, at));
   };
   return {
     OperationDefinition: {
@@ -117,7 +119,8 @@ const knownTypeNames: ValidationRule = (context) => {
       report(node.typeCondition.name.value, node.typeCondition.loc?.startToken.prev?.start);
     },
     FragmentDefinition(node) {
-      if (unknown(node.typeCondition)) report(node.typeCondition.name.value, node.loc?.start);
+      const name = node.typeCondition.name.value;
+      if (unknown(node.typeCondition)) report(name, node.loc?.start, unknownFragmentTypeMessage(context.getSchema(), name));
     },
   };
 };
@@ -136,8 +139,11 @@ const knownRootType: ValidationRule = (context) => ({
 
 export const dgraphRules: readonly ValidationRule[] = [cascadeFields, oneFilterFunction, variableTypeFits, knownRootType];
 
-/** The rules a request document is validated with: graphql-js's, KnownTypeNames in gqlparser's form, then Dgraph's. */
-export const requestRules: readonly ValidationRule[] = [...specifiedRules.map((rule) => (rule === KnownTypeNamesRule ? knownTypeNames : rule)), ...dgraphRules];
+/** The rules a request document is validated with: graphql-js's, those gqlparser words otherwise in its form, then Dgraph's. */
+export const requestRules: readonly ValidationRule[] = [
+  ...specifiedRules.map((rule) => (rule === KnownTypeNamesRule ? knownTypeNames : (gqlparserRules.get(rule) ?? rule))),
+  ...dgraphRules,
+];
 
 /** gqlparser reports the variable-type mismatch before the other errors of the document. */
 export function inDgraphOrder<E extends { readonly message: string }>(errors: readonly E[]): E[] {

@@ -69,7 +69,9 @@ function cycleError(target: string, cyclePath: readonly FragmentSpreadNode[]): G
     .slice(0, -1)
     .map((s) => `"${s.name.value}"`)
     .join(', ');
-  return new GraphQLError(`Cannot spread fragment "${target}" within itself${via !== '' ? ` via ${via}.` : '.'}`, { nodes: cyclePath });
+  // gqlparser places the error at the name of the spread that closes the cycle only.
+  const closing = cyclePath[cyclePath.length - 1];
+  return new GraphQLError(`Cannot spread fragment "${target}" within itself${via !== '' ? ` via ${via}.` : '.'}`, { nodes: closing?.name ?? [] });
 }
 
 /** The spreads of a selection set, inline fragments and sub-selections included, in graphql-js's order. */

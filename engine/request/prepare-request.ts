@@ -4,7 +4,6 @@
 import {
   GraphQLError,
   Kind,
-  NoFragmentCyclesRule,
   parse,
   validate,
   type DocumentNode,
@@ -24,6 +23,7 @@ import { coerceVariablesFast } from './compiled-variables.js';
 import { LruCache } from './document-cache.js';
 import { toDgraphLocations, toDgraphMessage } from './dgraph-messages.js';
 import { inDgraphOrder, requestRules } from './dgraph-rules.js';
+import { noFragmentCyclesAt } from './gqlparser-rules.js';
 import { hasFloatText } from './json-numbers.js';
 import { unwrapFloatText, variableError } from './variable-errors.js';
 import { checkVariableValues } from './variable-rules.js';
@@ -35,7 +35,7 @@ export const defaultMaxQuerySelections = 20_000;
 
 /** Past this many fragments, cycles are looked for by findFragmentCycles instead of graphql-js's rule. */
 const manyFragments = 50;
-const rulesButCycles: readonly ValidationRule[] = requestRules.filter((rule) => rule !== NoFragmentCyclesRule);
+const rulesButCycles: readonly ValidationRule[] = requestRules.filter((rule) => rule !== noFragmentCyclesAt);
 
 export interface RequestLimits {
   readonly maxQueryTokens: number;

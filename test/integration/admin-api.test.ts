@@ -47,7 +47,7 @@ describe('/admin is a real GraphQL schema', () => {
 
   it('a wrong argument is a validation error', async () => {
     expect(await admin('mutation { draining(enabled: true) { response { code } } }')).toEqual({
-      errors: [{ message: 'Unknown argument "enabled" on field "draining" of type "Mutation".', locations: [{ line: 1, column: 21 }] }],
+      errors: [{ message: 'Unknown argument "enabled" on field "draining" of type "Mutation". Did you mean "enable"?', locations: [{ line: 1, column: 12 }] }],
     });
   });
 

@@ -145,7 +145,7 @@ describe('@cacheControl', () => {
     expect(header(plain, 'cache-control')).toBeUndefined();
     const mutation = await postGraphql(server.url, { query: 'mutation @cacheControl(maxAge: 5) { deleteCountry(filter: { name: { eq: "x" } }) { numUids } }' });
     expect(header(mutation, 'cache-control')).toBeUndefined();
-    expect(mutation.json()).toEqual({ errors: [{ message: 'Directive "cacheControl" may not be used on MUTATION.', locations: [{ line: 1, column: 10 }] }] });
+    expect(mutation.json()).toEqual({ errors: [{ message: 'Directive "cacheControl" may not be used on MUTATION.', locations: [{ line: 1, column: 11 }] }] });
   });
 
   it('a request that fails validation gets no Cache-Control', async () => {

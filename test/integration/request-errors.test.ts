@@ -32,17 +32,19 @@ async function errorsOf(query: string): Promise<unknown> {
   return answer.json();
 }
 
+// gqlparser places a directive at its name (parseDirective takes the position after `@`), a field at
+// its alias or name, a fragment cycle at the name of the spread closing it.
 type Case = readonly [rule: string, query: string, message: string, locations: readonly { line: number; column: number }[]];
 
 const cases: readonly Case[] = [
-  ['KnownArgumentNames (field)', '{ queryHuman(frist: 1) { name } }', 'Unknown argument "frist" on field "queryHuman" of type "Query".', [{ line: 1, column: 14 }]],
-  ['KnownDirectives (unknown)', '{ queryHuman { name @upper } }', 'Unknown directive "upper".', [{ line: 1, column: 21 }]],
-  ['KnownDirectives (misplaced)', 'query @skip(if: true) { queryHuman { name } }', 'Directive "skip" may not be used on QUERY.', [{ line: 1, column: 7 }]],
+  ['KnownArgumentNames (field)', '{ queryHuman(frist: 1) { name } }', 'Unknown argument "frist" on field "queryHuman" of type "Query". Did you mean "first"?', [{ line: 1, column: 3 }]],
+  ['KnownDirectives (unknown)', '{ queryHuman { name @upper } }', 'Unknown directive "upper".', [{ line: 1, column: 22 }]],
+  ['KnownDirectives (misplaced)', 'query @skip(if: true) { queryHuman { name } }', 'Directive "skip" may not be used on QUERY.', [{ line: 1, column: 8 }]],
   [
     'UniqueDirectivesPerLocation',
     '{ queryHuman { name @cascade @cascade } }',
     'The directive "cascade" can only be used once at this location.',
-    [{ line: 1, column: 30 }],
+    [{ line: 1, column: 31 }],
   ],
   [
     'ProvidedRequiredArguments (field)',
@@ -54,9 +56,9 @@ const cases: readonly Case[] = [
     'ProvidedRequiredArguments (directive)',
     '{ queryHuman { name @include } }',
     'Directive "@include" argument "if" of type "Boolean!" is required but not provided.',
-    [{ line: 1, column: 21 }],
+    [{ line: 1, column: 22 }],
   ],
-  ['ScalarLeafs (missing selection)', '{ queryHuman { friends } }', 'Field "friends" of type "[Human]" must have a selection of subfields.', [{ line: 1, column: 16 }]],
+  ['ScalarLeafs (missing selection)', '{ queryHuman { friends } }', 'Field "friends" of type "[Human]" must have a selection of subfields. Did you mean "friends { ... }"?', [{ line: 1, column: 16 }]],
   [
     'ValuesOfCorrectType (unknown input field)',
     '{ queryHuman(filter: { name: { regexp: "/a/" } }) { name } }',
@@ -85,7 +87,7 @@ const cases: readonly Case[] = [
     'NoFragmentCycles',
     '{ queryHuman { ...A } } fragment A on Human { ...B } fragment B on Human { ...A }',
     'Cannot spread fragment "A" within itself via B.',
-    [{ line: 1, column: 47 }, { line: 1, column: 76 }],
+    [{ line: 1, column: 79 }],
   ],
 ];
 
@@ -100,8 +102,8 @@ describe("gqlparser's wording for validation errors", () => {
 it('KnownArgumentNames (directive), with the missing argument after it as gqlparser orders them', async () => {
   expect(await errorsOf('{ queryHuman { name @include(iff: true) } }')).toEqual({
     errors: [
-      { message: 'Unknown argument "iff" on directive "@include".', locations: [{ line: 1, column: 30 }] },
-      { message: 'Directive "@include" argument "if" of type "Boolean!" is required but not provided.', locations: [{ line: 1, column: 21 }] },
+      { message: 'Unknown argument "iff" on directive "@include". Did you mean "if"?', locations: [{ line: 1, column: 22 }] },
+      { message: 'Directive "@include" argument "if" of type "Boolean!" is required but not provided.', locations: [{ line: 1, column: 22 }] },
     ],
   });
 });
