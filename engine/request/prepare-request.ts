@@ -29,6 +29,7 @@ import { unwrapFloatText, variableError } from './variable-errors.js';
 import { checkVariableValues } from './variable-rules.js';
 import { selectionBoundsError } from './selection-bounds.js';
 import { toGqlparserSyntax } from './syntax-errors.js';
+import { typeSystemDefinitionError } from './type-system-definition.js';
 import { findFragmentCycles } from './fragment-cycles.js';
 
 export const defaultMaxQuerySelections = 20_000;
@@ -109,6 +110,10 @@ export class RequestPreparer {
       if (error instanceof RangeError) return tooNested;
       return { ok: false, errors: [error instanceof GraphQLError ? syntaxWireError(error, query) : toWireError(error)] };
     }
+    if (document.definitions.some((d) => d.kind !== Kind.OPERATION_DEFINITION && d.kind !== Kind.FRAGMENT_DEFINITION)) {
+      const unexpected = typeSystemDefinitionError(query);
+      if (unexpected !== undefined) return { ok: false, errors: [wireError(unexpected.message, unexpected.locations)] };
+    }
     const operations: OperationDefinitionNode[] = [];
     const fragments: Record<string, FragmentDefinitionNode> = {};
     for (const definition of document.definitions) {
@@ -182,7 +187,7 @@ function selectOperation(
 
 /** A parse error in Dgraph's parser's words and place. */
 function syntaxWireError(error: GraphQLError, query: string): WireError {
-  const { message, locations } = toGqlparserSyntax(error, query);
+  const { message, locations } = typeSystemDefinitionError(query, error.positions?.[0]) ?? toGqlparserSyntax(error, query);
   return wireError(message, locations);
 }
 

@@ -38,7 +38,8 @@ export function toGqlparserError(e: GraphQLError, source?: string): SchemaError 
   if (message === 'Expected Name, found "}"' && source !== undefined && e.positions?.[0] !== undefined) {
     if (source.slice(0, e.positions[0]).trimEnd().endsWith('{')) message = 'expected at least one definition, found }';
   }
-  message = message.replace(/found "([^"\w]+)"$/, 'found $1').replace(/found <EOF>$/, 'found EOF');
+  // gqlparser prints the end of input as `<EOF>` (lexer.Type.String), punctuators unquoted.
+  message = message.replace(/found "([^"\w]+)"$/, 'found $1');
   const loc = e.locations?.[0];
   return loc ? { message, locations: [{ line: loc.line, column: loc.column }] } : { message };
 }

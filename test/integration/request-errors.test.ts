@@ -189,3 +189,26 @@ describe("gqlparser's wording and location for syntax errors", () => {
     });
   }
 });
+
+// gqlparser's ParseQuery knows only operations and fragments: it stops where any other definition
+// starts (graphql-js parses it and calls it "not executable" at validation).
+const typeSystemCases: readonly Case[] = [
+  ['a type definition', 'type Foo { a: Int }', 'Unexpected Name "type"', [{ line: 1, column: 1 }]],
+  ['a scalar after an operation', '{ queryHuman { name } }\nscalar Foo', 'Unexpected Name "scalar"', [{ line: 2, column: 1 }]],
+  ['a type extension between two operations', 'query A { queryHuman { name } } extend type Human { x: Int } query B { queryHuman { name } }', 'Unexpected Name "extend"', [{ line: 1, column: 33 }]],
+  ['a described definition: at the description', '{ queryHuman { name } }\n"Fooé" type Foo { a: Int }', 'Unexpected String "Fooé"', [{ line: 2, column: 1 }]],
+  ['a schema definition after a fragment', '{ queryHuman { ...F } }\nfragment F on Human { name }\nschema { query: Human }', 'Unexpected Name "schema"', [{ line: 3, column: 1 }]],
+  // gqlparser never reaches the syntax error further on.
+  ['before a syntax error', '{ queryHuman { name } }\ndirective @d on FIELD\n{ queryHuman { name }', 'Unexpected Name "directive"', [{ line: 2, column: 1 }]],
+  ['an unfinished type definition', '{ queryHuman { name } }\ntype Foo { a: ', 'Unexpected Name "type"', [{ line: 2, column: 1 }]],
+  // A syntax error before it comes first.
+  ['after a syntax error', '{ queryHuman(first: ) { name } }\ntype Foo { a: Int }', 'Unexpected )', [{ line: 1, column: 21 }]],
+];
+
+describe('a type-system definition in a request, as gqlparser refuses it', () => {
+  for (const [what, query, message, locations] of typeSystemCases) {
+    it(what, async () => {
+      expect(await errorsOf(query)).toEqual({ errors: [{ message, locations }] });
+    });
+  }
+});

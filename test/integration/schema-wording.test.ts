@@ -90,3 +90,33 @@ describe.each(['Dgraph', 'Service'])('messages about # %s.* lines say %s', (pref
     );
   });
 });
+
+describe("the schema parser's and the @auth rule validator's words (gqlparser)", () => {
+  it('a schema that ends too early: found <EOF>, as gqlparser prints the token', async () => {
+    expect(await uploadSchema(server.url, 'type T {\n  id: ID!\n')).toEqual(refused('input:3: Expected Name, found <EOF>'));
+  });
+
+  it('an @auth rule that ends too early: found <EOF>', async () => {
+    const sdl = 'type X @auth(query: { rule: "query { queryX(filter: { userRole: { eq: \\"ADMIN\\" } }) { __typename " }) {\n  username: String! @id\n  userRole: String @search(by: [hash])\n}\n';
+    expect(await uploadSchema(server.url, sdl)).toEqual(refused('input: Type X: @auth: failed to parse GraphQL rule [reason : Expected Name, found <EOF>]'));
+  });
+
+  it("an @auth rule's unknown filter field gets gqlparser's suggestions (Dgraph's auth_schemas_test)", async () => {
+    const sdl = 'type X @auth(query: { rule: "query { queryX(filter: { userRle: { eq: \\"ADMIN\\" } }) { __typename } }" }) {\n  username: String! @id\n  userRole: String @search(by: [hash])\n}\n';
+    expect(await uploadSchema(server.url, sdl)).toEqual(
+      refused('input: Type X: @auth: failed to validate GraphQL rule [reason : Field "userRle" is not defined by type XFilter. Did you mean userRole or username?]'),
+    );
+  });
+
+  it("an @auth rule's unknown argument: gqlparser's wording, with its suggestion", async () => {
+    const sdl = 'type X @auth(query: { rule: "query { queryX(filtr: { userRole: { eq: \\"ADMIN\\" } }) { __typename } }" }) {\n  username: String! @id\n  userRole: String @search(by: [hash])\n}\n';
+    expect(await uploadSchema(server.url, sdl)).toEqual(
+      refused('input: Type X: @auth: failed to validate GraphQL rule [reason : Unknown argument "filtr" on field "queryX" of type "Query". Did you mean "filter"?]'),
+    );
+  });
+
+  it("an @auth rule's syntax error: tokens as gqlparser prints them", async () => {
+    const sdl = 'type X @auth(query: { rule: "query { queryX(filter: ) { __typename } }" }) {\n  username: String! @id\n  userRole: String @search(by: [hash])\n}\n';
+    expect(await uploadSchema(server.url, sdl)).toEqual(refused('input: Type X: @auth: failed to parse GraphQL rule [reason : Unexpected )]'));
+  });
+});

@@ -5,6 +5,9 @@ import { GraphQLError, Kind, parse, validate } from 'graphql';
 import type { SchemaError } from '../../api.js';
 import type { Definition, Value } from '../sdl-ast.js';
 import { findChild, findDirective } from '../sdl-ast.js';
+import { toDgraphMessage } from '../../request/dgraph-messages.js';
+import { inDgraphOrder, requestRules } from '../../request/dgraph-rules.js';
+import { toGqlparserSyntax } from '../../request/syntax-errors.js';
 
 const ONLY_ONE = 'there should be only one of "and", "or", "not" and "rule"';
 const RBAC = /^{[\s]?(.*?)[\s]?:[\s]?{[\s]?(\w*)[\s]?:[\s]?(.*)[\s]?}[\s]?}$/s;
@@ -34,26 +37,20 @@ function rbacRule(t: string, rule: string): string | undefined {
   }
 }
 
-/** graphql-js quotes type names and suggestions; gqlparser does not. */
-function gqlparserWording(message: string): string {
-  return message
-    .replace(/by type "([^"]+)"/, 'by type $1')
-    .replace(/Did you mean (.*)\?$/, (_m, list: string) => `Did you mean ${list.replace(/"/g, '')}?`);
-}
-
 function graphqlRule(t: string, rule: string, schema: GraphQLSchema): string | undefined {
   if (rule.trim() === '') return `Type ${t}: @auth: a rule should be exactly one query, found 0 GraphQL operations`;
   let doc;
   try {
     doc = parse(rule);
   } catch (e) {
-    const msg = e instanceof GraphQLError ? e.message.replace(/^Syntax Error: /, '').replace(/\.$/, '') : String(e);
+    const msg = e instanceof GraphQLError ? toGqlparserSyntax(e, rule).message : String(e);
     return `Type ${t}: @auth: failed to parse GraphQL rule [reason : ${msg}]`;
   }
   const ops = doc.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
   if (ops.length !== 1) return `Type ${t}: @auth: a rule should be exactly one query, found ${ops.length} GraphQL operations`;
-  const errs = validate(schema, doc);
-  if (errs.length > 0) return `Type ${t}: @auth: failed to validate GraphQL rule [reason : ${gqlparserWording(errs[0]!.message)}]`;
+  // Dgraph validates a rule as it validates a request: the same rules, the same words.
+  const errs = inDgraphOrder(validate(schema, doc, requestRules));
+  if (errs.length > 0) return `Type ${t}: @auth: failed to validate GraphQL rule [reason : ${toDgraphMessage(errs[0]!.message)}]`;
   return undefined;
 }
 
