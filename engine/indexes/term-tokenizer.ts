@@ -1,6 +1,10 @@
 // Dgraph's `term` tokenizer: Unicode word segmentation (UAX #29 word boundaries, the rules that matter for
-// Latin-like text), lower-cased, unique; no stemming, no stop words. Ideographs and Hiragana are one token
-// per character, as in bleve's unicode tokenizer that Dgraph uses.
+// Latin-like text), lower-cased rune by rune as Go does, then NFKC-normalised (tok/bleve.go: bleve's
+// lowercase and unicodenorm_nfkc filters), unique; no stemming, no stop words. Ideographs and Hiragana
+// are one token per character, as in bleve's unicode tokenizer that Dgraph uses. ASCII text needs
+// neither step beyond lower-casing and keeps its fast path.
+
+import { normalizeWord } from './fulltext-analyzer.js';
 
 const WORD = /[\p{L}\p{N}\p{M}\p{Pc}]/u;
 const NUMERIC = /\p{Nd}/u;
@@ -85,14 +89,14 @@ function unicodeTokens(text: string): string[] {
   const chars = Array.from(text);
   let start = -1;
   const flush = (end: number): void => {
-    if (start >= 0) seen.add(chars.slice(start, end).join('').toLowerCase());
+    if (start >= 0) seen.add(normalizeWord(chars.slice(start, end).join('')));
     start = -1;
   };
   for (let i = 0; i < chars.length; i++) {
     const ch = chars[i] as string;
     if (SINGLE.test(ch)) {
       flush(i);
-      seen.add(ch);
+      seen.add(normalizeWord(ch)); // a compatibility ideograph becomes its unified one
       continue;
     }
     if (WORD.test(ch)) {
