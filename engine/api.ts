@@ -15,6 +15,8 @@ export interface EngineOptions {
   readonly maxQueryDepth: number;
   /** Selections visited to resolve one operation, fragments expanded (default 20000). */
   readonly maxQuerySelections?: number;
+  /** Automatic persisted queries kept at most; a new one past it is refused (0 = no limit; default 10000). */
+  readonly maxPersistedQueries?: number;
   /** Add an EXPLAIN of the plan to `extensions` when the request asks for it. */
   readonly debug: boolean;
   /**

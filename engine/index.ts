@@ -32,7 +32,7 @@ import { compileSchema, type CompiledSchema } from './schema/compile-schema.js';
 import { answerWithoutSchema, noSchemaApi } from './request/no-schema.js';
 import { DurabilityError, Persistence, type RestorePlan } from './persist/persistence.js';
 import { KIND_MUTATION, KIND_PERSISTED_QUERY } from './persist/log-format.js';
-import { PersistedQueries } from './request/persisted-queries.js';
+import { PersistedQueries, defaultMaxPersistedQueries } from './request/persisted-queries.js';
 import { cacheMaxAgeOf } from './request/cache-control.js';
 import { corsPolicyOf, openCorsPolicy } from './schema/cors-policy.js';
 import type { PreparedOperation } from './request/prepare-request.js';
@@ -89,7 +89,7 @@ export class Engine {
   /** /admin `task` ids (exports). */
   readonly #tasks = new TaskList();
   /** Automatic persisted queries, by SHA-256 (kept across schema uploads, as Dgraph keeps them in its graph). */
-  readonly #persistedQueries = new PersistedQueries();
+  readonly #persistedQueries: PersistedQueries;
 
   private constructor(private readonly options: EngineOptions) {
     this.#calls = new CallRunner({
@@ -101,6 +101,7 @@ export class Engine {
     const log = options.log ?? consoleLogger;
     this.#webhooks = { runner: this.#calls, lambdaUrl: options.lambdaUrl, warn: (message, fields) => log.warn(message, fields) };
     this.#adminPreparer = new RequestPreparer(adminSchema, options);
+    this.#persistedQueries = new PersistedQueries(options.maxPersistedQueries ?? defaultMaxPersistedQueries);
     this.#state = { version: 0, compiled: null, readsRequestHeaders: false, cors: openCorsPolicy, preparer: new RequestPreparer(noSchemaApi, { ...options, validate: false }), executor: null };
   }
 
@@ -229,6 +230,7 @@ export class Engine {
       try {
         await persistence.persistedQuery(sha256, query, () => this.#persistedQueries.register(sha256, query));
       } catch (error) {
+        this.#persistedQueries.abandon(sha256);
         if (!(error instanceof DurabilityError)) throw error;
         return { kind: 'ok', body: serializeResponse({ errors: [wireError(error.message.replace('the mutation', 'the persisted query'))] }) };
       }

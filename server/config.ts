@@ -16,6 +16,8 @@ export interface ServerConfig {
   readonly maxQueryTokens: number;
   readonly maxQueryDepth: number;
   readonly maxQuerySelections: number;
+  /** Automatic persisted queries kept at most (0 = no limit). */
+  readonly maxPersistedQueries: number;
   readonly logLevel: LogLevel;
   readonly lambdaUrl: string | undefined;
   readonly allowJsFallback: boolean;
@@ -64,6 +66,7 @@ export const defaults = {
   maxQueryTokens: 10_000,
   maxQueryDepth: 200,
   maxQuerySelections: 20_000,
+  maxPersistedQueries: 10_000,
   logLevel: 'info' as LogLevel,
   fsync: 'everysec' as FsyncSetting,
   snapshotEvery: 100_000,
@@ -98,6 +101,11 @@ const optionTable = {
     type: 'string',
     env: 'SERVICE_MAX_QUERY_SELECTIONS',
     help: `selections visited to resolve one operation, fragments expanded (default ${defaults.maxQuerySelections})`,
+  },
+  'max-persisted-queries': {
+    type: 'string',
+    env: 'SERVICE_MAX_PERSISTED_QUERIES',
+    help: `automatic persisted queries kept at most, 0 = no limit (default ${defaults.maxPersistedQueries})`,
   },
   'log-level': { type: 'string', env: 'SERVICE_LOG_LEVEL', help: `${logLevels.join('|')} (default ${defaults.logLevel})` },
   'lambda-url': { type: 'string', env: 'SERVICE_LAMBDA_URL', help: 'base URL for @lambda fields' },
@@ -233,6 +241,7 @@ function build(source: Source, cwd: string): ServerConfig {
     // Deeper selections would recurse past the stack in execution; the document nesting bound is 1000 too.
     maxQueryDepth: source.integer('max-query-depth', 1, 1000) ?? defaults.maxQueryDepth,
     maxQuerySelections: source.integer('max-query-selections', 1, 10_000_000) ?? defaults.maxQuerySelections,
+    maxPersistedQueries: source.integer('max-persisted-queries', 0, 100_000_000) ?? defaults.maxPersistedQueries,
     logLevel,
     lambdaUrl: httpUrl(source.string('lambda-url')),
     allowJsFallback: source.boolean('allow-js-fallback') ?? false,

@@ -63,6 +63,7 @@ function engineOptions(config: ServerConfig, log: Logger): EngineOptions {
     maxQueryTokens: config.maxQueryTokens,
     maxQueryDepth: config.maxQueryDepth,
     maxQuerySelections: config.maxQuerySelections,
+    maxPersistedQueries: config.maxPersistedQueries,
     debug: config.debug,
     fsync: config.fsync,
     recover: config.recover,

@@ -25,6 +25,8 @@ export const messages = {
   persistedQueryNotFound: 'PersistedQueryNotFound',
   persistedQueryShaMismatch: 'provided sha does not match query',
   persistedQueryMismatch: 'query does not match persisted query',
+  // Ours: Dgraph keeps every persisted query (in its graph), without a cap.
+  persistedQueriesFull: (max: number) => `The persisted query store is full: it holds the maximum of ${max} queries (--max-persisted-queries).`,
   queryTooCostly: (estimate: number, max: number) => `The query's estimated cost of ${estimate} nodes exceeds the maximum of ${max} (--max-query-cost).`,
   // Dgraph's wording for its query timeout and its response-size check, with the flag that set the limit.
   queryTimedOut: (ms: number) =>

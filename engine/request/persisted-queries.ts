@@ -2,7 +2,11 @@
 // `extensions.persistedQuery.sha256Hash` is set either registers its query under that hash (when the
 // hash is the query's SHA-256) or, sent without a query, runs the query registered under it.
 // Registered queries are logged (engine/persist) so they survive a restart, as Dgraph keeps them in
-// its own graph. The decision is pure here; the engine makes a registration durable.
+// its own graph. The decision is pure here; the engine makes a registration durable. Unlike Dgraph,
+// at most `max` are kept (--max-persisted-queries): each costs memory and log space for good, so an
+// unbounded store lets any client grow the process without end.
+
+export const defaultMaxPersistedQueries = 10_000;
 
 import { createHash } from 'node:crypto';
 import type { GraphQLRequest } from '../api.js';
@@ -30,6 +34,11 @@ export function persistedQueryHash(extensions: unknown): string | undefined {
 
 export class PersistedQueries {
   readonly #bySha = new Map<string, string>();
+  /** Hashes allowed to register whose (durable) registration is still under way: they count against the cap. */
+  readonly #pending = new Set<string>();
+
+  /** `max` = 0: no limit. Queries restored from disk are all kept even past it; only new ones are refused. */
+  constructor(private readonly max: number = defaultMaxPersistedQueries) {}
 
   get size(): number {
     return this.#bySha.size;
@@ -45,6 +54,10 @@ export class PersistedQueries {
     if (registered === undefined) {
       if (query === '') return { kind: 'refused', message: messages.persistedQueryNotFound };
       if (createHash('sha256').update(query).digest('hex') !== sha256) return { kind: 'refused', message: messages.persistedQueryShaMismatch };
+      if (this.max > 0 && !this.#pending.has(sha256) && this.#bySha.size + this.#pending.size >= this.max) {
+        return { kind: 'refused', message: messages.persistedQueriesFull(this.max) };
+      }
+      this.#pending.add(sha256);
       return { kind: 'register', sha256, query };
     }
     if (query !== '' && query !== registered) return { kind: 'refused', message: messages.persistedQueryMismatch };
@@ -52,7 +65,13 @@ export class PersistedQueries {
   }
 
   register(sha256: string, query: string): void {
+    this.#pending.delete(sha256);
     this.#bySha.set(sha256, query);
+  }
+
+  /** A registration that failed (the log write did not succeed): it no longer counts against the cap. */
+  abandon(sha256: string): void {
+    this.#pending.delete(sha256);
   }
 
   entries(): [string, string][] {
