@@ -19,7 +19,9 @@ import type { FulltextIndex } from '../indexes/fulltext-index.js';
 import type { TrigramIndex } from '../indexes/trigram-index.js';
 import type { NgramIndex } from '../indexes/ngram-index.js';
 import type { GeoIndex } from '../indexes/geo-index.js';
-import { languageIds } from './language-value.js';
+import { languageColumns, languageIds } from './language-value.js';
+import type { ScalarColumn } from '../store/scalar-column.js';
+import type { IndexKindName } from '../indexes/index-kind.js';
 
 type Filter = Readonly<Record<string, unknown>>;
 
@@ -136,16 +138,28 @@ function evaluateFieldFilter(
 }
 
 function applyOperator(ctx: ExecContext, field: FieldModel, op: string, arg: unknown): SortedIds {
-  const column = ctx.graph.store.scalar(field.predicate);
+  if (field.languages === undefined) return applyOperatorOn(ctx, ctx.graph.store.scalar(field.predicate), field, op, arg);
+  // An any-language field (`pred@.`; only those can be searched): Dgraph compares every value of the
+  // predicate, untagged and in each language (worker/task.go handleCompareFunction, lang "."), and its
+  // index holds them all: the union of the operator over the untagged and every tagged column.
+  return unionMany(languageColumns(ctx.graph.store, field.languages).map((column) => applyOperatorOn(ctx, column, field, op, arg)));
+}
+
+/** The column's index of `kind`; a language column of an any-language field gets it on first use (back-filled, then kept up to date). */
+function indexOn(column: ScalarColumn, field: FieldModel, kind: IndexKindName): unknown {
+  return column.index(kind) ?? (field.languages !== undefined ? column.ensureIndex(kind) : undefined);
+}
+
+function applyOperatorOn(ctx: ExecContext, column: ScalarColumn, field: FieldModel, op: string, arg: unknown): SortedIds {
   const stored = (v: unknown): ScalarValue => toStoredValue(field, v);
   switch (op) {
     case 'eq':
     case 'in': {
       const values = op === 'eq' ? [arg] : asList(arg).filter((v) => v !== null);
       const kind = equalityKind(field);
-      if (kind === 'hash') return index<HashIndex>(column.index('hash'), field, 'hash').in(values.map(stored));
-      if (kind === 'exact') return unionMany(values.map((v) => index<ExactIndex>(column.index('exact'), field, 'exact').eq(stored(v) as string)));
-      const ordered = index<OrderedIndex>(column.index(kind), field, kind);
+      if (kind === 'hash') return index<HashIndex>(indexOn(column, field, 'hash'), field, 'hash').in(values.map(stored));
+      if (kind === 'exact') return unionMany(values.map((v) => index<ExactIndex>(indexOn(column, field, 'exact'), field, 'exact').eq(stored(v) as string)));
+      const ordered = index<OrderedIndex>(indexOn(column, field, kind), field, kind);
       return unionMany(values.map((v) => ordered.eq(stored(v))));
     }
     case 'le':
@@ -154,7 +168,7 @@ function applyOperator(ctx: ExecContext, field: FieldModel, op: string, arg: unk
     case 'gt':
     case 'between': {
       const kind = rangeKind(field);
-      const range = index<OrderedIndex | ExactIndex>(column.index(kind), field, kind) as OrderedIndex;
+      const range = index<OrderedIndex | ExactIndex>(indexOn(column, field, kind), field, kind) as OrderedIndex;
       if (op === 'between') {
         const { min, max } = arg as { min: unknown; max: unknown };
         return range.range({ lower: { value: stored(min), inclusive: true }, upper: { value: stored(max), inclusive: true } });
@@ -163,17 +177,17 @@ function applyOperator(ctx: ExecContext, field: FieldModel, op: string, arg: unk
       return range.range(op === 'le' || op === 'lt' ? { upper: bound } : { lower: bound });
     }
     case 'allofterms':
-      return index<TermIndex>(column.index('term'), field, 'term').allOf(String(arg));
+      return index<TermIndex>(indexOn(column, field, 'term'), field, 'term').allOf(String(arg));
     case 'anyofterms':
-      return index<TermIndex>(column.index('term'), field, 'term').anyOf(String(arg));
+      return index<TermIndex>(indexOn(column, field, 'term'), field, 'term').anyOf(String(arg));
     case 'alloftext':
-      return index<FulltextIndex>(column.index('fulltext'), field, 'fulltext').allOfText(String(arg));
+      return index<FulltextIndex>(indexOn(column, field, 'fulltext'), field, 'fulltext').allOfText(String(arg));
     case 'anyoftext':
-      return index<FulltextIndex>(column.index('fulltext'), field, 'fulltext').anyOfText(String(arg));
+      return index<FulltextIndex>(indexOn(column, field, 'fulltext'), field, 'fulltext').anyOfText(String(arg));
     case 'regexp':
-      return regexp(index<TrigramIndex>(column.index('trigram'), field, 'trigram'), String(arg));
+      return regexp(index<TrigramIndex>(indexOn(column, field, 'trigram'), field, 'trigram'), String(arg));
     case 'ngram':
-      return index<NgramIndex>(column.index('ngram'), field, 'ngram').ngram(String(arg));
+      return index<NgramIndex>(indexOn(column, field, 'ngram'), field, 'ngram').ngram(String(arg));
     case 'near': {
       const { coordinate, distance } = arg as { coordinate: PointInput; distance: number };
       return geo(ctx, field).near(geoPoint(coordinate), distance);

@@ -25,7 +25,7 @@ type Film {
   id: ID!
   title: String
   titleFr: String @dgraph(pred: "Film.title@fr")
-  titleAny: String @dgraph(pred: "Film.title@.")
+  titleAny: String @dgraph(pred: "Film.title@.") @search(by: [term])
 }
 `;
 
@@ -120,6 +120,24 @@ describe('language tags over HTTP', () => {
     expect(answer).toEqual({ data: { queryPerson: [{ name: 'Juliet' }, { name: 'Bob' }, { name: 'Alice' }] } });
   });
 
+  // Dgraph's handleCompareFunction (worker/task.go): for lang "." it compares every value of the
+  // predicate (AllValues: untagged and each language), for one language only that language's value,
+  // and without a tag only the untagged value; reading `@.` still answers the untagged value first.
+  it('a filter on an any-language field matches a value in any language; a tagged or untagged field only its own', async () => {
+    const names = async (filter: string): Promise<unknown> => (await gql(`{ queryPerson(filter: ${filter}, order: { asc: name }) { name name_Untag_AnyLang } }`)).data;
+    expect(await names('{ name_Untag_AnyLang: { eq: "ऐलिस" } }')).toEqual({ queryPerson: [{ name: 'Alice', name_Untag_AnyLang: 'Alice' }] });
+    expect(await names('{ name_Untag_AnyLang: { eq: "Juliet" } }')).toEqual({ queryPerson: [{ name: 'Juliet', name_Untag_AnyLang: 'Juliet' }] });
+    expect(await names('{ name_Untag_AnyLang: { in: ["朱丽叶", "Bob"] } }')).toEqual({
+      queryPerson: [
+        { name: 'Bob', name_Untag_AnyLang: 'Bob' },
+        { name: 'Juliet', name_Untag_AnyLang: 'Juliet' },
+      ],
+    });
+    expect(await names('{ name: { eq: "ऐलिस" } }')).toEqual({ queryPerson: [] });
+    expect(await names('{ nameHi: { eq: "Alice" } }')).toEqual({ queryPerson: [] });
+    expect(await names('{ nameZh: { in: ["朱丽叶", "Juliet"] } }')).toEqual({ queryPerson: [{ name: 'Juliet', name_Untag_AnyLang: 'Juliet' }] });
+  });
+
   it('multi-language fields follow updates of the tagged values', async () => {
     const set = await gql(`mutation { updatePerson(input: { filter: { name: { eq: "Bob" } }, set: { nameZh: "鲍勃" } }) { person { nameZh nameHiZh nameZhHi nameHi_Zh_Untag } } }`);
     expect(set).toEqual({ data: { updatePerson: { person: [{ nameZh: '鲍勃', nameHiZh: '鲍勃', nameZhHi: '鲍勃', nameHi_Zh_Untag: '鲍勃' }] } } });
@@ -140,6 +158,16 @@ describe('language tags over HTTP', () => {
         },
       },
     });
+  });
+
+  it('a term filter on an any-language field searches every language, none of them indexed by a field of its own', async () => {
+    const titles = async (terms: string): Promise<unknown> =>
+      (await gql(`query ($t: String!) { queryFilm(filter: { titleAny: { anyofterms: $t } }) { title titleFr } }`, { t: terms })).data;
+    expect(await titles('MÉPRIS')).toEqual({ queryFilm: [{ title: null, titleFr: 'Le Mépris' }, { title: 'Contempt', titleFr: 'Le Mépris' }] });
+    expect(await titles('contempt')).toEqual({ queryFilm: [{ title: 'Contempt', titleFr: 'Le Mépris' }] });
+    // A value written later in a language is found too (the index follows the writes).
+    await gql(`mutation { addFilm(input: [{ titleFr: "La Jetée" }]) { numUids } }`);
+    expect(await titles('jetée')).toEqual({ queryFilm: [{ title: null, titleFr: 'La Jetée' }] });
   });
 
   it('multi-language and any-language fields are not writable', async () => {
