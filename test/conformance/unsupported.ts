@@ -94,3 +94,9 @@ export const unsupportedMutations: Record<'add' | 'update' | 'delete', Readonly<
   },
   delete: {},
 };
+
+/** resolve/resolver_error_test.yaml cases (engine-resolver-errors.test.ts); test/unit/exec/completion.test.ts pins their rules. */
+export const unsupportedResolverErrors: Readonly<Record<string, string>> = {
+  'Sensible error when expecting single but multiple items returned': 'a get by ID finds at most one node (see test/unit/exec/completion.test.ts)',
+  'Sensible error when un-processable Dgraph result': 'no Dgraph JSON is parsed: the executor reads the store directly',
+};
