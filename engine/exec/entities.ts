@@ -1,5 +1,7 @@
 // Apollo federation `_entities(representations: [_Any!]!)`: each representation names a type and
-// its @key field value; the answer lists the matching nodes in the same order (null if absent).
+// its @key field value. As Dgraph (resolve/resolver.go entitiesQueryCompletion): when every distinct
+// key is found, the answer follows the representations (a repeated key repeats its entity); when one
+// is missing, the entities found come in ascending key order, with no null for the missing ones.
 
 import { Kind } from 'graphql';
 import type { FieldPlan } from '../plan/selection-plan.js';
@@ -11,6 +13,7 @@ export function resolveEntities(ctx: ExecContext, plan: FieldPlan, path: Path): 
   const args = ctx.argumentsOf(plan);
   const representations = (args['representations'] as unknown[] | undefined) ?? [];
   const out: unknown[] = [];
+  const byKey = new Map<unknown, unknown>();
   for (const raw of representations) {
     const rep = raw as Record<string, unknown>;
     const typeName = String(rep['__typename']);
@@ -20,8 +23,18 @@ export function resolveEntities(ctx: ExecContext, plan: FieldPlan, path: Path): 
     const id = getTarget(ctx, type, { [key]: rep[key] }, plan);
     const object = id === undefined || plan.selection === undefined ? null : readObject(ctx, id, type, plan.selection, pathOf(path, out.length));
     out.push(object === CASCADED ? null : object);
+    byKey.set(rep[key], out[out.length - 1]);
   }
-  return out;
+  if (![...byKey.values()].includes(null)) return out;
+  const found = [...byKey].filter(([, object]) => object !== null).sort(([a], [b]) => ascending(a, b));
+  return found.map(([, object]) => object);
+}
+
+/** Key values as Dgraph sorts them: numbers (Int, Int64) by value, strings by their UTF-8 bytes as Go does. */
+function ascending(a: unknown, b: unknown): number {
+  const numeric = (v: unknown) => typeof v === 'number' || typeof v === 'bigint';
+  if (numeric(a) && numeric(b)) return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+  return Buffer.compare(Buffer.from(String(a)), Buffer.from(String(b)));
 }
 
 /** The field named by the type's `@key(fields: "...")`. */

@@ -32,7 +32,7 @@ export class NodeWriter {
 
   /** A root `add` input: a new node, or with `upsert` the existing node with the same @id values. */
   addRoot(type: TypeModel, input: Input, upsert: boolean): number {
-    const existing = this.#findExisting(type, input);
+    const existing = this.#findExisting(type, input, upsert);
     if (existing !== undefined) {
       if (!upsert) throw new FieldError(this.#duplicateMessage(type, input, existing));
       this.setFields(type, existing, input, 'upsert');
@@ -43,14 +43,17 @@ export class NodeWriter {
 
   /**
    * A nested reference reached through edge `via`: link an existing node (by ID or @id), else create
-   * it. The back-reference to the parent (the inverse of `via`) is implied, so it is ignored in input.
+   * it. A single-valued back-reference to the parent (the inverse of `via`) is implied, so it is ignored
+   * in input; a list-valued one is kept, its other items written too (Dgraph's deleteInverseObject
+   * drops only non-list inverse fields: `friends: [{ name: "Michal", friends: [{ name: "Justin" }] }]`
+   * creates Justin).
    */
   reference(type: TypeModel, input: Input, via?: FieldModel): number {
     const single = this.#unionMember(type, input, via);
     if (single !== undefined) return this.reference(single.type, single.input, via);
     const inverse = via === undefined ? undefined : this.#inverseOf(via);
     const original = input;
-    if (inverse !== undefined && input[inverse.name] !== undefined) {
+    if (inverse !== undefined && !inverse.isList && input[inverse.name] !== undefined) {
       const { [inverse.name]: _ignored, ...rest } = input;
       input = rest;
     }
@@ -63,7 +66,7 @@ export class NodeWriter {
       }
       return id;
     }
-    const existing = this.#findExisting(type, input);
+    const existing = this.#findExisting(type, input, true);
     if (existing !== undefined) return existing;
     if (type.kind !== 'object') throw new FieldError(`type ${type.name} requires an id or @id value to reference`);
     const definition = this.#definitionOf(type, original);
@@ -182,15 +185,23 @@ export class NodeWriter {
     }
   }
 
-  #findExisting(type: TypeModel, input: Input): number | undefined {
+  /**
+   * The node one of the input's @id values names. When that node is to be linked or upserted
+   * (`oneNode`), @id values naming different nodes are an error, as in Dgraph (gotMultipleExistingNodes).
+   */
+  #findExisting(type: TypeModel, input: Input, oneNode: boolean): number | undefined {
+    let found: number | undefined;
     for (const name of type.xidFields) {
       const value = input[name];
       const field = type.fields.get(name);
       if (value === undefined || value === null || field === undefined) continue;
       const id = findByXid(this.ctx, type, field, value);
-      if (id !== undefined) return id;
+      if (id === undefined || id === found) continue;
+      if (found !== undefined) throw new FieldError('multiple nodes found for given xid values, updation not possible');
+      if (!oneNode) return id;
+      found = id;
     }
-    return undefined;
+    return found;
   }
 
   #duplicateMessage(type: TypeModel, input: Input, _existing: number): string {

@@ -1,6 +1,7 @@
 // Conversions between GraphQL values and stored values (REFERENCE §2: Int64 is full precision,
-// DateTime is kept as written, geo values are GeoJSON-like, embeddings are Float32Array).
+// DateTime is kept as Dgraph answers it (RFC 3339, `2000-01-01` → `2000-01-01T00:00:00Z`), geo values are GeoJSON-like, embeddings are Float32Array).
 
+import { formatDateTime } from '../indexes/datetime-key.js';
 import type { GeoMultiPolygon, GeoPoint, GeoPolygon, GeoValue, ScalarValue } from '../indexes/value-index.js';
 import type { FieldModel } from '../schema/model.js';
 import { FieldError } from './exec-context.js';
@@ -18,6 +19,8 @@ export function toStoredValue(field: FieldModel, value: unknown): ScalarValue {
       return Number(value);
     case 'Boolean':
       return Boolean(value);
+    case 'DateTime':
+      return formatDateTime(String(value)) ?? String(value);
     case 'Point':
       return geoPoint(value as PointInput);
     case 'Polygon':

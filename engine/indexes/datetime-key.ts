@@ -35,6 +35,22 @@ export function parseDateTime(text: string): number | undefined {
   return ms;
 }
 
+/**
+ * The text Dgraph answers for a stored DateTime (Go's time.MarshalJSON, RFC 3339 with nanoseconds):
+ * every accepted layout widened to `YYYY-MM-DDTHH:MM:SS`, the fraction without trailing zeros, the
+ * zone `Z` when absent or zero, else `±HH:MM`. `2000-01-01` → `2000-01-01T00:00:00Z`. Undefined if the
+ * text is not a DateTime.
+ */
+export function formatDateTime(text: string): string | undefined {
+  if (parseDateTime(text) === undefined) return undefined;
+  const m = LAYOUT.exec(text) as RegExpExecArray;
+  const two = (part: string | undefined, fallback: string) => part ?? fallback;
+  const fraction = (m[7] ?? '').replace(/0+$/, '');
+  const offset = m[9] === undefined || (m[10] === '00' && m[11] === '00') ? 'Z' : `${m[9]}${m[10] as string}:${m[11] as string}`;
+  const date = `${m[1] as string}-${two(m[2], '01')}-${two(m[3], '01')}`;
+  return `${date}T${two(m[4], '00')}:${two(m[5], '00')}:${two(m[6], '00')}${fraction === '' ? '' : `.${fraction}`}${offset}`;
+}
+
 function daysIn(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;

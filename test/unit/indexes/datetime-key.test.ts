@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDateTime } from '../../../engine/indexes/datetime-key.js';
+import { formatDateTime, parseDateTime } from '../../../engine/indexes/datetime-key.js';
 
 describe('parseDateTime', () => {
   it.each([
@@ -32,4 +32,30 @@ describe('parseDateTime', () => {
       expect(parseDateTime(text)).toBeUndefined();
     },
   );
+});
+
+// Dgraph answers a stored DateTime with Go's time.MarshalJSON (RFC 3339, nanoseconds without trailing zeros).
+describe('formatDateTime', () => {
+  it.each([
+    ['2000-01-01', '2000-01-01T00:00:00Z'],
+    ['2000-02', '2000-02-01T00:00:00Z'],
+    ['1999', '1999-01-01T00:00:00Z'],
+    ['2020-01-02T03', '2020-01-02T03:00:00Z'],
+    ['2020-01-02T03:04', '2020-01-02T03:04:00Z'],
+    ['2020-01-02T03:04:05', '2020-01-02T03:04:05Z'],
+    ['2020-01-02T03:04:05Z', '2020-01-02T03:04:05Z'],
+    ['2020-01-02T03:04:05.500Z', '2020-01-02T03:04:05.5Z'],
+    ['2020-01-02T03:04:05.000Z', '2020-01-02T03:04:05Z'],
+    ['2020-01-02T03:04:05.123456789Z', '2020-01-02T03:04:05.123456789Z'],
+    ['2020-01-02T03:04:05+05:30', '2020-01-02T03:04:05+05:30'],
+    ['2020-01-02T03:04:05-01:30', '2020-01-02T03:04:05-01:30'],
+    ['2020-01-02T03:04:05+00:00', '2020-01-02T03:04:05Z'],
+  ])('%s → %s', (text, expected) => {
+    expect(formatDateTime(text)).toBe(expected);
+  });
+
+  it('is undefined for text that is not a DateTime', () => {
+    expect(formatDateTime('2020-13-01')).toBeUndefined();
+    expect(formatDateTime('yesterday')).toBeUndefined();
+  });
 });
