@@ -4,7 +4,7 @@ import type { FieldModel, TypeModel } from '../schema/model.js';
 import type { HashIndex } from '../indexes/hash-index.js';
 import type { OrderedIndex } from '../indexes/ordered-index.js';
 import type { ExecContext } from './exec-context.js';
-import { xidIndexKind } from './graph.js';
+import { xidIndexKind } from '../plan/filter-plan.js';
 import { toStoredValue } from './stored-values.js';
 import { postingIds } from '../util/posting-list.js';
 

@@ -2,7 +2,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { explainQuery } from '../../../engine/plan/explain.js';
-import { planQuery, prefersIndexWalk, type Estimates } from '../../../engine/plan/query-plan.js';
+import type { Estimates } from '../../../engine/plan/estimates.js';
+import { prefersIndexWalk } from '../../../engine/plan/order-plan.js';
+import { planQuery } from '../../../engine/plan/query-plan.js';
 import { compileSchema } from '../../../engine/schema/compile-schema.js';
 import type { TypeModel } from '../../../engine/schema/model.js';
 
@@ -30,7 +32,7 @@ const estimates: Estimates = {
     })[`${predicate}/${kind}`],
 };
 
-const explain = (args: Record<string, unknown>) => explainQuery(planQuery('queryPost', post, args, estimates));
+const explain = (args: Record<string, unknown>) => explainQuery(planQuery('queryPost', post, args, estimates), args);
 
 describe('query plans', () => {
   it('intersects from the most selective index', () => {
