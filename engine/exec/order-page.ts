@@ -41,27 +41,35 @@ export function runPage(ctx: ExecContext, order: OrderPlan, strategy: PageStrate
   let result: SortedIds = ids;
   if (strategy === 'sort') result = sortIds(ctx, ids, order.keys);
   else if (strategy === 'top-k' || strategy === 'index-walk') {
-    let computed = false;
-    const top = firstK(ctx, order, strategy, ids, limit ?? ids.length, () => (computed = true));
-    if (run !== undefined) run.cachedPrefix = !computed;
+    const top = firstK(ctx, order, strategy, ids, limit ?? ids.length, run);
     return page.offset === 0 ? top : top.slice(page.offset);
   }
   if (page.offset === 0 && limit === undefined) return result;
   return result.slice(page.offset, limit);
 }
 
-/** The first `k` in order, by walk or top-k; reused from the cached prefix while the candidates and column are unchanged. */
-function firstK(ctx: ExecContext, order: OrderPlan, strategy: PageStrategy, ids: SortedIds, k: number, computing: () => void): SortedIds {
+/**
+ * The first `k` in order, by walk or top-k; reused from the cached prefix while the candidates and
+ * column are unchanged. `run` gets the branch that produced them (a walk falls back to top-k only
+ * if the store lacks the planned index).
+ */
+function firstK(ctx: ExecContext, order: OrderPlan, strategy: PageStrategy, ids: SortedIds, k: number, run: QueryRun | undefined): SortedIds {
   const key = order.keys[0] as OrderKey;
   const column = ctx.graph.store.scalar(key.model.predicate);
+  const ran = (branch: PageStrategy): void => {
+    if (run === undefined) return;
+    run.strategy = branch;
+    run.cachedPrefix = false;
+  };
+  if (run !== undefined) run.cachedPrefix = true; // until a branch computes
   if (strategy === 'index-walk' && order.walk !== undefined) {
     const walk = order.walk;
-    const prefix = cachedOrderPrefix(ids, k, column, key.desc, () => (computing(), walkOrdered(ctx, key.model, walk, key.desc, ids, 0, k)));
+    const prefix = cachedOrderPrefix(ids, k, column, key.desc, () => (ran('index-walk'), walkOrdered(ctx, key.model, walk, key.desc, ids, 0, k)));
     if (prefix !== undefined) return prefix;
   }
   const numbers = order.numeric ? column.numbers() : undefined;
-  if (numbers !== undefined) return cachedOrderPrefix(ids, k, column, key.desc, () => (computing(), topKNumeric(ids, k, numbers, key.desc)));
-  computing();
+  if (numbers !== undefined) return cachedOrderPrefix(ids, k, column, key.desc, () => (ran('top-k'), topKNumeric(ids, k, numbers, key.desc)));
+  ran('top-k');
   const { readers, compare } = rowsOf(ctx, order.keys);
   const rowOf = (id: number): Row => ({ id, values: readers.map((c) => sortable(c.get(id))) });
   const primary = readers[0] as (typeof readers)[number];

@@ -7,13 +7,13 @@ import type { SortedIds } from '../util/sorted-ids.js';
 import { aggregateObject } from './aggregate.js';
 import { cascadeFor, type Cascade } from './cascade.js';
 import { explainQuery } from '../plan/explain.js';
-import { choosePage, pageLimit, pageParams } from '../plan/order-plan.js';
-import { newQueryRun, type QueryPlan, type QueryRun } from '../plan/query-plan.js';
+import { newQueryRun } from '../plan/query-plan.js';
 import { queryPlanFor } from './query-plan-cache.js';
 import { passwordMatches } from './check-password.js';
 import { FieldError, type ExecContext, type Path } from './exec-context.js';
-import { evaluateFilter, runFilter } from './filter-eval.js';
-import { runPage, type PageArgs } from './order-page.js';
+import { evaluateFilter } from './filter-eval.js';
+import { type PageArgs } from './order-page.js';
+import { runQueryFilter, runQueryPlan } from './run-query-plan.js';
 import { CASCADED, readList, readObject, readPage, type Completed } from './read-objects.js';
 import { metricOf, nearest } from './similarity.js';
 import { findByXid } from './xid-lookup.js';
@@ -69,15 +69,13 @@ function runQuery(
   return readPage(ctx, ids, type, plan, path, args as PageArgs, cascade);
 }
 
-/** The ordered page a `query<T>` without `@cascade` returns: its plan's filter, then the page step chosen by the real candidate count. */
+/** The ordered page a `query<T>` without `@cascade` returns (exec/run-query-plan.ts), EXPLAINed after it ran. */
 export function queryPage(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Record<string, unknown>, occurrence?: FieldPlan): SortedIds {
   const queryPlan = queryPlanFor(ctx, root.name, type, args, occurrence);
-  const run = ctx.explain === undefined ? undefined : newQueryRun();
-  const ids = runQueryFilter(ctx, type, queryPlan, args, run);
-  const page = pageParams(args);
-  const strategy = choosePage(queryPlan.order, pageLimit(page), ids.length, ctx.graph.store.countOfType(type.name));
-  const out = runPage(ctx, queryPlan.order, strategy, ids, page, run);
-  ctx.explain?.push(explainQuery(queryPlan, args, run));
+  if (ctx.explain === undefined) return runQueryPlan(ctx, type, queryPlan, args);
+  const run = newQueryRun();
+  const out = runQueryPlan(ctx, type, queryPlan, args, run);
+  ctx.explain.push(explainQuery(queryPlan, args, run));
   return out;
 }
 
@@ -87,13 +85,6 @@ export function queryIds(ctx: ExecContext, rootName: string, type: TypeModel, ar
   const run = ctx.explain === undefined ? undefined : newQueryRun();
   const ids = runQueryFilter(ctx, type, queryPlan, args, run);
   ctx.explain?.push(explainQuery(queryPlan, args, run));
-  return ids;
-}
-
-function runQueryFilter(ctx: ExecContext, type: TypeModel, queryPlan: QueryPlan, args: Readonly<Record<string, unknown>>, run: QueryRun | undefined): SortedIds {
-  const universe = ctx.graph.store.nodesOfType(type.name);
-  const ids = runFilter(ctx, type, queryPlan.filter, args['filter'] as Record<string, unknown> | undefined, universe, run?.produced);
-  if (run !== undefined) run.candidates = ids.length;
   return ids;
 }
 
