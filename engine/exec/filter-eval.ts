@@ -41,22 +41,14 @@ export function runFilter(
   return new FilterRun(ctx, type, filter, universe, produced).bounded(plan);
 }
 
-/** Plans of filters met outside root query fields (edges, unions, mutations), per filter object. */
-const plansByFilter = new WeakMap<Filter, { readonly type: TypeModel; readonly plan: FilterPlan }>();
-
 /**
- * Ids of `universe` matching `filter`, for lists that are not a root query's (edge targets, union
- * members, mutation selections): planned without statistics (every order is as good over an edge's
- * few targets) and cached per filter object, so a static edge filter is planned once per document.
+ * Ids of `universe` matching `filter`, for lists planned on the spot (union members, mutation
+ * selections and payloads, similarity results): planned without statistics (every order is as good
+ * over such lists) and run. Root lists and edges run cached plans (query-plan-cache.ts).
  */
 export function evaluateFilter(ctx: ExecContext, type: TypeModel, filter: Filter | null | undefined, universe: SortedIds): SortedIds {
   if (filter === null || filter === undefined) return universe;
-  let cached = plansByFilter.get(filter);
-  if (cached?.type !== type) {
-    cached = { type, plan: planFilter(type, filter, noEstimates, 0, false) };
-    plansByFilter.set(filter, cached);
-  }
-  return runFilter(ctx, type, cached.plan, filter, universe);
+  return runFilter(ctx, type, planFilter(type, filter, noEstimates, 0, false), filter, universe);
 }
 
 class FilterRun {

@@ -1,10 +1,11 @@
-// The one cache of root list plans (plan/query-plan.ts): per field occurrence (a FieldPlan, cached
-// with its document), one plan per argument shape. Plans hold no filter values, `first` or `offset`
+// The one cache of plans: per field occurrence (a FieldPlan, cached with its document), one plan per
+// argument shape — root list plans (plan/query-plan.ts) and edge filter plans (plan/filter-plan.ts). Plans hold no filter values, `first` or `offset`
 // (exec reads them from each request's arguments), so one plan serves every request of a shape.
 
 import type { FieldPlan } from '../plan/selection-plan.js';
-import { storeEstimates } from '../plan/estimates.js';
-import { orderShape, planQuery, planShapeKey, type QueryPlan } from '../plan/query-plan.js';
+import { noEstimates, storeEstimates } from '../plan/estimates.js';
+import { planFilter, type FilterPlan } from '../plan/filter-plan.js';
+import { filterShape, orderShape, planQuery, planShapeKey, type QueryPlan } from '../plan/query-plan.js';
 import type { TypeModel } from '../schema/model.js';
 import type { ExecContext } from './exec-context.js';
 
@@ -15,6 +16,8 @@ interface CachedPlan {
 }
 
 const plansByOccurrence = new WeakMap<FieldPlan, Map<string, CachedPlan>>();
+/** Edge filters, per occurrence and shape (keyed by target type too: an interface edge's selection is per concrete type). */
+const edgeFilterPlans = new WeakMap<FieldPlan, Map<string, FilterPlan>>();
 const maxShapesPerOccurrence = 256;
 
 const fresh = (cached: CachedPlan | undefined, count: number): cached is CachedPlan =>
@@ -33,6 +36,25 @@ export function queryPlanFor(ctx: ExecContext, rootName: string, type: TypeModel
   const plan = planQuery(rootName, type, args, storeEstimates(store));
   if (shapes.size >= maxShapesPerOccurrence) shapes.clear();
   shapes.set(key, { plan, count });
+  return plan;
+}
+
+/**
+ * The filter plan of an edge field's `filter` argument, planned without statistics (an edge's few
+ * targets are filtered in any order as fast) and cached like root plans, so a filtered edge is not
+ * planned again for every parent node.
+ */
+export function edgeFilterPlanFor(ctx: ExecContext, occurrence: FieldPlan, type: TypeModel, filter: Readonly<Record<string, unknown>>): FilterPlan {
+  let shapes = edgeFilterPlans.get(occurrence);
+  if (shapes === undefined) edgeFilterPlans.set(occurrence, (shapes = new Map()));
+  const shape = occurrence.argumentShape;
+  const key = shape.kind === 'static' || holdsSingleScalars(shape.variables, ctx.variables) ? type.name : `${type.name}|${filterShape(filter)}`;
+  let plan = shapes.get(key);
+  if (plan === undefined) {
+    plan = planFilter(type, filter, noEstimates, 0, false);
+    if (shapes.size >= maxShapesPerOccurrence) shapes.clear();
+    shapes.set(key, plan);
+  }
   return plan;
 }
 

@@ -58,7 +58,8 @@ export function orderShape(order: unknown): string {
   return out;
 }
 
-function filterShape(value: unknown): string {
+/** A filter value's shape: keys, nesting, list lengths, nulls and booleans; other values are `v`. */
+export function filterShape(value: unknown): string {
   if (value === null) return 'n';
   if (Array.isArray(value)) {
     let out = `[${value.length}`;

@@ -82,6 +82,13 @@ export const planGoldens: readonly PlanGolden[] = [
     ran: 'index-walk',
   },
   {
+    // Estimated a third of 10,000 posts: a walk. The run finds 29, so the adaptive step sorts them.
+    name: 'plans a walk that the real candidate count turns into a sort',
+    args: { filter: { likes: { gt: 45 } }, order: { desc: 'likes' }, first: 10 },
+    explain: ['queryPost: Post', '  gt likes via int [3334]', '  order desc likes by walk int index', '  page offset 0 first 10'],
+    ran: 'sort',
+  },
+  {
     name: 'uses top-k for an unindexed order key',
     args: { order: { asc: 'score' }, first: 5, offset: 5 },
     explain: ['queryPost: Post', '  scan type Post [10000]', '  order asc score by top-k', '  page offset 5 first 5'],
