@@ -38,6 +38,7 @@ export function runFilter(
   universe: SortedIds,
   produced?: Map<FilterPlan, number>,
 ): SortedIds {
+  if (plan.op === 'scan' && produced === undefined) return universe; // no filter: the commonest list
   return new FilterRun(ctx, type, filter, universe, produced).bounded(plan);
 }
 

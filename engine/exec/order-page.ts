@@ -56,26 +56,28 @@ export function runPage(ctx: ExecContext, order: OrderPlan, strategy: PageStrate
 function firstK(ctx: ExecContext, order: OrderPlan, strategy: PageStrategy, ids: SortedIds, k: number, run: QueryRun | undefined): SortedIds {
   const key = order.keys[0] as OrderKey;
   const column = ctx.graph.store.scalar(key.model.predicate);
-  const ran = (branch: PageStrategy): void => {
-    if (run === undefined) return;
-    run.strategy = branch;
-    run.cachedPrefix = false;
-  };
   if (run !== undefined) run.cachedPrefix = true; // until a branch computes
   if (strategy === 'index-walk' && order.walk !== undefined) {
     const walk = order.walk;
-    const prefix = cachedOrderPrefix(ids, k, column, key.desc, () => (ran('index-walk'), walkOrdered(ctx, key.model, walk, key.desc, ids, 0, k)));
+    const prefix = cachedOrderPrefix(ids, k, column, key.desc, () => (ran(run, 'index-walk'), walkOrdered(ctx, key.model, walk, key.desc, ids, 0, k)));
     if (prefix !== undefined) return prefix;
   }
   const numbers = order.numeric ? column.numbers() : undefined;
-  if (numbers !== undefined) return cachedOrderPrefix(ids, k, column, key.desc, () => (ran('top-k'), topKNumeric(ids, k, numbers, key.desc)));
-  ran('top-k');
+  if (numbers !== undefined) return cachedOrderPrefix(ids, k, column, key.desc, () => (ran(run, 'top-k'), topKNumeric(ids, k, numbers, key.desc)));
+  ran(run, 'top-k');
   const { readers, compare } = rowsOf(ctx, order.keys);
   const rowOf = (id: number): Row => ({ id, values: readers.map((c) => sortable(c.get(id))) });
   const primary = readers[0] as (typeof readers)[number];
   // Rows clearly worse than the current k-th on the first key are rejected without allocating.
   const clearlyWorse = (id: number, worst: Row): boolean => compareMissingLast(sortable(primary.get(id)), worst.values[0], key.desc) > 0;
   return topK(ids, k, rowOf, compare, clearlyWorse);
+}
+
+/** Records the branch that computed the first k (EXPLAIN only). */
+function ran(run: QueryRun | undefined, branch: PageStrategy): void {
+  if (run === undefined) return;
+  run.strategy = branch;
+  run.cachedPrefix = false;
 }
 
 interface Row {
