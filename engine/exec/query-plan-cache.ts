@@ -1,10 +1,12 @@
 // The one cache of plans: per field occurrence (a FieldPlan, cached with its document), one plan per
-// argument shape — root list plans (plan/query-plan.ts) and edge filter plans (plan/filter-plan.ts). Plans hold no filter values, `first` or `offset`
+// argument shape — root list plans (plan/query-plan.ts), get lookups (plan/get-plan.ts) and edge
+// filter plans (plan/filter-plan.ts). Plans hold no filter values, `first` or `offset`
 // (exec reads them from each request's arguments), so one plan serves every request of a shape.
 
 import type { FieldPlan } from '../plan/selection-plan.js';
 import { noEstimates, storeEstimates } from '../plan/estimates.js';
 import { planFilter, type FilterPlan } from '../plan/filter-plan.js';
+import { keyMask, planGet, type GetPlan } from '../plan/get-plan.js';
 import { filterShape, orderShape, planQuery, planShapeKey, type QueryPlan } from '../plan/query-plan.js';
 import type { TypeModel } from '../schema/model.js';
 import type { ExecContext } from './exec-context.js';
@@ -36,6 +38,31 @@ export function queryPlanFor(ctx: ExecContext, rootName: string, type: TypeModel
   const plan = planQuery(rootName, type, args, storeEstimates(store));
   if (shapes.size >= maxShapesPerOccurrence) shapes.clear();
   shapes.set(key, { plan, count });
+  return plan;
+}
+
+interface CachedGet {
+  readonly type: TypeModel;
+  readonly mask: number;
+  readonly plan: GetPlan;
+}
+
+/** Get plans per occurrence: usually one (an `_entities` occurrence looks up several types). */
+const getPlans = new WeakMap<FieldPlan, CachedGet[]>();
+const maxGetPlansPerOccurrence = 64;
+
+/** The key lookups of a `get<T>`-like field for the keys its arguments supply (no allocation on a hit). */
+export function getPlanFor(occurrence: FieldPlan, type: TypeModel, args: Readonly<Record<string, unknown>>): GetPlan {
+  const mask = keyMask(type, args);
+  let cached = getPlans.get(occurrence);
+  if (cached === undefined) getPlans.set(occurrence, (cached = []));
+  for (let i = 0; i < cached.length; i++) {
+    const entry = cached[i] as CachedGet;
+    if (entry.type === type && entry.mask === mask) return entry.plan;
+  }
+  const plan = planGet(occurrence.fieldName, type, mask);
+  if (cached.length >= maxGetPlansPerOccurrence) cached.length = 0;
+  cached.push({ type, mask, plan });
   return plan;
 }
 

@@ -8,7 +8,8 @@ import { aggregateObject } from './aggregate.js';
 import { cascadeFor, type Cascade } from './cascade.js';
 import { explainQuery } from '../plan/explain.js';
 import { newQueryRun } from '../plan/query-plan.js';
-import { queryPlanFor } from './query-plan-cache.js';
+import { getPlanFor, queryPlanFor } from './query-plan-cache.js';
+import { explainGet, type GetPlan } from '../plan/get-plan.js';
 import { passwordMatches } from './check-password.js';
 import { FieldError, type ExecContext, type Path } from './exec-context.js';
 import { evaluateFilter } from './filter-eval.js';
@@ -112,23 +113,27 @@ function similar(ctx: ExecContext, root: RootFieldModel, type: TypeModel, plan: 
   }
 }
 
-/** get<T>(id, xid...): every supplied key must match the same node of the type. */
+/** get<T>(id, xid...): runs the field's get plan — every supplied key must find the same node of the type. */
 export function getTarget(ctx: ExecContext, type: TypeModel, args: Record<string, unknown>, plan: FieldPlan): number | undefined {
+  const getPlan = getPlanFor(plan, type, args);
+  const found = runGet(ctx, type, getPlan, args, plan.fieldName);
+  ctx.explain?.push(explainGet(getPlan, found === undefined ? null : GraphStore.uidOf(found)));
+  return found;
+}
+
+function runGet(ctx: ExecContext, type: TypeModel, getPlan: GetPlan, args: Record<string, unknown>, fieldName: string): number | undefined {
   const store = ctx.graph.store;
   let found: number | undefined;
-  if (type.idField !== undefined && args[type.idField] !== undefined && args[type.idField] !== null) {
-    const raw = String(args[type.idField]);
-    const id = GraphStore.parseUid(raw);
-    if (id === undefined) throw new FieldError(`ID argument (${raw}) of ${plan.fieldName} was not able to be parsed`);
-    if (!store.nodeExists(id) || !store.hasType(id, type.name)) return undefined;
-    found = id;
-  }
-  for (const name of type.xidFields) {
-    const value = args[name];
-    if (value === undefined || value === null) continue;
-    const field = type.fields.get(name);
-    if (field === undefined) continue;
-    const id = findByXid(ctx, type, field, value);
+  for (const key of getPlan.keys) {
+    if (key.op === 'uid') {
+      const raw = String(args[key.arg]);
+      const id = GraphStore.parseUid(raw);
+      if (id === undefined) throw new FieldError(`ID argument (${raw}) of ${fieldName} was not able to be parsed`);
+      if (!store.nodeExists(id) || !store.hasType(id, type.name)) return undefined;
+      found = id;
+      continue;
+    }
+    const id = findByXid(ctx, type, key.model, args[key.arg], key.index);
     if (id === undefined || (found !== undefined && found !== id)) return undefined;
     found = id;
   }

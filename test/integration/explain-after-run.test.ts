@@ -1,5 +1,5 @@
-// EXPLAIN over HTTP shows the plan that ran (`--debug`, `extensions: {explain: true}`): each filter
-// node with its estimate and the ids it produced, the page step the estimates pick, and the step
+// EXPLAIN over HTTP shows the plan that ran (`--debug`, `extensions: {explain: true}`): a get's key
+// lookups and the node found; each filter node with its estimate and the ids it produced, the page step the estimates pick, and the step
 // that actually ran for the real candidate count. Before, EXPLAIN printed the estimated step only,
 // so a query whose real count made it run top-k was described as an index walk.
 
@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphql } from './helpers/http.js';
 import { startWithSchema, type ServerProcess } from './helpers/server-process.js';
 
-const schema = `type Post { id: ID!  title: String! @search(by: [hash])  likes: Int @search  published: Boolean @search }`;
+const schema = `type Post { id: ID!  title: String! @search(by: [hash])  likes: Int @search  published: Boolean @search }
+type Author { id: ID!  handle: String! @id  age: Int! @id }`;
 
 interface Row {
   title: string;
@@ -19,11 +20,14 @@ interface Row {
 const rows: Row[] = Array.from({ length: 300 }, (_, i) => ({ title: `p${i}`, likes: i % 50, published: i % 3 !== 0 }));
 
 let server: ServerProcess;
+let authorIds: string[] = [];
 
 beforeAll(async () => {
   server = await startWithSchema(schema, { args: ['--debug'] });
   const added = await post('mutation ($input: [AddPostInput!]!) { addPost(input: $input) { numUids } }', { input: rows });
   expect(added['data']).toEqual({ addPost: { numUids: 300 } });
+  const authors = await post('mutation { addAuthor(input: [{ handle: "ann", age: 30 }, { handle: "bob", age: 40 }]) { author { id handle } } }');
+  authorIds = ((authors['data'] as { addAuthor: { author: { id: string; handle: string }[] } }).addAuthor.author).map((a) => a.id);
 }, 30_000);
 
 afterAll(async () => {
@@ -101,5 +105,22 @@ describe('EXPLAIN after the run', () => {
     expect(again['data']).toEqual(first['data']);
     expect((first['extensions'] as Record<string, unknown>)['explain']).toBe(explain(''));
     expect((again['extensions'] as Record<string, unknown>)['explain']).toBe(explain(' (cached prefix)'));
+  });
+
+  it('get<T>: one key lookup per supplied key, by uid or through the @id index, and what it found', async () => {
+    const query = 'query ($id: ID, $h: String, $a: Int) { getAuthor(id: $id, handle: $h, age: $a) { handle } }';
+    const [ann, bob] = authorIds as [string, string];
+    const byHandle = await post(query, { h: 'bob' }, { explain: true });
+    expect(byHandle['data']).toEqual({ getAuthor: { handle: 'bob' } });
+    expect((byHandle['extensions'] as Record<string, unknown>)['explain']).toBe(['getAuthor: Author', '  lookup handle via hash', `  ran: found ${bob}`].join('\n'));
+    // Every supplied key must find the same node: ann's id with bob's age finds none.
+    const mixed = await post(query, { id: ann, a: 40 }, { explain: true });
+    expect(mixed['data']).toEqual({ getAuthor: null });
+    expect((mixed['extensions'] as Record<string, unknown>)['explain']).toBe(['getAuthor: Author', '  lookup id (uid)', '  lookup age via int', '  ran: no node'].join('\n'));
+    const both = await post(query, { id: ann, h: 'ann', a: 30 }, { explain: true });
+    expect(both['data']).toEqual({ getAuthor: { handle: 'ann' } });
+    expect((both['extensions'] as Record<string, unknown>)['explain']).toBe(
+      ['getAuthor: Author', '  lookup id (uid)', '  lookup handle via hash', '  lookup age via int', `  ran: found ${ann}`].join('\n'),
+    );
   });
 });
