@@ -20,8 +20,8 @@ import type { CustomResolver } from '../custom/custom-stage.js';
 import { NOT_WRITABLE, writeQueryRoot } from './write-objects.js';
 import { asciiBytes, asciiChunk, ByteLimitExceeded, JsonBytes } from '../util/json-bytes.js';
 import { wireError } from '../errors/wire-error.js';
-import { estimateQueryCost, type CostEstimates } from '../plan/query-cost.js';
-import { storeEstimates } from './estimates.js';
+import { estimateQueryCost } from '../plan/query-cost.js';
+import { storeEstimates, type CostEstimates } from '../plan/estimates.js';
 import { BudgetExceeded, noBudgetLimits, QueryBudget, type BudgetLimits } from './query-budget.js';
 import { serializeResponse } from './serialize-response.js';
 

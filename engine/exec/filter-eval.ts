@@ -1,5 +1,6 @@
-// Evaluates a generated `<T>Filter` value to the sorted ids that satisfy it, using the field's
-// indexes only (every generated filter operator is backed by an index of the field).
+// Runs filter plans: a generated `<T>Filter` value to the sorted ids that satisfy it, each function
+// answered by the index its plan node names (every generated filter operator is backed by an index
+// of the field). The plan decides; this file only runs it.
 
 import type { SortedIds } from '../util/sorted-ids.js';
 import { difference, intersectAll, unionMany } from '../util/sorted-ids.js';
@@ -7,7 +8,8 @@ import { GraphStore } from '../store/graph-store.js';
 import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
 import type { ExecContext } from './exec-context.js';
 import { FieldError } from './exec-context.js';
-import { xidIndexKind } from './graph.js';
+import { planFilter, valueAt, withinUniverse, type FilterPlan } from '../plan/filter-plan.js';
+import { noEstimates } from '../plan/estimates.js';
 import { geoMultiPolygon, geoPoint, geoPolygon, toStoredValue, type MultiPolygonInput, type PointInput, type PolygonInput } from './stored-values.js';
 import type { ScalarValue } from '../indexes/value-index.js';
 import type { HashIndex } from '../indexes/hash-index.js';
@@ -26,72 +28,77 @@ import type { IndexKindName } from '../indexes/index-kind.js';
 type Filter = Readonly<Record<string, unknown>>;
 
 /**
- * Ids of `universe` (the type's nodes) matching `filter`, read as Dgraph's buildFilter does: the
- * object's field conditions, `has`, ids, `not` and each `and` are ANDed, and its `or` (one object,
- * or a list whose items are ORed) is ORed with that conjunction. The plan (plan/query-plan.ts
- * planFilter) describes the same tree.
+ * Runs a filter plan (plan/filter-plan.ts) with one request's filter values over `universe` (the
+ * nodes the plan was made for). Every node is run (no short cut), so each condition's errors show
+ * whatever the others select. `produced`, when given, records each node's id count (EXPLAIN).
  */
-export function evaluateFilter(
+export function runFilter(
   ctx: ExecContext,
   type: TypeModel,
+  plan: FilterPlan,
   filter: Filter | null | undefined,
   universe: SortedIds,
-  universeIsType = false,
+  produced?: Map<FilterPlan, number>,
 ): SortedIds {
-  return evaluateObject(ctx, type, filter, universe, universeIsType) ?? universe;
-}
-
-/** The ids one filter object selects, or undefined when it places no condition (empty, all null). */
-function evaluateObject(ctx: ExecContext, type: TypeModel, filter: Filter | null | undefined, universe: SortedIds, universeIsType: boolean): SortedIds | undefined {
-  if (filter === null || filter === undefined) return undefined;
-  // Parts known to lie inside `universe` spare the (often large) intersection with it.
-  const bounded: SortedIds[] = [];
-  const unbounded: SortedIds[] = [];
-  let alternatives: SortedIds[] | undefined;
-  const sub = (value: unknown): SortedIds | undefined => evaluateObject(ctx, type, value as Filter | null, universe, universeIsType);
-  for (const key of Object.keys(filter)) {
-    const value = filter[key];
-    if (value === undefined || value === null) continue;
-    if (key === 'and') {
-      for (const item of asList(value)) {
-        const ids = sub(item);
-        if (ids !== undefined) bounded.push(ids);
-      }
-    } else if (key === 'or') {
-      alternatives = [];
-      for (const item of asList(value)) {
-        const ids = sub(item);
-        if (ids !== undefined) alternatives.push(ids);
-      }
-    } else if (key === 'not') {
-      const ids = sub(value);
-      if (ids !== undefined) bounded.push(difference(universe, ids));
-    } else if (key === 'has') {
-      for (const name of asList(value)) unbounded.push(hasField(ctx, type, String(name)));
-    } else if (key === type.idField) {
-      unbounded.push(parseIdList(asList(value)));
-    } else {
-      const field = type.fields.get(key);
-      if (field === undefined) continue;
-      const ids = evaluateFieldFilter(ctx, type, field, value, universe);
-      if (ids !== undefined) (universeIsType && ownsPredicate(type, field) ? bounded : unbounded).push(ids);
-    }
-  }
-  let conjunction: SortedIds | undefined;
-  if (bounded.length + unbounded.length > 0) {
-    if (bounded.length === 0) unbounded.push(universe);
-    conjunction = intersectAll(bounded.length === 0 ? unbounded : unbounded.length === 0 ? bounded : [...bounded, ...unbounded]);
-  }
-  if (alternatives === undefined || alternatives.length === 0) return conjunction;
-  return unionMany(conjunction === undefined ? alternatives : [conjunction, ...alternatives]);
+  if (plan.op === 'scan' && produced === undefined) return universe; // no filter: the commonest list
+  return new FilterRun(ctx, type, filter, universe, produced).bounded(plan);
 }
 
 /**
- * Whether only nodes of `type` can hold the field's predicate (its default `<Type>.<field>` name),
- * so index answers for it are already restricted to the type.
+ * Ids of `universe` matching `filter`, for lists planned on the spot (union members, mutation
+ * selections and payloads, similarity results): planned without statistics (every order is as good
+ * over such lists) and run. Root lists and edges run cached plans (query-plan-cache.ts).
  */
-function ownsPredicate(type: TypeModel, field: FieldModel): boolean {
-  return type.kind === 'object' && field.predicate === `${type.name}.${field.name}`;
+export function evaluateFilter(ctx: ExecContext, type: TypeModel, filter: Filter | null | undefined, universe: SortedIds): SortedIds {
+  if (filter === null || filter === undefined) return universe;
+  return runFilter(ctx, type, planFilter(type, filter, noEstimates, 0, false), filter, universe);
+}
+
+class FilterRun {
+  constructor(
+    private readonly ctx: ExecContext,
+    private readonly type: TypeModel,
+    private readonly filter: Filter | null | undefined,
+    private readonly universe: SortedIds,
+    private readonly produced: Map<FilterPlan, number> | undefined,
+  ) {}
+
+  /** A node's ids, intersected with the universe unless they lie within it already. */
+  bounded(node: FilterPlan): SortedIds {
+    const ids = this.run(node);
+    return withinUniverse(node) ? ids : intersectAll([ids, this.universe]);
+  }
+
+  run(node: FilterPlan): SortedIds {
+    const ids = this.compute(node);
+    this.produced?.set(node, ids.length);
+    return ids;
+  }
+
+  private compute(node: FilterPlan): SortedIds {
+    switch (node.op) {
+      case 'scan':
+        return this.universe;
+      case 'fail':
+        throw new FieldError(node.message);
+      case 'ids':
+        return parseIdList(asList(valueAt(this.filter, node.at)));
+      case 'has':
+        return hasField(this.ctx, this.type, node.field ?? String(valueAt(this.filter, node.at)));
+      case 'not':
+        return difference(this.universe, this.run(node.child));
+      case 'or':
+        return unionMany(node.children.map((child) => this.bounded(child)));
+      case 'and': {
+        // Parts known to lie inside the universe spare the (often large) intersection with it.
+        const parts = node.children.map((child) => this.run(child));
+        if (!node.children.some(withinUniverse)) parts.push(this.universe);
+        return intersectAll(parts);
+      }
+      case 'index':
+        return applyOperator(this.ctx, node.model, node.fn, node.index, valueAt(this.filter, node.at));
+    }
+  }
 }
 
 /** Nodes that have a value (or at least one edge) for a field. */
@@ -109,40 +116,13 @@ export function isEdgeField(field: FieldModel): boolean {
   return field.kind === 'object' || field.kind === 'interface' || field.kind === 'union';
 }
 
-function evaluateFieldFilter(
-  ctx: ExecContext,
-  type: TypeModel,
-  field: FieldModel,
-  value: unknown,
-  universe: SortedIds,
-): SortedIds | undefined {
-  const column = ctx.graph.store.scalar(field.predicate);
-  if (typeof value === 'boolean') return index<BoolIndex>(column.index('bool'), field, 'bool').eq(value);
-  if (value === null || typeof value !== 'object') return undefined;
-  const ops = value as Filter;
-  const keys = Object.keys(ops).filter((k) => ops[k] !== undefined);
-  if (keys.length > 1 && field.filterInput !== undefined && !field.filterInput.includes('_')) {
-    throw new FieldError(`${field.filterInput} filter expects only one filter function, got: ${keys.length}`);
-  }
-  const parts: SortedIds[] = [];
-  for (const op of keys) {
-    const arg = ops[op];
-    if (arg === null) {
-      // `eq: null` means "has no value"; other null operators are ignored (Dgraph).
-      if (op === 'eq') parts.push(difference(universe, hasField(ctx, type, field.name)));
-      continue;
-    }
-    parts.push(applyOperator(ctx, field, op, arg));
-  }
-  return parts.length === 0 ? undefined : intersectAll(parts);
-}
-
-function applyOperator(ctx: ExecContext, field: FieldModel, op: string, arg: unknown): SortedIds {
-  if (field.languages === undefined) return applyOperatorOn(ctx, ctx.graph.store.scalar(field.predicate), field, op, arg);
+/** One filter function through the index the plan chose for it (`none`: the field has no fitting index). */
+function applyOperator(ctx: ExecContext, field: FieldModel, op: string, planned: IndexKind | 'none', arg: unknown): SortedIds {
+  if (field.languages === undefined) return applyOperatorOn(ctx, ctx.graph.store.scalar(field.predicate), field, op, planned, arg);
   // An any-language field (`pred@.`; only those can be searched): Dgraph compares every value of the
   // predicate, untagged and in each language (worker/task.go handleCompareFunction, lang "."), and its
   // index holds them all: the union of the operator over the untagged and every tagged column.
-  return unionMany(languageColumns(ctx.graph.store, field.languages).map((column) => applyOperatorOn(ctx, column, field, op, arg)));
+  return unionMany(languageColumns(ctx.graph.store, field.languages).map((column) => applyOperatorOn(ctx, column, field, op, planned, arg)));
 }
 
 /** The column's index of `kind`; a language column of an any-language field gets it on first use (back-filled, then kept up to date). */
@@ -150,13 +130,14 @@ function indexOn(column: ScalarColumn, field: FieldModel, kind: IndexKindName): 
   return column.index(kind) ?? (field.languages !== undefined ? column.ensureIndex(kind) : undefined);
 }
 
-function applyOperatorOn(ctx: ExecContext, column: ScalarColumn, field: FieldModel, op: string, arg: unknown): SortedIds {
+function applyOperatorOn(ctx: ExecContext, column: ScalarColumn, field: FieldModel, op: string, planned: IndexKind | 'none', arg: unknown): SortedIds {
   const stored = (v: unknown): ScalarValue => toStoredValue(field, v);
+  if (planned === 'bool') return index<BoolIndex>(indexOn(column, field, 'bool'), field, 'bool').eq(arg as boolean);
   switch (op) {
     case 'eq':
     case 'in': {
       const values = op === 'eq' ? [arg] : asList(arg).filter((v) => v !== null);
-      const kind = equalityKind(field);
+      const kind = rangeKind(field, planned);
       if (kind === 'hash') return index<HashIndex>(indexOn(column, field, 'hash'), field, 'hash').in(values.map(stored));
       if (kind === 'exact') return unionMany(values.map((v) => index<ExactIndex>(indexOn(column, field, 'exact'), field, 'exact').eq(stored(v) as string)));
       const ordered = index<OrderedIndex>(indexOn(column, field, kind), field, kind);
@@ -167,7 +148,7 @@ function applyOperatorOn(ctx: ExecContext, column: ScalarColumn, field: FieldMod
     case 'ge':
     case 'gt':
     case 'between': {
-      const kind = rangeKind(field);
+      const kind = rangeKind(field, planned);
       const range = index<OrderedIndex | ExactIndex>(indexOn(column, field, kind), field, kind) as OrderedIndex;
       if (op === 'between') {
         const { min, max } = arg as { min: unknown; max: unknown };
@@ -226,19 +207,10 @@ function geo(ctx: ExecContext, field: FieldModel): GeoIndex {
   return index<GeoIndex>(ctx.graph.store.scalar(field.predicate).index('geo'), field, 'geo');
 }
 
-/** Equality uses hash if present, else exact, else the scalar's ordered index. */
-function equalityKind(field: FieldModel): IndexKind {
-  if (field.search.includes('hash')) return 'hash';
-  if (field.search.includes('exact')) return 'exact';
-  return rangeKind(field);
-}
-
-function rangeKind(field: FieldModel): IndexKind {
-  if (field.search.includes('exact')) return 'exact';
-  const numeric = field.search.find((k) => ['int', 'int64', 'float', 'year', 'month', 'day', 'hour'].includes(k));
-  if (numeric !== undefined) return numeric;
-  if (field.isXid) return xidIndexKind(field); // @id fields always carry their lookup index
-  throw new FieldError(`field ${field.name} has no index for this filter`);
+/** The planned index of an equality or range function (plan/filter-plan.ts indexFor), if it has one. */
+function rangeKind(field: FieldModel, planned: IndexKind | 'none'): IndexKind {
+  if (planned === 'none') throw new FieldError(`field ${field.name} has no index for this filter`);
+  return planned;
 }
 
 function index<T>(found: unknown, field: FieldModel, kind: string): T {

@@ -3,6 +3,7 @@
 
 import { GraphStore } from '../store/graph-store.js';
 import type { FieldModel, IndexKind, SchemaModel } from '../schema/model.js';
+import { xidIndexKind } from '../plan/filter-plan.js';
 
 export class Graph {
   readonly store = new GraphStore();
@@ -27,9 +28,3 @@ export function indexKindsOf(field: FieldModel): readonly IndexKind[] {
   return [...kinds];
 }
 
-/** The index that answers `@id` lookups for a field. */
-export function xidIndexKind(field: FieldModel): IndexKind {
-  if (field.typeName === 'Int') return 'int';
-  if (field.typeName === 'Int64') return 'int64';
-  return field.search.includes('exact') ? 'exact' : 'hash';
-}

@@ -31,7 +31,7 @@ export function resolveMutationRoot(ctx: ExecContext, root: RootFieldModel, plan
       return payload(ctx, type, plan, path, ids, ids.length);
     }
     case 'delete': {
-      const ids = queryIds(ctx, type, args);
+      const ids = queryIds(ctx, plan.fieldName, type, args);
       const before = payload(ctx, type, plan, path, ids, ids.length);
       inTransaction(ctx, plan, () => {
         for (const id of ids) ctx.graph.store.deleteNode(id);
@@ -95,7 +95,7 @@ function updateNodes(ctx: ExecContext, type: TypeModel, input: Input): number[] 
     if (error !== undefined) throw new FieldError(error);
   }
   if (remove !== undefined && remove !== null) checkRemovedReferences(ctx, type, remove);
-  const ids = [...queryIds(ctx, type, { filter: input['filter'] })];
+  const ids = [...queryIds(ctx, `update${type.name}`, type, { filter: input['filter'] })];
   const writer = new NodeWriter(ctx, precheck);
   if (ids.length === 0 && set !== undefined && set !== null) rewriteUnmatched(ctx, writer, type, set);
   for (const id of ids) {

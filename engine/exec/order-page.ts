@@ -6,7 +6,10 @@ import type { FieldModel, TypeModel } from '../schema/model.js';
 import type { ScalarValue } from '../indexes/value-index.js';
 import type { ExecContext } from './exec-context.js';
 import type { NumericColumnView, ScalarColumn } from '../store/scalar-column.js';
+import { choosePage, pageLimit, pageParams, planOrder, type OrderKey, type OrderPlan, type PageParams, type PageStrategy } from '../plan/order-plan.js';
+import type { QueryRun } from '../plan/query-plan.js';
 import { languageValue } from './language-value.js';
+import { walkOrdered } from './index-walk.js';
 
 export interface OrderInput {
   readonly asc?: string | null;
@@ -20,31 +23,61 @@ export interface PageArgs {
   readonly offset?: number | null | undefined;
 }
 
-interface SortKey {
-  readonly field: FieldModel;
-  readonly descending: boolean;
-}
-
+/** Orders and pages an edge's (or a mutation's) targets: its order planned here, never walked. */
 export function orderAndPage(ctx: ExecContext, type: TypeModel, ids: SortedIds, args: PageArgs): SortedIds {
-  const keys = sortKeys(type, args.order);
-  const offset = Math.max(0, args.offset ?? 0);
-  const first = args.first;
-  const end = first === undefined || first === null ? undefined : offset + Math.max(0, first);
-  let result: readonly number[] = ids;
-  if (keys.length > 0) result = sortIds(ctx, ids, keys, end);
-  if (offset === 0 && end === undefined) return result;
-  return result.slice(offset, end);
+  const order = planOrder(type, args.order, false);
+  const page = pageParams(args as Readonly<Record<string, unknown>>);
+  return runPage(ctx, order, choosePage(order, pageLimit(page), ids.length, ids.length), ids, page);
 }
 
-function sortKeys(type: TypeModel, order: OrderInput | null | undefined): SortKey[] {
-  const keys: SortKey[] = [];
-  for (let level = order; level !== undefined && level !== null; level = level.then) {
-    const name = level.asc ?? level.desc;
-    if (name === undefined || name === null) continue;
-    const field = type.fields.get(name);
-    if (field !== undefined) keys.push({ field, descending: level.asc === undefined || level.asc === null });
+/**
+ * Runs the page step a plan chose (order-plan.ts choosePage): no order (a slice), a full sort, top-k
+ * (over the column's typed arrays for one number key), or an ordered-index walk. `run` records the
+ * step and whether the first k came from the cached prefix.
+ */
+export function runPage(ctx: ExecContext, order: OrderPlan, strategy: PageStrategy, ids: SortedIds, page: PageParams, run?: QueryRun): SortedIds {
+  const limit = pageLimit(page);
+  if (run !== undefined) run.strategy = strategy;
+  let result: SortedIds = ids;
+  if (strategy === 'sort') result = sortIds(ctx, ids, order.keys);
+  else if (strategy === 'top-k' || strategy === 'index-walk') {
+    const top = firstK(ctx, order, strategy, ids, limit ?? ids.length, run);
+    return page.offset === 0 ? top : top.slice(page.offset);
   }
-  return keys;
+  if (page.offset === 0 && limit === undefined) return result;
+  return result.slice(page.offset, limit);
+}
+
+/**
+ * The first `k` in order, by walk or top-k; reused from the cached prefix while the candidates and
+ * column are unchanged. `run` gets the branch that produced them (a walk falls back to top-k only
+ * if the store lacks the planned index).
+ */
+function firstK(ctx: ExecContext, order: OrderPlan, strategy: PageStrategy, ids: SortedIds, k: number, run: QueryRun | undefined): SortedIds {
+  const key = order.keys[0] as OrderKey;
+  const column = ctx.graph.store.scalar(key.model.predicate);
+  if (run !== undefined) run.cachedPrefix = true; // until a branch computes
+  if (strategy === 'index-walk' && order.walk !== undefined) {
+    const walk = order.walk;
+    const prefix = cachedOrderPrefix(ids, k, column, key.desc, () => (ran(run, 'index-walk'), walkOrdered(ctx, key.model, walk, key.desc, ids, 0, k)));
+    if (prefix !== undefined) return prefix;
+  }
+  const numbers = order.numeric ? column.numbers() : undefined;
+  if (numbers !== undefined) return cachedOrderPrefix(ids, k, column, key.desc, () => (ran(run, 'top-k'), topKNumeric(ids, k, numbers, key.desc)));
+  ran(run, 'top-k');
+  const { readers, compare } = rowsOf(ctx, order.keys);
+  const rowOf = (id: number): Row => ({ id, values: readers.map((c) => sortable(c.get(id))) });
+  const primary = readers[0] as (typeof readers)[number];
+  // Rows clearly worse than the current k-th on the first key are rejected without allocating.
+  const clearlyWorse = (id: number, worst: Row): boolean => compareMissingLast(sortable(primary.get(id)), worst.values[0], key.desc) > 0;
+  return topK(ids, k, rowOf, compare, clearlyWorse);
+}
+
+/** Records the branch that computed the first k (EXPLAIN only). */
+function ran(run: QueryRun | undefined, branch: PageStrategy): void {
+  if (run === undefined) return;
+  run.strategy = branch;
+  run.cachedPrefix = false;
 }
 
 interface Row {
@@ -52,34 +85,28 @@ interface Row {
   readonly values: readonly Sortable[];
 }
 
-/** Sorted ids; with a `limit` far below the input size only the best `limit` rows are kept (top-k). */
-function sortIds(ctx: ExecContext, ids: SortedIds, keys: readonly SortKey[], limit: number | undefined): SortedIds {
+interface ValueReader {
+  get(id: number): ScalarValue | readonly ScalarValue[] | undefined;
+}
+
+/** Value readers per key (language-fallback fields `pred@.` read through their languages) and the row order. */
+function rowsOf(ctx: ExecContext, keys: readonly OrderKey[]): { readers: ValueReader[]; compare: (a: Row, b: Row) => number } {
   const store = ctx.graph.store;
-  const columns = keys.map((k) => store.scalar(k.field.predicate));
-  // Language-fallback fields (`pred@.`) read through their languages instead of one column.
-  const readers = keys.some((k) => k.field.languages !== undefined)
-    ? keys.map((k, i) => (k.field.languages === undefined ? (columns[i] as ScalarColumn) : { get: (id: number) => languageValue(store, k.field, id) }))
-    : columns;
+  const readers = keys.map((k): ValueReader => (k.model.languages === undefined ? store.scalar(k.model.predicate) : { get: (id: number) => languageValue(store, k.model, id) }));
   const compare = (a: Row, b: Row): number => {
     for (let i = 0; i < keys.length; i++) {
-      const c = compareMissingLast(a.values[i], b.values[i], (keys[i] as SortKey).descending);
+      const c = compareMissingLast(a.values[i], b.values[i], (keys[i] as OrderKey).desc);
       if (c !== 0) return c;
     }
     return a.id - b.id;
   };
-  const rowOf = (id: number): Row => ({ id, values: readers.map((c) => sortable(c.get(id))) });
-  if (limit !== undefined && limit * 4 < ids.length) {
-    const first = keys[0] as SortKey;
-    const primary = columns[0] as (typeof columns)[number];
-    const primaryValue = readers[0] as (typeof readers)[number];
-    const numbers = keys.length === 1 && isNumeric(first.field) ? primary.numbers() : undefined;
-    if (numbers !== undefined) return cachedOrderPrefix(ids, limit, primary, first.descending, () => topKNumeric(ids, limit, numbers, first.descending));
-    // Rows clearly worse than the current k-th on the first key are rejected without allocating.
-    const clearlyWorse = (id: number, worst: Row): boolean =>
-      compareMissingLast(sortable(primaryValue.get(id)), worst.values[0], first.descending) > 0;
-    return topK(ids, limit, rowOf, compare, clearlyWorse);
-  }
-  const rows = ids.map(rowOf);
+  return { readers, compare };
+}
+
+/** Every candidate sorted. */
+function sortIds(ctx: ExecContext, ids: SortedIds, keys: readonly OrderKey[]): SortedIds {
+  const { readers, compare } = rowsOf(ctx, keys);
+  const rows = ids.map((id): Row => ({ id, values: readers.map((c) => sortable(c.get(id))) }));
   rows.sort(compare);
   return rows.map((r) => r.id);
 }
@@ -116,10 +143,6 @@ export function cachedOrderPrefix<T extends SortedIds | undefined>(
   // Pages are small; a huge `first` is not worth keeping alive as long as the posting.
   if (top !== undefined && k <= maxCachedPrefix) prefixByCandidates.set(ids, { column, version: column.version, descending, ids: top });
   return top;
-}
-
-function isNumeric(field: FieldModel): boolean {
-  return !field.isList && (field.typeName === 'Int' || field.typeName === 'Float');
 }
 
 /**

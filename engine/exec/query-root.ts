@@ -7,13 +7,14 @@ import type { SortedIds } from '../util/sorted-ids.js';
 import { aggregateObject } from './aggregate.js';
 import { cascadeFor, type Cascade } from './cascade.js';
 import { explainQuery } from '../plan/explain.js';
-import { planArgumentsKey, planQuery, prefersIndexWalk, walkableIndex, type QueryPlan } from '../plan/query-plan.js';
-import { storeEstimates } from './estimates.js';
-import { walkOrdered } from './index-walk.js';
+import { newQueryRun } from '../plan/query-plan.js';
+import { getPlanFor, queryPlanFor } from './query-plan-cache.js';
+import { explainGet, type GetPlan } from '../plan/get-plan.js';
 import { passwordMatches } from './check-password.js';
 import { FieldError, type ExecContext, type Path } from './exec-context.js';
 import { evaluateFilter } from './filter-eval.js';
-import { cachedOrderPrefix, orderAndPage, type PageArgs } from './order-page.js';
+import { type PageArgs } from './order-page.js';
+import { runQueryFilter, runQueryPlan } from './run-query-plan.js';
 import { CASCADED, readList, readObject, readPage, type Completed } from './read-objects.js';
 import { metricOf, nearest } from './similarity.js';
 import { findByXid } from './xid-lookup.js';
@@ -32,7 +33,7 @@ export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: F
     case 'query':
       return runQuery(ctx, root, type, plan, path, args, cascade);
     case 'aggregate': {
-      const ids = queryIds(ctx, type, args);
+      const ids = queryIds(ctx, root.name, type, args, plan);
       return plan.selection === undefined ? null : aggregateObject(ctx, type, ids, plan.selection);
     }
     case 'checkPassword': {
@@ -50,77 +51,6 @@ export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: F
   }
 }
 
-interface CachedPlan {
-  readonly plan: QueryPlan;
-  /** Nodes of the type when planned: re-plan when it grew or shrank a lot since (estimates decide the strategy). */
-  readonly count: number;
-}
-
-/** Plans by argument object: static arguments are coerced once per cached document, so are their plans. */
-const plansByArguments = new WeakMap<object, CachedPlan>();
-/** Plans by argument shape (planArgumentsKey), for arguments built per request from variables. */
-const plansByShape = new WeakMap<RootFieldModel, Map<string, CachedPlan>>();
-const maxShapesPerRoot = 256;
-
-const fresh = (cached: CachedPlan | undefined, count: number): cached is CachedPlan =>
-  cached !== undefined && count <= cached.count * 2 + 16 && count * 2 + 16 >= cached.count;
-
-/**
- * Per field occurrence (a FieldPlan, cached with its document): the plan last used when each of its
- * variables held one string or number. Such values only fill leaves that planArgumentsKey writes
- * the same whatever they hold, so the argument shape is the document's; what can still differ is
- * `first`, `offset` and `order`, which is all execution takes from a plan besides EXPLAIN text
- * (filters are evaluated from the arguments). `order` is compared by identity: a literal order is one
- * object across requests (argument-template.ts builds objects that hold variables anew each time, so
- * `order: { asc: $f }` never matches). This spares building and hashing the shape key per request.
- */
-interface OccurrencePlan {
-  readonly first: unknown;
-  readonly offset: unknown;
-  readonly order: unknown;
-  readonly entry: CachedPlan;
-}
-
-const plansByOccurrence = new WeakMap<FieldPlan, OccurrencePlan>();
-
-function holdsSingleScalars(names: readonly string[], variables: Readonly<Record<string, unknown>>): boolean {
-  for (const name of names) {
-    const kind = typeof variables[name];
-    if (kind !== 'string' && kind !== 'number' && kind !== 'bigint') return false;
-  }
-  return true;
-}
-
-function queryPlanFor(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Record<string, unknown>, occurrence?: FieldPlan): QueryPlan {
-  const count = ctx.graph.store.countOfType(type.name);
-  const byArguments = plansByArguments.get(args);
-  if (fresh(byArguments, count)) return byArguments.plan;
-  const shape = occurrence?.argumentShape;
-  const memoizable = shape !== undefined && shape.kind !== 'static' && holdsSingleScalars(shape.variables, ctx.variables);
-  if (memoizable) {
-    const memo = plansByOccurrence.get(occurrence as FieldPlan);
-    if (memo !== undefined && memo.first === args['first'] && memo.offset === args['offset'] && memo.order === args['order'] && fresh(memo.entry, count)) {
-      return memo.entry.plan;
-    }
-  }
-  const entry = planByShape(ctx, root, type, args, count);
-  if (memoizable) plansByOccurrence.set(occurrence as FieldPlan, { first: args['first'], offset: args['offset'], order: args['order'], entry });
-  return entry.plan;
-}
-
-function planByShape(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Record<string, unknown>, count: number): CachedPlan {
-  let shapes = plansByShape.get(root);
-  if (shapes === undefined) plansByShape.set(root, (shapes = new Map()));
-  const key = planArgumentsKey(args);
-  const byShape = shapes.get(key);
-  if (fresh(byShape, count)) return byShape;
-  const entry = { plan: planQuery(root.name, type, args, storeEstimates(ctx.graph.store)), count };
-  plansByArguments.set(args, entry);
-  if (shapes.size >= maxShapesPerRoot) shapes.clear();
-  shapes.set(key, entry);
-  return entry;
-}
-
 function runQuery(
   ctx: ExecContext,
   root: RootFieldModel,
@@ -132,34 +62,31 @@ function runQuery(
 ): Completed {
   if (cascade === undefined) return readList(ctx, queryPage(ctx, root, type, args, plan), type, plan, path);
   // Under @cascade the page is taken from the survivors, so every candidate is read in order.
-  ctx.explain?.push(explainQuery(queryPlanFor(ctx, root, type, args, plan)));
-  return readPage(ctx, queryIds(ctx, type, args), type, plan, path, args as PageArgs, cascade);
+  const queryPlan = queryPlanFor(ctx, root.name, type, args, plan);
+  const run = ctx.explain === undefined ? undefined : newQueryRun();
+  const ids = runQueryFilter(ctx, type, queryPlan, args, run);
+  if (run !== undefined) run.strategy = 'sort after @cascade';
+  ctx.explain?.push(explainQuery(queryPlan, args, run));
+  return readPage(ctx, ids, type, plan, path, args as PageArgs, cascade);
 }
 
-/** The ordered page a `query<T>` without `@cascade` returns: by an ordered-index walk, or filter + order + page. */
+/** The ordered page a `query<T>` without `@cascade` returns (exec/run-query-plan.ts), EXPLAINed after it ran. */
 export function queryPage(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Record<string, unknown>, occurrence?: FieldPlan): SortedIds {
-  const queryPlan = queryPlanFor(ctx, root, type, args, occurrence);
-  ctx.explain?.push(explainQuery(queryPlan));
-  const ids = queryIds(ctx, type, args);
-  const key = queryPlan.order[0];
-  const limit = queryPlan.first === undefined ? undefined : queryPlan.offset + queryPlan.first;
-  // The walk is chosen by the plan's index and confirmed against the actual candidate count.
-  const total = ctx.graph.store.countOfType(type.name);
-  if (key !== undefined && queryPlan.order.length === 1 && limit !== undefined && prefersIndexWalk(limit, ids.length, total)) {
-    const field = type.fields.get(key.field);
-    const kind = field === undefined ? undefined : walkableIndex(field);
-    if (field !== undefined && kind !== undefined) {
-      const column = ctx.graph.store.scalar(field.predicate);
-      const prefix = cachedOrderPrefix(ids, limit, column, key.desc, () => walkOrdered(ctx, field, kind, key.desc, ids, 0, limit));
-      if (prefix !== undefined) return queryPlan.offset === 0 ? prefix : prefix.slice(queryPlan.offset);
-    }
-  }
-  return orderAndPage(ctx, type, ids, args as PageArgs);
+  const queryPlan = queryPlanFor(ctx, root.name, type, args, occurrence);
+  if (ctx.explain === undefined) return runQueryPlan(ctx, type, queryPlan, args);
+  const run = newQueryRun();
+  const out = runQueryPlan(ctx, type, queryPlan, args, run);
+  ctx.explain.push(explainQuery(queryPlan, args, run));
+  return out;
 }
 
-export function queryIds(ctx: ExecContext, type: TypeModel, args: Record<string, unknown>): SortedIds {
-  const universe = ctx.graph.store.nodesOfType(type.name);
-  return evaluateFilter(ctx, type, args['filter'] as Record<string, unknown> | undefined, universe, true);
+/** The ids of `type` a root field's filter selects (aggregates, mutations' `filter`), through its plan. */
+export function queryIds(ctx: ExecContext, rootName: string, type: TypeModel, args: Readonly<Record<string, unknown>>, occurrence?: FieldPlan): SortedIds {
+  const queryPlan = queryPlanFor(ctx, rootName, type, args, occurrence);
+  const run = ctx.explain === undefined ? undefined : newQueryRun();
+  const ids = runQueryFilter(ctx, type, queryPlan, args, run);
+  ctx.explain?.push(explainQuery(queryPlan, args, run));
+  return ids;
 }
 
 /** The topK nearest nodes (exec/similarity.ts), then the type and the filter, in distance order. */
@@ -186,23 +113,27 @@ function similar(ctx: ExecContext, root: RootFieldModel, type: TypeModel, plan: 
   }
 }
 
-/** get<T>(id, xid...): every supplied key must match the same node of the type. */
+/** get<T>(id, xid...): runs the field's get plan — every supplied key must find the same node of the type. */
 export function getTarget(ctx: ExecContext, type: TypeModel, args: Record<string, unknown>, plan: FieldPlan): number | undefined {
+  const getPlan = getPlanFor(plan, type, args);
+  const found = runGet(ctx, type, getPlan, args, plan.fieldName);
+  ctx.explain?.push(explainGet(getPlan, found === undefined ? null : GraphStore.uidOf(found)));
+  return found;
+}
+
+function runGet(ctx: ExecContext, type: TypeModel, getPlan: GetPlan, args: Record<string, unknown>, fieldName: string): number | undefined {
   const store = ctx.graph.store;
   let found: number | undefined;
-  if (type.idField !== undefined && args[type.idField] !== undefined && args[type.idField] !== null) {
-    const raw = String(args[type.idField]);
-    const id = GraphStore.parseUid(raw);
-    if (id === undefined) throw new FieldError(`ID argument (${raw}) of ${plan.fieldName} was not able to be parsed`);
-    if (!store.nodeExists(id) || !store.hasType(id, type.name)) return undefined;
-    found = id;
-  }
-  for (const name of type.xidFields) {
-    const value = args[name];
-    if (value === undefined || value === null) continue;
-    const field = type.fields.get(name);
-    if (field === undefined) continue;
-    const id = findByXid(ctx, type, field, value);
+  for (const key of getPlan.keys) {
+    if (key.op === 'uid') {
+      const raw = String(args[key.arg]);
+      const id = GraphStore.parseUid(raw);
+      if (id === undefined) throw new FieldError(`ID argument (${raw}) of ${fieldName} was not able to be parsed`);
+      if (!store.nodeExists(id) || !store.hasType(id, type.name)) return undefined;
+      found = id;
+      continue;
+    }
+    const id = findByXid(ctx, type, key.model, args[key.arg], key.index);
     if (id === undefined || (found !== undefined && found !== id)) return undefined;
     found = id;
   }

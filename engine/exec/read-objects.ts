@@ -10,7 +10,8 @@ import type { StoredValue } from '../store/scalar-column.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import { pathOf, type ExecContext, type Path } from './exec-context.js';
 import { FieldError } from './exec-context.js';
-import { evaluateFilter, isEdgeField } from './filter-eval.js';
+import { isEdgeField, runFilter } from './filter-eval.js';
+import { edgeFilterPlanFor } from './query-plan-cache.js';
 import { orderAndPage, type PageArgs } from './order-page.js';
 import { aggregateObject } from './aggregate.js';
 import { toOutputValue } from './stored-values.js';
@@ -166,19 +167,20 @@ export function edgeTargets(ctx: ExecContext, id: number, field: FieldModel): So
 }
 
 /** An edge's targets passing the edge field's own `filter` argument, if any. */
-export function filteredTargets(ctx: ExecContext, id: number, field: FieldModel, target: TypeModel, args: Readonly<Record<string, unknown>>): SortedIds {
+export function filteredTargets(ctx: ExecContext, id: number, field: FieldModel, target: TypeModel, args: Readonly<Record<string, unknown>>, occurrence: FieldPlan): SortedIds {
   const ids = edgeTargets(ctx, id, field);
   ctx.budget.spend(ids.length); // filtering, ordering and paging them is work even when few are kept
   const filter = args['filter'];
   if (filter === undefined || filter === null) return ids;
   const value = filter as Record<string, unknown>;
-  return target.kind === 'union' ? evaluateUnionFilter(ctx, target, value, ids) : evaluateFilter(ctx, target, value, ids);
+  if (target.kind === 'union') return evaluateUnionFilter(ctx, target, value, ids);
+  return runFilter(ctx, target, edgeFilterPlanFor(ctx, occurrence, target, value), value, ids);
 }
 
 function readEdge(ctx: ExecContext, id: number, field: FieldModel, plan: FieldPlan, path: Path, cascade: Cascade | undefined): Completed {
   const target = ctx.typeModel(field.typeName);
   const args = ctx.argumentsOf(plan);
-  const ids = filteredTargets(ctx, id, field, target, args);
+  const ids = filteredTargets(ctx, id, field, target, args, plan);
   if (!field.isList) {
     const [first] = ids;
     if (ids.length > 1) return oneExpected(ctx, plan, path);
@@ -228,6 +230,6 @@ export function aggregateEdge(ctx: ExecContext, id: number, type: TypeModel, pla
   if (field === undefined || plan.selection === undefined) return null;
   const target = ctx.typeModel(field.typeName);
   const args = ctx.argumentsOf(plan);
-  const ids = filteredTargets(ctx, id, field, target, args);
+  const ids = filteredTargets(ctx, id, field, target, args, plan);
   return aggregateObject(ctx, target, ids, plan.selection);
 }

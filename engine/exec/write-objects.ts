@@ -230,7 +230,7 @@ function writeEdge(ctx: ExecContext, id: number, field: FieldModel, plan: FieldP
   if (plan.selection === undefined || cascadeFor(plan, undefined, ctx.variables) !== undefined) throw NOT_WRITABLE;
   const target = ctx.typeModel(field.typeName);
   const args = ctx.argumentsOf(plan);
-  const ids = filteredTargets(ctx, id, field, target, args);
+  const ids = filteredTargets(ctx, id, field, target, args, plan);
   if (!field.isList) {
     if (ids.length > 1) throw NOT_WRITABLE; // an error the general path reports
     const [first] = ids;

@@ -1,17 +1,16 @@
 // Finding nodes by an `@id` field value through the field's hash/int index.
 
-import type { FieldModel, TypeModel } from '../schema/model.js';
+import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
 import type { HashIndex } from '../indexes/hash-index.js';
 import type { OrderedIndex } from '../indexes/ordered-index.js';
 import type { ExecContext } from './exec-context.js';
-import { xidIndexKind } from './graph.js';
+import { xidIndexKind } from '../plan/filter-plan.js';
 import { toStoredValue } from './stored-values.js';
 import { postingIds } from '../util/posting-list.js';
 
-/** The node of `type` (or of any type, for interface-wide ids) whose xid field equals `value`. */
-export function findByXid(ctx: ExecContext, type: TypeModel, field: FieldModel, value: unknown): number | undefined {
+/** The node of `type` (or of any type, for interface-wide ids) whose xid field equals `value`, through the `kind` index (a get plan's, else the field's lookup index). */
+export function findByXid(ctx: ExecContext, type: TypeModel, field: FieldModel, value: unknown, kind: IndexKind = xidIndexKind(field)): number | undefined {
   const store = ctx.graph.store;
-  const kind = xidIndexKind(field);
   const index = store.scalar(field.predicate).index(kind);
   if (index === undefined) return undefined;
   const stored = toStoredValue(field, value);

@@ -1,42 +1,56 @@
 // EXPLAIN text of query plans: one line per plan node, children indented, estimates in brackets.
+// After a run, each filter node adds the ids it produced (`got N`) and a `ran` line names the page
+// step that actually ran, over how many candidates.
 
-import type { FilterPlan, QueryPlan } from './query-plan.js';
+import { valueAt, type FilterPlan } from './filter-plan.js';
+import { choosePage, pageLimit, pageParams, type PageStrategy } from './order-plan.js';
+import type { QueryPlan, QueryRun } from './query-plan.js';
 
-export function explainQuery(plan: QueryPlan): string {
+/** `args` are the request's arguments (`has` field names and the page are values, not plan). */
+export function explainQuery(plan: QueryPlan, args: Readonly<Record<string, unknown>>, run?: QueryRun): string {
   const lines = [`${plan.root}: ${plan.type}`];
-  explainFilter(plan.filter, '  ', lines);
-  if (plan.order.length > 0) {
-    const keys = plan.order.map((k) => `${k.desc ? 'desc' : 'asc'} ${k.field}`).join(', ');
-    const how = plan.strategy === 'index-walk' ? `walk ${plan.orderIndex ?? ''} index` : plan.strategy;
-    lines.push(`  order ${keys} by ${how}`);
+  explainFilter(plan.filter, '  ', lines, args['filter'], run);
+  const page = pageParams(args);
+  if (plan.order.keys.length > 0) {
+    const keys = plan.order.keys.map((k) => `${k.desc ? 'desc' : 'asc'} ${k.field}`).join(', ');
+    const how = choosePage(plan.order, pageLimit(page), plan.filter.estimate, plan.total);
+    lines.push(`  order ${keys} by ${strategyName(how, plan)}`);
   }
-  if (plan.first !== undefined || plan.offset > 0) {
-    lines.push(`  page offset ${plan.offset}${plan.first === undefined ? '' : ` first ${plan.first}`}`);
+  if (page.first !== undefined || page.offset > 0) {
+    lines.push(`  page offset ${page.offset}${page.first === undefined ? '' : ` first ${page.first}`}`);
+  }
+  if (run !== undefined) {
+    const how = run.strategy === 'sort after @cascade' ? run.strategy : strategyName(run.strategy, plan);
+    lines.push(`  ran ${how} over ${run.candidates} candidates${run.cachedPrefix ? ' (cached prefix)' : ''}`);
   }
   return lines.join('\n');
 }
 
-function explainFilter(node: FilterPlan, indent: string, lines: string[]): void {
+function strategyName(strategy: PageStrategy, plan: QueryPlan): string {
+  if (strategy === 'none') return 'unordered page';
+  return strategy === 'index-walk' ? `walk ${plan.order.walk ?? ''} index` : strategy;
+}
+
+function explainFilter(node: FilterPlan, indent: string, lines: string[], filter: unknown, run: QueryRun | undefined): void {
+  const got = run === undefined ? '' : ` got ${run.produced.get(node) ?? 0}`;
+  const line = (text: string): void => void lines.push(`${indent}${text} [${node.estimate}]${got}`);
   switch (node.op) {
     case 'scan':
-      lines.push(`${indent}scan type ${node.type} [${node.estimate}]`);
-      return;
+      return line(`scan type ${node.type}`);
     case 'ids':
-      lines.push(`${indent}ids ${node.count} [${node.estimate}]`);
-      return;
+      return line(`ids ${node.count}`);
     case 'has':
-      lines.push(`${indent}has ${node.field} [${node.estimate}]`);
-      return;
+      return line(`has ${node.field ?? String(valueAt(filter, node.at))}`);
     case 'index':
-      lines.push(`${indent}${node.fn} ${node.field} via ${node.index} [${node.estimate}]`);
-      return;
+      return line(`${node.fn} ${node.field} via ${node.index}`);
+    case 'fail':
+      return line(`fail: ${node.message}`);
     case 'not':
-      lines.push(`${indent}not [${node.estimate}]`);
-      explainFilter(node.child, `${indent}  `, lines);
-      return;
+      line('not');
+      return explainFilter(node.child, `${indent}  `, lines, filter, run);
     case 'and':
     case 'or':
-      lines.push(`${indent}${node.op === 'and' ? 'intersect' : 'union'} [${node.estimate}]`);
-      for (const child of node.children) explainFilter(child, `${indent}  `, lines);
+      line(node.op === 'and' ? 'intersect' : 'union');
+      for (const child of node.children) explainFilter(child, `${indent}  `, lines, filter, run);
   }
 }

@@ -4,13 +4,9 @@
 // only, like query-plan.ts; exec/ refuses operations above `--max-query-cost` with it.
 
 import { isEdgeField, type RootFieldModel, type SchemaModel, type TypeModel } from '../schema/model.js';
-import { planFilter, type Estimates } from './query-plan.js';
+import type { CostEstimates } from './estimates.js';
+import { planFilter } from './filter-plan.js';
 import type { FieldPlan, SelectionPlan } from './selection-plan.js';
-
-export interface CostEstimates extends Estimates {
-  /** Average number of edges of `predicate` per node of `parentType` (forward, or reverse for `~p` fields). */
-  fanOut(predicate: string, parentType: string, reverse: boolean): number;
-}
 
 export interface CostInputs {
   readonly model: SchemaModel;

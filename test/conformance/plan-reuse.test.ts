@@ -1,5 +1,6 @@
-// Plans are reused across requests of one cached document (engine/exec/query-root.ts: per field
-// occurrence when every variable holds a single scalar, else by argument shape). A reused plan must
+// Plans are reused across requests of one cached document (engine/exec/query-plan-cache.ts: per field
+// occurrence and argument shape; the shape is the document's when every variable holds a single
+// scalar, so values such as `has` field names are read from each request when the plan runs). A reused plan must
 // never be one made for other `first`/`offset`/`order` values or another filter shape: EXPLAIN shows
 // each request's own page and filter, and answers equal those of a document seen for the first time.
 
@@ -53,5 +54,18 @@ describe('plan reuse across requests of one document', () => {
       expect((await h.gql(byField, { f, n: 3 })).data).toEqual(fresh.data);
       expect(fresh.errors).toBeUndefined();
     }
+  });
+
+  it('a `has` variable: each request selects the nodes holding its own field', async () => {
+    const byHas = 'query Q($f: PostHasFilter) { queryPost(filter: { has: [$f] }) { title } }';
+    for (const [i, f] of ['topic', 'text', 'category', 'topic'].entries()) {
+      const reused = await h.gql(byHas, { f }, { explain: true });
+      expect(reused.extensions?.explain).toContain(`has ${f} [`);
+      const fresh = await h.gql(`${byHas} # has ${i}`, { f });
+      expect(reused.data).toEqual(fresh.data);
+      expect(fresh.errors).toBeUndefined();
+    }
+    const counts = await Promise.all(['topic', 'text', 'category'].map(async (f) => ((await h.gql(byHas, { f })).data?.queryPost as unknown[]).length));
+    expect(new Set(counts).size).toBeGreaterThan(1); // the fields differ in who holds them, so a stale plan would show
   });
 });

@@ -4,7 +4,8 @@
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { coerceArguments } from '../../../engine/exec/exec-context.js';
-import { estimateQueryCost, type CostEstimates } from '../../../engine/plan/query-cost.js';
+import type { CostEstimates } from '../../../engine/plan/estimates.js';
+import { estimateQueryCost } from '../../../engine/plan/query-cost.js';
 import { SelectionPlan } from '../../../engine/plan/selection-plan.js';
 import { compileSchema } from '../../../engine/schema/compile-schema.js';
 

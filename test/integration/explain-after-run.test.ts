@@ -1,0 +1,126 @@
+// EXPLAIN over HTTP shows the plan that ran (`--debug`, `extensions: {explain: true}`): a get's key
+// lookups and the node found; each filter node with its estimate and the ids it produced, the page step the estimates pick, and the step
+// that actually ran for the real candidate count. Before, EXPLAIN printed the estimated step only,
+// so a query whose real count made it run top-k was described as an index walk.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postGraphql } from './helpers/http.js';
+import { startWithSchema, type ServerProcess } from './helpers/server-process.js';
+
+const schema = `type Post { id: ID!  title: String! @search(by: [hash])  likes: Int @search  published: Boolean @search }
+type Author { id: ID!  handle: String! @id  age: Int! @id }`;
+
+interface Row {
+  title: string;
+  likes: number;
+  published: boolean;
+}
+
+// 300 posts: likes i % 50 (keys 50, so a range is estimated at a third: 100), published 2 in 3.
+const rows: Row[] = Array.from({ length: 300 }, (_, i) => ({ title: `p${i}`, likes: i % 50, published: i % 3 !== 0 }));
+
+let server: ServerProcess;
+let authorIds: string[] = [];
+
+beforeAll(async () => {
+  server = await startWithSchema(schema, { args: ['--debug'] });
+  const added = await post('mutation ($input: [AddPostInput!]!) { addPost(input: $input) { numUids } }', { input: rows });
+  expect(added['data']).toEqual({ addPost: { numUids: 300 } });
+  const authors = await post('mutation { addAuthor(input: [{ handle: "ann", age: 30 }, { handle: "bob", age: 40 }]) { author { id handle } } }');
+  authorIds = ((authors['data'] as { addAuthor: { author: { id: string; handle: string }[] } }).addAuthor.author).map((a) => a.id);
+}, 30_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function post(query: string, variables?: Record<string, unknown>, extensions?: unknown): Promise<Record<string, unknown>> {
+  const answer = await postGraphql(server.url, { query, variables, extensions });
+  expect(answer.status).toBe(200);
+  return answer.json() as Record<string, unknown>;
+}
+
+/** The naive answer: rows kept by `keep`, by likes descending then insertion (id) order, first `n`. */
+function naive(keep: (row: Row) => boolean, n: number): { title: string; likes: number }[] {
+  const kept = rows.map((row, i) => ({ row, i })).filter(({ row }) => keep(row));
+  kept.sort((a, b) => b.row.likes - a.row.likes || a.i - b.i);
+  return kept.slice(0, n).map(({ row }) => ({ title: row.title, likes: row.likes }));
+}
+
+const byLikes = 'query ($min: Int) { queryPost(filter: { likes: { ge: $min } }, order: { desc: likes }, first: 5) { title likes } }';
+
+describe('EXPLAIN after the run', () => {
+  it('names the step that ran when the real count overrules the estimate', async () => {
+    const answer = await post(byLikes, { min: 45 }, { explain: true });
+    expect(answer['data']).toEqual({ queryPost: naive((r) => r.likes >= 45, 5) });
+    expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe(
+      [
+        'queryPost: Post',
+        '  ge likes via int [100] got 30',
+        '  order desc likes by walk int index',
+        '  page offset 0 first 5',
+        '  ran top-k over 30 candidates',
+      ].join('\n'),
+    );
+  });
+
+  it('the same plan, reused for other values, walks the index when the real count is large', async () => {
+    const answer = await post(byLikes, { min: 0 }, { explain: true });
+    expect(answer['data']).toEqual({ queryPost: naive(() => true, 5) });
+    expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe(
+      [
+        'queryPost: Post',
+        '  ge likes via int [100] got 300',
+        '  order desc likes by walk int index',
+        '  page offset 0 first 5',
+        '  ran walk int index over 300 candidates',
+      ].join('\n'),
+    );
+  });
+
+  it("shows an intersection with each node's ids", async () => {
+    const query = '{ queryPost(filter: { published: true, likes: { lt: 10 } }, order: { asc: likes }, first: 3) { title likes } }';
+    const answer = await post(query, undefined, { explain: true });
+    expect(answer['data']).toEqual({ queryPost: [{ title: 'p50', likes: 0 }, { title: 'p100', likes: 0 }, { title: 'p200', likes: 0 }] });
+    expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe(
+      [
+        'queryPost: Post',
+        '  intersect [100] got 40',
+        '    lt likes via int [100] got 60',
+        '    eq published via bool [150] got 200',
+        '  order asc likes by walk int index',
+        '  page offset 0 first 3',
+        '  ran top-k over 40 candidates',
+      ].join('\n'),
+    );
+  });
+
+  it('says when the page came from the cached first k of the same candidates', async () => {
+    const query = '{ queryPost(order: { desc: likes }, first: 2) { title likes } }';
+    const explain = (cached: string) =>
+      ['queryPost: Post', '  scan type Post [300] got 300', '  order desc likes by walk int index', '  page offset 0 first 2', `  ran walk int index over 300 candidates${cached}`].join('\n');
+    const first = await post(query, undefined, { explain: true });
+    const again = await post(query, undefined, { explain: true });
+    expect(first['data']).toEqual({ queryPost: naive(() => true, 2) });
+    expect(again['data']).toEqual(first['data']);
+    expect((first['extensions'] as Record<string, unknown>)['explain']).toBe(explain(''));
+    expect((again['extensions'] as Record<string, unknown>)['explain']).toBe(explain(' (cached prefix)'));
+  });
+
+  it('get<T>: one key lookup per supplied key, by uid or through the @id index, and what it found', async () => {
+    const query = 'query ($id: ID, $h: String, $a: Int) { getAuthor(id: $id, handle: $h, age: $a) { handle } }';
+    const [ann, bob] = authorIds as [string, string];
+    const byHandle = await post(query, { h: 'bob' }, { explain: true });
+    expect(byHandle['data']).toEqual({ getAuthor: { handle: 'bob' } });
+    expect((byHandle['extensions'] as Record<string, unknown>)['explain']).toBe(['getAuthor: Author', '  lookup handle via hash', `  ran: found ${bob}`].join('\n'));
+    // Every supplied key must find the same node: ann's id with bob's age finds none.
+    const mixed = await post(query, { id: ann, a: 40 }, { explain: true });
+    expect(mixed['data']).toEqual({ getAuthor: null });
+    expect((mixed['extensions'] as Record<string, unknown>)['explain']).toBe(['getAuthor: Author', '  lookup id (uid)', '  lookup age via int', '  ran: no node'].join('\n'));
+    const both = await post(query, { id: ann, h: 'ann', a: 30 }, { explain: true });
+    expect(both['data']).toEqual({ getAuthor: { handle: 'ann' } });
+    expect((both['extensions'] as Record<string, unknown>)['explain']).toBe(
+      ['getAuthor: Author', '  lookup id (uid)', '  lookup handle via hash', '  lookup age via int', `  ran: found ${ann}`].join('\n'),
+    );
+  });
+});
