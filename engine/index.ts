@@ -38,6 +38,7 @@ import { customFieldInSubscription } from './custom/subscription-check.js';
 import { BytesResponse, withCacheControl } from './serving/bytes-response.js';
 import { CommitPath, requestExtensions } from './serving/commit-path.js';
 import { callLimits } from './serving/limits-from-options.js';
+import { consoleLogger } from './util/console-logger.js';
 import { openPersistence } from './serving/open-persistence.js';
 import { SchemaDeployQueue } from './serving/schema-deploy-queue.js';
 import { SchemaLifecycle, type ServingState } from './serving/schema-lifecycle.js';
@@ -67,16 +68,18 @@ export class Engine {
   readonly #tasks = new TaskList();
   /** Automatic persisted queries, by SHA-256 (kept across schema uploads, as Dgraph keeps them in its graph). */
   readonly #persistedQueries = new PersistedQueries();
+  readonly #log: EngineLogger;
 
   private constructor(private readonly options: EngineOptions) {
+    this.#log = options.log ?? consoleLogger;
     this.#calls = new CallRunner({
       limits: callLimits(options),
       workers: options.custom?.workers ?? 2,
       inlineMaxCalls: options.custom?.inlineMaxCalls ?? 8,
       maxPerHost: options.custom?.maxConcurrencyPerHost ?? 16,
     });
-    const log = options.log ?? consoleLogger;
     this.#schema = new SchemaLifecycle(this.#graph, this.#calls, options);
+    const log = this.#log;
     const webhooks = { runner: this.#calls, lambdaUrl: options.lambdaUrl, warn: (message: string, fields?: Parameters<EngineLogger['warn']>[1]) => log.warn(message, fields) };
     this.#commit = new CommitPath(this.#schema, webhooks, this.#persistedQueries);
     this.#deploys = new SchemaDeployQueue(this.#schema, () => this.#introspectionOptions(), () => this.#commit.persistence);
@@ -91,7 +94,7 @@ export class Engine {
     const engine = new Engine(options);
     if (options.dataDir !== '') {
       const into = { graph: engine.#graph, persistedQueries: engine.#persistedQueries, schema: engine.#schema };
-      engine.#commit.persistence = await openPersistence(options, options.log ?? consoleLogger, into);
+      engine.#commit.persistence = await openPersistence(options, engine.#log, into);
     }
     engine.#schema.status = 'up';
     return engine;
@@ -131,7 +134,7 @@ export class Engine {
     } catch (error) {
       // Internal failures never leak details: the client gets an id to quote, the log gets the rest.
       const id = requestId ?? randomUUID();
-      console.error(`request ${id} failed:`, error);
+      this.#log.error('request failed', { requestId: id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       return { kind: 'ok', body: serializeResponse({ errors: [wireError(messages.internal(id))], data: null }) };
     }
   }
@@ -269,8 +272,3 @@ export class Engine {
     await this.#calls.close();
   }
 }
-
-const consoleLogger: EngineLogger = {
-  info: (message, fields) => console.log(message, fields ?? ''),
-  warn: (message, fields) => console.warn(message, fields ?? ''),
-};
