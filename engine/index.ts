@@ -49,7 +49,6 @@ export { renderSchemaErrors } from './admin/admin-api.js';
 export { parseRequestJson } from './request/json-numbers.js';
 export { RestoreError } from './persist/persistence.js';
 export { DATA_DIR_MODE, DATA_FILE_MODE, nodeFileIo } from './persist/file-io.js';
-export { faultyFileIo, type FaultRule } from './persist/faulty-file-io.js';
 
 const serviceVersion = 'v25.0.0-ts';
 
