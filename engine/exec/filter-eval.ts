@@ -20,6 +20,7 @@ import type { TrigramIndex } from '../indexes/trigram-index.js';
 import type { NgramIndex } from '../indexes/ngram-index.js';
 import type { GeoIndex } from '../indexes/geo-index.js';
 import { languageIds } from './language-value.js';
+import { messages } from '../errors/messages.js';
 
 type Filter = Readonly<Record<string, unknown>>;
 
@@ -120,7 +121,7 @@ function evaluateFieldFilter(
   const ops = value as Filter;
   const keys = Object.keys(ops).filter((k) => ops[k] !== undefined);
   if (keys.length > 1 && field.filterInput !== undefined && !field.filterInput.includes('_')) {
-    throw new FieldError(`${field.filterInput} filter expects only one filter function, got: ${keys.length}`);
+    throw new FieldError(messages.oneFilterFunction(field.filterInput, keys.length));
   }
   const parts: SortedIds[] = [];
   for (const op of keys) {

@@ -17,6 +17,7 @@ import { cachedOrderPrefix, orderAndPage, type PageArgs } from './order-page.js'
 import { CASCADED, readList, readObject, readPage, type Completed } from './read-objects.js';
 import { metricOf, nearest } from './similarity.js';
 import { findByXid } from './xid-lookup.js';
+import { messages } from '../errors/messages.js';
 
 export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: FieldPlan, path: Path): Completed {
   const type = ctx.typeModel(root.type ?? '');
@@ -46,7 +47,7 @@ export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: F
     case 'similarByEmbedding':
       return similar(ctx, root, type, plan, path, args);
     default:
-      throw new FieldError(`${plan.fieldName} is not supported yet`);
+      throw new FieldError(messages.notSupportedYet(plan.fieldName));
   }
 }
 
@@ -193,7 +194,7 @@ export function getTarget(ctx: ExecContext, type: TypeModel, args: Record<string
   if (type.idField !== undefined && args[type.idField] !== undefined && args[type.idField] !== null) {
     const raw = String(args[type.idField]);
     const id = GraphStore.parseUid(raw);
-    if (id === undefined) throw new FieldError(`ID argument (${raw}) of ${plan.fieldName} was not able to be parsed`);
+    if (id === undefined) throw new FieldError(messages.idArgumentNotParsed(raw, plan.fieldName));
     if (!store.nodeExists(id) || !store.hasType(id, type.name)) return undefined;
     found = id;
   }

@@ -53,7 +53,7 @@ const oneFilterFunction: ValidationRule = (context) => ({
   ObjectValue(node) {
     const type = getNamedType(context.getInputType() ?? undefined);
     if (!isInputObjectType(type) || !singleFunctionFilters.has(type.name) || node.fields.length <= 1) return;
-    context.reportError(new GraphQLError(`${type.name} filter expects only one filter function, got: ${node.fields.length}`, { nodes: node }));
+    context.reportError(new GraphQLError(messages.oneFilterFunction(type.name, node.fields.length), { nodes: node }));
   },
 });
 
