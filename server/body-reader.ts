@@ -18,7 +18,7 @@ export function readBodyText(exchange: Exchange, maxBytes: number): Promise<stri
   return encoding === 'identity' ? readRaw(exchange, maxBytes) : readGzip(exchange, maxBytes).then(decodeUtf8);
 }
 
-export function decodeUtf8(body: Uint8Array): string {
+function decodeUtf8(body: Uint8Array): string {
   try {
     return utf8.decode(body);
   } catch {

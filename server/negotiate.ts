@@ -3,7 +3,7 @@
 
 export type ResponseMode = 'json' | 'graphql-response';
 
-export const graphqlResponseType = 'application/graphql-response+json';
+const graphqlResponseType = 'application/graphql-response+json';
 
 const contentTypes: Readonly<Record<ResponseMode, string>> = {
   json: 'application/json',

@@ -18,7 +18,7 @@ const json = 'application/json';
 const plainText = 'text/plain; charset=utf-8';
 
 /** `{"errors":[{"message":...,"extensions":{"code":...}}]}` */
-export function errorBody(message: string, code?: string): string {
+function errorBody(message: string, code?: string): string {
   return JSON.stringify({ errors: [code === undefined ? { message } : { message, extensions: { code } }] });
 }
 

@@ -9,7 +9,7 @@ import type { ScalarColumn, StoredValue } from '../store/scalar-column.js';
 import { unionMany, type SortedIds } from '../util/sorted-ids.js';
 
 /** The columns a language-fallback field reads, in order. */
-export function languageColumns(store: GraphStore, languages: readonly string[]): ScalarColumn[] {
+function languageColumns(store: GraphStore, languages: readonly string[]): ScalarColumn[] {
   const columns: ScalarColumn[] = [];
   for (const predicate of languages) {
     if (!predicate.endsWith('@*')) {

@@ -32,7 +32,7 @@ const nonNullMissing = (field: string, type: GraphQLOutputType) =>
   `Non-nullable field '${field}' (type ${String(type)}) was not present in result from Dgraph.  GraphQL error propagation triggered.`;
 
 /** A single-valued field found several values (e.g. a reverse edge): an error, and null propagated from here. */
-export function oneExpected(ctx: ExecContext, plan: FieldPlan, path: Path): typeof INVALID {
+function oneExpected(ctx: ExecContext, plan: FieldPlan, path: Path): typeof INVALID {
   ctx.addError(messages.listForOne, plan.nodes[0], path);
   return INVALID;
 }
@@ -149,7 +149,7 @@ function pickGeo(value: Record<string, unknown>, selection: SelectionPlan, ctx: 
 }
 
 /** Targets of an edge field (forward, or reverse for `@dgraph(pred: "~p")`) restricted to its type. */
-export function edgeTargets(ctx: ExecContext, id: number, field: FieldModel): SortedIds {
+function edgeTargets(ctx: ExecContext, id: number, field: FieldModel): SortedIds {
   const store = ctx.graph.store;
   const targets = field.reverseOf !== undefined ? store.edges(field.reverseOf).in(id) : store.edges(field.predicate).out(id);
   if (field.kind === 'union') {

@@ -95,7 +95,7 @@ function goLowerCase(word: string): string {
 }
 
 /** Lower-cases then NFKC-normalises one word, as Dgraph's term and fulltext analyzers do. */
-export function normalizeWord(word: string): string {
+function normalizeWord(word: string): string {
   if (ASCII_WORDS.test(word)) return word.toLowerCase();
   return goLowerCase(word).normalize('NFKC');
 }

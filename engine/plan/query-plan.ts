@@ -193,7 +193,7 @@ function indexNode(field: FieldModel, kind: IndexKind | 'none', fn: string, esti
 }
 
 /** The index a filter function is answered by (same choice as exec/filter-eval). */
-export function indexFor(field: FieldModel, fn: string): IndexKind | 'none' {
+function indexFor(field: FieldModel, fn: string): IndexKind | 'none' {
   const has = (k: IndexKind) => field.search.includes(k);
   switch (fn) {
     case 'eq':

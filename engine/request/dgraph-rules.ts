@@ -134,7 +134,7 @@ const knownRootType: ValidationRule = (context) => ({
   },
 });
 
-export const dgraphRules: readonly ValidationRule[] = [cascadeFields, oneFilterFunction, variableTypeFits, knownRootType];
+const dgraphRules: readonly ValidationRule[] = [cascadeFields, oneFilterFunction, variableTypeFits, knownRootType];
 
 /** The rules a request document is validated with: graphql-js's, KnownTypeNames in gqlparser's form, then Dgraph's. */
 export const requestRules: readonly ValidationRule[] = [...specifiedRules.map((rule) => (rule === KnownTypeNamesRule ? knownTypeNames : rule)), ...dgraphRules];

@@ -31,7 +31,7 @@ import { selectionBoundsError } from './selection-bounds.js';
 import { toGqlparserSyntax } from './syntax-errors.js';
 import { findFragmentCycles } from './fragment-cycles.js';
 
-export const defaultMaxQuerySelections = 20_000;
+const defaultMaxQuerySelections = 20_000;
 
 /** Past this many fragments, cycles are looked for by findFragmentCycles instead of graphql-js's rule. */
 const manyFragments = 50;

@@ -25,7 +25,3 @@ export function builtInDefinitions(): Definition[] {
 export function builtInTypeNames(): ReadonlySet<string> {
   return load().names;
 }
-
-export function builtInDirectiveNames(): ReadonlySet<string> {
-  return load().directives;
-}
