@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Engine, type EngineOptions } from '../engine/index.js';
 
 const schema = `type Item { key: String! @id @search(by: [hash]) n: Int @search label: String @search(by: [term]) }`;
-const quiet = { info: () => undefined, warn: (m: string) => console.warn(m) };
+const quiet = { info: () => undefined, warn: (m: string) => console.warn(m), error: (m: string) => console.error(m) };
 
 function options(dataDir: string, extra: Partial<EngineOptions> = {}): EngineOptions {
   return { dataDir, maxQueryTokens: 1_000_000, maxQueryDepth: 100, debug: false, fsync: 'everysec', snapshotEveryMutations: 0, snapshotIntervalSeconds: 0, log: quiet, ...extra };

@@ -33,7 +33,10 @@ export interface EngineOptions {
   readonly snapshotIntervalSeconds?: number;
   /** Snapshots kept (default 2); the log is kept back to the oldest of them. */
   readonly keepSnapshots?: number;
-  /** Where restore, repair and write-failure messages go (default: console). */
+  /**
+   * Where every engine message goes: restore and repair notes, write failures, failed webhooks, internal
+   * failures of a request. The server injects its own logger; default: console (engine/util/console-logger.ts).
+   */
   readonly log?: EngineLogger;
   /** The file I/O under persistence (tests inject faults here). */
   readonly fileIo?: FileIo;
@@ -80,9 +83,11 @@ export type FsyncMode = 'always' | 'everysec' | 'no';
 
 export type LogFieldValue = string | number | boolean | undefined;
 
+/** The engine logs through this alone (never console or process warnings); server/log.ts's Logger is one. */
 export interface EngineLogger {
-  info(message: string, fields?: Readonly<Record<string, LogFieldValue>>): void;
+  error(message: string, fields?: Readonly<Record<string, LogFieldValue>>): void;
   warn(message: string, fields?: Readonly<Record<string, LogFieldValue>>): void;
+  info(message: string, fields?: Readonly<Record<string, LogFieldValue>>): void;
 }
 
 /** The answer of an on-demand snapshot. */

@@ -2,7 +2,7 @@
 // Keys are compared as SHA-256 digests with timingSafeEqual, so neither content nor length leaks.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { HttpError } from './http-error.js';
+import { refusals } from './responses.js';
 
 export const authHeader = 'x-auth-token';
 
@@ -30,13 +30,13 @@ export class KeyChecker {
     if (keys.length === 0) return;
     if (scope === 'graphql' && this.options.anonymous) return;
     if (token === undefined || token === '') {
-      throw new HttpError(401, 'Invalid X-Auth-Token: the X-Auth-Token header is missing', 'ErrorUnauthorized');
+      throw refusals.missingKey();
     }
     const presented = digest(token);
     // Compare against every key (no early exit) so timing does not tell which one matched.
     let match = false;
     for (const key of keys) match = timingSafeEqual(presented, key) || match;
-    if (!match) throw new HttpError(401, 'Invalid X-Auth-Token', 'ErrorUnauthorized');
+    if (!match) throw refusals.wrongKey();
   }
 }
 

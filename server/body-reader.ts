@@ -3,7 +3,7 @@
 
 import type { Exchange } from './exchange.js';
 import { BoundedGunzip } from './gunzip-bounded.js';
-import { HttpError, httpMessages } from './http-error.js';
+import { refusals } from './responses.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -18,11 +18,11 @@ export function readBodyText(exchange: Exchange, maxBytes: number): Promise<stri
   return encoding === 'identity' ? readRaw(exchange, maxBytes) : readGzip(exchange, maxBytes).then(decodeUtf8);
 }
 
-export function decodeUtf8(body: Uint8Array): string {
+function decodeUtf8(body: Uint8Array): string {
   try {
     return utf8.decode(body);
   } catch {
-    throw new HttpError(400, httpMessages.notValidBody('the body is not valid UTF-8'));
+    throw refusals.notValidBody('the body is not valid UTF-8');
   }
 }
 
@@ -30,12 +30,12 @@ export function decodeUtf8(body: Uint8Array): string {
 function contentEncoding(exchange: Exchange, maxBytes: number): 'identity' | 'gzip' {
   const declared = exchange.header('content-length');
   if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
-    throw new HttpError(413, httpMessages.tooLarge(maxBytes));
+    throw refusals.tooLarge(maxBytes);
   }
   const encoding = (exchange.header('content-encoding') ?? '').trim().toLowerCase();
   if (encoding === '' || encoding === 'identity') return 'identity';
   if (encoding === 'gzip' || encoding === 'x-gzip') return 'gzip';
-  throw new HttpError(415, httpMessages.unsupportedEncoding(encoding));
+  throw refusals.unsupportedEncoding(encoding);
 }
 
 /**
@@ -49,7 +49,7 @@ function readRaw(exchange: Exchange, maxBytes: number): Promise<string> {
     let done = false;
     exchange.onAbort(() => {
       done = true;
-      reject(new HttpError(400, httpMessages.couldNotRead('the client closed the connection')));
+      reject(refusals.couldNotRead('the client closed the connection'));
     });
     exchange.sink.onData((chunk, isLast) => {
       if (done) return;
@@ -57,7 +57,7 @@ function readRaw(exchange: Exchange, maxBytes: number): Promise<string> {
       if (size > maxBytes) {
         done = true;
         chunks.length = 0;
-        reject(new HttpError(413, httpMessages.tooLarge(maxBytes)));
+        reject(refusals.tooLarge(maxBytes));
         return;
       }
       let body: Uint8Array;
@@ -82,7 +82,7 @@ function readGzip(exchange: Exchange, maxBytes: number): Promise<Buffer> {
   const gunzip = new BoundedGunzip(maxBytes);
   let size = 0;
   let paused = false;
-  exchange.onAbort(() => gunzip.fail(new HttpError(400, httpMessages.couldNotRead('the client closed the connection'))));
+  exchange.onAbort(() => gunzip.fail(refusals.couldNotRead('the client closed the connection')));
   gunzip.onDrain(() => {
     if (paused && exchange.open) {
       paused = false;
@@ -92,7 +92,7 @@ function readGzip(exchange: Exchange, maxBytes: number): Promise<Buffer> {
   exchange.sink.onData((chunk, isLast) => {
     size += chunk.byteLength;
     if (size > maxBytes) {
-      gunzip.fail(new HttpError(413, httpMessages.tooLarge(maxBytes)));
+      gunzip.fail(refusals.tooLarge(maxBytes));
       return;
     }
     if (chunk.byteLength > 0 && !gunzip.write(copy(chunk)) && !isLast && !paused && exchange.open) {

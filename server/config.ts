@@ -50,7 +50,7 @@ export interface CustomConfig {
   readonly introspectionTimeoutMs: number;
 }
 
-export const fsyncSettings = ['always', 'everysec', 'no'] as const;
+const fsyncSettings = ['always', 'everysec', 'no'] as const;
 export type FsyncSetting = (typeof fsyncSettings)[number];
 
 export type ConfigResult =

@@ -6,7 +6,7 @@
 import type { CorsPolicy } from '../engine/index.js';
 
 /** Dgraph's list (x.AccessControlAllowedHeaders), plus our name of the ACL token header. */
-export const allowedHeaders =
+const allowedHeaders =
   'X-Dgraph-AccessToken, X-Dgraph-AuthToken, Content-Type, Content-Length, Accept-Encoding, Cache-Control, X-CSRF-Token, X-Auth-Token, X-Requested-With, X-Service-AccessToken';
 
 export type HeaderSet = Readonly<Record<string, string>>;

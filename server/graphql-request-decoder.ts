@@ -4,7 +4,7 @@
 import { parseRequestJson, type GraphQLRequest } from '../engine/index.js';
 import { readBodyText } from './body-reader.js';
 import type { Exchange } from './exchange.js';
-import { HttpError, httpMessages } from './http-error.js';
+import { refusals } from './responses.js';
 import { mediaType } from './negotiate.js';
 import { authHeader } from './auth.js';
 
@@ -17,7 +17,7 @@ export interface DecodedRequest {
 export async function decodeGraphqlRequest(exchange: Exchange, maxBodyBytes: number): Promise<DecodedRequest> {
   const method = exchange.request.method;
   if (method === 'GET') return fromParameters(exchange);
-  if (method !== 'POST') throw new HttpError(405, httpMessages.badMethod, undefined, { Allow: 'GET, POST, OPTIONS' });
+  if (method !== 'POST') throw refusals.badMethod();
   const type = requestMediaType(exchange.header('content-type'));
   const text = await readBodyText(exchange, maxBodyBytes);
   if (type === 'application/graphql') return decoded(exchange, { query: text });
@@ -28,9 +28,9 @@ export async function decodeGraphqlRequest(exchange: Exchange, maxBodyBytes: num
 function requestMediaType(header: string | undefined): 'application/json' | 'application/graphql' {
   const media = mediaType(header);
   const charset = media?.params['charset'];
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw new HttpError(415, httpMessages.unsupportedMediaType);
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw refusals.unsupportedMediaType();
   if (media?.type === 'application/json' || media?.type === 'application/graphql') return media.type;
-  throw new HttpError(415, httpMessages.unsupportedMediaType);
+  throw refusals.unsupportedMediaType();
 }
 
 interface RawParameters {
@@ -45,10 +45,10 @@ function parseJsonBody(text: string): RawParameters {
   try {
     parsed = parseRequestJson(text);
   } catch (error) {
-    throw new HttpError(400, httpMessages.notValidBody(error instanceof Error ? error.message : String(error)));
+    throw refusals.notValidBody(error instanceof Error ? error.message : String(error));
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new HttpError(400, httpMessages.notValidBody('expected a JSON object'));
+    throw refusals.notValidBody('expected a JSON object');
   }
   return parsed;
 }
@@ -69,7 +69,7 @@ function jsonParameter(params: URLSearchParams, name: string): unknown {
   try {
     return parseRequestJson(text);
   } catch (error) {
-    throw new HttpError(400, httpMessages.notValidBody(`${name}: ${error instanceof Error ? error.message : String(error)}`));
+    throw refusals.notValidBody(`${name}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -77,7 +77,7 @@ function decoded(exchange: Exchange, raw: RawParameters): DecodedRequest {
   const query = optionalString(raw.query, 'query');
   const operationName = optionalString(raw.operationName, 'operationName');
   if (raw.extensions !== undefined && raw.extensions !== null && !isObject(raw.extensions)) {
-    throw new HttpError(400, httpMessages.notValidBody('"extensions" must be an object'));
+    throw refusals.notValidBody('"extensions" must be an object');
   }
   const request: GraphQLRequest = {
     method: exchange.request.method === 'GET' ? 'GET' : 'POST',
@@ -93,7 +93,7 @@ function decoded(exchange: Exchange, raw: RawParameters): DecodedRequest {
 
 function optionalString(value: unknown, name: string): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new HttpError(400, httpMessages.notValidBody(`"${name}" must be a string`));
+  if (typeof value !== 'string') throw refusals.notValidBody(`"${name}" must be a string`);
   return value;
 }
 

@@ -2,7 +2,8 @@
 // costs at most `maxBytes` of memory and the time to inflate them.
 
 import { createGunzip, type Gunzip } from 'node:zlib';
-import { HttpError, httpMessages } from './http-error.js';
+import type { HttpError } from './http-error.js';
+import { refusals } from './responses.js';
 
 export class BoundedGunzip {
   readonly #gunzip: Gunzip = createGunzip();
@@ -20,7 +21,7 @@ export class BoundedGunzip {
     });
     this.result.catch(() => undefined);
     this.#gunzip.on('data', (chunk: Buffer) => this.#take(chunk));
-    this.#gunzip.on('error', (error: Error) => this.fail(new HttpError(400, httpMessages.badGzip(error.message))));
+    this.#gunzip.on('error', (error: Error) => this.fail(refusals.badGzip(error.message)));
     this.#gunzip.on('end', () => this.#finish());
   }
 
@@ -50,7 +51,7 @@ export class BoundedGunzip {
     if (this.#done) return;
     this.#size += chunk.length;
     if (this.#size > this.maxBytes) {
-      this.fail(new HttpError(413, httpMessages.tooLargeDecompressed(this.maxBytes)));
+      this.fail(refusals.tooLargeDecompressed(this.maxBytes));
       return;
     }
     this.#chunks.push(chunk);

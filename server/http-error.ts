@@ -1,4 +1,5 @@
-// The one error type of the HTTP edge: a request refused before it reaches the engine.
+// The one error type of the HTTP edge: a request refused before it reaches the engine, and the edge's
+// own error texts. Statuses are chosen in responses.ts (`refusals`).
 
 export class HttpError extends Error {
   constructor(
@@ -13,11 +14,6 @@ export class HttpError extends Error {
   }
 }
 
-/** `{"errors":[{"message":...,"extensions":{"code":...}}]}` */
-export function errorBody(message: string, code?: string): string {
-  return JSON.stringify({ errors: [code === undefined ? { message } : { message, extensions: { code } }] });
-}
-
 export const httpMessages = {
   unsupportedMediaType: 'Unrecognised Content-Type.  Please use application/json or application/graphql for GraphQL requests',
   badMethod: 'Unrecognised request method.  Please use GET or POST for GraphQL requests',
@@ -30,4 +26,9 @@ export const httpMessages = {
   notFound: (path: string) => `Not found: ${path}`,
   unsupportedEncoding: (encoding: string) => `Unsupported Content-Encoding: ${encoding}`,
   conflictingLengths: (values: string) => `Conflicting Content-Length headers: ${values}`,
+  missingKey: 'Invalid X-Auth-Token: the X-Auth-Token header is missing',
+  wrongKey: 'Invalid X-Auth-Token',
+  internal: (requestId: string) => `Internal error (request ${requestId}).`,
+  noSchema: 'No GraphQL schema has been uploaded',
+  notReady: 'the server is not ready yet',
 } as const;

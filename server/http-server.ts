@@ -36,10 +36,7 @@ export async function startServer(transport: Transport, engine: Engine, config: 
     (request, sink) => {
       inFlight++;
       const exchange = new Exchange(request, sink, settled);
-      router.handle(exchange).catch((error: unknown) => {
-        log.error('request handling failed', { error: error instanceof Error ? error.message : String(error) });
-        exchange.write(500, {}, '');
-      });
+      void router.handle(exchange); // never rejects: the router answers every failure
     },
     () => engine.readsRequestHeaders,
   );

@@ -52,7 +52,7 @@ export function createLogger(level: LogLevel, out: Write = toStdout, err: Write 
   };
 }
 
-export function formatLine(time: string, level: LogLevel, message: string, fields?: LogFields): string {
+function formatLine(time: string, level: LogLevel, message: string, fields?: LogFields): string {
   let line = `${time} ${level} ${oneLine(message)}`;
   for (const [key, value] of Object.entries(fields ?? {})) {
     if (value !== undefined) line += ` ${key}=${formatValue(value)}`;

@@ -1,14 +1,9 @@
-// Content negotiation and the one place that decides HTTP status codes.
-//
-// Two audiences: clients that accept only `application/json` (or send no Accept: Dgraph's clients) get 200
-// for every GraphQL error; clients that accept `application/graphql-response+json` get the status codes of
-// the GraphQL-over-HTTP spec. Transport failures (bad body, 401, 405, 413, 415) are 4xx for both.
-
-import type { ResponseKind } from '../engine/index.js';
+// Content negotiation: the response media type from Accept (which decides the status codes a client
+// gets: responses.ts), request media types, gzip acceptance.
 
 export type ResponseMode = 'json' | 'graphql-response';
 
-export const graphqlResponseType = 'application/graphql-response+json';
+const graphqlResponseType = 'application/graphql-response+json';
 
 const contentTypes: Readonly<Record<ResponseMode, string>> = {
   json: 'application/json',
@@ -54,18 +49,6 @@ function parseResponseMode(accept: string): ResponseMode {
 
 export function contentTypeFor(mode: ResponseMode): string {
   return contentTypes[mode];
-}
-
-/** HTTP status for an engine answer. */
-export function statusFor(kind: ResponseKind, mode: ResponseMode): number {
-  switch (kind) {
-    case 'ok':
-      return 200;
-    case 'method-not-allowed':
-      return 405;
-    case 'request-error':
-      return mode === 'graphql-response' ? 400 : 200;
-  }
 }
 
 interface MediaType {

@@ -11,7 +11,7 @@ import { staticCorsHeaders, type HeaderSet } from './cors-headers.js';
 const gzipAsync = promisify(gzip);
 
 /** Bodies smaller than this are sent as they are: gzip would cost more than it saves. */
-export const gzipThreshold = 1024;
+const gzipThreshold = 1024;
 
 /**
  * CORS + content type (+ Vary, + Cache-Control, + gzip), merged once per combination: most replies add

@@ -1,13 +1,14 @@
 // Request stages for every path: route lookup → OPTIONS/CORS → key check → route → reply (with
 // /graphql's schema-dependent headers).
-// Refusals (HttpError) and unexpected failures are rendered here, nowhere else.
+// Every request passes through `handle`, the edge's one catch-all: refusals (HttpError) become their
+// replies, anything unexpected is logged and answered 500 (responses.ts decides both).
 
-import { randomUUID } from 'node:crypto';
 import { authHeader, KeyChecker } from './auth.js';
 import type { Exchange } from './exchange.js';
-import { HttpError, errorBody, httpMessages } from './http-error.js';
+import { HttpError } from './http-error.js';
 import type { Reply } from './http-types.js';
-import { contentTypeFor, responseMode, type ResponseMode } from './negotiate.js';
+import { responseMode, type ResponseMode } from './negotiate.js';
+import { failureReply, optionsReply, refusalReply, refusals } from './responses.js';
 import { sendReply } from './reply-writer.js';
 import { graphqlCorsHeaders } from './cors-headers.js';
 import { schemaRoute, validateSchemaRoute } from './routes/admin-schema-routes.js';
@@ -33,24 +34,29 @@ export class Router {
     this.#keys = new KeyChecker(context.config);
   }
 
+  /** Never rejects: whatever goes wrong is answered here. */
   async handle(exchange: Exchange): Promise<void> {
     const started = performance.now();
     const mode = responseMode(exchange.header('accept'));
-    const lengths = exchange.request.conflictingLengths;
-    if (lengths !== undefined) {
-      // The body's framing is ambiguous, so the connection cannot carry another request either.
-      const refused = refusal(new HttpError(400, httpMessages.conflictingLengths(lengths)), mode);
-      exchange.write(refused.status, { 'Content-Type': refused.contentType ?? 'application/json' }, refused.body, true);
-      return;
-    }
     const route = routes.get(exchange.request.path);
-    const reply = await this.#reply(exchange, route, mode);
+    let reply: Reply | undefined;
     try {
-      const sending = route?.schemaHeaders === true ? this.#sendGraphql(exchange, reply) : sendReply(exchange, reply);
+      const lengths = exchange.request.conflictingLengths;
+      if (lengths !== undefined) {
+        // The body's framing is ambiguous, so the connection cannot carry another request either.
+        reply = refusalReply(refusals.conflictingLengths(lengths), mode);
+        exchange.write(reply.status, { 'Content-Type': reply.contentType ?? 'application/json' }, reply.body, true);
+        return;
+      }
+      reply = await this.#reply(exchange, route, mode);
+      const sending = this.#send(exchange, route, reply);
       if (sending !== undefined) await sending;
     } catch (error) {
-      const failure = refusal(this.#internal(error), mode);
-      exchange.write(failure.status, { 'Content-Type': failure.contentType ?? 'application/json' }, failure.body);
+      const failure = failureReply(error, mode, this.context.log);
+      // Failing before a reply: the failure goes out like any reply (small, so written at once);
+      // failing while sending: a bare answer, if the client is still there.
+      if (reply === undefined) void this.#send(exchange, route, (reply = failure));
+      else exchange.write(failure.status, { 'Content-Type': failure.contentType ?? 'application/json' }, failure.body);
     }
     if (!this.context.log.enabled('debug')) return;
     this.context.log.debug('request', {
@@ -61,6 +67,10 @@ export class Router {
     });
   }
 
+  #send(exchange: Exchange, route: Route | undefined, reply: Reply): Promise<void> | undefined {
+    return route?.schemaHeaders === true ? this.#sendGraphql(exchange, reply) : sendReply(exchange, reply);
+  }
+
   /** /graphql: CORS by the schema's Allow-Origin list; refusals count 0 touched uids (not OPTIONS: headers only). */
   #sendGraphql(exchange: Exchange, reply: Reply): Promise<void> | undefined {
     const cors = graphqlCorsHeaders(this.context.engine.corsPolicy, exchange.header('origin'));
@@ -68,26 +78,16 @@ export class Router {
     return sendReply(exchange, counted, cors);
   }
 
+  /** The route's reply; a refusal (HttpError) is a reply too. Anything else is left to `handle`. */
   async #reply(exchange: Exchange, route: Route | undefined, mode: ResponseMode): Promise<Reply> {
     try {
-      if (route === undefined) throw new HttpError(404, httpMessages.notFound(exchange.request.path));
-      if (exchange.request.method === 'OPTIONS') return { status: 200, body: '' };
+      if (route === undefined) throw refusals.notFound(exchange.request.path);
+      if (exchange.request.method === 'OPTIONS') return optionsReply;
       if (route.scope !== undefined) this.#keys.check(route.scope, exchange.header(authHeader));
       return await route.handle(exchange, mode, this.context);
     } catch (error) {
-      if (error instanceof HttpError) return refusal(error, mode);
-      return refusal(this.#internal(error), mode);
+      if (error instanceof HttpError) return refusalReply(error, mode);
+      throw error;
     }
   }
-
-  #internal(error: unknown): HttpError {
-    const id = randomUUID();
-    this.context.log.error('internal error', { requestId: id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-    return new HttpError(500, `Internal error (request ${id}).`);
-  }
-}
-
-function refusal(error: HttpError, mode: ResponseMode): Reply {
-  const reply: Reply = { status: error.status, contentType: contentTypeFor(mode), body: errorBody(error.message, error.code) };
-  return error.headers === undefined ? reply : { ...reply, headers: error.headers };
 }

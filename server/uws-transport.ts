@@ -7,6 +7,7 @@ import { edgeHeaderNames, type IncomingRequest, type ResponseSink } from './http
 
 export type TransportName = 'uWebSockets.js-native' | 'uWebSockets.js-js-fallback';
 
+/** Must not throw: every failure is answered by the handler itself. */
 export type RequestHandler = (request: IncomingRequest, sink: ResponseSink) => void;
 
 export interface Listening {
@@ -41,19 +42,10 @@ export function loadTransport(): Transport {
 
 function listen(uws: typeof Uws, native: boolean, host: string, port: number, handler: RequestHandler, allHeaders: () => boolean): Promise<Listening> {
   const app = uws.App();
+  // A throw here would take the process down: the handler answers its own failures (server/router.ts).
   app.any('/*', (res, req) => {
-    try {
-      if (native) handler(snapshot(req, allHeaders()), res);
-      else handler(shimSnapshot(req), shimSink(res));
-    } catch (error) {
-      // A throw here would take the process down; answer 500 instead (the handler logs its own failures).
-      process.emitWarning(`request handler failed: ${error instanceof Error ? error.message : String(error)}`);
-      try {
-        res.cork(() => res.writeStatus('500 Internal Server Error').end());
-      } catch {
-        // the response was already finished or aborted
-      }
-    }
+    if (native) handler(snapshot(req, allHeaders()), res);
+    else handler(shimSnapshot(req), shimSink(res));
   });
   return new Promise((resolve, reject) => {
     app.listen(host, port, (socket) => {

@@ -19,7 +19,7 @@ export interface AdminBackend {
 const schemaNodeId = '0x1';
 
 /** A resolver error in Dgraph's admin wording. */
-export class AdminError extends Error {
+class AdminError extends Error {
   constructor(field: string, reason: string) {
     super(`resolving ${field} failed because ${reason}`);
   }
@@ -121,7 +121,7 @@ export function renderSchemaErrors(errors: readonly SchemaError[]): string {
   return errors.map((e) => `${schemaErrorPrefix(e)}${e.message}\n`).join('');
 }
 
-export function schemaErrorPrefix(error: SchemaError): string {
+function schemaErrorPrefix(error: SchemaError): string {
   const line = error.locations?.[0]?.line;
   return line === undefined ? 'input: ' : `input:${line}: `;
 }

@@ -23,6 +23,7 @@ import { predicateInfo, runDqlField } from './dql-field.js';
 import { sliceCheckEvery, TimeSlice } from './time-slice.js';
 import type { PredicateInfo } from '../dql/evaluate-dql.js';
 import { exceedsJsonNesting } from '../util/json-nesting.js';
+import { messages } from '../errors/messages.js';
 
 /** What the executor calls; resolves to true when a non-null root field failed (the whole `data` is null). */
 export interface CustomResolver {
@@ -124,7 +125,7 @@ export class CustomStage implements CustomResolver {
       // A single-object field reads the block's only node (Dgraph's completion does the same).
       if (value.length > 1) {
         ctx.addError(
-          'A list was returned, but GraphQL was expecting just one item. This indicates an internal error - probably a mismatch between the GraphQL and Dgraph/remote schemas. The value was resolved as null (which may trigger GraphQL error propagation) and as much other data as possible returned.',
+          messages.listForOne,
           slot.plan.nodes[0],
           slot.path,
         );
@@ -166,7 +167,7 @@ export class CustomStage implements CustomResolver {
       lastPlan = slot.plan;
       lastSpec = spec;
       if (spec === null) {
-        ctx.addError(`${slot.plan.fieldName} is not supported yet`, slot.plan.nodes[0], slot.path);
+        ctx.addError(messages.notSupportedYet(slot.plan.fieldName), slot.plan.nodes[0], slot.path);
         continue;
       }
       const key = slot.plan;

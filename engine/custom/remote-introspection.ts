@@ -45,7 +45,7 @@ const mismatch = (message: string): RemoteMismatch => new RemoteMismatch(message
 
 const specScalars = new Set(['Int', 'Float', 'String', 'Boolean', 'ID']);
 
-export const introspectionQuery = `
+const introspectionQuery = `
   query {
     __schema {
       queryType { name }

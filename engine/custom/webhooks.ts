@@ -85,7 +85,7 @@ export function fireWebhooks(
 }
 
 /** `{"resolver":"$webhook","X-Dgraph-AccessToken":...,"authHeader":{...},"event":{...}}` (Dgraph's field order). */
-export function webhookBody(model: SchemaModel, event: MutationEvent, commitTs: number, request: GraphQLRequest): string {
+function webhookBody(model: SchemaModel, event: MutationEvent, commitTs: number, request: GraphQLRequest): string {
   const rootUIDs = event.rootIds.map((id) => GraphStore.uidOf(id));
   const payload: Record<string, unknown> = {
     resolver: '$webhook',

@@ -34,4 +34,29 @@ export const messages = {
   resultTooLarge: (bytes: number, max: number) =>
     `Dgraph query failed because Dgraph execution failed because estimated response size: ${bytes} is bigger than threshold: ${max} (--max-result-bytes)`,
   internal: (requestId: string) => `Internal error (request ${requestId}).`,
+  // Execution: resolver and mutation-rewriting errors (graphql/resolve/*.go), one text however many paths raise it.
+  listForOne:
+    'A list was returned, but GraphQL was expecting just one item. This indicates an internal error - probably a mismatch between the GraphQL and Dgraph/remote schemas. The value was resolved as null (which may trigger GraphQL error propagation) and as much other data as possible returned.',
+  notSupportedYet: (field: string) => `${field} is not supported yet`,
+  oneFilterFunction: (filterInput: string, count: number) => `${filterInput} filter expects only one filter function, got: ${count}`,
+  int64Mismatch: (value: string) => `Type mismatched for Value \`${value}\`, expected: Int64`,
+  int64MismatchFloat: (value: string) => `Type mismatched for Value \`${value}\`, expected: Int64, got: 'Float'`,
+  /** The variables path words it without the space (Dgraph's coercion of JSON numbers). */
+  int64MismatchVariable: (value: string) => `Type mismatched for Value \`${value}\`, expected:\`Int64\``,
+  int64OutOfRange: (text: string) => `Out of range value '${text}', for type \`Int64\``,
+  passwordTooShort: 'Password too short, i.e. should have at least 6 chars',
+  idNotParsed: (raw: string) => `ID argument (${raw}) was not able to be parsed`,
+  idArgumentNotParsed: (raw: string, field: string) => `ID argument (${raw}) of ${field} was not able to be parsed`,
+  idOfOtherType: (raw: string, type: string) => `ID "${raw}" isn't a ${type}`,
+  referenceNeedsId: (type: string) => `type ${type} requires an id or @id value to reference`,
+  /** `field` is `Type.field` (the predicate). */
+  emptyXid: (field: string) => `encountered an empty value for @id field \`${field}\``,
+  fieldCannotBeEmpty: (field: string) => `field ${field} cannot be empty`,
+  requiredFieldMissing: (type: string, field: string) => `type ${type} requires a value for field ${field}, but no value present`,
+  xidExists: (value: string, field: string, type: string) => `id ${value} already exists for field ${field} inside type ${type}`,
+  unionOneChild: (where: string, count: number) => `value for ${where} must have exactly one child, found ${count} children`,
+  unionUnknownMember: (keys: string, union: string) => `unknown member ${keys} for union ${union}`,
+  vectorLengths: (metric: string) => `Dgraph execution failed because can not compute ${metric} on vectors of different lengths`,
+  entitiesUnknownType: (type: string) => `unable to find type ${type} in the schema`,
+  entitiesNoKey: (type: string) => `type ${type} has no @key`,
 } as const;

@@ -3,6 +3,7 @@
 
 import { GraphQLError, GraphQLScalarType, Kind, type GraphQLSchema, type ValueNode } from 'graphql';
 import { FloatText } from '../request/json-numbers.js';
+import { messages } from '../errors/messages.js';
 
 const installed = new WeakSet<GraphQLSchema>();
 const int64Min = -(2n ** 63n);
@@ -21,21 +22,21 @@ export function installApiScalars(schema: GraphQLSchema): void {
 function int64Literal(node: ValueNode): bigint {
   // graphql-js reports a thrown GraphQLError as is, so it carries the node for its location.
   if (node.kind === Kind.INT || (node.kind === Kind.STRING && /^-?\d+$/.test(node.value))) return inRange(node.value, node);
-  if (node.kind === Kind.FLOAT) throw new GraphQLError(`Type mismatched for Value \`${node.value}\`, expected: Int64, got: 'Float'`, { nodes: node });
-  throw new GraphQLError(`Type mismatched for Value \`${'value' in node ? String(node.value) : node.kind}\`, expected: Int64`, { nodes: node });
+  if (node.kind === Kind.FLOAT) throw new GraphQLError(messages.int64MismatchFloat(node.value), { nodes: node });
+  throw new GraphQLError(messages.int64Mismatch('value' in node ? String(node.value) : node.kind), { nodes: node });
 }
 
 function int64Value(value: unknown): bigint {
-  if (value instanceof FloatText) throw new GraphQLError(`Type mismatched for Value \`${value.text}\`, expected:\`Int64\``);
+  if (value instanceof FloatText) throw new GraphQLError(messages.int64MismatchVariable(value.text));
   if (typeof value === 'bigint') return inRange(value.toString());
   if (typeof value === 'number' && Number.isInteger(value)) return inRange(BigInt(value).toString());
   if (typeof value === 'string' && /^-?\d+$/.test(value)) return inRange(value);
-  throw new GraphQLError(`Type mismatched for Value \`${formatNumber(value)}\`, expected:\`Int64\``);
+  throw new GraphQLError(messages.int64MismatchVariable(formatNumber(value)));
 }
 
 function inRange(text: string, node?: ValueNode): bigint {
   const value = BigInt(text);
-  if (value < int64Min || value > int64Max) throw new GraphQLError(`Out of range value '${text}', for type \`Int64\``, node === undefined ? {} : { nodes: node });
+  if (value < int64Min || value > int64Max) throw new GraphQLError(messages.int64OutOfRange(text), node === undefined ? {} : { nodes: node });
   return value;
 }
 

@@ -4,6 +4,7 @@
 import bcrypt from 'bcryptjs';
 import type { TypeModel } from '../schema/model.js';
 import { FieldError, type ExecContext } from './exec-context.js';
+import { messages } from '../errors/messages.js';
 
 const cost = 10; // bcrypt.DefaultCost in Go, as Dgraph uses
 
@@ -12,7 +13,7 @@ export function setPassword(ctx: ExecContext, type: TypeModel, id: number, passw
   const secret = type.secret;
   if (secret === undefined) return;
   const text = String(password);
-  if (text.length < 6) throw new FieldError('Password too short, i.e. should have at least 6 chars');
+  if (text.length < 6) throw new FieldError(messages.passwordTooShort);
   ctx.graph.store.scalar(secret.predicate).set(id, bcrypt.hashSync(text, cost));
 }
 

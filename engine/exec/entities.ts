@@ -8,6 +8,7 @@ import type { FieldPlan } from '../plan/selection-plan.js';
 import { FieldError, pathOf, type ExecContext, type Path } from './exec-context.js';
 import { CASCADED, readObject, type Completed } from './read-objects.js';
 import { getTarget } from './query-root.js';
+import { messages } from '../errors/messages.js';
 
 export function resolveEntities(ctx: ExecContext, plan: FieldPlan, path: Path): Completed {
   const args = ctx.argumentsOf(plan);
@@ -18,7 +19,7 @@ export function resolveEntities(ctx: ExecContext, plan: FieldPlan, path: Path): 
     const rep = raw as Record<string, unknown>;
     const typeName = String(rep['__typename']);
     const type = ctx.model.types.get(typeName);
-    if (type === undefined) throw new FieldError(`unable to find type ${typeName} in the schema`);
+    if (type === undefined) throw new FieldError(messages.entitiesUnknownType(typeName));
     const key = keyFieldOf(ctx, typeName);
     const id = getTarget(ctx, type, { [key]: rep[key] }, plan);
     const object = id === undefined || plan.selection === undefined ? null : readObject(ctx, id, type, plan.selection, pathOf(path, out.length));
@@ -42,6 +43,6 @@ function keyFieldOf(ctx: ExecContext, typeName: string): string {
   const type = ctx.apiSchema.getType(typeName);
   const key = type?.astNode?.directives?.find((d) => d.name.value === 'key');
   const fields = key?.arguments?.find((a) => a.name.value === 'fields')?.value;
-  if (fields?.kind !== Kind.STRING) throw new FieldError(`type ${typeName} has no @key`);
+  if (fields?.kind !== Kind.STRING) throw new FieldError(messages.entitiesNoKey(typeName));
   return fields.value.trim();
 }

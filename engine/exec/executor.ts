@@ -252,7 +252,7 @@ export class Executor {
     try {
       if (plan.fieldName === '__schema' || plan.fieldName === '__type') return introspect(this.compiled, prepared, plan, ctx);
       if (root === undefined && plan.fieldName === '_entities') return resolveEntities(ctx, plan, pathOf(undefined, plan.responseName));
-      if (root === undefined) throw new FieldError(`${plan.fieldName} is not supported yet`);
+      if (root === undefined) throw new FieldError(messages.notSupportedYet(plan.fieldName));
       return rootType === 'Mutation'
         ? resolveMutationRoot(ctx, root, plan, pathOf(undefined, plan.responseName))
         : resolveQueryRoot(ctx, root, plan, pathOf(undefined, plan.responseName));

@@ -102,7 +102,7 @@ class FilterRun {
 }
 
 /** Nodes that have a value (or at least one edge) for a field. */
-export function hasField(ctx: ExecContext, type: TypeModel, name: string): SortedIds {
+function hasField(ctx: ExecContext, type: TypeModel, name: string): SortedIds {
   const field = type.fields.get(name);
   if (field === undefined) return [];
   const store = ctx.graph.store;
@@ -228,7 +228,7 @@ function parseIdList(values: readonly unknown[]): SortedIds {
   return ids.filter((id, i) => i === 0 || ids[i - 1] !== id);
 }
 
-export function asList(value: unknown): readonly unknown[] {
+function asList(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [value];
 }
 

@@ -20,7 +20,7 @@ export class Graph {
 }
 
 /** Indexes kept for a field: its `@search` kinds, plus a hash/int index for `@id` lookups. */
-export function indexKindsOf(field: FieldModel): readonly IndexKind[] {
+function indexKindsOf(field: FieldModel): readonly IndexKind[] {
   if (field.custom !== undefined || field.kind === 'object' || field.kind === 'interface' || field.kind === 'union') return [];
   if (field.kind === 'id') return [];
   const kinds = new Set<IndexKind>(field.search.filter((k) => k !== 'hnsw'));

@@ -13,6 +13,7 @@ import { readList, type Completed } from './read-objects.js';
 import { toStoredValue } from './stored-values.js';
 import { XidPrecheck } from './xid-precheck.js';
 import { unionReference } from './union-member.js';
+import { messages } from '../errors/messages.js';
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -40,7 +41,7 @@ export function resolveMutationRoot(ctx: ExecContext, root: RootFieldModel, plan
       return before;
     }
     default:
-      throw new FieldError(`${plan.fieldName} is not supported yet`);
+      throw new FieldError(messages.notSupportedYet(plan.fieldName));
   }
 }
 

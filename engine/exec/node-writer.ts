@@ -12,6 +12,7 @@ import { setPassword } from './check-password.js';
 import { sortedKeys } from '../util/sorted-keys.js';
 import type { XidPrecheck } from './xid-precheck.js';
 import { setKeys, unionReference } from './union-member.js';
+import { messages } from '../errors/messages.js';
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -60,15 +61,15 @@ export class NodeWriter {
     if (type.idField !== undefined && input[type.idField] !== undefined && input[type.idField] !== null) {
       const raw = String(input[type.idField]);
       const id = GraphStore.parseUid(raw);
-      if (id === undefined) throw new FieldError(`ID argument (${raw}) was not able to be parsed`);
+      if (id === undefined) throw new FieldError(messages.idNotParsed(raw));
       if (!this.ctx.graph.store.nodeExists(id) || !this.ctx.graph.store.hasType(id, type.name)) {
-        throw new FieldError(`ID "${raw}" isn't a ${type.name}`);
+        throw new FieldError(messages.idOfOtherType(raw, type.name));
       }
       return id;
     }
     const existing = this.#findExisting(type, input, true);
     if (existing !== undefined) return existing;
-    if (type.kind !== 'object') throw new FieldError(`type ${type.name} requires an id or @id value to reference`);
+    if (type.kind !== 'object') throw new FieldError(messages.referenceNeedsId(type.name));
     const definition = this.#definitionOf(type, original);
     const made = this.#nodeOf.get(definition);
     if (made !== undefined) return made;
@@ -117,7 +118,7 @@ export class NodeWriter {
         column.delete(id);
         continue;
       }
-      if (field.isXid && value === '') throw new FieldError(`encountered an empty value for @id field \`${type.name}.${name}\``);
+      if (field.isXid && value === '') throw new FieldError(messages.emptyXid(`${type.name}.${name}`));
       if (field.isXid && mode === 'update') this.#checkXidFree(type, field, value, id);
       // An embedding is one value (a Float32Array), not a list of values.
       const list = field.isList && field.kind !== 'embedding';
@@ -156,13 +157,13 @@ export class NodeWriter {
   #create(type: TypeModel, input: Input, impliedField?: string): number {
     for (const name of type.xidFields) {
       const field = type.fields.get(name);
-      if (field?.nonNull === true && (input[name] === undefined || input[name] === null)) throw new FieldError(`field ${name} cannot be empty`);
+      if (field?.nonNull === true && (input[name] === undefined || input[name] === null)) throw new FieldError(messages.fieldCannotBeEmpty(name));
     }
     this.#checkRequired(type, input, impliedField);
     for (const name of type.xidFields) {
       const field = type.fields.get(name);
       if (field !== undefined && field.typeName === 'String' && input[name] === '') {
-        throw new FieldError(`encountered an empty value for @id field \`${type.name}.${name}\``);
+        throw new FieldError(messages.emptyXid(`${type.name}.${name}`));
       }
     }
     const store = this.ctx.graph.store;
@@ -180,7 +181,7 @@ export class NodeWriter {
       if (field.name === impliedField) continue; // set by the inverse edge from the parent
       const value = input[field.name];
       if (value === undefined || value === null) {
-        throw new FieldError(`type ${type.name} requires a value for field ${field.name}, but no value present`);
+        throw new FieldError(messages.requiredFieldMissing(type.name, field.name));
       }
     }
   }
@@ -221,7 +222,7 @@ export class NodeWriter {
   #checkXidFree(type: TypeModel, field: FieldModel, value: unknown, self: number): void {
     const owner = findByXid(this.ctx, type, field, value);
     if (owner !== undefined && owner !== self) {
-      throw new FieldError(`id ${String(value)} already exists for field ${field.name} inside type ${type.name}`);
+      throw new FieldError(messages.xidExists(String(value), field.name, type.name));
     }
   }
 
@@ -237,8 +238,8 @@ export class NodeWriter {
     if (member !== undefined) return member;
     const count = setKeys(input).length;
     const where = via === undefined ? `union ${type.name}` : `field \`${via.name}\` in type \`${via.declaringType}\``;
-    if (count !== 1) throw new FieldError(`value for ${where} must have exactly one child, found ${count} children`);
-    throw new FieldError(`unknown member ${setKeys(input).join()} for union ${type.name}`);
+    if (count !== 1) throw new FieldError(messages.unionOneChild(where, count));
+    throw new FieldError(messages.unionUnknownMember(setKeys(input).join(), type.name));
   }
 }
 

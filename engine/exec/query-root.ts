@@ -1,5 +1,6 @@
 // Root query fields: get<T>, query<T>, aggregate<T>, check<T>Password, querySimilar<T>By*.
 
+import { messages } from '../errors/messages.js';
 import type { FieldPlan } from '../plan/selection-plan.js';
 import type { RootFieldModel, TypeModel } from '../schema/model.js';
 import { GraphStore } from '../store/graph-store.js';
@@ -128,7 +129,7 @@ function runGet(ctx: ExecContext, type: TypeModel, getPlan: GetPlan, args: Recor
     if (key.op === 'uid') {
       const raw = String(args[key.arg]);
       const id = GraphStore.parseUid(raw);
-      if (id === undefined) throw new FieldError(`ID argument (${raw}) of ${fieldName} was not able to be parsed`);
+      if (id === undefined) throw new FieldError(messages.idArgumentNotParsed(raw, fieldName));
       if (!store.nodeExists(id) || !store.hasType(id, type.name)) return undefined;
       found = id;
       continue;

@@ -19,6 +19,7 @@ import { cascadeFor, passesCascade, type Cascade } from './cascade.js';
 import { evaluateUnionFilter } from './union-filter.js';
 import { hasDeclaredType } from './union-member.js';
 import { languageValue } from './language-value.js';
+import { messages } from '../errors/messages.js';
 
 /** Marks a value that failed completion; its parent must become null (or fail in turn). */
 export const INVALID: unique symbol = Symbol('invalid');
@@ -31,12 +32,9 @@ export type Completed = unknown;
 const nonNullMissing = (field: string, type: GraphQLOutputType) =>
   `Non-nullable field '${field}' (type ${String(type)}) was not present in result from Dgraph.  GraphQL error propagation triggered.`;
 
-const listForOne =
-  'A list was returned, but GraphQL was expecting just one item. This indicates an internal error - probably a mismatch between the GraphQL and Dgraph/remote schemas. The value was resolved as null (which may trigger GraphQL error propagation) and as much other data as possible returned.';
-
 /** A single-valued field found several values (e.g. a reverse edge): an error, and null propagated from here. */
-export function oneExpected(ctx: ExecContext, plan: FieldPlan, path: Path): typeof INVALID {
-  ctx.addError(listForOne, plan.nodes[0], path);
+function oneExpected(ctx: ExecContext, plan: FieldPlan, path: Path): typeof INVALID {
+  ctx.addError(messages.listForOne, plan.nodes[0], path);
   return INVALID;
 }
 
@@ -152,7 +150,7 @@ function pickGeo(value: Record<string, unknown>, selection: SelectionPlan, ctx: 
 }
 
 /** Targets of an edge field (forward, or reverse for `@dgraph(pred: "~p")`) restricted to its type. */
-export function edgeTargets(ctx: ExecContext, id: number, field: FieldModel): SortedIds {
+function edgeTargets(ctx: ExecContext, id: number, field: FieldModel): SortedIds {
   const store = ctx.graph.store;
   const targets = field.reverseOf !== undefined ? store.edges(field.reverseOf).in(id) : store.edges(field.predicate).out(id);
   if (field.kind === 'union') {

@@ -6,6 +6,7 @@
 import { Kind, type GraphQLSchema } from 'graphql';
 import type { FieldModel, TypeModel } from '../schema/model.js';
 import { FieldError, type ExecContext } from './exec-context.js';
+import { messages } from '../errors/messages.js';
 
 export type Metric = 'euclidean' | 'cosine' | 'dotproduct';
 
@@ -46,7 +47,7 @@ const metricNames: Readonly<Record<Metric, string>> = { euclidean: 'euclidean di
 
 export function distance(metric: Metric, a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length) {
-    throw new FieldError(`Dgraph execution failed because can not compute ${metricNames[metric]} on vectors of different lengths`);
+    throw new FieldError(messages.vectorLengths(metricNames[metric]));
   }
   let dot = 0;
   let aa = 0;

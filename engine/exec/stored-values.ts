@@ -5,6 +5,7 @@ import { formatDateTime } from '../indexes/datetime-key.js';
 import type { GeoMultiPolygon, GeoPoint, GeoPolygon, GeoValue, ScalarValue } from '../indexes/value-index.js';
 import type { FieldModel } from '../schema/model.js';
 import { FieldError } from './exec-context.js';
+import { messages } from '../errors/messages.js';
 
 /** A GraphQL input value (already coerced by graphql-js) as the store keeps it. */
 export function toStoredValue(field: FieldModel, value: unknown): ScalarValue {
@@ -43,7 +44,7 @@ function toInt64(value: unknown): bigint {
   if (typeof value === 'bigint') return value;
   if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
   if (typeof value === 'string' && /^-?\d+$/.test(value)) return BigInt(value);
-  throw new FieldError(`Type mismatched for Value \`${String(value)}\`, expected: Int64`);
+  throw new FieldError(messages.int64Mismatch(String(value)));
 }
 
 /** The geo input shapes of the generated API (`PointRef`, `PolygonRef`, `MultiPolygonRef`). */

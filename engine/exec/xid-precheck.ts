@@ -7,6 +7,7 @@ import type { FieldModel, SchemaModel, TypeModel } from '../schema/model.js';
 import { isEdgeField } from './filter-eval.js';
 import { sortedKeys } from '../util/sorted-keys.js';
 import { unionReference } from './union-member.js';
+import { messages } from '../errors/messages.js';
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -47,7 +48,7 @@ export class XidPrecheck {
       const value = input[name];
       if (field === undefined || value === undefined || value === null) continue;
       if (!isEdgeField(field)) {
-        if (field.isXid && value === '') return `encountered an empty value for @id field \`${field.predicate}\``;
+        if (field.isXid && value === '') return messages.emptyXid(field.predicate);
         continue;
       }
       const target = this.model.types.get(field.typeName);

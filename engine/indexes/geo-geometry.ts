@@ -5,7 +5,7 @@
 
 import type { GeoMultiPolygon, GeoPoint, GeoPolygon, GeoValue } from './value-index.js';
 
-export const EARTH_RADIUS_METERS = 6_371_000;
+const EARTH_RADIUS_METERS = 6_371_000;
 
 type Pt = readonly [number, number];
 type Ring = readonly Pt[];
@@ -58,7 +58,7 @@ function onSegment(p: Pt, a: Pt, b: Pt): boolean {
 }
 
 /** Closed segments ab and cd share a point. */
-export function segmentsIntersect(a: Pt, b: Pt, c: Pt, d: Pt): boolean {
+function segmentsIntersect(a: Pt, b: Pt, c: Pt, d: Pt): boolean {
   const d1 = orient(c, d, a);
   const d2 = orient(c, d, b);
   const d3 = orient(a, b, c);
@@ -118,7 +118,7 @@ function ringsTouch(a: Rings, b: Rings): boolean {
 }
 
 /** Two polygons share at least one point. */
-export function polygonsIntersect(a: Rings, b: Rings): boolean {
+function polygonsIntersect(a: Rings, b: Rings): boolean {
   if (ringsTouch(a, b)) return true;
   const a0 = a[0]?.[0];
   const b0 = b[0]?.[0];

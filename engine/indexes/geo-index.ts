@@ -31,7 +31,7 @@ import {
   shapesIntersect,
 } from './geo-geometry.js';
 
-export const MAX_GEO_LEVEL = 13;
+const MAX_GEO_LEVEL = 13;
 const LEVEL_SHIFT = 2 ** 26;
 const ROW_SHIFT = 2 ** 13;
 const MAX_CELLS_PER_SHAPE = 4;

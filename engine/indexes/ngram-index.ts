@@ -13,7 +13,7 @@ import { unionMany, type SortedIds } from '../util/sorted-ids.js';
 import { analyzeFulltext } from './fulltext-analyzer.js';
 import { IdValues, TokenPostings } from './fulltext-postings.js';
 
-export const MAX_NGRAM = 3;
+const MAX_NGRAM = 3;
 const SEP = ' ';
 const sameString = (a: string, b: string): boolean => a === b;
 

@@ -12,15 +12,15 @@ export type OrderKey = number | bigint | string;
 export type OrderDirection = 'asc' | 'desc';
 
 /** Numeric comparison that also orders number against bigint exactly. */
-export const compareNumeric: Compare<number | bigint> = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const compareNumeric: Compare<number | bigint> = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function numericKey(value: ScalarValue): number | bigint | undefined {
+function numericKey(value: ScalarValue): number | bigint | undefined {
   if (typeof value === 'number') return Number.isNaN(value) ? undefined : value;
   if (typeof value === 'bigint') return value;
   return undefined;
 }
 
-export function dateTimeKey(value: ScalarValue): number | undefined {
+function dateTimeKey(value: ScalarValue): number | undefined {
   if (typeof value === 'string') return parseDateTime(value);
   if (typeof value === 'number' && !Number.isNaN(value)) return value;
   return undefined;

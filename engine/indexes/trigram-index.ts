@@ -25,7 +25,7 @@ const CACHE_LIMIT = 256;
 const sameString = (a: string, b: string): boolean => a === b;
 
 /** Distinct trigrams of `s` (none when it is shorter than three code units). */
-export function trigramsOf(s: string): Set<string> {
+function trigramsOf(s: string): Set<string> {
   const out = new Set<string>();
   for (let i = 0; i + 3 <= s.length; i++) out.add(s.slice(i, i + 3));
   return out;

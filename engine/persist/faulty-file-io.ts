@@ -1,7 +1,8 @@
 // Fault injection over any FileIo: fail the Nth matching write/fsync/rename/... with an errno code
 // (EIO, ENOSPC, ...) or make it hang forever (to kill a process at that exact point). Rules can be
 // changed at any time (`rules` is live), so a test can clear a fault and check the next write succeeds.
-// The server builds one from SERVICE_IO_FAULTS (JSON array of rules) — for tests only.
+// Tests reach it through engine/testing.ts; the test-only server entry (server/testing/main-with-faults.ts)
+// builds one from SERVICE_IO_FAULTS (JSON array of rules).
 
 import { ioError, type FileIo } from './file-io.js';
 

@@ -9,10 +9,10 @@ import { checksum } from './checksum.js';
 import { decode, encode, markNegativeZero } from './msgpack-codec.js';
 import { R_SET, redoWidth, type RedoOps } from '../store/redo.js';
 
-export const LOG_MAGIC = Buffer.from('GQLWAL\0', 'latin1');
-export const LOG_VERSION = 1;
+const LOG_MAGIC = Buffer.from('GQLWAL\0', 'latin1');
+const LOG_VERSION = 1;
 export const LOG_HEADER_BYTES = 16;
-export const FRAME_HEADER_BYTES = 8;
+const FRAME_HEADER_BYTES = 8;
 /** Far above any real record; a larger length is damage, not data. */
 const MAX_RECORD_BYTES = 1 << 30;
 
@@ -127,7 +127,7 @@ function looksLikeFrame(bytes: Buffer, at: number): boolean {
  * The first whole, checksummed record at or after `from` with an LSN of at least `minLsn`: proof that
  * the damage before it is not a torn tail. Byte by byte, so a damaged length cannot hide what follows.
  */
-export function findValidFrame(bytes: Buffer, from: number, minLsn: number): { offset: number; lsn: number } | undefined {
+function findValidFrame(bytes: Buffer, from: number, minLsn: number): { offset: number; lsn: number } | undefined {
   for (let at = from; at + FRAME_HEADER_BYTES + 2 <= bytes.length; at++) {
     if (!looksLikeFrame(bytes, at)) continue;
     const frame = readFrame(bytes, at);

@@ -18,8 +18,8 @@ import type { FileIo } from './file-io.js';
 import { decode, encode, markNegativeZero } from './msgpack-codec.js';
 import { snapshotFileName } from './data-dir.js';
 
-export const SNAPSHOT_MAGIC = Buffer.from('GQLSNAP\0', 'latin1');
-export const SNAPSHOT_VERSION = 1;
+const SNAPSHOT_MAGIC = Buffer.from('GQLSNAP\0', 'latin1');
+const SNAPSHOT_VERSION = 1;
 
 export interface SnapshotContent {
   /** State after log record `lsn`. */
@@ -54,7 +54,7 @@ export class SnapshotError extends Error {
   }
 }
 
-export function schemaHash(sdl: string | null): string {
+function schemaHash(sdl: string | null): string {
   return sdl === null ? '' : createHash('sha256').update(sdl).digest('hex');
 }
 
@@ -119,7 +119,7 @@ export async function writeSnapshotFile(io: FileIo, dir: string, lsn: number, pa
 }
 
 /** Reads just the header (checked), for listings. */
-export function readSnapshotHeader(bytes: Buffer, file: string): { header: SnapshotHeader; bodyOffset: number } {
+function readSnapshotHeader(bytes: Buffer, file: string): { header: SnapshotHeader; bodyOffset: number } {
   if (bytes.length < 20) throw new SnapshotError(file, bytes.length, `file too short (${bytes.length} bytes)`);
   if (!bytes.subarray(0, 8).equals(SNAPSHOT_MAGIC)) throw new SnapshotError(file, 0, 'bad magic');
   const version = bytes.readUInt32LE(8);

@@ -5,6 +5,7 @@
 // one plan serves every request of the same filter shape: exec/filter-eval.ts runs it with each
 // request's values and never chooses an index itself.
 
+import { messages } from '../errors/messages.js';
 import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
 import type { Estimates } from './estimates.js';
 
@@ -123,7 +124,7 @@ class FilterPlanner {
     const ops = value as Filter;
     const fns = Object.keys(ops).filter((fn) => ops[fn] !== undefined);
     if (fns.length > 1 && field.filterInput !== undefined && !field.filterInput.includes('_')) {
-      const message = `${field.filterInput} filter expects only one filter function, got: ${fns.length}`;
+      const message = messages.oneFilterFunction(field.filterInput, fns.length);
       this.failure ??= { op: 'fail', message, estimate: 0 };
     }
     const out: FilterPlan[] = [];

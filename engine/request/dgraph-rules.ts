@@ -54,7 +54,7 @@ const oneFilterFunction: ValidationRule = (context) => ({
   ObjectValue(node) {
     const type = getNamedType(context.getInputType() ?? undefined);
     if (!isInputObjectType(type) || !singleFunctionFilters.has(type.name) || node.fields.length <= 1) return;
-    context.reportError(new GraphQLError(`${type.name} filter expects only one filter function, got: ${node.fields.length}`, { nodes: node }));
+    context.reportError(new GraphQLError(messages.oneFilterFunction(type.name, node.fields.length), { nodes: node }));
   },
 });
 
@@ -137,7 +137,7 @@ const knownRootType: ValidationRule = (context) => ({
   },
 });
 
-export const dgraphRules: readonly ValidationRule[] = [cascadeFields, oneFilterFunction, variableTypeFits, knownRootType];
+const dgraphRules: readonly ValidationRule[] = [cascadeFields, oneFilterFunction, variableTypeFits, knownRootType];
 
 /** The rules a request document is validated with: graphql-js's, those gqlparser words otherwise in its form, then Dgraph's. */
 export const requestRules: readonly ValidationRule[] = [

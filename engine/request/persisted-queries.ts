@@ -24,7 +24,7 @@ export type PersistedLookup =
 const none: PersistedLookup = { kind: 'none' };
 
 /** The hash a request names, if any (Dgraph reads only `persistedQuery.sha256Hash`; `version` is not checked). */
-export function persistedQueryHash(extensions: unknown): string | undefined {
+function persistedQueryHash(extensions: unknown): string | undefined {
   if (typeof extensions !== 'object' || extensions === null) return undefined;
   const persisted = (extensions as Record<string, unknown>)['persistedQuery'];
   if (typeof persisted !== 'object' || persisted === null) return undefined;

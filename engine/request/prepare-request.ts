@@ -32,7 +32,7 @@ import { toGqlparserSyntax } from './syntax-errors.js';
 import { typeSystemDefinitionError } from './type-system-definition.js';
 import { findFragmentCycles } from './fragment-cycles.js';
 
-export const defaultMaxQuerySelections = 20_000;
+const defaultMaxQuerySelections = 20_000;
 
 /** Past this many fragments, cycles are looked for by findFragmentCycles instead of graphql-js's rule. */
 const manyFragments = 50;

@@ -40,7 +40,7 @@ function goByte(text: string, index: number): string {
 }
 
 /** The first error gqlparser's lexer meets in the text, if any (it stops at the first one). */
-export function firstLexError(text: string): LexError | undefined {
+function firstLexError(text: string): LexError | undefined {
   const chars = text; // indexed by UTF-16 unit; columns are counted in code points, as gqlparser's runes
   let line = 1;
   let lineStart = 0;

@@ -20,6 +20,7 @@ import {
   type ASTNode,
 } from 'graphql';
 import { singleFunctionFilters } from './dgraph-rules.js';
+import { messages } from '../errors/messages.js';
 
 interface CascadeUse {
   readonly kind: 'cascade';
@@ -120,7 +121,7 @@ function filterError(value: unknown, type: GraphQLInputType): string | undefined
   }
   if (!isInputObjectType(type) || typeof value !== 'object' || value === null) return undefined;
   const keys = Object.keys(value);
-  if (singleFunctionFilters.has(type.name) && keys.length > 1) return `${type.name} filter expects only one filter function, got: ${keys.length}`;
+  if (singleFunctionFilters.has(type.name) && keys.length > 1) return messages.oneFilterFunction(type.name, keys.length);
   const fields = type.getFields();
   for (const key of keys) {
     const field = fields[key];

@@ -236,7 +236,7 @@ function stringList(v: Value | undefined): string[] {
   return v ? v.children.map((c) => c.value.raw) : [];
 }
 
-export function customModel(f: FieldDef, parent: Definition, isRoot: boolean, lambdaUrl: string | undefined): CustomFieldModel | undefined {
+function customModel(f: FieldDef, parent: Definition, isRoot: boolean, lambdaUrl: string | undefined): CustomFieldModel | undefined {
   if (findDirective(f.directives, 'lambda')) {
     const http: CustomHttpModel = {
       url: lambdaUrl ?? '',

@@ -5,15 +5,7 @@ import { EXTENDED_DEFINITIONS } from './extended-definitions.js';
 import { convertDocument } from './from-document.js';
 import type { Definition } from './sdl-ast.js';
 
-let cached: { readonly names: ReadonlySet<string>; readonly directives: ReadonlySet<string> } | undefined;
-
-function load(): { readonly names: ReadonlySet<string>; readonly directives: ReadonlySet<string> } {
-  if (!cached) {
-    const doc = convertDocument(parse(EXTENDED_DEFINITIONS, { noLocation: true }));
-    cached = { names: new Set(doc.definitions.map((d) => d.name)), directives: new Set(doc.directiveNames) };
-  }
-  return cached;
-}
+let cachedNames: ReadonlySet<string> | undefined;
 
 /** Fresh (mutable) copies of the built-in definitions. */
 export function builtInDefinitions(): Definition[] {
@@ -23,9 +15,6 @@ export function builtInDefinitions(): Definition[] {
 }
 
 export function builtInTypeNames(): ReadonlySet<string> {
-  return load().names;
-}
-
-export function builtInDirectiveNames(): ReadonlySet<string> {
-  return load().directives;
+  cachedNames ??= new Set(convertDocument(parse(EXTENDED_DEFINITIONS, { noLocation: true })).definitions.map((d) => d.name));
+  return cachedNames;
 }

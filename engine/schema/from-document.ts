@@ -36,7 +36,7 @@ export function convertDocument(doc: DocumentNode): ConvertedDocument {
   return { definitions, directiveNames };
 }
 
-export function posOf(loc: Location | undefined): Pos | undefined {
+function posOf(loc: Location | undefined): Pos | undefined {
   if (!loc) return undefined;
   // The parser already knows the token's line and column; getLocation would rescan the source.
   const { line, column } = loc.startToken;
@@ -161,7 +161,7 @@ function convertArgument(node: ArgumentNode): Argument {
   return { name: node.name.value, value: convertValue(node.value), pos: posOf(node.name.loc) };
 }
 
-export function convertValue(node: ValueNode): Value {
+function convertValue(node: ValueNode): Value {
   const pos = posOf(node.loc);
   switch (node.kind) {
     case Kind.VARIABLE:

@@ -60,7 +60,7 @@ export interface GenerateParams {
 const DEPRECATED_INTERFACE_GET =
   '@id argument for get query on interface is being deprecated. Only those @id fields which have interface argument set to true will be available in getQuery argument on interface post v21.11.0, please update your schema accordingly.';
 
-export function parseGenerateParams(defn: Definition): GenerateParams {
+function parseGenerateParams(defn: Definition): GenerateParams {
   const p: GenerateParams = { get: true, query: true, password: true, aggregate: true, add: true, update: true, delete: true, subscription: false };
   const dir = findDirective(defn.directives, 'generate');
   const flag = (v: { raw: string; kind: string } | undefined, dflt: boolean): boolean =>

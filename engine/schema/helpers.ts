@@ -56,7 +56,7 @@ export function secretField(d: Definition): FieldDef | undefined {
   return out;
 }
 
-export function searchDirectiveArgs(dir: Directive): string[] {
+function searchDirectiveArgs(dir: Directive): string[] {
   const by = findArg(dir, 'by')?.value;
   if (!by) return [];
   if (by.kind === 'List') return by.children.map((c) => c.value.raw);

@@ -32,7 +32,7 @@ export function parseSdl(sdl: string): ParseResult {
 }
 
 /** graphql-js says `Syntax Error: Expected Name, found ":".`; gqlparser says `Expected Name, found :`. */
-export function toGqlparserError(e: GraphQLError, source?: string): SchemaError {
+function toGqlparserError(e: GraphQLError, source?: string): SchemaError {
   let message = e.message.replace(/^Syntax Error: /, '').replace(/\.$/, '');
   // gqlparser words an empty `{ }` field/value list this way.
   if (message === 'Expected Name, found "}"' && source !== undefined && e.positions?.[0] !== undefined) {

@@ -7,7 +7,7 @@ import { typeString } from './sdl-ast.js';
 import type { CompletedSchema } from './generate-api.js';
 
 /** Directives Dgraph knows (has a validator for); any other directive is dropped from the output. */
-export const PRINTED_DIRECTIVES: ReadonlySet<string> = new Set([
+const PRINTED_DIRECTIVES: ReadonlySet<string> = new Set([
   'hasInverse',
   'search',
   'embedding',
@@ -51,7 +51,7 @@ function printArgs(args: readonly Argument[]): string {
   return args.length === 0 ? '' : `(${args.map((a) => `${a.name}: ${printValue(a.value)}`).join(', ')})`;
 }
 
-export function printDirectives(dirs: readonly Directive[]): string {
+function printDirectives(dirs: readonly Directive[]): string {
   const shown = dirs.filter((d) => PRINTED_DIRECTIVES.has(d.name));
   return shown.length === 0 ? '' : ' ' + shown.map((d) => `@${d.name}${printArgs(d.args)}`).join(' ');
 }
@@ -74,7 +74,7 @@ function printFields(fields: readonly FieldDef[]): string {
   return out;
 }
 
-export function printDefinition(def: Definition): string {
+function printDefinition(def: Definition): string {
   const desc = description(def.description);
   const dirs = printDirectives(def.directives);
   switch (def.kind) {

@@ -146,10 +146,6 @@ export function findChild(v: Value | undefined, name: string): ValueChild | unde
   return v?.children.find((c) => c.name === name);
 }
 
-export function findField(def: Definition | undefined, name: string): FieldDef | undefined {
-  return def?.fields.find((f) => f.name === name);
-}
-
 export function stringValue(raw: string, kind: ValueKind = 'String'): Value {
   return { kind, raw, children: [] };
 }

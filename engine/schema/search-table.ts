@@ -48,12 +48,6 @@ export const DEFAULT_SEARCHES: Readonly<Record<string, string>> = {
 /** Search arguments allowed on enum fields. */
 export const ENUM_SEARCHES: ReadonlySet<string> = new Set(['hash', 'exact', 'trigram', 'regexp', 'ngram']);
 
-/** Pairs that can't be combined on one field (same underlying index or overlapping filters). */
-export const CONFLICTING_SEARCHES: ReadonlyArray<readonly [string, string]> = [
-  ['hash', 'exact'],
-  ['trigram', 'regexp'],
-];
-
 /** GraphQL types usable in `order` and as aggregate min/max. */
 export const ORDERABLE_TYPES: ReadonlySet<string> = new Set(['Int', 'Float', 'String', 'DateTime', 'Int64']);
 /** GraphQL types that get aggregate sum/avg. */
@@ -73,9 +67,3 @@ export const INBUILT_TYPES: Readonly<Record<string, string>> = {
   Polygon: 'geo',
   MultiPolygon: 'geo',
 };
-
-/** The search option suffix of e.g. `hnsw(metric: euclidean, exponent: 4)`. */
-export function searchArgName(arg: string): string {
-  const paren = arg.indexOf('(');
-  return paren < 0 ? arg : arg.slice(0, paren);
-}

@@ -19,6 +19,6 @@ export function grownFloat64(a: Float64Array, id: number): Float64Array<ArrayBuf
   return next;
 }
 
-export function newCapacity(current: number, id: number): number {
+function newCapacity(current: number, id: number): number {
   return Math.max(id + 1, Math.ceil(current * 1.5), 1024);
 }

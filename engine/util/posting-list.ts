@@ -169,7 +169,7 @@ export function andBitsets(bitsets: readonly Uint32Array[]): number[] {
 }
 
 /** Whether to AND whole bitsets rather than probe the smallest list's ids: its ids fill a quarter of the words. */
-export function denseEnough(smallest: number, bitsetWords: number): boolean {
+function denseEnough(smallest: number, bitsetWords: number): boolean {
   return smallest * 4 >= bitsetWords;
 }
 
@@ -308,11 +308,4 @@ export function postingHas(p: Posting | undefined, id: number): boolean {
   if (typeof p === 'number') return p === id;
   if (p instanceof PostingList) return p.has(id);
   return contains(p, id);
-}
-
-/** Calls `fn` for each id in ascending order. */
-export function postingForEach(p: Posting | undefined, fn: (id: number) => void): void {
-  if (p === undefined) return;
-  if (typeof p === 'number') fn(p);
-  else for (const id of postingIds(p)) fn(id);
 }

@@ -21,7 +21,11 @@ export async function openOffline(dataDir: string, recover = false): Promise<Eng
     recover,
     snapshotEveryMutations: 0,
     snapshotIntervalSeconds: 0,
-    log: { info: () => undefined, warn: (m, f) => process.stderr.write(`warning: ${m} ${JSON.stringify(f ?? {})}\n`) },
+    log: {
+      error: (m, f) => process.stderr.write(`error: ${m} ${JSON.stringify(f ?? {})}\n`),
+      warn: (m, f) => process.stderr.write(`warning: ${m} ${JSON.stringify(f ?? {})}\n`),
+      info: () => undefined,
+    },
   });
 }
 

@@ -4,9 +4,9 @@
 import { renderSchemaErrors, type SchemaError } from '../../engine/index.js';
 import { readBodyText } from '../body-reader.js';
 import type { Exchange } from '../exchange.js';
-import { HttpError, errorBody, httpMessages } from '../http-error.js';
 import type { Reply } from '../http-types.js';
-import { contentTypeFor, type ResponseMode } from '../negotiate.js';
+import type { ResponseMode } from '../negotiate.js';
+import { currentSchemaReply, refusals, schemaUpdateReply, schemaValidationReply } from '../responses.js';
 import type { Route, RouteContext } from './route.js';
 
 /** Where `updateGQLSchema` sits in Dgraph's internal admin query; part of its error text. */
@@ -17,15 +17,14 @@ const uploadMethods = new Set(['POST', 'PUT']);
 export const schemaRoute: Route = {
   scope: 'admin',
   async handle(exchange: Exchange, mode: ResponseMode, context: RouteContext): Promise<Reply> {
-    if (exchange.request.method === 'GET') return currentSchema(context, mode);
+    if (exchange.request.method === 'GET') return currentSchemaReply(context.engine.currentSchema()?.schema, mode);
     const sdl = await readSchemaBody(exchange, context);
     const result = await context.engine.updateSchema(sdl);
     if (result.ok) {
       context.log.info('schema updated', { counter: context.engine.probe().schemaUpdateCounter });
-      return { status: 200, contentType: contentTypeFor(mode), body: JSON.stringify({ data: { code: 'Success', message: 'Done' } }) };
+      return schemaUpdateReply(undefined, mode);
     }
-    const message = `resolving updateGQLSchema failed because ${renderSchemaErrors(result.errors)}${adminQueryLocation}`;
-    return { status: mode === 'graphql-response' ? 400 : 200, contentType: contentTypeFor(mode), body: errorBody(message, 'Error') };
+    return schemaUpdateReply(`resolving updateGQLSchema failed because ${renderSchemaErrors(result.errors)}${adminQueryLocation}`, mode);
   },
 };
 
@@ -34,26 +33,13 @@ export const validateSchemaRoute: Route = {
   async handle(exchange: Exchange, mode: ResponseMode, context: RouteContext): Promise<Reply> {
     const sdl = await readSchemaBody(exchange, context);
     const errors = await context.engine.validateSchema(sdl);
-    if (errors.length === 0) {
-      return { status: 200, contentType: contentTypeFor(mode), body: errorBody('Schema is valid', 'success') };
-    }
-    const body = JSON.stringify({ errors: errors.map((error) => ({ message: renderOne(error), extensions: { code: 'ErrorInvalidRequest' } })) });
-    return { status: 400, contentType: contentTypeFor(mode), body };
+    return schemaValidationReply(errors.map(renderOne), mode);
   },
 };
 
 async function readSchemaBody(exchange: Exchange, context: RouteContext): Promise<string> {
-  if (!uploadMethods.has(exchange.request.method)) throw new HttpError(400, httpMessages.invalidMethod, 'ErrorInvalidMethod');
+  if (!uploadMethods.has(exchange.request.method)) throw refusals.invalidMethod();
   return readBodyText(exchange, context.config.maxBodyBytes);
-}
-
-/** GET /admin/schema: the uploaded text as text/plain, or 404 when there is none. */
-function currentSchema(context: RouteContext, mode: ResponseMode): Reply {
-  const current = context.engine.currentSchema();
-  if (current === null) {
-    return { status: 404, contentType: contentTypeFor(mode), body: errorBody('No GraphQL schema has been uploaded', 'ErrorNotFound') };
-  }
-  return { status: 200, contentType: 'text/plain; charset=utf-8', body: current.schema };
 }
 
 function renderOne(error: SchemaError): string {

@@ -5,7 +5,8 @@ import { afterEach } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postGraphql, send } from '../integration/helpers/http.js';
-import { startServer, type ServerProcess, type StartOptions } from '../integration/helpers/server-process.js';
+import type { FaultRule } from '../../engine/testing.js';
+import { faultsEntry, startServer, type ServerProcess, type StartOptions } from '../integration/helpers/server-process.js';
 
 export const itemSchema = `
 type Item {
@@ -41,6 +42,15 @@ export const keysFrom = (prefix: string, n: number): string[] => Array.from({ le
 
 export function startOn(dataDir: string, args: readonly string[] = [], env: StartOptions['env'] = {}): Promise<ServerProcess> {
   return startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, ...args], env });
+}
+
+/** The test-only entry with these file I/O faults injected (engine/persist/faulty-file-io.ts). */
+export function startWithFaults(dataDir: string, args: readonly string[], faults: readonly FaultRule[]): Promise<ServerProcess> {
+  return startServer({
+    rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, ...args],
+    env: { SERVICE_IO_FAULTS: JSON.stringify(faults) },
+    entry: faultsEntry,
+  });
 }
 
 export async function uploadSchema(server: ServerProcess, sdl = itemSchema): Promise<void> {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { send } from '../integration/helpers/http.js';
 import { projectRoot } from '../integration/helpers/server-process.js';
-import { addItems, crashDir, startOn, uploadSchema } from './crash-helpers.js';
+import { addItems, crashDir, startOn, startWithFaults, uploadSchema } from './crash-helpers.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -32,7 +32,7 @@ describe('file modes', () => {
     dirs.push(root);
     const dir = join(root, 'data', 'nested'); // created by the server
     // The snapshot hangs in the fsync of its temporary file, so the .tmp can be looked at.
-    const server = await startOn(dir, ['--fsync', 'always'], { SERVICE_IO_FAULTS: JSON.stringify([{ op: 'fsync', path: '.tmp', hang: true, nth: 2 }]) });
+    const server = await startWithFaults(dir, ['--fsync', 'always'], [{ op: 'fsync', path: '.tmp', hang: true, nth: 2 }]);
     await uploadSchema(server);
     for (let i = 0; i < 4; i++) expect(await addItems(server.url, [`k${i}`])).toBe(true);
     expect((await send(`${server.url}/admin/snapshot`, { method: 'POST' })).status).toBe(200);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { send } from '../integration/helpers/http.js';
 import { runToExit } from '../integration/helpers/server-process.js';
-import { addItems, allItems, dirsRemovedAfterEach, keysFrom, names, startOn, uploadSchema } from './crash-helpers.js';
+import { addItems, allItems, dirsRemovedAfterEach, keysFrom, names, startOn, startWithFaults, uploadSchema } from './crash-helpers.js';
 
 const newDir = dirsRemovedAfterEach();
 
@@ -30,7 +30,7 @@ describe('snapshots', () => {
     expect((await first.exited).code).toBe(0);
 
     // The next snapshot hangs in the fsync of its temporary file.
-    const second = await startOn(dir, ['--fsync', 'always'], { SERVICE_IO_FAULTS: JSON.stringify([{ op: 'fsync', path: '.tmp', hang: true }]) });
+    const second = await startWithFaults(dir, ['--fsync', 'always'], [{ op: 'fsync', path: '.tmp', hang: true }]);
     expect(await addItems(second.url, keysFrom('b', 50))).toBe(true);
     void send(`${second.url}/admin/snapshot`, { method: 'POST' }).catch(() => undefined);
     await waitFor(() => names(dir).some((n) => n.endsWith('.tmp')));

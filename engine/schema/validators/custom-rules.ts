@@ -83,7 +83,7 @@ function pos(v: Value | undefined, fallback: Pos | undefined): Pos | undefined {
   return v?.pos ?? fallback;
 }
 
-export function validateCustom(d: Definition, f: FieldDef, dir: Directive, types: ReadonlyMap<string, Definition>): SchemaError[] {
+function validateCustom(d: Definition, f: FieldDef, dir: Directive, types: ReadonlyMap<string, Definition>): SchemaError[] {
   const errs: SchemaError[] = [];
   const T = d.name;
   const F = f.name;

@@ -4,7 +4,7 @@ import type { SchemaError } from '../../api.js';
 import type { Definition, Directive, FieldDef } from '../sdl-ast.js';
 import { findArg, findChild, findDirective, typeName, typeString } from '../sdl-ast.js';
 import { dgraphPredArg, hasIDDirective, isCustomOrLambda, isIDField, isRemote } from '../helpers.js';
-import { INBUILT_TYPES, SUPPORTED_SEARCHES } from '../search-table.js';
+import { ENUM_SEARCHES, INBUILT_TYPES, SUPPORTED_SEARCHES } from '../search-table.js';
 import { errorAt } from './errors.js';
 import { isReservedKeyWord } from './reserved.js';
 import { customDirectiveValidation, lambdaDirectiveValidation } from './custom-rules.js';
@@ -115,7 +115,7 @@ function validateSearchArg(ctx: DirectiveContext, arg: string, d: Definition, f:
       `${pre} has the @search directive but the argument ${arg} doesn't apply to field type ${t}.  Search by ${arg} applies to fields of type ${spec.gqlType}. Fields of type ${t} ${searchMessage(ctx, f)}.`,
     );
   }
-  if (isEnum && !['hash', 'exact', 'regexp', 'trigram', 'ngram'].includes(name)) {
+  if (isEnum && !ENUM_SEARCHES.has(name)) {
     return errorAt(
       dir.pos,
       `${pre} has the @search directive but the argument ${arg} doesn't apply to field type ${t} which is an Enum. Enum only supports hash, exact, regexp and trigram`,

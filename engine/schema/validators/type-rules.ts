@@ -41,7 +41,7 @@ const dgraphDirectiveTypeValidation: TypeRule = (d) => {
   return [];
 };
 
-export const passwordDirectiveValidation: TypeRule = (d) => {
+const passwordDirectiveValidation: TypeRule = (d) => {
   const names: string[] = [];
   for (const dir of d.directives) {
     if (dir.name !== 'secret') continue;

@@ -11,6 +11,8 @@ import { uploadSchema, uploadSucceeded } from './http.js';
 export const projectRoot = resolve(import.meta.dirname, '../../..');
 /** `SERVICE_TEST_ENTRY` points the tests at another build of the entry point. */
 export const serverEntry = process.env['SERVICE_TEST_ENTRY'] ?? join(projectRoot, 'dist/server/main.js');
+/** The test-only entry that injects the file I/O faults of SERVICE_IO_FAULTS (server/testing/main-with-faults.ts). */
+export const faultsEntry = join(projectRoot, 'dist/server/testing/main-with-faults.js');
 export const nativeTransport = 'uWebSockets.js-native';
 
 export interface StartOptions {
@@ -22,6 +24,8 @@ export interface StartOptions {
   readonly rawArgs?: readonly string[];
   readonly cwd?: string;
   readonly timeoutMs?: number;
+  /** Another built entry point than `serverEntry` (e.g. `faultsEntry`). */
+  readonly entry?: string;
 }
 
 export interface Exit {
@@ -57,7 +61,7 @@ export function spawnServer(options: StartOptions = {}): { child: ChildProcess; 
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
-  const child = spawn(process.execPath, [serverEntry, ...args], { cwd: options.cwd ?? projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [options.entry ?? serverEntry, ...args], { cwd: options.cwd ?? projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));

@@ -37,6 +37,7 @@ export async function openEngine(dataDir: string, extra: Partial<EngineOptions> 
     fsync: 'always',
     snapshotIntervalSeconds: 0,
     log: {
+      error: (m, f) => notes.warnings.push(`${m} ${JSON.stringify(f ?? {})}`),
       info: (m, f) => notes.infos.push(`${m} ${JSON.stringify(f ?? {})}`),
       warn: (m, f) => notes.warnings.push(`${m} ${JSON.stringify(f ?? {})}`),
     },

@@ -4,7 +4,8 @@
 
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { faultyFileIo, nodeFileIo, type FaultRule } from '../../../engine/index.js';
+import { nodeFileIo } from '../../../engine/index.js';
+import { faultyFileIo, type FaultRule } from '../../../engine/testing.js';
 import { addPeople, allPeople, gql, openEngine, schema, tempDir } from './engine-helpers.js';
 
 const dirs: string[] = [];

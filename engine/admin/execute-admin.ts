@@ -1,0 +1,26 @@
+// One /admin GraphQL request: prepared against the admin schema, run on plain graphql-js (not a hot path).
+
+import { execute } from 'graphql';
+import type { EngineResponse, GraphQLRequest } from '../api.js';
+import { serializeResponse } from '../exec/serialize-response.js';
+import { toWireError, type RequestPreparer } from '../request/prepare-request.js';
+import { adminSchema } from './admin-schema.js';
+
+export async function executeAdmin(preparer: RequestPreparer, request: GraphQLRequest, rootValue: Record<string, unknown>): Promise<EngineResponse> {
+  const prepared = preparer.prepare(request);
+  if (!prepared.ok) return { kind: prepared.kind, body: serializeResponse({ errors: prepared.errors }) };
+  const { checked, operation } = prepared.prepared;
+  const result = await execute({
+    schema: adminSchema,
+    document: checked.document,
+    operationName: operation.name?.value,
+    rootValue,
+    variableValues: prepared.prepared.variables,
+  });
+  // Dgraph's admin resolver errors carry the field's location but no path (resolve.EmptyResult).
+  const errors = result.errors?.map((error) => {
+    const { path: _path, ...rest } = toWireError(error);
+    return rest;
+  });
+  return { kind: 'ok', body: serializeResponse({ ...(errors === undefined ? {} : { errors }), data: result.data ?? null }) };
+}

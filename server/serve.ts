@@ -1,0 +1,112 @@
+// The service's start-up, shared by the production entry (main.ts) and the test-only entry with I/O
+// faults (testing/main-with-faults.ts). Exit codes: 0 clean, 1 start-up failure, 2 bad usage.
+
+import { mkdir } from 'node:fs/promises';
+import { DATA_DIR_MODE, Engine, RestoreError, type EngineOptions, type FileIo } from '../engine/index.js';
+import { loadConfig, redacted, type ServerConfig } from './config.js';
+import { startServer, type RunningServer } from './http-server.js';
+import { createLogger, type Logger } from './log.js';
+import { loadTransport } from './uws-transport.js';
+
+const shutdownTimeoutMs = 10_000;
+
+/** What a test entry may add to the engine; production passes nothing. */
+export interface ServeHooks {
+  readonly fileIo?: FileIo;
+}
+
+/** Runs the service until a signal or /admin `shutdown` stops it. */
+export async function serve(hooks: ServeHooks = {}): Promise<void> {
+  const loaded = loadConfig(process.argv.slice(2), process.env);
+  if (loaded.kind === 'help') {
+    process.stdout.write(loaded.text);
+    return;
+  }
+  if (loaded.kind === 'error') {
+    process.stderr.write(`error: ${loaded.message}\nRun with --help for the list of options.\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const config = loaded.config;
+  const log = createLogger(config.logLevel);
+  log.debug('configuration', redacted(config));
+
+  const transport = loadTransport();
+  if (!transport.native) {
+    if (!config.allowJsFallback) {
+      log.error('the native uWebSockets.js binary did not load (only its slow JS shim did); refusing to start. Use --allow-js-fallback to run on the shim anyway.', {
+        platform: `${process.platform}-${process.arch}`,
+        abi: process.versions.modules,
+      });
+      process.exitCode = 1;
+      return;
+    }
+    log.warn('running on the JS fallback of uWebSockets.js: performance will be degraded');
+  }
+
+  await mkdir(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
+  let engine: Engine;
+  try {
+    engine = await Engine.open(engineOptions(config, log, hooks));
+  } catch (error) {
+    if (!(error instanceof RestoreError)) throw error;
+    log.error(error.message, { 'data-dir': config.dataDir });
+    process.exitCode = 1;
+    return;
+  }
+  // /admin `shutdown` calls stop only once the server answers, so it is defined by then.
+  const server = await startServer(transport, engine, config, log, () => void stop('admin'));
+  const stop = gracefulStop(server, engine, log);
+  // Before the start-up line: whoever reads it may signal at once.
+  process.on('SIGTERM', (signal) => void stop(signal));
+  process.on('SIGINT', (signal) => void stop(signal));
+  log.info(`listening on ${server.url}`, { 'data-dir': config.dataDir, transport: transport.name });
+}
+
+function engineOptions(config: ServerConfig, log: Logger, hooks: ServeHooks): EngineOptions {
+  const options: EngineOptions = {
+    dataDir: config.dataDir,
+    maxQueryTokens: config.maxQueryTokens,
+    maxQueryDepth: config.maxQueryDepth,
+    maxQuerySelections: config.maxQuerySelections,
+    maxPersistedQueries: config.maxPersistedQueries,
+    debug: config.debug,
+    fsync: config.fsync,
+    recover: config.recover,
+    snapshotEveryMutations: config.snapshotEvery,
+    snapshotIntervalSeconds: config.snapshotIntervalSeconds,
+    keepSnapshots: config.snapshotKeep,
+    custom: config.custom,
+    budget: config.budget,
+    log,
+    ...(hooks.fileIo === undefined ? {} : { fileIo: hooks.fileIo }),
+  };
+  return config.lambdaUrl === undefined ? options : { ...options, lambdaUrl: config.lambdaUrl };
+}
+
+/** SIGTERM, SIGINT and /admin `shutdown`: stop accepting, drain, snapshot (engine.close), exit 0. */
+function gracefulStop(server: RunningServer, engine: Engine, log: Logger): (reason: string) => Promise<void> {
+  let stopping = false;
+  return async (reason) => {
+    if (stopping) {
+      if (reason === 'admin') return;
+      log.warn('second signal: exiting without waiting', { signal: reason });
+      process.exit(1);
+    }
+    stopping = true;
+    log.info('shutting down', { reason });
+    const { drained } = await server.shutdown(shutdownTimeoutMs);
+    if (!drained) log.warn('in-flight requests did not finish in time', { timeoutMs: shutdownTimeoutMs });
+    await engine.close();
+    log.info('stopped');
+    process.exit(0);
+  };
+}
+
+/** Runs `serve` as the process: a failure that escapes it is fatal (exit 1). */
+export function runAsProcess(serving: Promise<void>): void {
+  serving.catch((error: unknown) => {
+    process.stderr.write(`fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}
