@@ -4,6 +4,7 @@ import { GraphQLError, Kind, Lexer, Source, TokenKind, parse } from 'graphql';
 import type { SchemaError } from '../api.js';
 import { convertDocument } from './from-document.js';
 import type { Definition } from './sdl-ast.js';
+import { toGqlparserSyntax } from '../request/syntax-errors.js';
 
 export type ParseResult = { readonly ok: true; readonly definitions: Definition[]; readonly directiveNames: string[] } | { readonly ok: false; readonly errors: SchemaError[] };
 
@@ -31,17 +32,11 @@ export function parseSdl(sdl: string): ParseResult {
   return { ok: true, definitions: [...normal, ...extensions], directiveNames };
 }
 
-/** graphql-js says `Syntax Error: Expected Name, found ":".`; gqlparser says `Expected Name, found :`. */
-function toGqlparserError(e: GraphQLError, source?: string): SchemaError {
-  let message = e.message.replace(/^Syntax Error: /, '').replace(/\.$/, '');
-  // gqlparser words an empty `{ }` field/value list this way.
-  if (message === 'Expected Name, found "}"' && source !== undefined && e.positions?.[0] !== undefined) {
-    if (source.slice(0, e.positions[0]).trimEnd().endsWith('{')) message = 'expected at least one definition, found }';
-  }
-  // gqlparser prints the end of input as `<EOF>` (lexer.Type.String), punctuators unquoted.
-  message = message.replace(/found "([^"\w]+)"$/, 'found $1');
-  const loc = e.locations?.[0];
-  return loc ? { message, locations: [{ line: loc.line, column: loc.column }] } : { message };
+/** A syntax error in the words and at the place of gqlparser's schema parser (its lexer and expect() are the query parser's). */
+function toGqlparserError(e: GraphQLError, source: string): SchemaError {
+  const { message, locations } = toGqlparserSyntax(e, source);
+  const first = locations?.[0];
+  return first === undefined ? { message } : { message, locations: [first] };
 }
 
 /**

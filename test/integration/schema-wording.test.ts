@@ -96,6 +96,14 @@ describe("the schema parser's and the @auth rule validator's words (gqlparser)",
     expect(await uploadSchema(server.url, 'type T {\n  id: ID!\n')).toEqual(refused('input:3: Expected Name, found <EOF>'));
   });
 
+  it('a field without its colon: the token kind only, as gqlparser expect() prints it', async () => {
+    expect(await uploadSchema(server.url, 'type T {\n  id: ID!\n  a Int\n}\n')).toEqual(refused('input:3: Expected :, found Name'));
+  });
+
+  it('a lexical error: gqlparser lexer wording', async () => {
+    expect(await uploadSchema(server.url, 'type T {\n  id: ID!\n  a: Int ^\n}\n')).toEqual(refused('input:3: Cannot parse the unexpected character "^".'));
+  });
+
   it('an @auth rule that ends too early: found <EOF>', async () => {
     const sdl = 'type X @auth(query: { rule: "query { queryX(filter: { userRole: { eq: \\"ADMIN\\" } }) { __typename " }) {\n  username: String! @id\n  userRole: String @search(by: [hash])\n}\n';
     expect(await uploadSchema(server.url, sdl)).toEqual(refused('input: Type X: @auth: failed to parse GraphQL rule [reason : Expected Name, found <EOF>]'));
