@@ -2,9 +2,9 @@
 // normalises the bytes. What uWebSockets.js 20.30 (the pinned native transport) can and cannot answer is
 // in the README ("Limits of the HTTP edge").
 
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { header, postGraphql } from '../integration/helpers/http.js';
+import { rawExchange, type RawAnswer } from '../integration/helpers/raw-http.js';
 import { nativeTransport, startServer, type ServerProcess } from '../integration/helpers/server-process.js';
 import { underWatch } from './helpers/watchdog.js';
 
@@ -17,31 +17,8 @@ afterAll(async () => {
   await server.stop();
 });
 
-interface RawAnswer {
-  /** Everything the server sent before closing or before `waitMs`. */
-  readonly text: string;
-  readonly closed: boolean;
-  readonly ms: number;
-}
-
-/** Writes raw bytes on a fresh connection; resolves when the server closes it or after `waitMs`. */
 function raw(bytes: string, waitMs = 3_000): Promise<RawAnswer> {
-  const url = new URL(server.url);
-  return new Promise((resolve) => {
-    const started = performance.now();
-    let text = '';
-    const socket = connect(Number(url.port), url.hostname, () => socket.write(bytes, 'latin1'));
-    const finish = (closed: boolean): void => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve({ text, closed, ms: performance.now() - started });
-    };
-    const timer = setTimeout(() => finish(false), waitMs);
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (text += chunk));
-    socket.on('close', () => finish(true));
-    socket.on('error', () => undefined);
-  });
+  return rawExchange(server.url, bytes, waitMs);
 }
 
 const body = '{"query":"{ __typename }"}';

@@ -75,8 +75,13 @@ describe('with admin and client keys, anonymous off (the default when a key is s
   });
 
   it('the key check happens before the body is read (no 413/415 leak without a key)', async () => {
-    const answer = await send(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
-    expect(answer.status).toBe(401);
+    const unsupported = await send(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
+    expect([unsupported.status, unsupported.json()]).toEqual([401, missing]);
+    // Over the default 8 MiB --max-body-bytes: without a key, 401 (not 413).
+    const oversized = await send(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.alloc(8 * 1024 * 1024 + 1, 0x20) });
+    expect([oversized.status, oversized.json()]).toEqual([401, missing]);
+    const admin = await send(`${server.url}/admin/schema`, { method: 'POST', body: Buffer.alloc(8 * 1024 * 1024 + 1, 0x20) });
+    expect([admin.status, admin.json()]).toEqual([401, missing]);
   });
 
   it('/health and /probe/graphql stay open; OPTIONS needs no key', async () => {

@@ -60,8 +60,9 @@ describe('gzip', () => {
     expect(answer.status).toBe(200);
     expect(header(answer, 'content-encoding')).toBe('gzip');
     expect(header(answer, 'vary')).toBe('Accept-Encoding');
-    const body = JSON.parse(gunzipSync(answer.body).toString('utf8')) as { data: { __schema: unknown } };
-    expect(body.data.__schema).toBeDefined();
+    const plain = await send(`${server.url}/graphql`, { method: 'POST', headers: jsonHeaders, body: bigIntrospection });
+    expect(gunzipSync(answer.body).toString('utf8')).toBe(plain.text);
+    expect(Object.keys((plain.json() as { data: object }).data)).toEqual(['__schema']);
   });
 
   it('does not gzip when the client does not ask, or for small bodies', async () => {
@@ -76,14 +77,14 @@ describe('gzip', () => {
   it('broken gzip → 400 "Unable to parse gzip: ..."', async () => {
     const answer = await send(`${server.url}/graphql`, { method: 'POST', headers: gzipJson, body: Buffer.from('this is not gzip') });
     expect(answer.status).toBe(400);
-    expect(messageOf(answer.json())).toMatch(/^Unable to parse gzip: /);
+    expect(answer.json()).toEqual({ errors: [{ message: 'Unable to parse gzip: incorrect header check' }] });
   });
 
   it('truncated gzip → 400', async () => {
     const whole = gzipSync(bigIntrospection);
     const answer = await send(`${server.url}/graphql`, { method: 'POST', headers: gzipJson, body: whole.subarray(0, whole.length - 10) });
     expect(answer.status).toBe(400);
-    expect(messageOf(answer.json())).toMatch(/^Unable to parse gzip: /);
+    expect(answer.json()).toEqual({ errors: [{ message: 'Unable to parse gzip: unexpected end of file' }] });
   });
 
   it('an unsupported Content-Encoding → 415', async () => {

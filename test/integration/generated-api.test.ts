@@ -34,17 +34,16 @@ describe('generated API over HTTP', () => {
     const body = answer.json() as { data: IntrospectionQuery; errors?: unknown };
     expect(body.errors).toBeUndefined();
     const client = buildClientSchema(body.data);
-    expect(client.getQueryType()?.getFields()['queryPost']).toBeDefined();
-    expect(client.getMutationType()?.getFields()['addPost']).toBeDefined();
+    expect(String(client.getQueryType()?.getFields()['queryPost']?.type)).toBe('[Post]');
+    expect(String(client.getMutationType()?.getFields()['addPost']?.type)).toBe('AddPostPayload');
     expect(printSchema(client)).toContain('input PostFilter');
     expect(answer.text).not.toContain(secretValue);
   });
 
   it('answers __type for a generated input', async () => {
     const answer = await postGraphql(server.url, { query: '{ __type(name: "PostOrderable") { kind enumValues { name } } }' });
-    const body = answer.json() as { data: { __type: { kind: string; enumValues: { name: string }[] } } };
-    expect(body.data.__type.kind).toBe('ENUM');
-    expect(body.data.__type.enumValues.length).toBeGreaterThan(0);
+    const names = ['title', 'titleByEverything', 'text', 'publishByYear', 'publishByMonth', 'publishByDay', 'publishByHour', 'publishTimestamp', 'numViewers', 'numLikes', 'score'];
+    expect(answer.json()).toEqual({ data: { __type: { kind: 'ENUM', enumValues: names.map((name) => ({ name })) } } });
   });
 
   it('getGQLSchema returns the uploaded text and the generated schema in Dgraph layout', async () => {

@@ -1,5 +1,6 @@
 // The graphql-http package's GraphQL-over-HTTP audits, one `it` per audit, against the real server.
-// Every MUST and SHOULD audit must pass; MAY audits run too and are reported, not required.
+// Every MUST and SHOULD audit passes; every MAY audit passes too, except those listed in `declined`,
+// which must give exactly the recorded outcome.
 
 import { serverAudits } from 'graphql-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,12 @@ afterAll(async () => {
   await server.stop();
 });
 
+/** MAY audits the service declines: Dgraph answers application/json clients 200 with the errors in the body (README, Endpoints). */
+const declined: Readonly<Record<string, string>> = {
+  '8764': 'notice: Response status is not between 400 and 599',
+  '3E3A': 'notice: Response status code is not 400',
+};
+
 const audits = serverAudits({ url: () => `${server.url}/graphql`, fetchFn: fetch });
 
 it('runs on the native uWebSockets.js transport', () => {
@@ -25,10 +32,8 @@ describe('graphql-http server audits', () => {
     const required = audit.name.startsWith('MUST') || audit.name.startsWith('SHOULD');
     it(`${audit.id} ${audit.name}`, async () => {
       const result = await audit.fn();
-      if (result.status === 'ok') return;
-      const detail = 'reason' in result ? result.reason : '';
-      if (required) expect.fail(`${result.status}: ${detail}`);
-      else console.info(`[graphql-http] optional audit ${audit.id} (${audit.name}) -> ${result.status}: ${detail}`);
+      const outcome = result.status === 'ok' ? 'ok' : `${result.status}: ${'reason' in result ? result.reason : ''}`;
+      expect(outcome).toBe(required ? 'ok' : (declined[audit.id] ?? 'ok'));
     });
   }
 });

@@ -39,7 +39,7 @@ describe('graceful shutdown', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(server.child.exitCode).toBeNull(); // still waiting for the in-flight request
     // New connections are refused once the listen socket is closed.
-    await expect(send(`${server.url}/health`)).rejects.toThrow();
+    await expect(send(`${server.url}/health`)).rejects.toThrow(`connect ECONNREFUSED ${url.hostname}:${url.port}`);
     slow.finish();
     const raw = await slow.response;
     expect(raw).toMatch(/^HTTP\/1\.1 200/);

@@ -255,7 +255,7 @@ function graphqlHandlers(): Map<string, Handler> {
 }
 
 /** Fault endpoints: a hang, an HTML 500, malformed JSON, a 100 MB body, a redirect, a slow answer. */
-function faultRoute(path: string, res: ServerResponse, hangs: Set<ServerResponse>): boolean {
+function faultRoute(path: string, req: IncomingMessage, res: ServerResponse, hangs: Set<ServerResponse>): boolean {
   switch (path) {
     case '/fault/hang':
       hangs.add(res);
@@ -283,7 +283,8 @@ function faultRoute(path: string, res: ServerResponse, hangs: Set<ServerResponse
       return true;
     }
     case '/fault/redirect-private':
-      res.writeHead(302, { location: 'http://127.0.0.1:1/internal' }).end();
+      // To this mock itself on 127.0.0.1 (a private address), so a followed redirect would show in `requests`.
+      res.writeHead(302, { location: `http://${req.headers.host ?? ''}/internal` }).end();
       return true;
     default:
       return false;
@@ -314,7 +315,7 @@ export async function startMockUpstream(): Promise<MockUpstream> {
     const recorded: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
     requests.push(recorded);
     const path = recorded.url.split('?')[0] ?? '';
-    if (faultRoute(path, res, hangs)) return;
+    if (faultRoute(path, req, res, hangs)) return;
     let answer: { status?: number; body: string } | undefined;
     if (path.startsWith('/yaml/')) answer = mock.responder?.(recorded);
     else if (fields.has(path)) answer = await (fields.get(path) as Handler)(recorded);

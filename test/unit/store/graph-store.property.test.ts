@@ -10,6 +10,9 @@ import type { TermIndex } from '../../../engine/indexes/term-index.js';
 import { termTokens } from '../../../engine/indexes/term-tokenizer.js';
 import { compareCodePoints } from '../../../engine/indexes/exact-index.js';
 
+/** The store's error for a write that names a node that does not exist. */
+const missingNode = (id: number): Error => new Error(`node 0x${id.toString(16)} does not exist`);
+
 type Val = string | number | readonly string[];
 interface Model {
   next: number;
@@ -147,7 +150,7 @@ describe('GraphStore vs naive model', () => {
               }
               break;
             case 'type':
-              if (!m.alive.has(op.id)) expect(() => s.addType(op.id, op.t)).toThrow();
+              if (!m.alive.has(op.id)) expect(() => s.addType(op.id, op.t)).toThrow(missingNode(op.id));
               else {
                 s.addType(op.id, op.t);
                 const ts = m.types.get(op.id) ?? [];
@@ -156,7 +159,7 @@ describe('GraphStore vs naive model', () => {
               break;
             case 'set': {
               const empty = Array.isArray(op.v) && op.v.length === 0;
-              if (!m.alive.has(op.id) && !empty) expect(() => s.scalar(op.p).set(op.id, op.v)).toThrow();
+              if (!m.alive.has(op.id) && !empty) expect(() => s.scalar(op.p).set(op.id, op.v)).toThrow(missingNode(op.id));
               else {
                 s.scalar(op.p).set(op.id, op.v);
                 const mv = m.scalars.get(op.p) ?? new Map<number, Val>();
@@ -175,7 +178,7 @@ describe('GraphStore vs naive model', () => {
               m.edges.set(op.p, es);
               const key = `${op.a},${op.b}`;
               if (es.has(key)) expect(s.edges(op.p).add(op.a, op.b)).toBe(false);
-              else if (!m.alive.has(op.a) || !m.alive.has(op.b)) expect(() => s.edges(op.p).add(op.a, op.b)).toThrow();
+              else if (!m.alive.has(op.a) || !m.alive.has(op.b)) expect(() => s.edges(op.p).add(op.a, op.b)).toThrow(missingNode(m.alive.has(op.a) ? op.b : op.a));
               else {
                 expect(s.edges(op.p).add(op.a, op.b)).toBe(true);
                 es.add(key);
@@ -189,7 +192,7 @@ describe('GraphStore vs naive model', () => {
               if (tx === undefined) {
                 tx = s.begin();
                 saved = clone(m);
-              } else expect(() => s.begin()).toThrow();
+              } else expect(() => s.begin()).toThrow(new Error('a transaction is already open'));
               break;
             case 'commit':
               tx?.commit();

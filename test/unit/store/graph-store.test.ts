@@ -54,10 +54,10 @@ describe('GraphStore nodes and types', () => {
   it('rejects writes to missing nodes', () => {
     const s = storeWith(2);
     expect(() => s.addType(7, 'T')).toThrow(/0x7 does not exist/);
-    expect(() => s.scalar('p').set(9, 'x')).toThrow();
-    expect(() => s.edges('e').add(1, 9)).toThrow();
+    expect(() => s.scalar('p').set(9, 'x')).toThrow(new Error('node 0x9 does not exist'));
+    expect(() => s.edges('e').add(1, 9)).toThrow(new Error('node 0x9 does not exist'));
     s.deleteNode(2);
-    expect(() => s.edges('e').add(2, 1)).toThrow();
+    expect(() => s.edges('e').add(2, 1)).toThrow(new Error('node 0x2 does not exist'));
   });
 });
 
@@ -238,7 +238,7 @@ describe('transactions', () => {
     const before = snapshot(s);
 
     const tx = s.begin();
-    expect(() => s.begin()).toThrow();
+    expect(() => s.begin()).toThrow(new Error('a transaction is already open'));
     const n4 = s.createNode();
     s.addType(n4, 'T');
     s.addType(3, 'T');
@@ -254,7 +254,7 @@ describe('transactions', () => {
     tx.rollback();
     expect(snapshot(s)).toEqual(before);
     expect(name.index('exact')).toBeUndefined();
-    expect(() => tx.rollback()).toThrow();
+    expect(() => tx.rollback()).toThrow(new Error('transaction already finished'));
     expect(s.createNode()).toBe(4);
   });
 
@@ -264,7 +264,7 @@ describe('transactions', () => {
     const id = s.createNode();
     s.scalar('p').set(id, 1);
     tx.commit();
-    expect(() => tx.commit()).toThrow();
+    expect(() => tx.commit()).toThrow(new Error('transaction already finished'));
     expect(s.scalar('p').get(2)).toBe(1);
     const tx2 = s.begin();
     s.deleteNode(2);
