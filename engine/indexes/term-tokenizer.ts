@@ -2,6 +2,8 @@
 // Latin-like text), lower-cased, unique; no stemming, no stop words. Ideographs and Hiragana are one token
 // per character, as in bleve's unicode tokenizer that Dgraph uses.
 
+import type { Tokenizer } from './token-index.js';
+
 const WORD = /[\p{L}\p{N}\p{M}\p{Pc}]/u;
 const NUMERIC = /\p{Nd}/u;
 const SINGLE = /[\p{Script=Han}\p{Script=Hiragana}]/u;
@@ -12,6 +14,9 @@ const MID_NUM = new Set([',', ';', '\u037e', '\u0589', '\u060c', '\u060d', '\u06
 /** MidNumLet and Single_Quote: join letters and digits. */
 const MID_BOTH = new Set(['.', "'", '\u2018', '\u2019', '\u2024', '\ufe52', '\uff07', '\uff0e']);
 
+
+/** The term index's tokenizer: values and queries alike. */
+export const termTokenizer: Tokenizer = { name: 'term', index: termTokens, query: termTokens };
 
 /** Tokens of `text` in order of first appearance, lower-cased and unique. */
 export function termTokens(text: string): string[] {

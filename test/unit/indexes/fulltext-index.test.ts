@@ -128,9 +128,9 @@ describe('FulltextIndex', () => {
   });
 });
 
-/** flexsearch's id arrays inside the index (private): every one must stay ascending. */
+/** flexsearch's id arrays inside the index's store (private): every one must stay ascending. */
 function flexArrays(i: FulltextIndex): number[][] {
-  const map = (i as unknown as { flex: { map: Map<string, number[][]> } }).flex.map;
+  const map = (i as unknown as { store: { flex: { map: Map<string, number[][]> } } }).store.flex.map;
   return [...map.values()].map((slots) => slots[0] ?? []);
 }
 
@@ -273,7 +273,7 @@ describe('flexsearch internals this index relies on', () => {
   it('resolution 1 keeps one ascending id array per token; our register counts them per node', () => {
     const i = new FulltextIndex();
     for (const id of [5, 9, 2, 7, 1]) i.add('apple pie', id);
-    const flex = (i as unknown as { flex: { map: Map<string, number[][]>; reg: { has(id: number): boolean; count(id: number): number } } }).flex;
+    const flex = (i as unknown as { store: { flex: { map: Map<string, number[][]>; reg: { has(id: number): boolean; count(id: number): number } } } }).store.flex;
     expect([...flex.map.keys()].sort()).toEqual(['appl', 'pie']);
     const apple = flex.map.get('appl') as number[][];
     expect(apple.length).toBe(1);

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { PostingList } from '../../../../engine/indexes/postings/posting-list.js';
 import {
-  PostingList,
   postingAdd,
   postingHas,
   postingIds,
   postingRemove,
   postingSize,
   type Posting,
-} from '../../../engine/util/posting-list.js';
+} from '../../../../engine/indexes/postings/posting.js';
 
 const ref = (s: Set<number>): number[] => [...s].sort((x, y) => x - y);
 const op = fc.tuple(fc.constantFrom('add', 'add', 'remove', 'read'), fc.integer({ min: 1, max: 120 }));
