@@ -20,22 +20,9 @@ import { FulltextIndex } from '../../engine/indexes/fulltext-index.js';
 import { TokenPostings } from '../../engine/indexes/postings/token-postings.js';
 import { TokenIndex } from '../../engine/indexes/token-index.js';
 import type { SortedIds } from '../../engine/util/sorted-ids.js';
-import { vocabularies } from '../data/dataset.js';
+import { body, bodyVocabulary as bodyWords } from './fulltext-bodies.js';
 import { timeSync } from './timing.js';
-
-const { bodyWords } = vocabularies(7);
 const gc = (globalThis as { gc?: () => void }).gc;
-
-/** Document `i`: 12 words of the benchmark's 400-word body vocabulary (seeded by `i` and `salt`). */
-function body(i: number, salt = 0): string {
-  const out: string[] = [];
-  let s = i * 2 + 2 + salt * 7919;
-  for (let k = 0; k < 12; k++) {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    out.push(bodyWords[(s >>> 8) % bodyWords.length] as string);
-  }
-  return out.join(' ');
-}
 
 interface Contender {
   readonly name: string;
