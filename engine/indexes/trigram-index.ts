@@ -32,7 +32,7 @@ export class TrigramIndex extends TokenIndex<Posting> {
   private readonly prepared = new Map<string, PreparedRegexp>();
 
   constructor() {
-    super(trigramTokenizer, new TokenPostings());
+    super(trigramTokenizer, new TokenPostings(1));
   }
 
   override add(value: ScalarValue, id: number): void {

@@ -31,10 +31,13 @@ export class PostingList {
   }
 
   add(id: number): boolean {
-    this.bits = undefined;
     const main = this.main;
     const n = main.length;
-    if ((n === 0 || (main[n - 1] as number) < id) && !this.adds?.has(id)) {
+    const last = n === 0 ? -1 : (main[n - 1] as number);
+    // The same id again (a value repeating a token): no write, the bitset stays.
+    if (last === id && this.dels === undefined) return false;
+    this.bits = undefined;
+    if (last < id && !this.adds?.has(id)) {
       if (this.adds === undefined || this.adds.size === 0) {
         this.ownMain().push(id);
         return true;

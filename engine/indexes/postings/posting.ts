@@ -8,15 +8,20 @@ import { PostingList } from './posting-list.js';
 /** One id, a small sorted array (copy-on-write) or a PostingList. */
 export type Posting = number | readonly number[] | PostingList;
 
-/** Above this many ids a posting becomes a PostingList. */
-const SMALL_MAX = 32;
+/** Above this many ids a posting becomes a PostingList (by default). */
+export const SMALL_MAX = 32;
 
-/** Adds `id`; returns the new posting, or null if `id` was already there. */
-export function postingAdd(p: Posting | undefined, id: number): Posting | null {
+/**
+ * Adds `id`; returns the new posting, or null if `id` was already there. `smallMax` below 2 skips
+ * small arrays (a bare id, then a PostingList): for stores whose keys mostly collect many ids one by
+ * one, where copying a small array on every add costs more than the PostingList object.
+ */
+export function postingAdd(p: Posting | undefined, id: number, smallMax = SMALL_MAX): Posting | null {
   if (p === undefined) return id;
   if (typeof p === 'number') {
     if (p === id) return null;
-    return p < id ? [p, id] : [id, p];
+    const pair = p < id ? [p, id] : [id, p];
+    return smallMax < 2 ? new PostingList(pair) : pair;
   }
   if (p instanceof PostingList) return p.add(id) ? p : null;
   const n = p.length;
@@ -26,7 +31,7 @@ export function postingAdd(p: Posting | undefined, id: number): Posting | null {
     i = lowerBound(p, id);
     if (p[i] === id) return null;
   }
-  if (n >= SMALL_MAX) {
+  if (n >= smallMax) {
     const list = new PostingList(p.slice());
     list.add(id);
     return list;
@@ -39,12 +44,12 @@ export function postingAdd(p: Posting | undefined, id: number): Posting | null {
 }
 
 /** Removes `id`; returns the new posting (undefined when empty), or null if `id` was absent. */
-export function postingRemove(p: Posting | undefined, id: number): Posting | undefined | null {
+export function postingRemove(p: Posting | undefined, id: number, smallMax = SMALL_MAX): Posting | undefined | null {
   if (p === undefined) return null;
   if (typeof p === 'number') return p === id ? undefined : null;
   if (p instanceof PostingList) {
     if (!p.remove(id)) return null;
-    return p.size <= SMALL_MAX / 4 ? shrink(p.toArray()) : p;
+    return p.size <= smallMax / 4 ? shrink(p.toArray()) : p;
   }
   const i = lowerBound(p, id);
   if (p[i] !== id) return null;

@@ -3,13 +3,16 @@
 // so every list handed out is a snapshot.
 
 import { PostingList } from './posting-list.js';
-import { postingAdd, postingIds, postingRemove, postingSize, type Posting } from './posting.js';
+import { SMALL_MAX, postingAdd, postingIds, postingRemove, postingSize, type Posting } from './posting.js';
 import type { TokenStore } from './token-store.js';
 import type { SortedIds } from '../../util/sorted-ids.js';
 
 export class TokenPostings implements TokenStore<Posting> {
   private readonly map = new Map<string, Posting>();
   private entries = 0;
+
+  /** `smallMax`: see postingAdd (1 for trigrams: most of their lists collect many ids one by one). */
+  constructor(private readonly smallMax = SMALL_MAX) {}
 
   get entryCount(): number {
     return this.entries;
@@ -22,7 +25,7 @@ export class TokenPostings implements TokenStore<Posting> {
   /** Adds `id` under `token`; false when it was already there. */
   add(token: string, id: number): boolean {
     const prev = this.map.get(token);
-    const next = postingAdd(prev, id);
+    const next = postingAdd(prev, id, this.smallMax);
     if (next === null) return false;
     if (next !== prev) this.map.set(token, next); // a PostingList grows in place
     this.entries++;
@@ -32,7 +35,7 @@ export class TokenPostings implements TokenStore<Posting> {
   /** Removes `id` from `token`; false when it was not there. */
   remove(token: string, id: number): boolean {
     const prev = this.map.get(token);
-    const next = postingRemove(prev, id);
+    const next = postingRemove(prev, id, this.smallMax);
     if (next === null) return false;
     if (next === undefined) this.map.delete(token);
     else if (next !== prev) this.map.set(token, next);

@@ -26,6 +26,15 @@ describe('PostingList', () => {
     expect(p.size).toBe(4);
   });
 
+  it('re-adds an id that is last in the array but logically removed', () => {
+    const p = new PostingList([1, 2, 3]);
+    expect(p.remove(2)).toBe(true); // marked removed
+    expect(p.remove(3)).toBe(true); // popped: 2 is now last, still marked
+    expect(p.add(2)).toBe(true);
+    expect(p.add(2)).toBe(false);
+    expect(p.toArray()).toEqual([1, 2]);
+  });
+
   it('agrees with a Set under random add/remove/read', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
@@ -48,25 +57,26 @@ describe('PostingList', () => {
     );
   });
 
-  it('posting helpers switch representation and agree with a Set', () => {
+  it.each([32, 4, 1])('posting helpers (small arrays up to %i ids) switch representation and agree with a Set', (smallMax) => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 400 }), (ops) => {
         let p: Posting | undefined;
         const model = new Set<number>();
         for (const [kind, id] of ops) {
           if (kind === 'add') {
-            const next = postingAdd(p, id);
+            const next = postingAdd(p, id, smallMax);
             expect(next === null).toBe(model.has(id));
             if (next !== null) p = next;
             model.add(id);
           } else if (kind === 'remove') {
-            const next = postingRemove(p, id);
+            const next = postingRemove(p, id, smallMax);
             expect(next === null).toBe(!model.has(id));
             if (next !== null) p = next;
             model.delete(id);
           } else {
             expect(postingIds(p)).toEqual(ref(model));
           }
+          if (smallMax === 1) expect(Array.isArray(p)).toBe(false);
           expect(postingSize(p)).toBe(model.size);
           expect(postingHas(p, id)).toBe(model.has(id));
         }
