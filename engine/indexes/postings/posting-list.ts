@@ -48,6 +48,7 @@ export class PostingList {
     if (this.adds === undefined) this.adds = new Set();
     if (this.adds.has(id)) return false;
     this.adds.add(id);
+    this.compactIfLarge(this.adds.size);
     return true;
   }
 
@@ -64,6 +65,7 @@ export class PostingList {
     }
     if (this.dels === undefined) this.dels = new Set();
     this.dels.add(id);
+    this.compactIfLarge(this.dels.size);
     return true;
   }
 
@@ -76,13 +78,27 @@ export class PostingList {
 
   /** The ids in ascending order (a snapshot). */
   toArray(): SortedIds {
+    this.compact();
+    this.shared = true;
+    return this.main;
+  }
+
+  /**
+   * Merges the side sets into a new `main` once one outgrows an eighth of it: a Set entry costs several
+   * times an array slot, and lists written over and over without a read (a trigram's, under rewrites)
+   * would otherwise hold every pending write (+41 MB over 20k trigram rewrites). Amortised O(1) a write.
+   */
+  private compactIfLarge(pending: number): void {
+    if (pending > (this.main.length >>> 3) + 16) this.compact();
+  }
+
+  private compact(): void {
     if ((this.adds !== undefined && this.adds.size > 0) || (this.dels !== undefined && this.dels.size > 0)) {
       this.main = this.merged();
+      this.shared = false;
       this.adds = undefined;
       this.dels = undefined;
     }
-    this.shared = true;
-    return this.main;
   }
 
   /** A membership bitset (cached until the next write), or undefined when it would outweigh the list. */

@@ -26,6 +26,23 @@ describe('PostingList', () => {
     expect(p.size).toBe(4);
   });
 
+  it('writes without reads keep the pending side sets within an eighth of the list (plus 16)', () => {
+    const p = new PostingList(Array.from({ length: 1000 }, (_, k) => 2 * k));
+    const model = new Set(p.toArray());
+    const pending = (): { adds?: Set<number>; dels?: Set<number>; main: number[] } => p as unknown as { adds?: Set<number>; dels?: Set<number>; main: number[] };
+    for (let k = 0; k < 5000; k++) {
+      const id = (k * 7919) % 2000;
+      if (k % 2 === 0) expect(p.remove(id)).toBe(model.delete(id));
+      else {
+        expect(p.add(id)).toBe(!model.has(id));
+        model.add(id);
+      }
+      const { adds, dels, main } = pending();
+      expect(Math.max(adds?.size ?? 0, dels?.size ?? 0)).toBeLessThanOrEqual((main.length >>> 3) + 16);
+    }
+    expect(p.toArray()).toEqual([...model].sort((a, b) => a - b));
+  });
+
   it('re-adds an id that is last in the array but logically removed', () => {
     const p = new PostingList([1, 2, 3]);
     expect(p.remove(2)).toBe(true); // marked removed
