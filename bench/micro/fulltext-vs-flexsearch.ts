@@ -1,7 +1,7 @@
 // The fulltext index three ways, on the same documents and queries (issue #4 asks for "fulltext with
 // flexsearch"):
-//   (a) own postings: the previous FulltextIndex (our analyzer's tokens in TokenPostings, counted per
-//       value), rebuilt here as it was so the change can be measured;
+//   (a) own postings: the token index with the fulltext tokenizer over TokenPostings (the postings of
+//       the term, ngram and trigram indexes);
 //   (b) FulltextIndex: flexsearch stores the postings and documents, our exact set algebra answers;
 //   (c) flexsearch's own search, our analyzer as its `encode` (same tokens), asked for every match
 //       (`limit: n`) and sorted by id, because it ranks and caps by relevance.
@@ -15,26 +15,14 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import FlexSearch from 'flexsearch';
-import { analyzeFulltext } from '../../engine/indexes/fulltext-analyzer.js';
+import { analyzeFulltext, fulltextTokenizer } from '../../engine/indexes/fulltext-analyzer.js';
 import { FulltextIndex } from '../../engine/indexes/fulltext-index.js';
-import { TokenPostings } from '../../engine/indexes/fulltext-postings.js';
-import { unionMany, type SortedIds } from '../../engine/util/sorted-ids.js';
-import { vocabularies } from '../data/dataset.js';
+import { TokenPostings } from '../../engine/indexes/postings/token-postings.js';
+import { TokenIndex } from '../../engine/indexes/token-index.js';
+import type { SortedIds } from '../../engine/util/sorted-ids.js';
+import { body, bodyVocabulary as bodyWords } from './fulltext-bodies.js';
 import { timeSync } from './timing.js';
-
-const { bodyWords } = vocabularies(7);
 const gc = (globalThis as { gc?: () => void }).gc;
-
-/** Document `i`: 12 words of the benchmark's 400-word body vocabulary (seeded by `i` and `salt`). */
-function body(i: number, salt = 0): string {
-  const out: string[] = [];
-  let s = i * 2 + 2 + salt * 7919;
-  for (let k = 0; k < 12; k++) {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    out.push(bodyWords[(s >>> 8) % bodyWords.length] as string);
-  }
-  return out.join(' ');
-}
 
 interface Contender {
   readonly name: string;
@@ -46,24 +34,18 @@ interface Contender {
   anyOf?(text: string): SortedIds;
 }
 
-/** (a) The previous FulltextIndex, as it was: distinct tokens per value, counted in TokenPostings. */
+/** (a) Own postings: the token index of term/ngram/trigram (TokenPostings) with the fulltext tokenizer. */
 function ownPostings(): Contender {
-  const postings = new TokenPostings<string>();
-  const distinct = (text: string): Set<string> => new Set(analyzeFulltext(text));
+  const index = new TokenIndex(fulltextTokenizer, new TokenPostings());
   return {
-    name: '(a) own postings (previous FulltextIndex)',
-    add: (id, text) => {
-      for (const t of distinct(text)) postings.addCounted(t, id);
-    },
+    name: '(a) own postings (TokenIndex on TokenPostings)',
+    add: (id, text) => index.add(text, id),
     update: (id, before, after) => {
-      for (const t of distinct(before)) postings.release(t, id);
-      for (const t of distinct(after)) postings.addCounted(t, id);
+      index.remove(before, id);
+      index.add(after, id);
     },
-    allOf: (text) => {
-      const tokens = distinct(text);
-      return tokens.size === 0 ? [] : postings.intersect([...tokens]);
-    },
-    anyOf: (text) => unionMany([...distinct(text)].map((t) => postings.get(t))),
+    allOf: (text) => index.allOf(text),
+    anyOf: (text) => index.anyOf(text),
   };
 }
 

@@ -5,7 +5,8 @@
 
 import type { OrderedIndex } from '../indexes/ordered-index.js';
 import type { FieldModel, IndexKind } from '../schema/model.js';
-import { postingIds, PostingList, type Posting } from '../util/posting-list.js';
+import { PostingList } from '../indexes/postings/posting-list.js';
+import { postingIds, type Posting } from '../indexes/postings/posting.js';
 import { lowerBound, type SortedIds } from '../util/sorted-ids.js';
 import type { ExecContext } from './exec-context.js';
 

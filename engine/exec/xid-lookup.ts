@@ -6,7 +6,7 @@ import type { OrderedIndex } from '../indexes/ordered-index.js';
 import type { ExecContext } from './exec-context.js';
 import { xidIndexKind } from '../plan/filter-plan.js';
 import { toStoredValue } from './stored-values.js';
-import { postingIds } from '../util/posting-list.js';
+import { postingIds } from '../indexes/postings/posting.js';
 
 /** The node of `type` (or of any type, for interface-wide ids) whose xid field equals `value`, through the `kind` index (a get plan's, else the field's lookup index). */
 export function findByXid(ctx: ExecContext, type: TypeModel, field: FieldModel, value: unknown, kind: IndexKind = xidIndexKind(field)): number | undefined {

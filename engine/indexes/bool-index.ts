@@ -1,6 +1,6 @@
 // `bool` index: two postings.
 
-import { postingAdd, postingIds, postingRemove, type Posting } from '../util/posting-list.js';
+import { postingAdd, postingIds, postingRemove, type Posting } from './postings/posting.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import type { ScalarValue, ValueIndex } from './value-index.js';
 

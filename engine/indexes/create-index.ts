@@ -10,7 +10,7 @@ import { NgramIndex } from './ngram-index.js';
 import { OrderedIndex } from './ordered-index.js';
 import { TermIndex } from './term-index.js';
 import { TrigramIndex } from './trigram-index.js';
-import type { KeyMatcher } from './posting-table.js';
+import type { KeyMatcher } from './postings/posting-table.js';
 import type { ValueIndex } from './value-index.js';
 
 /** `matches` tests a node's stored value in the column being indexed (indexes that can use it keep no copy of the values). */

@@ -9,6 +9,7 @@
 
 import { ENGLISH_STOP_WORDS } from './english-stopwords.js';
 import { porterStem } from './english-porter-stemmer.js';
+import type { Tokenizer } from './token-index.js';
 
 const LETTER = /[\p{L}\p{M}]/u;
 const DIGIT = /\p{N}/u;
@@ -128,3 +129,6 @@ export function analyzeFulltext(text: string): string[] {
 export function fulltextTokenSet(text: string): Set<string> {
   return new Set(analyzeFulltext(text));
 }
+
+/** The fulltext index's tokenizer: values and queries alike. */
+export const fulltextTokenizer: Tokenizer = { name: 'fulltext', index: analyzeFulltext, query: analyzeFulltext };

@@ -15,8 +15,7 @@
 //   intersects(s)   stored geometry shares a point with s
 
 import type { GeoMultiPolygon, GeoPoint, GeoPolygon, GeoValue, ScalarValue, ValueIndex } from './value-index.js';
-import type { SortedIds } from '../util/sorted-ids.js';
-import { toSortedIds } from './fulltext-postings.js';
+import { toSortedIds, type SortedIds } from '../util/sorted-ids.js';
 import {
   type BBox,
   bboxInside,

@@ -1,9 +1,9 @@
 // `hash` index: exact-match lookups (String, enum, @id fields). A PostingTable from value to posting;
 // given the column's key matcher it keeps no copy of the values.
 
-import { postingIds, type Posting } from '../util/posting-list.js';
+import { postingIds, type Posting } from './postings/posting.js';
 import { unionMany, type SortedIds } from '../util/sorted-ids.js';
-import { PostingTable, type KeyMatcher } from './posting-table.js';
+import { PostingTable, type KeyMatcher } from './postings/posting-table.js';
 import type { ScalarValue, ValueIndex } from './value-index.js';
 
 export type HashKey = string | number | bigint | boolean;

@@ -2,8 +2,8 @@
 // equality, ranges, and ids in value order (for `order` with `first` pushed down). One generic
 // implementation over a chunked sorted map; ExactIndex reuses it with string keys.
 
-import { postingIds, type Posting } from '../util/posting-list.js';
-import { SortedChunkMap, type Compare } from '../util/sorted-chunk-map.js';
+import { postingIds, type Posting } from './postings/posting.js';
+import { SortedChunkMap, type Compare } from './postings/sorted-chunk-map.js';
 import { EMPTY_IDS, sortedUniqueFrom, unionMany, type SortedIds } from '../util/sorted-ids.js';
 import { parseDateTime } from './datetime-key.js';
 import type { RangeBounds, ScalarValue, ValueIndex } from './value-index.js';

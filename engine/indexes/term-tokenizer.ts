@@ -6,6 +6,8 @@
 
 import { normalizeWord } from './fulltext-analyzer.js';
 
+import type { Tokenizer } from './token-index.js';
+
 const WORD = /[\p{L}\p{N}\p{M}\p{Pc}]/u;
 const NUMERIC = /\p{Nd}/u;
 const SINGLE = /[\p{Script=Han}\p{Script=Hiragana}]/u;
@@ -16,6 +18,9 @@ const MID_NUM = new Set([',', ';', '\u037e', '\u0589', '\u060c', '\u060d', '\u06
 /** MidNumLet and Single_Quote: join letters and digits. */
 const MID_BOTH = new Set(['.', "'", '\u2018', '\u2019', '\u2024', '\ufe52', '\uff07', '\uff0e']);
 
+
+/** The term index's tokenizer: values and queries alike. */
+export const termTokenizer: Tokenizer = { name: 'term', index: termTokens, query: termTokens };
 
 /** Tokens of `text` in order of first appearance, lower-cased and unique. */
 export function termTokens(text: string): string[] {

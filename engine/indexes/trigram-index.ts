@@ -5,14 +5,17 @@
 // (./regexp-compile.ts). A pattern from which no trigram can be derived (e.g. `/n/`) is answered by
 // testing this field's values, as Dgraph's GraphQL filter does (it checks the values of the nodes
 // it filters): the cost is bounded by the number of values of the field, each tested in linear time.
-// The index keeps the values it was given.
+// A token index over ./trigram-tokenizer.ts's trigrams that also keeps the values it was given.
 
-import type { ScalarValue, ValueIndex } from './value-index.js';
+import type { ScalarValue } from './value-index.js';
 import type { SortedIds } from '../util/sorted-ids.js';
-import { intersectAll, unionMany } from '../util/sorted-ids.js';
-import { IdValues, TokenPostings, toSortedIds } from './fulltext-postings.js';
+import { intersectAll, toSortedIds, unionMany } from '../util/sorted-ids.js';
+import type { Posting } from './postings/posting.js';
+import { TokenPostings } from './postings/token-postings.js';
 import { compileRegexp, type CompiledRegexp } from './regexp-compile.js';
 import { trigramQuery, type TrigramQuery } from './regexp-trigram-query.js';
+import { TokenIndex } from './token-index.js';
+import { trigramTokenizer } from './trigram-tokenizer.js';
 
 export { InvalidRegexpError } from './regexp-compile.js';
 
@@ -22,42 +25,35 @@ interface PreparedRegexp {
 }
 
 const CACHE_LIMIT = 256;
-const sameString = (a: string, b: string): boolean => a === b;
 
-/** Distinct trigrams of `s` (none when it is shorter than three code units). */
-function trigramsOf(s: string): Set<string> {
-  const out = new Set<string>();
-  for (let i = 0; i + 3 <= s.length; i++) out.add(s.slice(i, i + 3));
-  return out;
-}
-
-function asText(value: ScalarValue): string {
-  if (typeof value !== 'string') throw new TypeError(`trigram index expects string values, got ${typeof value}`);
-  return value;
-}
-
-export class TrigramIndex implements ValueIndex {
-  private readonly postings = new TokenPostings<string>();
-  private readonly values = new IdValues<string>();
+export class TrigramIndex extends TokenIndex<Posting> {
+  /** Each node's value (a list's values as an array), to verify candidates and to scan. */
+  private readonly values = new Map<number, string | readonly string[]>();
   private readonly prepared = new Map<string, PreparedRegexp>();
 
-  get entryCount(): number {
-    return this.postings.entryCount;
+  constructor() {
+    super(trigramTokenizer, new TokenPostings(1));
   }
 
-  add(value: ScalarValue, id: number): void {
-    const text = asText(value);
-    this.values.add(id, text);
-    for (let i = 0; i + 3 <= text.length; i++) this.postings.add(text.slice(i, i + 3), id);
+  override add(value: ScalarValue, id: number): void {
+    const text = this.text(value);
+    super.add(text, id);
+    this.values.set(id, text);
   }
 
-  remove(value: ScalarValue, id: number): void {
-    const text = asText(value);
-    if (!this.values.remove(id, text, sameString)) return;
-    const others = this.values.get(id);
-    for (const t of trigramsOf(text)) {
-      if (!others.some((o) => o.includes(t))) this.postings.delete(t, id);
-    }
+  override addList(values: readonly ScalarValue[], id: number): void {
+    super.addList(values, id);
+    this.values.set(id, values.map((v) => this.text(v)));
+  }
+
+  override remove(value: ScalarValue, id: number): void {
+    super.remove(value, id);
+    this.values.delete(id);
+  }
+
+  override removeList(values: readonly ScalarValue[], id: number): void {
+    super.removeList(values, id);
+    this.values.delete(id);
   }
 
   /**
@@ -72,7 +68,7 @@ export class TrigramIndex implements ValueIndex {
     const candidates = this.evaluate(query);
     const out: number[] = [];
     for (const id of candidates) {
-      if (this.values.get(id).some(compiled.test)) out.push(id);
+      if (this.holds(id, compiled)) out.push(id);
     }
     return out;
   }
@@ -102,14 +98,21 @@ export class TrigramIndex implements ValueIndex {
 
   private scan(compiled: CompiledRegexp): SortedIds {
     const out: number[] = [];
-    for (const [id, vals] of this.values.entries()) if (vals.some(compiled.test)) out.push(id);
+    for (const id of this.values.keys()) if (this.holds(id, compiled)) out.push(id);
     return toSortedIds(out);
+  }
+
+  /** Whether a value of node `id` matches. */
+  private holds(id: number, compiled: CompiledRegexp): boolean {
+    const v = this.values.get(id);
+    if (v === undefined) return false;
+    return typeof v === 'string' ? compiled.test(v) : v.some(compiled.test);
   }
 
   private evaluate(q: TrigramQuery): SortedIds {
     switch (q.op) {
       case 'tri':
-        return this.postings.get(q.trigram);
+        return this.ids(q.trigram);
       case 'and':
         return intersectAll(q.args.filter((a) => a.op !== 'all').map((a) => this.evaluate(a)));
       case 'or':

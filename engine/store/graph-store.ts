@@ -1,7 +1,7 @@
 // The graph store: nodes with dense ids, their types, scalar columns and edge columns, and a single
 // undo-logged transaction at a time. Knows nothing of GraphQL.
 
-import { PostingList } from '../util/posting-list.js';
+import { PostingList } from '../indexes/postings/posting-list.js';
 import { EMPTY_IDS, type SortedIds } from '../util/sorted-ids.js';
 import { EdgeColumnImpl, type EdgeColumn } from './edge-column.js';
 import { grownInt32, grownUint8 } from './grow.js';

@@ -1,7 +1,7 @@
 // A column's "ids having something" set, built by a scan the first time it is asked for and then kept
 // up to date incrementally (so columns that are never asked cost nothing).
 
-import { PostingList } from '../util/posting-list.js';
+import { PostingList } from '../indexes/postings/posting-list.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 
 export class IdCache {

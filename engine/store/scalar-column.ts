@@ -3,7 +3,7 @@
 // Uint8Array, strings packed in a StringArena, anything else (or a mix, or lists) in a plain array.
 
 import { createIndex } from '../indexes/create-index.js';
-import { sameKey } from '../indexes/posting-table.js';
+import { sameKey } from '../indexes/postings/posting-table.js';
 import type { IndexKindName } from '../indexes/index-kind.js';
 import type { ScalarValue, ValueIndex } from '../indexes/value-index.js';
 import type { SortedIds } from '../util/sorted-ids.js';

@@ -163,3 +163,15 @@ export function removeSorted(a: number[], id: number): boolean {
   a.splice(i, 1);
   return true;
 }
+
+/** Sorts and de-duplicates ids collected in any order, in place. */
+export function toSortedIds(ids: number[]): SortedIds {
+  if (ids.length < 2) return ids;
+  ids.sort((x, y) => x - y);
+  let w = 1;
+  for (let r = 1; r < ids.length; r++) {
+    if (ids[r] !== ids[w - 1]) ids[w++] = ids[r] as number;
+  }
+  ids.length = w;
+  return ids;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NgramIndex, wordNgrams } from '../../../engine/indexes/ngram-index.js';
+import { NgramIndex } from '../../../engine/indexes/ngram-index.js';
+import { wordNgrams } from '../../../engine/indexes/ngram-tokenizer.js';
 
 function indexOf(values: readonly string[]): NgramIndex {
   const idx = new NgramIndex();

@@ -1,8 +1,8 @@
 // An ordered map from keys to posting lists, kept as a list of sorted chunks (a one-level B-tree):
 // O(log n + CHUNK) insert/remove, binary-searchable ranges, in-order iteration in both directions.
 
-import { postingAdd, postingIds, postingRemove, type Posting } from './posting-list.js';
-import type { SortedIds } from './sorted-ids.js';
+import { postingAdd, postingIds, postingRemove, type Posting } from './posting.js';
+import type { SortedIds } from '../../util/sorted-ids.js';
 
 const CHUNK_MAX = 64;
 

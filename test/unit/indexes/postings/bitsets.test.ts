@@ -1,9 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PostingList, andBitsets, bitsetOf, intersectPostings, probeBitsets, type Posting } from '../../../engine/util/posting-list.js';
-import { FulltextIndex } from '../../../engine/indexes/fulltext-index.js';
-import { TermIndex } from '../../../engine/indexes/term-index.js';
-import { sortedKeys } from '../../../engine/util/sorted-keys.js';
+import { andBitsets, bitsetOf, probeBitsets } from '../../../../engine/indexes/postings/bitsets.js';
+import { intersectPostings } from '../../../../engine/indexes/postings/intersect-lists.js';
+import { PostingList } from '../../../../engine/indexes/postings/posting-list.js';
+import type { Posting } from '../../../../engine/indexes/postings/posting.js';
+import { FulltextIndex } from '../../../../engine/indexes/fulltext-index.js';
+import { TermIndex } from '../../../../engine/indexes/term-index.js';
+import { sortedKeys } from '../../../../engine/util/sorted-keys.js';
 
 /** Ascending ids in [1, span] chosen by a seeded rule (dense enough for bitsets). */
 function idsOf(seed: number, span: number, every: number): number[] {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SortedChunkMap } from '../../../engine/util/sorted-chunk-map.js';
-import { postingIds } from '../../../engine/util/posting-list.js';
+import { SortedChunkMap } from '../../../../engine/indexes/postings/sorted-chunk-map.js';
+import { postingIds } from '../../../../engine/indexes/postings/posting.js';
 
 const cmp = (a: number, b: number): number => a - b;
 

@@ -6,7 +6,7 @@
 // Open addressing with linear probing over [hash, ref] pairs in one Int32Array; a ref is a bare id
 // (>= 0) or a larger posting kept aside; deletion shifts later entries back (no tombstones).
 
-import { PostingList, postingAdd, postingIds, postingRemove, type Posting } from '../util/posting-list.js';
+import { postingAdd, postingRemove, postingSomeId, type Posting } from './posting.js';
 
 export type TableKey = string | number | bigint | boolean;
 
@@ -89,7 +89,7 @@ export class PostingTable {
 
   private holds(slot: number, ref: number, key: TableKey): boolean {
     if (this.keys !== undefined) return sameKey(this.keys[slot], key);
-    const id = ref >= 0 ? ref : someId(this.aside[-ref - 2]);
+    const id = ref >= 0 ? ref : postingSomeId(this.aside[-ref - 2]);
     return id !== undefined && (this.matches as KeyMatcher)(id, key);
   }
 
@@ -171,12 +171,6 @@ export function sameKey(a: unknown, b: unknown): boolean {
   return a === b || (a !== a && b !== b);
 }
 
-/** Any id of a posting, without merging a PostingList's pending writes. */
-function someId(p: Posting | undefined): number | undefined {
-  if (p === undefined || typeof p === 'number') return p;
-  if (p instanceof PostingList) return p.someId();
-  return postingIds(p)[0];
-}
 
 const float = new Float64Array(1);
 const floatWords = new Int32Array(float.buffer);

@@ -2,9 +2,9 @@
 // SameValueZero keys: -0 and 0 alike, NaN equal to itself, 1 and '1' and 1n apart).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HashIndex } from '../../../engine/indexes/hash-index.js';
-import { hashOf, sameKey } from '../../../engine/indexes/posting-table.js';
-import { postingIds } from '../../../engine/util/posting-list.js';
+import { HashIndex } from '../../../../engine/indexes/hash-index.js';
+import { hashOf, sameKey } from '../../../../engine/indexes/postings/posting-table.js';
+import { postingIds } from '../../../../engine/indexes/postings/posting.js';
 
 type Key = string | number | bigint | boolean;
 const key: fc.Arbitrary<Key> = fc.oneof(

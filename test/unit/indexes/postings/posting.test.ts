@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { PostingList } from '../../../../engine/indexes/postings/posting-list.js';
 import {
-  PostingList,
   postingAdd,
   postingHas,
   postingIds,
   postingRemove,
   postingSize,
   type Posting,
-} from '../../../engine/util/posting-list.js';
+} from '../../../../engine/indexes/postings/posting.js';
 
 const ref = (s: Set<number>): number[] => [...s].sort((x, y) => x - y);
 const op = fc.tuple(fc.constantFrom('add', 'add', 'remove', 'read'), fc.integer({ min: 1, max: 120 }));
@@ -24,6 +24,32 @@ describe('PostingList', () => {
     expect(snap).toEqual([1, 2, 3, 4, 5]);
     expect(p.toArray()).toEqual([2, 3, 4, 6]);
     expect(p.size).toBe(4);
+  });
+
+  it('writes without reads keep the pending side sets within an eighth of the list (plus 16)', () => {
+    const p = new PostingList(Array.from({ length: 1000 }, (_, k) => 2 * k));
+    const model = new Set(p.toArray());
+    const pending = (): { adds?: Set<number>; dels?: Set<number>; main: number[] } => p as unknown as { adds?: Set<number>; dels?: Set<number>; main: number[] };
+    for (let k = 0; k < 5000; k++) {
+      const id = (k * 7919) % 2000;
+      if (k % 2 === 0) expect(p.remove(id)).toBe(model.delete(id));
+      else {
+        expect(p.add(id)).toBe(!model.has(id));
+        model.add(id);
+      }
+      const { adds, dels, main } = pending();
+      expect(Math.max(adds?.size ?? 0, dels?.size ?? 0)).toBeLessThanOrEqual((main.length >>> 3) + 16);
+    }
+    expect(p.toArray()).toEqual([...model].sort((a, b) => a - b));
+  });
+
+  it('re-adds an id that is last in the array but logically removed', () => {
+    const p = new PostingList([1, 2, 3]);
+    expect(p.remove(2)).toBe(true); // marked removed
+    expect(p.remove(3)).toBe(true); // popped: 2 is now last, still marked
+    expect(p.add(2)).toBe(true);
+    expect(p.add(2)).toBe(false);
+    expect(p.toArray()).toEqual([1, 2]);
   });
 
   it('agrees with a Set under random add/remove/read', () => {
@@ -48,25 +74,26 @@ describe('PostingList', () => {
     );
   });
 
-  it('posting helpers switch representation and agree with a Set', () => {
+  it.each([32, 4, 1])('posting helpers (small arrays up to %i ids) switch representation and agree with a Set', (smallMax) => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 400 }), (ops) => {
         let p: Posting | undefined;
         const model = new Set<number>();
         for (const [kind, id] of ops) {
           if (kind === 'add') {
-            const next = postingAdd(p, id);
+            const next = postingAdd(p, id, smallMax);
             expect(next === null).toBe(model.has(id));
             if (next !== null) p = next;
             model.add(id);
           } else if (kind === 'remove') {
-            const next = postingRemove(p, id);
+            const next = postingRemove(p, id, smallMax);
             expect(next === null).toBe(!model.has(id));
             if (next !== null) p = next;
             model.delete(id);
           } else {
             expect(postingIds(p)).toEqual(ref(model));
           }
+          if (smallMax === 1) expect(Array.isArray(p)).toBe(false);
           expect(postingSize(p)).toBe(model.size);
           expect(postingHas(p, id)).toBe(model.has(id));
         }

@@ -1,0 +1,285 @@
+// flexsearch as a TokenStore (./postings/token-store.ts): the postings of the fulltext index. The only
+// importer of flexsearch (0.8.212; `tokenize: 'strict'`, `resolution: 1`, `fastupdate: true`).
+//
+// - flexsearch stores the postings and adds and removes the documents: one document per node, the
+//   tokens of its value (of all its values, for a list). Our analyzer has made the tokens; flexsearch gets
+//   them through a pass-through `encode`, so none of its normalisation touches them. With resolution 1
+//   each token has one id array; with `fastupdate` a removal splices the node out of exactly the arrays
+//   its register names (the register is ours and keeps 4 bytes a node instead of flexsearch's ~150: see
+//   NodeRegister).
+// - Exact boolean retrieval is ours: flexsearch's documented `search` ranks and caps by relevance, so an
+//   answer that must hold every match (ordering and paging come after filtering) needs `limit: n` and a
+//   sort by id, 30-300x slower for 2 words (bench/README.md, "flexsearch: documented API or internals").
+//   We read its id arrays (`map`) and run ./postings/'s set algebra on them. For that every array is kept
+//   ascending by node id (see keepAscending), and nothing of flexsearch's is handed out (see `snapshot`).
+// Everything used here that flexsearch does not document is pinned by
+// test/unit/indexes/flexsearch-contract.test.ts, so an upgrade that changes it fails loudly.
+
+import FlexSearch from 'flexsearch';
+import type { TokenStore } from './postings/token-store.js';
+import { BITSET_MIN, bitsetOf } from './postings/bitsets.js';
+import { contains, lowerBound, type SortedIds } from '../util/sorted-ids.js';
+import { distinct } from './token-index.js';
+
+/**
+ * The parts of flexsearch's Index read here: `map` is not in its typings, but a named field of the
+ * built bundle too (checked in the constructor, and pinned by test/unit/indexes/fulltext-index.test.ts).
+ * We read `map` rather than a Resolver from `search(token, { resolve: false })`: the Resolver holds
+ * the same arrays, but building one runs the query pipeline and allocates per call, while `map` is
+ * one Map lookup per token.
+ */
+interface FlexInternals {
+  /** token → one id array per resolution slot; with resolution 1 only slot 0, in insertion order. */
+  readonly map: Map<string, number[][]>;
+  add(id: number, content: readonly string[]): unknown;
+  remove(id: number): unknown;
+  cleanup(): void;
+}
+
+/** flexsearch's Index constructor: the second argument is the register it keeps documents in. */
+type FlexIndexConstructor = new (options: object, register: NodeRegister) => FlexInternals;
+
+/**
+ * `fastupdate`'s register, which flexsearch's constructor lets the caller supply (its second argument).
+ * flexsearch asks it which id arrays hold a node (`get`, to splice the node out of exactly those on
+ * `remove`), records there the arrays it pushes a node into (`set`, then `get(id).push`), and asks
+ * `has`/`size`/`delete`. Its default, a Map of node → array of references, added 264 bytes a node at
+ * 12 tokens in bench/micro/fulltext-vs-flexsearch.ts (the same references in an array by node id:
+ * 151), and a node rewritten over and over made each lookup cost 15–20 µs (a V8 Map keeps each deleted
+ * entry in its key's bucket chain until the table is rehashed). Ours keeps only each node's number of
+ * arrays (4 bytes, by dense node id); the arrays are found when needed, from the tokens of the value
+ * being removed, which the store always passes (FulltextIndex.arraysOf, checked against the count;
+ * otherwise every array is searched), and lent to flexsearch for the one add or remove in progress.
+ */
+class NodeRegister {
+  /** Per node: how many id arrays hold it (0: no document). */
+  private counts = new Int32Array(0);
+  size = 0;
+  /** The node flexsearch is adding or removing right now, and the arrays lent for it. */
+  private lentId = -1;
+  private lent: number[][] | undefined;
+  /** What an add's arrays are collected in, reused (flexsearch's own `[first]` would grow by push: an allocation a node). */
+  private readonly scratch: number[][] = [];
+
+  has(id: number): boolean {
+    return (this.counts[id] ?? 0) > 0;
+  }
+
+  count(id: number): number {
+    return this.counts[id] ?? 0;
+  }
+
+  get(id: number): number[][] | undefined {
+    return id === this.lentId ? this.lent : undefined;
+  }
+
+  /** flexsearch's add, at a node's first token (`refs` = [its array]): it pushes the rest into `get(id)`. */
+  set(id: number, refs: number[][]): this {
+    if (id !== this.lentId) throw new Error(`flexsearch registered node ${id} outside an add`);
+    const scratch = this.scratch;
+    scratch.length = 0;
+    for (const ids of refs) scratch.push(ids);
+    this.lent = scratch;
+    return this;
+  }
+
+  /** flexsearch's remove, when done. */
+  delete(id: number): boolean {
+    if (!this.has(id)) return false;
+    this.counts[id] = 0;
+    this.size--;
+    return true;
+  }
+
+  clear(): void {
+    this.counts = new Int32Array(0);
+    this.size = 0;
+  }
+
+  /** Lends `refs` (or, for an add, none yet) for flexsearch's next add or remove of `id`. */
+  lend(id: number, refs: number[][] | undefined): void {
+    this.lentId = id;
+    this.lent = refs;
+  }
+
+  /** Ends the add of `id`: the arrays flexsearch pushed it into (none for a document without tokens; valid until the next add). */
+  added(id: number): readonly number[][] {
+    const refs = this.lent ?? [];
+    this.lentId = -1;
+    this.lent = undefined;
+    if (refs.length > 0) {
+      if (id >= this.counts.length) {
+        const grown = new Int32Array(Math.max(id + 1, Math.ceil(this.counts.length * 1.5), 1024));
+        grown.set(this.counts);
+        this.counts = grown;
+      }
+      this.counts[id] = refs.length;
+      this.size++;
+    }
+    return refs;
+  }
+
+  /** Ends a remove. */
+  removed(): void {
+    this.lentId = -1;
+    this.lent = undefined;
+  }
+}
+
+/** Our analyzer has already made the tokens: flexsearch gets the array as its "content" (undocumented: content is a string). */
+const passTokens = (tokens: string): string[] => tokens as unknown as string[];
+
+/** Single-token answers shorter than this are copied on every read (not worth caching). */
+const COPY_CACHE_MIN = 64;
+/** Removed documents leave empty id arrays in flexsearch's map; cleanup() runs past this many. */
+const CLEANUP_MIN = 4096;
+
+/** Derived from one id array; dropped whenever that array changes. */
+interface Derived {
+  /** A copy handed out as a single-token answer (flexsearch's arrays change in place). */
+  copy?: SortedIds;
+  /** Membership bitset for intersections; null when the array is too short or sparse. */
+  bits?: Uint32Array | null;
+}
+
+/**
+ * flexsearch appends a newly indexed id at the end of each of its document's arrays: bulk loads add
+ * ascending ids, so nothing moves; an older node (re)indexed later is moved into place (a memmove via
+ * pop + splice; Array#copyWithin walks the elements generically and is ~250x slower). Its removals
+ * splice by indexOf, which keeps the order.
+ */
+function keepAscending(ids: number[]): void {
+  const last = ids.length - 1;
+  const id = ids[last] as number;
+  if (last === 0 || (ids[last - 1] as number) < id) return;
+  ids.pop();
+  ids.splice(lowerBound(ids, id), 0, id);
+}
+
+/**
+ * One flexsearch document per node. `put` sets the node's document, replacing any previous one; `drop`
+ * removes it. Answers are fresh arrays or cached copies, never flexsearch's own arrays.
+ */
+export class FlexsearchPostings implements TokenStore<number[]> {
+  private readonly flex: FlexInternals;
+  private readonly reg = new NodeRegister();
+  private entries = 0;
+  /** Removals that left an id array empty since the last cleanup (an upper bound). */
+  private emptied = 0;
+  private readonly derived = new Map<readonly number[], Derived>();
+
+  constructor() {
+    const Index = FlexSearch.Index as unknown as FlexIndexConstructor;
+    const flex = new Index({ tokenize: 'strict', resolution: 1, fastupdate: true, encode: passTokens }, this.reg);
+    if (!(flex.map instanceof Map) || (flex as unknown as { reg: unknown }).reg !== this.reg) throw new Error('flexsearch internals changed: Index.map / Index.reg not as expected');
+    this.flex = flex;
+  }
+
+  get entryCount(): number {
+    return this.entries;
+  }
+
+  /** Counts flexsearch's non-empty arrays (for tests and reports). */
+  get tokenCount(): number {
+    let n = 0;
+    for (const slots of this.flex.map.values()) if ((slots[0]?.length ?? 0) > 0) n++;
+    return n;
+  }
+
+  list(token: string): number[] | undefined {
+    return this.posting(token);
+  }
+
+  size(list: number[]): number {
+    return list.length;
+  }
+
+  ids(list: number[]): SortedIds {
+    return list;
+  }
+
+  /** flexsearch's live, ascending id array for `token` (undefined when no node has it). Never hand it out. */
+  private posting(token: string): number[] | undefined {
+    const ids = this.flex.map.get(token)?.[0];
+    return ids === undefined || ids.length === 0 ? undefined : ids;
+  }
+
+  /** Sets the node's document (replacing one it has, found by searching every array: the store removes first). */
+  put(id: number, tokens: readonly string[]): void {
+    const reg = this.reg;
+    if (reg.has(id)) this.drop(id, undefined);
+    if (tokens.length === 0) return;
+    reg.lend(id, undefined);
+    this.flex.add(id, tokens as string[]);
+    const refs = reg.added(id);
+    const derived = this.derived.size > 0;
+    for (const ids of refs) {
+      keepAscending(ids);
+      if (derived) this.derived.delete(ids);
+    }
+    this.entries += refs.length;
+  }
+
+  /** Removes the node's document; `tokens` are those of the value it was added with, if known. */
+  drop(id: number, tokens: readonly string[] | undefined): void {
+    const count = this.reg.count(id);
+    if (count === 0) return;
+    let refs = tokens === undefined ? undefined : this.arraysOf(id, tokens);
+    if (refs === undefined || refs.length !== count) refs = this.arraysHolding(id);
+    this.entries -= refs.length;
+    if (this.derived.size > 0) for (const ids of refs) this.derived.delete(ids);
+    this.reg.lend(id, refs);
+    this.flex.remove(id);
+    this.reg.removed();
+    for (const ids of refs) if (ids.length === 0) this.emptied++;
+    if (this.emptied > CLEANUP_MIN && this.emptied * 2 > this.flex.map.size) {
+      this.flex.cleanup(); // deletes the tokens whose arrays are empty (nothing holds them)
+      this.emptied = 0;
+    }
+  }
+
+  /**
+   * The id arrays of the distinct `tokens`, if each holds `id` (binary search: they are ascending);
+   * undefined when one does not (the value is not the one the node was added with). `drop` also checks
+   * their number against the register's count.
+   */
+  private arraysOf(id: number, tokens: readonly string[]): number[][] | undefined {
+    const refs: number[][] = [];
+    for (const token of distinct(tokens)) {
+      const ids = this.posting(token);
+      if (ids === undefined || !contains(ids, id)) return undefined;
+      refs.push(ids);
+    }
+    return refs;
+  }
+
+  /** Every id array holding `id`, searched token by token (when the node's value is not known). */
+  private arraysHolding(id: number): number[][] {
+    const refs: number[][] = [];
+    for (const slots of this.flex.map.values()) {
+      const ids = slots[0];
+      if (ids !== undefined && contains(ids, id)) refs.push(ids);
+    }
+    return refs;
+  }
+
+  /** A single-token answer: a copy, cached until the array's next write. */
+  snapshot(ids: number[]): SortedIds {
+    if (ids.length < COPY_CACHE_MIN) return ids.slice();
+    const d = this.derivedOf(ids);
+    return (d.copy ??= ids.slice());
+  }
+
+  bitset(ids: number[]): Uint32Array | undefined {
+    if (ids.length < BITSET_MIN) return undefined;
+    const d = this.derivedOf(ids);
+    if (d.bits === undefined) d.bits = bitsetOf(ids) ?? null;
+    return d.bits ?? undefined;
+  }
+
+  private derivedOf(ids: number[]): Derived {
+    let d = this.derived.get(ids);
+    if (d === undefined) this.derived.set(ids, (d = {}));
+    return d;
+  }
+}

@@ -1,0 +1,66 @@
+// Membership bitsets of sorted id lists, for intersections of long, dense lists: one bit test per id
+// (probe) or a word-wise AND instead of a merge.
+
+import type { SortedIds } from '../../util/sorted-ids.js';
+
+/** Lists at least this long get a membership bitset when intersected (if dense enough). */
+export const BITSET_MIN = 1024;
+
+/** A bitset of sorted `ids`, or undefined for short or sparse lists (where the bitset would be larger). */
+export function bitsetOf(ids: SortedIds): Uint32Array | undefined {
+  const n = ids.length;
+  if (n < BITSET_MIN) return undefined;
+  const words = ((ids[n - 1] as number) >>> 5) + 1;
+  if (words > n * 2) return undefined;
+  const bits = new Uint32Array(words);
+  for (let k = 0; k < n; k++) {
+    const id = ids[k] as number;
+    bits[id >>> 5] = (bits[id >>> 5] as number) | (1 << (id & 31));
+  }
+  return bits;
+}
+
+/** The ids present in every bitset (a word-wise AND: for dense lists, cheaper than probing each id). */
+export function andBitsets(bitsets: readonly Uint32Array[]): number[] {
+  const out: number[] = [];
+  let words = Infinity;
+  for (const b of bitsets) words = Math.min(words, b.length);
+  if (bitsets.length === 0 || words === Infinity) return out;
+  const a = bitsets[0] as Uint32Array;
+  const b = (bitsets[1] ?? a) as Uint32Array;
+  for (let w = 0; w < words; w++) {
+    let x = (a[w] as number) & (b[w] as number);
+    for (let k = 2; k < bitsets.length && x !== 0; k++) x &= (bitsets[k] as Uint32Array)[w] as number;
+    while (x !== 0) {
+      const low = x & -x;
+      out.push(w * 32 + 31 - Math.clz32(low));
+      x ^= low;
+    }
+  }
+  return out;
+}
+
+/** Whether to AND whole bitsets rather than probe the smallest list's ids: its ids fill a quarter of the words. */
+export function denseEnough(smallest: number, bitsetWords: number): boolean {
+  return smallest * 4 >= bitsetWords;
+}
+
+/** The ids of `ids` present in every bitset. */
+export function probeBitsets(ids: SortedIds, bitsets: readonly Uint32Array[]): number[] {
+  const out: number[] = [];
+  const first = bitsets[0];
+  if (first === undefined) return ids.slice();
+  const nFirst = first.length;
+  outer: for (let k = 0; k < ids.length; k++) {
+    const id = ids[k] as number;
+    const w = id >>> 5;
+    const bit = 1 << (id & 31);
+    if (w >= nFirst || ((first[w] as number) & bit) === 0) continue;
+    for (let b = 1; b < bitsets.length; b++) {
+      const bits = bitsets[b] as Uint32Array;
+      if (w >= bits.length || ((bits[w] as number) & bit) === 0) continue outer;
+    }
+    out.push(id);
+  }
+  return out;
+}

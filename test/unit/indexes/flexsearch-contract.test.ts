@@ -1,0 +1,146 @@
+// What engine/indexes/flexsearch-postings.ts relies on that flexsearch (0.8.212) does not document,
+// pinned against flexsearch itself, so that an upgrade that changes any of it fails here, loudly,
+// rather than as wrong search answers. Documented and relied on too (not pinned here): `Index`,
+// `tokenize: 'strict'`, `resolution`, `fastupdate`, a custom `encode` function, `add`, `remove`,
+// `cleanup`.
+
+import FlexSearch from 'flexsearch';
+import { describe, expect, it } from 'vitest';
+import { FulltextIndex } from '../../../engine/indexes/fulltext-index.js';
+
+interface Internals {
+  readonly map: Map<string, number[][]>;
+  readonly reg: unknown;
+  add(id: number, content: unknown): unknown;
+  remove(id: number): unknown;
+  cleanup(): unknown;
+}
+
+type Call = readonly [string, ...unknown[]];
+
+/** A fastupdate register that records how flexsearch uses it (a Map, as flexsearch's default is). */
+class RecordingRegister extends Map<number, number[][]> {
+  readonly calls: Call[] = [];
+  override has(id: number): boolean {
+    this.calls.push(['has', id]);
+    return super.has(id);
+  }
+  override get(id: number): number[][] | undefined {
+    this.calls.push(['get', id]);
+    return super.get(id);
+  }
+  override set(id: number, refs: number[][]): this {
+    this.calls.push(['set', id, refs.length]);
+    return super.set(id, refs);
+  }
+  override delete(id: number): boolean {
+    this.calls.push(['delete', id]);
+    return super.delete(id);
+  }
+}
+
+/** An index configured as flexsearch-postings.ts configures it, with `encode` passing content through. */
+function flexIndex(register: RecordingRegister, encoded: unknown[] = []): Internals {
+  const Index = FlexSearch.Index as unknown as new (options: object, register: RecordingRegister) => Internals;
+  const encode = (content: unknown): unknown => {
+    encoded.push(content);
+    return content;
+  };
+  return new Index({ tokenize: 'strict', resolution: 1, fastupdate: true, encode }, register);
+}
+
+describe('flexsearch contract (undocumented behaviour flexsearch-postings.ts relies on)', () => {
+  it('the constructor takes the fastupdate register as its second argument and keeps it as `reg`', () => {
+    const reg = new RecordingRegister();
+    const index = flexIndex(reg);
+    expect(index.reg).toBe(reg);
+    expect(index.map).toBeInstanceOf(Map);
+    expect(index.map.size).toBe(0);
+  });
+
+  it('add hands `encode` the content as given (an array of tokens) and files each distinct token once', () => {
+    const encoded: unknown[] = [];
+    const index = flexIndex(new RecordingRegister(), encoded);
+    const tokens = ['pie', 'appl', 'pie'];
+    index.add(7, tokens);
+    expect(encoded).toEqual([tokens]);
+    expect(encoded[0]).toBe(tokens);
+    expect([...index.map.entries()]).toEqual([
+      ['pie', [[7]]],
+      ['appl', [[7]]],
+    ]);
+  });
+
+  it('`map` holds one id array per token (resolution 1: slot 0 only); add appends the id at its end', () => {
+    const index = flexIndex(new RecordingRegister());
+    for (const id of [5, 9, 2]) index.add(id, ['appl', 'pie']);
+    index.add(4, ['pie']);
+    const apple = index.map.get('appl') as number[][];
+    expect(apple).toEqual([[5, 9, 2]]);
+    expect(index.map.get('pie')).toEqual([[5, 9, 2, 4]]);
+  });
+
+  it('add asks the register `has(id)`, then per token `get(id)`: `set(id, [first array])` when undefined, else pushes the rest into `get(id)`', () => {
+    const reg = new RecordingRegister();
+    const index = flexIndex(reg);
+    index.add(3, ['a', 'b', 'c']);
+    expect(reg.calls).toEqual([['has', 3], ['get', 3], ['set', 3, 1], ['get', 3], ['get', 3]]);
+    const refs = reg.get(3) as number[][];
+    expect(refs).toHaveLength(3);
+    expect(refs[0]).toBe(index.map.get('a')?.[0]);
+    expect(refs[2]).toBe(index.map.get('c')?.[0]);
+  });
+
+  it('remove reads `size` and `get(id)`, takes the id out of exactly those arrays keeping their order, then `delete(id)`', () => {
+    const reg = new RecordingRegister();
+    const index = flexIndex(reg);
+    for (const id of [1, 2, 3]) index.add(id, ['a', 'b']);
+    index.add(4, ['b']);
+    reg.calls.length = 0;
+    reg.set(2, [index.map.get('a')?.[0] as number[]]); // lend only the array of 'a'
+    reg.calls.length = 0;
+    index.remove(2);
+    expect(reg.calls).toEqual([['get', 2], ['delete', 2]]);
+    expect(index.map.get('a')).toEqual([[1, 3]]);
+    expect(index.map.get('b')).toEqual([[1, 2, 3, 4]]); // not lent: untouched
+    index.remove(4); // the last element: popped
+    expect(index.map.get('b')).toEqual([[1, 2, 3]]);
+  });
+
+  it('remove of an id the register does not hold does nothing, and an empty register is not asked', () => {
+    const reg = new RecordingRegister();
+    const index = flexIndex(reg);
+    index.remove(1);
+    expect(reg.calls).toEqual([]);
+    index.add(1, ['a']);
+    reg.calls.length = 0;
+    index.remove(9);
+    expect(reg.calls).toEqual([['get', 9]]);
+    expect(index.map.get('a')).toEqual([[1]]);
+  });
+
+  it('cleanup deletes exactly the tokens whose id arrays are empty', () => {
+    const index = flexIndex(new RecordingRegister());
+    index.add(1, ['a', 'b']);
+    index.add(2, ['b']);
+    index.remove(1);
+    expect(index.map.get('a')).toEqual([[]]);
+    index.cleanup();
+    expect([...index.map.keys()]).toEqual(['b']);
+    expect(index.map.get('b')).toEqual([[2]]);
+  });
+
+  it('through FulltextIndex: arrays stay ascending by node id, and our register counts them per node', () => {
+    const i = new FulltextIndex();
+    for (const id of [5, 9, 2, 7, 1]) i.add('apple pie', id);
+    const flex = (i as unknown as { store: { flex: { map: Map<string, number[][]>; reg: { has(id: number): boolean; count(id: number): number } } } }).store.flex;
+    expect([...flex.map.keys()].sort()).toEqual(['appl', 'pie']);
+    const apple = flex.map.get('appl') as number[][];
+    expect(apple).toEqual([[1, 2, 5, 7, 9]]);
+    expect(flex.reg.count(7)).toBe(2);
+    i.remove('apple pie', 5);
+    expect(apple[0]).toEqual([1, 2, 7, 9]);
+    expect(flex.reg.has(5)).toBe(false);
+    expect(flex.reg.has(7)).toBe(true);
+  });
+});
