@@ -58,13 +58,14 @@ const e2e: Readonly<Record<string, string>> = {
   'query similar_to with dot product distance': 'the e2e schema differs from resolve/schema.graphql: Cannot query field "querySimilarProjectDotProductByEmbedding" on type "Query"',
 };
 
-export type Suite = 'resolve' | 'normal' | 'directives';
+export type Suite = 'resolve' | 'normal' | 'normal+extra' | 'directives';
 
 export const unsupported: Record<Suite, Readonly<Record<string, string>>> = {
   resolve: {
     'Query with Same Alias': 'invalid document: two fields aliased p1 with different arguments (graphql-js OverlappingFieldsCanBeMerged; Dgraph rewrites it regardless)',
   },
   normal: e2e,
+  'normal+extra': e2e,
   directives: e2e,
 };
 

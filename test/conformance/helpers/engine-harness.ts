@@ -56,7 +56,7 @@ export function loadCases(path: string): YamlCase[] {
   return parseYaml(readFileSync(`${testdata}/${path}`, 'utf8')) as YamlCase[];
 }
 
-type DgraphObject = Record<string, unknown> & { uid: string; 'dgraph.type': string | string[] };
+export type DgraphObject = Record<string, unknown> & { uid: string; 'dgraph.type': string | string[] };
 
 /**
  * Seeds Dgraph JSON through add mutations: nodes whose required edges point at existing nodes are
@@ -64,7 +64,11 @@ type DgraphObject = Record<string, unknown> & { uid: string; 'dgraph.type': stri
  * Returns blank-node name → uid.
  */
 export async function seed(h: Harness, dataPath: string): Promise<Map<string, string>> {
-  const objects = JSON.parse(readFileSync(`${testdata}/${dataPath}`, 'utf8')) as DgraphObject[];
+  return seedObjects(h, JSON.parse(readFileSync(`${testdata}/${dataPath}`, 'utf8')) as DgraphObject[]);
+}
+
+/** As `seed`, for Dgraph JSON objects already read. */
+export async function seedObjects(h: Harness, objects: readonly DgraphObject[]): Promise<Map<string, string>> {
   const uids = new Map<string, { field: string; value: unknown }>();
   const typeOf = (o: DgraphObject): TypeModel => {
     const name = Array.isArray(o['dgraph.type']) ? o['dgraph.type'][0] : o['dgraph.type'];

@@ -115,11 +115,20 @@ export class NaiveOracle {
         node.values.set(pred, [v].flat().map((x) => byBlank.get((x as { uid: string }).uid)));
       }
     }
+    // @hasInverse on either side pairs the two fields both ways.
+    const partner = new Map<OField, OField>();
+    for (const t of this.#types.values()) {
+      for (const f of t.fields.values()) {
+        const back = f.inverse === undefined ? undefined : this.#types.get(f.type)?.fields.get(f.inverse);
+        if (back === undefined) continue;
+        partner.set(f, back);
+        for (const impl of this.#types.values()) if (impl.fields.get(back.name)?.pred === back.pred) partner.set(impl.fields.get(back.name) as OField, f);
+      }
+    }
     for (const node of this.#nodes) {
       const type = this.#concrete(node);
       for (const f of type.fields.values()) {
-        if (f.inverse === undefined) continue;
-        const back = this.#types.get(f.type)?.fields.get(f.inverse);
+        const back = partner.get(f);
         if (back === undefined) continue;
         for (const target of this.#edge(node, f)) {
           const list = (target.values.get(back.pred) as ONode[] | undefined) ?? [];
