@@ -34,10 +34,11 @@ export async function startServer(transport: Transport, engine: Engine, config: 
     config.host,
     config.port,
     (request, sink) => {
-      inFlight++;
       const exchange = new Exchange(request, sink, settled);
+      inFlight++;
       void router.handle(exchange); // never rejects: the router answers every failure
     },
+    (error, sink) => router.fail(error, sink),
     () => engine.readsRequestHeaders,
   );
   const port = listening.port;

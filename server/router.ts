@@ -4,9 +4,9 @@
 // replies, anything unexpected is logged and answered 500 (responses.ts decides both).
 
 import { authHeader, KeyChecker } from './auth.js';
-import type { Exchange } from './exchange.js';
+import { Exchange } from './exchange.js';
 import { HttpError } from './http-error.js';
-import type { Reply } from './http-types.js';
+import type { IncomingRequest, Reply, ResponseSink } from './http-types.js';
 import { responseMode, type ResponseMode } from './negotiate.js';
 import { failureReply, optionsReply, refusalReply, refusals } from './responses.js';
 import { sendReply } from './reply-writer.js';
@@ -27,11 +27,27 @@ const routes: ReadonlyMap<string, Route> = new Map([
   ['/probe/graphql', probeRoute],
 ]);
 
+/** Stands for a request the transport could not copy out. */
+const noRequest: IncomingRequest = { method: 'GET', path: '', query: '', headers: {} };
+
 export class Router {
   readonly #keys: KeyChecker;
 
   constructor(private readonly context: RouteContext) {
     this.#keys = new KeyChecker(context.config);
+  }
+
+  /**
+   * A request that failed before it reached `handle` (the transport could not copy it): answered 500
+   * through the same catch-all, on a closing connection, if the client is still there.
+   */
+  fail(error: unknown, sink: ResponseSink): void {
+    const failure = failureReply(error, 'json', this.context.log);
+    try {
+      new Exchange(noRequest, sink, () => undefined).write(failure.status, { 'Content-Type': 'application/json' }, failure.body, true);
+    } catch {
+      // the response was already finished or aborted: nothing left to answer
+    }
   }
 
   /** Never rejects: whatever goes wrong is answered here. */

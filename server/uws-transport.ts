@@ -9,6 +9,8 @@ export type TransportName = 'uWebSockets.js-native' | 'uWebSockets.js-js-fallbac
 
 /** Must not throw: every failure is answered by the handler itself. */
 export type RequestHandler = (request: IncomingRequest, sink: ResponseSink) => void;
+/** Answers a request whose handler threw before the router took it (copying it out of uWS, say). */
+export type FailureHandler = (error: unknown, sink: ResponseSink) => void;
 
 export interface Listening {
   readonly port: number;
@@ -20,7 +22,7 @@ export interface Transport {
   readonly name: TransportName;
   readonly native: boolean;
   /** `allHeaders` says per request whether to copy every header or only edgeHeaderNames. */
-  listen(host: string, port: number, handler: RequestHandler, allHeaders?: () => boolean): Promise<Listening>;
+  listen(host: string, port: number, handler: RequestHandler, failed: FailureHandler, allHeaders?: () => boolean): Promise<Listening>;
 }
 
 /** uWS reads this once at load time; its default (4 KiB) is too small for long GET queries. */
@@ -36,16 +38,29 @@ export function loadTransport(): Transport {
   return {
     name: native ? 'uWebSockets.js-native' : 'uWebSockets.js-js-fallback',
     native,
-    listen: (host, port, handler, allHeaders = () => true) => listen(uws, native, host, port, handler, allHeaders),
+    listen: (host, port, handler, failed, allHeaders = () => true) => listen(uws, native, host, port, handler, failed, allHeaders),
   };
 }
 
-function listen(uws: typeof Uws, native: boolean, host: string, port: number, handler: RequestHandler, allHeaders: () => boolean): Promise<Listening> {
+function listen(
+  uws: typeof Uws,
+  native: boolean,
+  host: string,
+  port: number,
+  handler: RequestHandler,
+  failed: FailureHandler,
+  allHeaders: () => boolean,
+): Promise<Listening> {
   const app = uws.App();
-  // A throw here would take the process down: the handler answers its own failures (server/router.ts).
   app.any('/*', (res, req) => {
-    if (native) handler(snapshot(req, allHeaders()), res);
-    else handler(shimSnapshot(req), shimSink(res));
+    // The router answers its own failures; a throw before it has the request would take the process
+    // down from inside uWS, so it is handed back to the server's catch-all.
+    try {
+      if (native) handler(snapshot(req, allHeaders()), res);
+      else handler(shimSnapshot(req), shimSink(res));
+    } catch (error) {
+      failed(error, native ? res : shimSink(res));
+    }
   });
   return new Promise((resolve, reject) => {
     app.listen(host, port, (socket) => {
