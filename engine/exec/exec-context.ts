@@ -27,6 +27,8 @@ export function pathToArray(path: Path | undefined): (string | number)[] {
 export class FieldError extends Error {}
 
 const staticArguments = new WeakMap<FieldPlan, Readonly<Record<string, unknown>>>();
+/** Per field, the arguments last coerced and the (per-request) variables object they were coerced with. */
+const lastCoerced = new WeakMap<FieldPlan, { readonly variables: object; readonly values: Readonly<Record<string, unknown>> }>();
 
 /** A `@custom` field met while reading stored data: filled by the custom second stage (engine/custom/). */
 export interface CustomSlot {
@@ -110,26 +112,34 @@ export class ExecContext {
  * Arguments written without variables are the same on every run, so they are coerced once per plan.
  */
 export function coerceArguments(plan: FieldPlan, variables: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
-  if (plan.definition === undefined) return {};
+  const definition = plan.definition;
+  if (definition === undefined) return {};
   const shape = plan.argumentShape;
   if (shape.kind === 'static') {
-    const cached = staticArguments.get(plan);
-    if (cached !== undefined) return cached;
-  } else if (shape.kind === 'variables') {
+    let values = staticArguments.get(plan);
+    if (values === undefined) staticArguments.set(plan, (values = argumentValues(definition, plan, variables)));
+    return values;
+  }
+  if (shape.kind === 'variables') {
     // Variables were coerced to their declared types already; a missing one may need the
     // argument's default, which graphql-js applies below.
-    const values: Record<string, unknown> = {};
+    const substituted: Record<string, unknown> = {};
     let complete = true;
     for (const [argument, variable] of shape.pairs) {
       if (!(variable in variables)) complete = false;
-      else values[argument] = variables[variable];
+      else substituted[argument] = variables[variable];
     }
-    if (complete) return values;
-  } else {
-    const values = shape.template?.(variables);
-    if (values !== undefined) return values;
+    return complete ? substituted : argumentValues(definition, plan, variables);
   }
-  const values = getArgumentValues(plan.definition, plan.nodes[0] as FieldNode, variables) as Record<string, unknown>;
-  if (shape.kind === 'static') staticArguments.set(plan, values);
+  // Admission (plan/query-cost.ts) and execution (once per parent, for edges) coerce the same field
+  // of one request: a template's output is kept for its variables object.
+  const last = lastCoerced.get(plan);
+  if (last !== undefined && last.variables === variables) return last.values;
+  const values = shape.template?.(variables) ?? argumentValues(definition, plan, variables);
+  lastCoerced.set(plan, { variables, values });
   return values;
+}
+
+function argumentValues(definition: NonNullable<FieldPlan['definition']>, plan: FieldPlan, variables: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  return getArgumentValues(definition, plan.nodes[0] as FieldNode, variables) as Record<string, unknown>;
 }

@@ -20,7 +20,7 @@ import type { CustomResolver } from '../custom/custom-stage.js';
 import { NOT_WRITABLE, writeQueryRoot } from './write-objects.js';
 import { asciiBytes, asciiChunk, ByteLimitExceeded, JsonBytes } from '../util/json-bytes.js';
 import { wireError } from '../errors/wire-error.js';
-import { estimateQueryCost } from '../plan/query-cost.js';
+import { estimateQueryCost, type CostInputs } from '../plan/query-cost.js';
 import { storeEstimates, type CostEstimates } from '../plan/estimates.js';
 import { BudgetExceeded, noBudgetLimits, QueryBudget, type BudgetLimits } from './query-budget.js';
 import { serializeResponse } from './serialize-response.js';
@@ -50,6 +50,8 @@ export class Executor {
   /** touched_uids of the answer `writeDirect` last returned (writing is synchronous: read it right after, as the bytes). */
   directTouched = 0;
   readonly #estimates: CostEstimates;
+  /** Operations whose cost bound is fixed by the document and was under the limit, with the store version it was computed at. */
+  readonly #admitted = new WeakMap<OperationDefinitionNode, number>();
 
   constructor(
     private readonly compiled: CompiledSchema,
@@ -72,13 +74,31 @@ export class Executor {
    */
   admit(prepared: PreparedOperation): QueryBudget | WireError {
     const max = this.limits.maxQueryCost;
-    if (max > 0) {
+    const operation = prepared.operation;
+    const version = this.graph.store.version;
+    if (max > 0 && this.#admitted.get(operation) !== version) {
       const roots = this.#plan(prepared).forType('Query');
-      const inputs = { model: this.compiled.model, estimates: this.#estimates, argumentsOf: (plan: FieldPlan) => coerceArguments(plan, prepared.variables) };
+      const variables = prepared.variables;
+      let pagesFixed = true;
+      const inputs: CostInputs = {
+        model: this.compiled.model,
+        estimates: this.#estimates,
+        argumentsOf: (plan) => coerceArguments(plan, variables),
+        pageSize: (plan, argument) => {
+          const node = plan.nodes[0]?.arguments?.find((a) => a.name.value === argument);
+          if (node === undefined) return undefined;
+          if (node.value.kind !== Kind.INT) pagesFixed = false;
+          return coerceArguments(plan, variables)[argument];
+        },
+      };
       // The cheap bound (page sizes only) first; filter estimates only when it is over the limit.
       if (estimateQueryCost(inputs, roots).total > max) {
         const { total, costliest } = estimateQueryCost(inputs, roots, true);
         if (total > max) return wireError(messages.queryTooCostly(total, max), locationOf(costliest));
+      } else if (pagesFixed) {
+        // Under the limit by page sizes written in the document and statistics only: admitted again
+        // without estimating until the store changes.
+        this.#admitted.set(operation, version);
       }
     }
     return new QueryBudget(this.limits);

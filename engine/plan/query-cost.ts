@@ -11,8 +11,10 @@ import type { FieldPlan, SelectionPlan } from './selection-plan.js';
 export interface CostInputs {
   readonly model: SchemaModel;
   readonly estimates: CostEstimates;
-  /** Coerced arguments of a field (variables substituted). */
+  /** Coerced arguments of a field (variables substituted): read only to refine by filters. */
   argumentsOf(plan: FieldPlan): Readonly<Record<string, unknown>>;
+  /** The coerced value of a field's page-size argument (`first`, `topK`), if given. */
+  pageSize(plan: FieldPlan, argument: 'first' | 'topK'): unknown;
 }
 
 export interface QueryCost {
@@ -53,28 +55,25 @@ function rootCost(inputs: CostInputs, root: RootFieldModel, plan: FieldPlan, ref
       nodes = 1;
       break;
     case 'aggregate':
-      return candidates(inputs, type, inputs.argumentsOf(plan), refine);
-    case 'query': {
-      const args = inputs.argumentsOf(plan);
-      nodes = pageOf(candidates(inputs, type, args, refine), args['first']);
+      return candidates(inputs, type, plan, refine);
+    case 'query':
+      nodes = pageOf(candidates(inputs, type, plan, refine), inputs.pageSize(plan, 'first'));
       break;
-    }
     case 'similarById':
-    case 'similarByEmbedding': {
-      const args = inputs.argumentsOf(plan);
-      nodes = pageOf(candidates(inputs, type, args, refine), args['topK']);
+    case 'similarByEmbedding':
+      nodes = pageOf(candidates(inputs, type, plan, refine), inputs.pageSize(plan, 'topK'));
       break;
-    }
     default:
       return 0;
   }
   return nodes + (plan.selection === undefined ? 0 : selectionCost(inputs, plan.selection, type, nodes));
 }
 
-function candidates(inputs: CostInputs, type: TypeModel, args: Readonly<Record<string, unknown>>, refine: boolean): number {
+function candidates(inputs: CostInputs, type: TypeModel, plan: FieldPlan, refine: boolean): number {
   const count = inputs.estimates.typeCount(type.name);
-  const filter = args['filter'] as Readonly<Record<string, unknown>> | null | undefined;
-  return refine && filter !== undefined && filter !== null ? planFilter(type, filter, inputs.estimates, count).estimate : count;
+  if (!refine) return count;
+  const filter = inputs.argumentsOf(plan)['filter'] as Readonly<Record<string, unknown>> | null | undefined;
+  return filter !== undefined && filter !== null ? planFilter(type, filter, inputs.estimates, count).estimate : count;
 }
 
 /** `count` capped by a page size argument, when there is one. */
@@ -107,7 +106,7 @@ function objectCost(inputs: CostInputs, selection: SelectionPlan, type: TypeMode
     }
     // (Arguments are coerced only when a page size may be among them.)
     const paged = field.isList && (plan.nodes[0]?.arguments?.length ?? 0) > 0;
-    const children = parents * (paged ? pageOf(fan, inputs.argumentsOf(plan)['first']) : field.isList ? fan : Math.min(1, fan));
+    const children = parents * (paged ? pageOf(fan, inputs.pageSize(plan, 'first')) : field.isList ? fan : Math.min(1, fan));
     const target = inputs.model.types.get(field.typeName);
     cost += children + (plan.selection === undefined || target === undefined ? 0 : selectionCost(inputs, plan.selection, target, children));
   }

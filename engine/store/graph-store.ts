@@ -76,6 +76,15 @@ export class GraphStore implements ColumnContext {
   /** The last transaction's log, emptied, for the next one (its array keeps its capacity). */
   private spareLog: UndoLog | undefined;
   private txn: Transaction | undefined;
+  private changes = 0;
+
+  /**
+   * Counts committed transactions, replayed redo batches and snapshot loads: what size statistics
+   * derived from the store (query cost estimates) are valid for.
+   */
+  get version(): number {
+    return this.changes;
+  }
 
   /** Highest id ever created (0 when none). */
   get maxNodeId(): number {
@@ -212,6 +221,7 @@ export class GraphStore implements ColumnContext {
       commit: () => {
         finish();
         recycle();
+        this.changes++;
       },
       rollback: () => {
         finish();
@@ -237,6 +247,7 @@ export class GraphStore implements ColumnContext {
 
   /** Replays redo ops (inside or outside a transaction); throws if the store diverges from the log. */
   applyRedo(ops: RedoOps): void {
+    this.changes++;
     let i = 0;
     while (i < ops.length) {
       const code = ops[i];
@@ -301,6 +312,7 @@ export class GraphStore implements ColumnContext {
 
   /** Loads a snapshot into this empty store (indexes are rebuilt from the values). */
   importSnapshot(snapshot: StoreSnapshot): void {
+    this.changes++;
     if (this.nextId !== 1 || this.log !== undefined) throw new Error('importSnapshot needs an empty store');
     const n = snapshot.nextId;
     this.alive = new Uint8Array(Math.max(n, 1024));

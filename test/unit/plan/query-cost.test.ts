@@ -30,7 +30,7 @@ function cost(document: string, variables: Record<string, unknown> = {}, refine 
   const operation = parse(document).definitions[0] as OperationDefinitionNode;
   if (operation.kind !== Kind.OPERATION_DEFINITION) throw new Error('no operation');
   const plan = new SelectionPlan(apiSchema, [operation.selectionSet], {});
-  const inputs = { model, estimates, argumentsOf: (p: Parameters<typeof coerceArguments>[0]) => coerceArguments(p, variables) };
+  const inputs = { model, estimates, argumentsOf: (p: Parameters<typeof coerceArguments>[0]) => coerceArguments(p, variables), pageSize: (p: Parameters<typeof coerceArguments>[0], argument: 'first' | 'topK') => coerceArguments(p, variables)[argument] };
   const result = estimateQueryCost(inputs, plan.forType('Query'), refine);
   return { total: result.total, costliest: result.costliest?.responseName };
 }
