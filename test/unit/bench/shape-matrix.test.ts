@@ -1,0 +1,81 @@
+// The benchmark's shape matrix (bench/matrix/) against the engine in process: every shape's checked
+// variants are answered as the linear scan over the data set says (the same check the suite makes
+// before timing), a wrong answer is refused, the bodies vary per request, and a unique mutation body
+// carries the request number where the load generator puts it.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../../engine/index.js';
+import { generateDataset } from '../../../bench/data/dataset.js';
+import { requestBodies } from '../../../bench/load/check-answer.js';
+import { bodyOfRequest } from '../../../bench/load/autocannon-run.js';
+import { checkedVariants, idPool } from '../../../bench/matrix/varied-shape.js';
+import { loadedEngine, run } from '../../../bench/micro/engine-fixture.js';
+import { buildScenarios, readScenarios, type ContenderIds } from '../../../bench/scenarios.js';
+
+const data = generateDataset({ posts: 2_000, authors: 200 });
+let engine: Engine;
+let ids: ContenderIds;
+
+const answer = async (document: string, variables: Record<string, unknown>): Promise<unknown> => (JSON.parse(await run(engine, document, variables)) as { data: unknown }).data;
+
+beforeAll(async () => {
+  engine = await loadedEngine(data);
+  const found = (await answer('query ($s: [String]) { queryPost(filter: { slug: { in: $s } }) { id slug } }', { s: idPool(data) })) as { queryPost: { id: string; slug: string }[] };
+  const bySlug = new Map(found.queryPost.map((p) => [p.slug, p.id]));
+  ids = { idOf: (slug) => bySlug.get(slug) ?? 'missing' };
+}, 60_000);
+afterAll(async () => {
+  await engine?.close();
+});
+
+describe('shape matrix', () => {
+  it('has at least 20 read shapes covering the issue #20 list, plus add, update and delete', () => {
+    const names = buildScenarios(data).map((s) => s.name);
+    expect(readScenarios(data).length).toBeGreaterThanOrEqual(20);
+    for (const name of ['get-by-id', 'get-by-xid', 'hash-eq', 'hash-in', 'term-all-2', 'term-all-3', 'term-any', 'fulltext', 'fulltext-any', 'regexp', 'ngram', 'int-between', 'int-gt', 'float-between', 'datetime-between', 'has', 'geo-near', 'and-or-not', 'nested-edge', 'inverse-list', 'interface', 'cascade', 'aggregate', 'count', 'nested-aggregate', 'similar', 'add', 'update', 'delete']) {
+      expect(names, name).toContain(name);
+    }
+  });
+
+  it('the engine answers every checked variant of every shape as the scan does', async () => {
+    for (const scenario of buildScenarios(data)) {
+      const count = scenario.unique === true ? 1 : checkedVariants;
+      for (let n = 0; n < count; n++) {
+        const got = await answer(scenario.document, scenario.variables(ids, n, 'test'));
+        expect(scenario.check(got, ids, n, 'test'), `${scenario.name} request ${n}`).toBeNull();
+      }
+    }
+  }, 120_000);
+
+  it('refuses the answer to another variant (each read shape)', async () => {
+    for (const scenario of readScenarios(data)) {
+      let refused = false;
+      for (let n = 1; n < checkedVariants && !refused; n++) {
+        const other = await answer(scenario.document, scenario.variables(ids, n, 'test'));
+        refused = scenario.check(other, ids, 0, 'test') !== null;
+      }
+      expect(refused, scenario.name).toBe(true);
+    }
+  }, 60_000);
+
+  it('varies the bodies: 1,000 per shape, most of them distinct', () => {
+    for (const scenario of readScenarios(data)) {
+      const bodies = requestBodies(scenario, ids, 'test');
+      if (bodies.kind !== 'list') throw new Error(`${scenario.name}: not a list`);
+      expect(bodies.bodies.length, scenario.name).toBe(1_000);
+      // One title word of 150 is the least varied parameter (filtered-list, count).
+      expect(new Set(bodies.bodies).size, scenario.name).toBeGreaterThanOrEqual(140);
+    }
+  });
+
+  it('numbers each add body uniquely where the load generator counts', () => {
+    const add = buildScenarios(data).find((s) => s.name === 'add');
+    if (add === undefined) throw new Error('no add shape');
+    const bodies = requestBodies(add, ids, 'tag');
+    expect(bodies.kind).toBe('counter');
+    const body = bodyOfRequest(bodies);
+    expect(body(4)).toBe(JSON.stringify({ query: add.document, variables: add.variables(ids, 4, 'tag') }));
+    const input = (JSON.parse(body(4)) as { variables: { input: { slug: string; score: number }[] } }).variables.input[0];
+    expect(input).toMatchObject({ slug: 'bench-tag-5', score: -5 });
+  });
+});
