@@ -25,8 +25,12 @@ export interface Scenario {
   readonly peers: boolean;
   /** Distinct request bodies: request n uses variant n % variants. */
   readonly variants: number;
-  /** Each body holds a number unique to the request (matrix/write-shapes.ts `uniqueNumber`). */
-  readonly unique?: boolean;
+  /**
+   * For shapes whose every request needs a unique value (add): the variables of variant `variant`
+   * numbered `number`; `variables(ids, n)` is then `numbered(ids, n % variants, n + 1)`. The load
+   * generator puts its request counter where `uniqueNumber` (matrix/write-shapes.ts) is.
+   */
+  numbered?(ids: ContenderIds, variant: number, number: number, runTag: string): Record<string, unknown>;
   /** The variables of request number `n`. */
   variables(ids: ContenderIds, n: number, runTag: string): Record<string, unknown>;
   /** `null` if `data` is the right answer to request `n`, else what is wrong. */

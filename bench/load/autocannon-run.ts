@@ -5,10 +5,10 @@
 import autocannon, { type RequestStep } from 'autocannon';
 
 /**
- * The bodies of a run: request n sends `bodies[n % length]`; or, for mutations that need a unique value
- * per request, `parts` joined by the request's number (counting from 1).
+ * The bodies of a run: request n (from 0) sends `bodies[n % length]`; or, for mutations that need a
+ * unique value per request, the parts of `variants[n % length]` joined by the request's number, n + 1.
  */
-export type RequestBodies = { readonly kind: 'list'; readonly bodies: readonly string[] } | { readonly kind: 'counter'; readonly parts: readonly string[] };
+export type RequestBodies = { readonly kind: 'list'; readonly bodies: readonly string[] } | { readonly kind: 'counter'; readonly variants: readonly (readonly string[])[] };
 
 export interface LoadOptions {
   readonly url: string;
@@ -89,7 +89,10 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
 
 /** Request n's body (n from 0). */
 export function bodyOfRequest(bodies: RequestBodies): (n: number) => string {
-  if (bodies.kind === 'counter') return (n) => bodies.parts.join(String(n + 1));
+  if (bodies.kind === 'counter') {
+    const variants = bodies.variants;
+    return (n) => variants[n % variants.length]?.join(String(n + 1)) ?? '';
+  }
   const list = bodies.bodies;
   return (n) => list[n % list.length] ?? '';
 }

@@ -21,7 +21,7 @@ export async function resolveIds(graphqlUrl: string, data: Dataset): Promise<Con
 
 /** `null` when the answers to the first `checkedVariants` requests (one for a mutation) are right, else the first wrong one. */
 export async function checkAnswer(graphqlUrl: string, scenario: Scenario, ids: ContenderIds, runTag: string): Promise<string | null> {
-  const count = scenario.unique === true ? 1 : Math.min(scenario.variants, checkedVariants);
+  const count = scenario.numbered !== undefined ? 1 : Math.min(scenario.variants, checkedVariants);
   for (let n = 0; n < count; n++) {
     const body = { query: scenario.document, variables: scenario.variables(ids, n, runTag) };
     try {
@@ -34,10 +34,13 @@ export async function checkAnswer(graphqlUrl: string, scenario: Scenario, ids: C
   return null;
 }
 
-/** Every variant's body, or for a unique shape the body split where the request counter goes. */
+/** Every variant's body, or for a numbered shape each variant's body split where the request counter goes. */
 export function requestBodies(scenario: Scenario, ids: ContenderIds, runTag: string): RequestBodies {
-  const body = (n: number): string => JSON.stringify({ query: scenario.document, variables: scenario.variables(ids, n, runTag) });
-  // variables(n) numbers request n as n + 1: the sentinel minus one puts `uniqueNumber` in the body.
-  if (scenario.unique === true) return { kind: 'counter', parts: body(uniqueNumber - 1).split(String(uniqueNumber)) };
-  return { kind: 'list', bodies: Array.from({ length: scenario.variants }, (_, n) => body(n)) };
+  const text = (variables: Record<string, unknown>): string => JSON.stringify({ query: scenario.document, variables });
+  const numbered = scenario.numbered;
+  if (numbered !== undefined) {
+    const variants = Array.from({ length: scenario.variants }, (_, v) => text(numbered(ids, v, uniqueNumber, runTag)).split(String(uniqueNumber)));
+    return { kind: 'counter', variants };
+  }
+  return { kind: 'list', bodies: Array.from({ length: scenario.variants }, (_, n) => text(scenario.variables(ids, n, runTag))) };
 }

@@ -11,7 +11,7 @@ import { ceilingIds } from '../matrix/varied-shape.js';
 import { checkAnswer, requestBodies, resolveIds } from './check-answer.js';
 import type { ContenderSpec, StartedContender } from './contenders.js';
 import type { PinResult } from './pin.js';
-import { cpuMicros } from './proc-cpu.js';
+import { cpuMicros, waitUntilIdle } from './proc-cpu.js';
 import type { RunningUpstream } from '../upstream/upstream-client.js';
 
 export interface SuiteContext {
@@ -96,8 +96,10 @@ async function timedRun(
   const base = { url, connections: run.connections, ...(run.overallRate === null ? {} : { overallRate: run.overallRate }) };
   const tag = `${name}-${run.mode}`;
   await runLoadWith(ctx.generator, { ...base, body: requestBodies(scenario, ids, `${tag}-warm`), durationS: ctx.warmupS });
+  const bodies = requestBodies(scenario, ids, tag);
+  await waitUntilIdle(contender.pid);
   const cpuBefore = cpuMicros(contender.pid);
-  const result = await runLoadWith(ctx.generator, { ...base, body: requestBodies(scenario, ids, tag), durationS: ctx.durationS });
+  const result = await runLoadWith(ctx.generator, { ...base, body: bodies, durationS: ctx.durationS });
   const cpuAfter = cpuMicros(contender.pid);
   const cpu = cpuBefore === null || cpuAfter === null || result.requests === 0 ? null : (cpuAfter - cpuBefore) / result.requests;
   return {
@@ -116,5 +118,7 @@ async function timedRun(
     non2xx: result.non2xx,
     requests: result.requests,
     cpuUsPerRequest: cpu,
+    // A unique body per request (add) counts as one per request.
+    distinctBodies: bodies.kind === 'list' ? new Set(bodies.bodies).size : result.requests,
   };
 }

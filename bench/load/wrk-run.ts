@@ -2,7 +2,7 @@
 // autocannon (JS) tops out near the bare server's rate, so the ceiling it measures is partly its own
 // limit; wrk is not, so its runs show each contender's own capacity. Varied bodies come from a Lua
 // file the script loads (every request pre-formatted at start-up, sent round-robin by `request()`);
-// a unique body per request is its parts joined by a counter. wrk cannot pace, so fixed-rate runs stay
+// a unique body per request is a variant's parts joined by a counter. wrk cannot pace, so fixed-rate runs stay
 // on autocannon (load-runner.ts).
 // Its figures come back from a Lua `done` hook as one JSON line: latencies from wrk's own histogram
 // (microseconds), errors and non-2xx/3xx responses from its summary.
@@ -77,8 +77,8 @@ export async function runWrk(options: LoadOptions): Promise<LoadResult> {
 
 /** A Lua chunk returning the bodies (or the parts around the counter) as a list of strings. */
 export function luaBodies(bodies: RequestBodies): string {
-  const items = bodies.kind === 'list' ? bodies.bodies : bodies.parts;
-  return `return {\n${items.map((b) => `${luaString(b)},`).join('\n')}\n}\n`;
+  const items = bodies.kind === 'list' ? bodies.bodies.map(luaString) : bodies.variants.map((parts) => `{ ${parts.map(luaString).join(', ')} }`);
+  return `return {\n${items.map((item) => `${item},`).join('\n')}\n}\n`;
 }
 
 function luaScript(bodiesFile: string, kind: RequestBodies['kind']): string {
@@ -97,7 +97,13 @@ function luaScript(bodiesFile: string, kind: RequestBodies['kind']): string {
           '  return requests[at]',
           'end',
         ]
-      : ['local n = 0', 'request = function()', '  n = n + 1', '  return wrk.format(nil, nil, nil, table.concat(items, tostring(n)))', 'end'];
+      : [
+          'local n = 0',
+          'request = function()',
+          '  n = n + 1',
+          '  return wrk.format(nil, nil, nil, table.concat(items[(n - 1) % #items + 1], tostring(n)))',
+          'end',
+        ];
   return [
     'wrk.method = "POST"',
     'wrk.headers["Content-Type"] = "application/json"',

@@ -18,7 +18,8 @@ export interface ShapeSpec<V> {
   readonly document: string;
   /** Whether the peers' GraphQL subset (contenders/peer/) expresses the shape with Dgraph's answer. */
   readonly peers: boolean;
-  draw(prng: Prng, data: Dataset): V;
+  /** Variant `index`'s parameters, from its own PRNG. */
+  draw(prng: Prng, data: Dataset, index: number): V;
   variables(variant: V, ids: ContenderIds): Record<string, unknown>;
   expected(variant: V, data: Dataset, ids: ContenderIds): unknown;
 }
@@ -31,14 +32,14 @@ export function seedOf(name: string): number {
 }
 
 /** Memoized variants of one shape: variant i is drawn from its own PRNG. */
-export function variantsOf<V>(name: string, data: Dataset, draw: (prng: Prng, data: Dataset) => V): (n: number) => V {
+export function variantsOf<V>(name: string, data: Dataset, draw: (prng: Prng, data: Dataset, index: number) => V): (n: number) => V {
   const drawn = new Map<number, V>();
   const seed = seedOf(name);
   return (n) => {
     const i = n % variantsPerShape;
     let found = drawn.get(i);
     if (found === undefined) {
-      found = draw(createPrng(seed + i * 7919), data);
+      found = draw(createPrng(seed + i * 7919), data, i);
       drawn.set(i, found);
     }
     return found;

@@ -1,5 +1,5 @@
 // The matrix's mutation shapes. add: one new post per request, a unique slug from a number the load
-// generator counts up (uniqueNumber in the body). update: set the title of one post by @id (1,000
+// generator counts up (uniqueNumber in the body; 1,000 variants by author). update: set the title of one post by @id (1,000
 // variants). delete: delete one post by @id and add it back in the same request (two mutation fields,
 // run in order), so every request deletes a node that exists however long the run is. They run after
 // the reads (the suite orders them last): reads are checked against the data set as generated.
@@ -17,12 +17,13 @@ const field = (value: unknown, key: string): unknown => (typeof value === 'objec
 const inputOf = (data: Dataset, p: PostRecord): Record<string, unknown> => ({ ...p, author: { handle: data.authors[p.author]?.handle ?? '' } });
 
 export function writeShapes(data: Dataset): Scenario[] {
-  const addInput = (n: number, tag: string): Record<string, unknown> => ({
+  // The author varies with the variant: one author taking every new post would grow one inverse list.
+  const addInput = (variant: number, n: number, tag: string): Record<string, unknown> => ({
     slug: `bench-${tag}-${n}`,
     title: `benchadd ${tag} ${n}`,
     body: `benchmark insert number ${n}`,
     score: -n,
-    author: { handle: data.authors[7 % data.authors.length]?.handle ?? '' },
+    author: { handle: data.authors[(variant * 7919) % data.authors.length]?.handle ?? '' },
   });
   const update = variantsOf('update', data, (prng) => ({ slug: anyPost(prng, data).slug, title: wordsOf(prng, anyPost(prng, data).title, 6).join(' ') }));
   const remove = variantsOf('delete', data, (prng) => anyPost(prng, data));
@@ -35,10 +36,10 @@ export function writeShapes(data: Dataset): Scenario[] {
       document: 'mutation Add($input: [AddPostInput!]!) { addPost(input: $input) { post { id slug title score } numUids } }',
       isMutation: true,
       peers: true,
-      variants: 1,
-      unique: true,
-      variables: (_ids, n, tag) => ({ input: [addInput(n + 1, tag)] }),
-      check: (got, _ids, n, tag) => checkAdd(got, addInput(n + 1, tag)),
+      variants: variantsPerShape,
+      numbered: (_ids, variant, number, tag) => ({ input: [addInput(variant, number, tag)] }),
+      variables: (_ids, n, tag) => ({ input: [addInput(n % variantsPerShape, n + 1, tag)] }),
+      check: (got, _ids, n, tag) => checkAdd(got, addInput(n % variantsPerShape, n + 1, tag)),
       sample: (ids) => ({ addPost: { post: [{ id: ids.idOf(''), slug: 'bench-service-throughput-100000', title: 'benchadd service-throughput 100000', score: -100000 }], numUids: 1 } }),
     },
     {

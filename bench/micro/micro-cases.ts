@@ -35,7 +35,7 @@ export async function scenarioCases(engine: Engine, data: Dataset, options: Timi
   for (const scenario of buildScenarios(data)) {
     if (only !== null && !only.includes(scenario.name)) continue;
     const tag = `micro-${data.posts.length}`;
-    for (let n = 0; n < (scenario.unique === true ? 1 : Math.min(checks, scenario.variants)); n++) {
+    for (let n = 0; n < (scenario.numbered !== undefined ? 1 : Math.min(checks, scenario.variants)); n++) {
       const body = await run(engine, scenario.document, scenario.variables(contenderIds, n, `${tag}-check`));
       const wrong = scenario.check((JSON.parse(body) as { data: unknown }).data, contenderIds, n, `${tag}-check`);
       if (wrong !== null) throw new Error(`micro ${scenario.name} at ${data.posts.length} posts answers request ${n} wrongly: ${wrong}`);

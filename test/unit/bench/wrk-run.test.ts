@@ -90,7 +90,7 @@ describe.skipIf(!available)('wrk load runner', () => {
 
   it('joins the parts of a unique body with the request number, never repeating', async () => {
     recorded = [];
-    const result = await runWrk({ url: `${url}/record`, body: { kind: 'counter', parts: ['{"slug":"s-', '","score":-', '}'] }, connections: 1, durationS: 1 });
+    const result = await runWrk({ url: `${url}/record`, body: { kind: 'counter', variants: [['{"slug":"s-', '","score":-', '}']] }, connections: 1, durationS: 1 });
     expect(result.requests).toBeGreaterThan(30);
     // Number 1 goes to wrk's own check of the script (request() called once before sending).
     expect(recorded.slice(0, 3)).toEqual(['{"slug":"s-2","score":-2}', '{"slug":"s-3","score":-3}', '{"slug":"s-4","score":-4}']);
