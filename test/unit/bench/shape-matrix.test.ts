@@ -3,7 +3,11 @@
 // before timing), a wrong answer is refused, the bodies vary per request, and a unique mutation body
 // carries the request number where the load generator puts it.
 
+import { buildSchema, defaultFieldResolver, graphql, type GraphQLFieldResolver } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostStore } from '../../../bench/contenders/peer/post-store.js';
+import { peerResolvers } from '../../../bench/contenders/peer/resolvers.js';
+import { peerSdl } from '../../../bench/schema.js';
 import type { Engine } from '../../../engine/index.js';
 import { generateDataset } from '../../../bench/data/dataset.js';
 import { requestBodies } from '../../../bench/load/check-answer.js';
@@ -57,6 +61,30 @@ describe('shape matrix', () => {
       expect(refused, scenario.name).toBe(true);
     }
   }, 60_000);
+
+  it('the peers answer every shape marked for them as the scan does (they run only those)', async () => {
+    const schema = buildSchema(peerSdl);
+    const resolvers = peerResolvers(PostStore.fromDataset(data), 'http://127.0.0.1:9/unused') as unknown as Record<string, Record<string, GraphQLFieldResolver<unknown, object>>>;
+    const fieldResolver: GraphQLFieldResolver<unknown, object> = (source, args, context, info) =>
+      (resolvers[info.parentType.name]?.[info.fieldName] ?? defaultFieldResolver)(source, args, context, info);
+    const ask = async (source: string, variableValues: Record<string, unknown>): Promise<unknown> => {
+      const result = await graphql({ schema, source, variableValues, contextValue: {}, fieldResolver });
+      expect(result.errors).toBeUndefined();
+      return result.data;
+    };
+    const pool = (await ask('query ($s: [String]) { queryPost(filter: { slug: { in: $s } }) { id slug } }', { s: idPool(data) })) as { queryPost: { id: string; slug: string }[] };
+    const peerIds = new Map(pool.queryPost.map((p) => [p.slug, p.id]));
+    const theirs: ContenderIds = { idOf: (slug) => peerIds.get(slug) ?? 'missing' };
+    const marked = buildScenarios(data).filter((s) => s.peers);
+    expect(marked.map((s) => s.name)).toEqual(['get-by-id', 'get-by-xid', 'filtered-list', 'fulltext', 'hash-eq', 'hash-in', 'term-all-3', 'term-any', 'fulltext-any', 'int-gt', 'and-tree', 'add']);
+    for (const scenario of marked) {
+      const count = scenario.numbered !== undefined ? 1 : checkedVariants;
+      for (let n = 0; n < count; n++) {
+        const got = await ask(scenario.document, scenario.variables(theirs, n, 'peer'));
+        expect(scenario.check(got, theirs, n, 'peer'), `${scenario.name} request ${n}`).toBeNull();
+      }
+    }
+  });
 
   it('varies the bodies: 1,000 per shape, most of them distinct', () => {
     for (const scenario of readScenarios(data)) {
