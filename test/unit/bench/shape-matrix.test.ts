@@ -10,7 +10,9 @@ import { peerResolvers } from '../../../bench/contenders/peer/resolvers.js';
 import { peerSdl } from '../../../bench/schema.js';
 import type { Engine } from '../../../engine/index.js';
 import { generateDataset } from '../../../bench/data/dataset.js';
-import { requestBodies } from '../../../bench/load/check-answer.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkAnswer, requestBodies } from '../../../bench/load/check-answer.js';
 import { bodyOfRequest } from '../../../bench/load/autocannon-run.js';
 import { checkedVariants, idPool } from '../../../bench/matrix/varied-shape.js';
 import { loadedEngine, run } from '../../../bench/micro/engine-fixture.js';
@@ -83,6 +85,34 @@ describe('shape matrix', () => {
         const got = await ask(scenario.document, scenario.variables(theirs, n, 'peer'));
         expect(scenario.check(got, theirs, n, 'peer'), `${scenario.name} request ${n}`).toBeNull();
       }
+    }
+  });
+
+  it('the check before timing finds a contender that answers only the 20th checked request wrongly', async () => {
+    const scenario = readScenarios(data).find((s) => s.name === 'int-between');
+    if (scenario === undefined) throw new Error('no int-between shape');
+    let served = 0;
+    // The engine behind HTTP, with the last post of the 20th answer dropped.
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const { query, variables } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query: string; variables: Record<string, unknown> };
+        void run(engine, query, variables).then((body) => {
+          const reply = JSON.parse(body) as { data: { queryPost: unknown[] } };
+          if (++served === checkedVariants) reply.data.queryPost.pop();
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
+        });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+      const wrong = await checkAnswer(url, scenario, ids, 'test');
+      expect(served).toBe(checkedVariants);
+      expect(wrong).toMatch(new RegExp(`^request ${checkedVariants - 1} \\(.*\\): data\\.queryPost: expected 10 items, got 9$`));
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 
