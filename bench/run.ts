@@ -22,11 +22,19 @@ import { machineInfo } from './report/machine-info.js';
 import type { LoadRecord, RunReport } from './report/results.js';
 import { evaluateTargets } from './report/targets.js';
 import { writeResultsIntoReadme } from './report/write-readme.js';
-import { buildLoadScenarios, pendingScenarios } from './scenarios.js';
+import { buildLoadScenarios, pendingScenarios, readScenarios } from './scenarios.js';
 
 const distBench = import.meta.dirname;
 const projectRoot = resolve(distBench, '../..');
 const log = (line: string): void => console.error(`[bench] ${line}`);
+
+/**
+ * The service keeps caches (documents by query text, plans per field occurrence, top-k per candidate
+ * list) but counts no hits or misses and exposes none; the suite does not add counters to production
+ * code. What stands in: request bodies vary (1,000 seeded variants per shape, "bodies" in the matrix),
+ * so a cache keyed by the whole request cannot carry a shape.
+ */
+const cacheNote = 'not exposed: the service counts no cache hits (document, plan and top-k caches exist); bodies vary per request instead (see "bodies")';
 
 async function main(options: SuiteOptions): Promise<void> {
   const began = Date.now();
@@ -39,6 +47,7 @@ async function main(options: SuiteOptions): Promise<void> {
     const dataFile = join(workDir, 'dataset.json');
     writeDataset(dataFile, data);
     const scenarios = buildLoadScenarios(data).filter((s) => options.scenarios === null || options.scenarios.includes(s.name));
+    const readShapes = readScenarios(data).map((s) => s.name);
     const chosen = contenders.filter((c) => options.contenders === null || options.contenders.includes(c.name));
     const records: LoadRecord[] = [];
     const failures: { contender: string; error: string }[] = [];
@@ -70,8 +79,10 @@ async function main(options: SuiteOptions): Promise<void> {
       records,
       failures,
       pending: pendingScenarios.map((p) => ({ name: p.name, reason: p.reason })),
-      targets: evaluateTargets(records),
+      targets: evaluateTargets(records, readShapes),
       micro,
+      readShapes,
+      caches: cacheNote,
     };
     publish(report, options);
     log(`done in ${((Date.now() - began) / 1000).toFixed(0)} s`);
@@ -101,7 +112,13 @@ function publish(report: RunReport, options: SuiteOptions): void {
   for (const t of report.targets) console.log(`${t.pass === null ? 'N/A ' : t.pass ? 'PASS' : 'MISS'}  ${t.name}: ${t.actual} (target ${t.target})`);
   const resultsDir = join(projectRoot, 'bench/results');
   mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(join(resultsDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  writeFileSync(join(resultsDir, 'latest.json'), json);
+  // Per load generator and length, so a wrk run and an autocannon run can both be kept (and committed).
+  const name = `${options.load}${options.quick ? '-quick' : ''}${options.scenarios === null && options.contenders === null ? '' : '-partial'}`;
+  writeFileSync(join(resultsDir, `${name}.json`), json);
+  writeFileSync(join(resultsDir, `${name}.md`), `${markdown}\n`);
+  log(`results in bench/results/latest.json, ${name}.json and ${name}.md`);
   if (options.writeReadme && writeResultsIntoReadme(join(projectRoot, 'bench/README.md'), markdown)) log('figures written into bench/README.md');
   else log('bench/README.md left as it was (partial run, --no-readme, or no markers)');
 }

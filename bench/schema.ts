@@ -1,21 +1,33 @@
 // The benchmark schema, twice: as Dgraph SDL for the service, and as the plain GraphQL subset of
 // Dgraph's generated API that the peers implement by hand (same field, argument and input names, so
 // every contender receives the same document text). `Post.ref` is computed by the loopback upstream
-// (bench/upstream/) from the post's slug and score, one BATCH call per request.
+// (bench/upstream/) from the post's slug and score, one BATCH call per request. The service's schema
+// also has the shape matrix's fields (bench/matrix/: inverse edge, interface, float, datetime, regexp,
+// ngram, geo, embedding), which the peers' subset leaves out: they run only the shapes they can express.
 
 export const serviceSdl = `type Author {
   id: ID!
   handle: String! @id
   name: String! @search(by: [hash])
+  posts: [Post] @hasInverse(field: author)
 }
 
-type Post {
+interface Dated {
+  published: DateTime @search
+}
+
+type Post implements Dated {
   id: ID!
   slug: String! @id
   title: String! @search(by: [term])
   body: String! @search(by: [fulltext])
   score: Int! @search
   author: Author
+  rating: Float @search
+  code: String @search(by: [regexp])
+  summary: String @search(by: [ngram])
+  place: Point @search
+  embedding: [Float!] @embedding @search(by: ["hnsw(metric: euclidean, exponent: 4)"])
 }
 `;
 
@@ -25,7 +37,8 @@ export const refPath = '/post-ref';
 /** The service's schema for a load run: `serviceSdl` plus `Post.ref`, a BATCH @custom field on `upstreamUrl`. */
 export function serviceSdlWithRef(upstreamUrl: string): string {
   const ref = `  ref: String @custom(http: { url: "${upstreamUrl}${refPath}", method: "POST", body: "{ slug: $slug, score: $score }", mode: BATCH })\n`;
-  return serviceSdl.replace('  author: Author\n}', `  author: Author\n${ref}}`);
+  // Post is the last type of serviceSdl.
+  return serviceSdl.replace(/\n}\n$/, `\n${ref}}\n`);
 }
 
 export const peerSdl = `type Author {

@@ -1,9 +1,11 @@
 // The ceiling: a bare uWebSockets.js server that reads each POST body and answers with a fixed JSON
-// body the size of the scenario's real answer (`POST /ceiling/<scenario>`). No GraphQL at all: what
+// body the size of the scenario's real answer (the median-size answer of its checked variants;
+// `POST /ceiling/<scenario>`). No GraphQL at all: what
 // one core can do for HTTP alone. Run: node dist/bench/contenders/ceiling-uws.js --port 0 --data <file>
 
 import { createRequire } from 'node:module';
 import type * as Uws from 'uWebSockets.js';
+import { ceilingIds } from '../matrix/varied-shape.js';
 import { buildLoadScenarios } from '../scenarios.js';
 import { announce, contenderArgs, exitOnSignal } from './peer/contender-cli.js';
 
@@ -13,7 +15,7 @@ if (typeof (uws as Partial<typeof Uws>).getParts !== 'function') throw new Error
 
 const app = uws.App();
 for (const scenario of buildLoadScenarios(args.data)) {
-  const body = Buffer.from(JSON.stringify({ data: scenario.sample({ postId: '0x4d3' }) }));
+  const body = Buffer.from(JSON.stringify({ data: scenario.sample(ceilingIds) }));
   app.post(`/ceiling/${scenario.name}`, (res) => {
     let aborted = false;
     res.onAborted(() => (aborted = true));

@@ -17,6 +17,17 @@ export interface PostRecord {
   readonly score: number;
   /** Index into `authors`. */
   readonly author: number;
+  /** The shape matrix's fields (bench/matrix/), drawn from their own PRNG so the fields above stay as they were. */
+  readonly rating: number;
+  /** RFC 3339, whole seconds, UTC. */
+  readonly published: string;
+  /** `k` + 7 digits (trigram regexp). */
+  readonly code: string;
+  /** 5 words from the title vocabulary (ngram); absent on every third post (`has`, `@cascade`). */
+  readonly summary?: string;
+  readonly place: { readonly latitude: number; readonly longitude: number };
+  /** 4 multiples of 1/1024 in [-1, 1): exact in float32, so a scan computes the engine's distances. */
+  readonly embedding: readonly number[];
 }
 
 export interface Dataset {
@@ -66,16 +77,33 @@ export function generateDataset(size: DatasetSize): Dataset {
   for (let i = 0; i < size.authors; i++) authors.push({ handle: `author-${i}`, name: `Author ${i} ${prng.pick(titleWords)}` });
   const scores = shuffledRange(size.posts, prng);
   const posts: PostRecord[] = [];
+  const extra = createPrng(seed ^ 0x3a7c);
   for (let i = 0; i < size.posts; i++) {
-    posts.push({
+    const base = {
       slug: `post-${i}`,
       title: words(titleWords, 6, prng),
       body: words(bodyWords, 12, prng),
       score: scores[i] ?? i,
       author: prng.int(size.authors),
-    });
+    };
+    posts.push({ ...base, ...matrixFields(i, titleWords, extra) });
   }
   return { seed, authors, posts };
+}
+
+/** Epoch of `published`: 2020-01-01T00:00:00Z; posts spread over ~3 years. */
+export const publishedEpochMs = Date.UTC(2020, 0, 1);
+export const publishedSpanS = 100_000_000;
+
+function matrixFields(i: number, titleWords: readonly string[], prng: Prng): Omit<PostRecord, 'slug' | 'title' | 'body' | 'score' | 'author'> {
+  const rating = prng.int(1_000_000) / 1000;
+  const published = new Date(publishedEpochMs + prng.int(publishedSpanS) * 1000).toISOString().replace('.000Z', 'Z');
+  const code = `k${String(prng.int(10_000_000)).padStart(7, '0')}`;
+  // Points on a 40°×60° patch (no poles or date line), 4 decimals.
+  const place = { latitude: 20 + prng.int(400_000) / 10_000, longitude: -30 + prng.int(600_000) / 10_000 };
+  const embedding = [0, 1, 2, 3].map(() => (prng.int(2048) - 1024) / 1024);
+  const summary = words(titleWords, 5, prng);
+  return { rating, published, code, place, embedding, ...(i % 3 === 2 ? {} : { summary }) };
 }
 
 function words(vocab: readonly string[], count: number, prng: Prng): string {

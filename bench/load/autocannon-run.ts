@@ -4,10 +4,16 @@
 
 import autocannon, { type RequestStep } from 'autocannon';
 
+/**
+ * The bodies of a run: request n (from 0) sends `bodies[n % length]`; or, for mutations that need a
+ * unique value per request, the parts of `variants[n % length]` joined by the request's number, n + 1.
+ */
+export type RequestBodies = { readonly kind: 'list'; readonly bodies: readonly string[] } | { readonly kind: 'counter'; readonly variants: readonly (readonly string[])[] };
+
 export interface LoadOptions {
   readonly url: string;
-  /** A fixed request body, or one built per request (mutations with unique values). */
-  readonly body: string | ((n: number) => string);
+  /** One fixed request body, or bodies that vary per request. */
+  readonly body: string | RequestBodies;
   readonly connections: number;
   readonly durationS: number;
   /** Requests per second over all connections (autocannon paces each connection per second). */
@@ -34,7 +40,7 @@ const headers = { 'content-type': 'application/json' };
 
 export function runLoad(options: LoadOptions): Promise<LoadResult> {
   const url = new URL(options.url);
-  const body = options.body;
+  const body = typeof options.body === 'string' ? options.body : bodyOfRequest(options.body);
   let counter = 0;
   const requests: RequestStep[] | undefined =
     typeof body === 'function'
@@ -79,6 +85,16 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
       if (status >= 200 && status < 300) latencies.add(ms);
     });
   });
+}
+
+/** Request n's body (n from 0). */
+export function bodyOfRequest(bodies: RequestBodies): (n: number) => string {
+  if (bodies.kind === 'counter') {
+    const variants = bodies.variants;
+    return (n) => variants[n % variants.length]?.join(String(n + 1)) ?? '';
+  }
+  const list = bodies.bodies;
+  return (n) => list[n % list.length] ?? '';
 }
 
 class LatencyLog {

@@ -1,16 +1,17 @@
-// The load part of a run: for each contender, start it pinned, check every scenario's answer (and, for
-// a scenario that calls the upstream, how many calls one request made), then warm up and time each
-// scenario; CPU per request is read from /proc for the contender's process.
+// The load part of a run: for each contender, start it pinned, check a sample of every scenario's varied
+// requests (and, for a scenario that calls the upstream, how many calls one request made), then warm up
+// and time each scenario; CPU per request is read from /proc for the contender's process.
 
 import type { Dataset } from '../data/dataset.js';
-import type { Scenario } from '../scenarios.js';
+import type { ContenderIds, Scenario } from '../scenarios.js';
 import type { LoadRecord, RunMode } from '../report/results.js';
 import type { LoadGenerator } from './autocannon-run.js';
 import { runLoadWith } from './load-runner.js';
-import { checkAnswer, requestBody, resolveIds } from './check-answer.js';
+import { ceilingIds } from '../matrix/varied-shape.js';
+import { checkAnswer, requestBodies, resolveIds } from './check-answer.js';
 import type { ContenderSpec, StartedContender } from './contenders.js';
 import type { PinResult } from './pin.js';
-import { cpuMicros } from './proc-cpu.js';
+import { cpuMicros, waitUntilIdle } from './proc-cpu.js';
 import type { RunningUpstream } from '../upstream/upstream-client.js';
 
 export interface SuiteContext {
@@ -43,10 +44,11 @@ export async function runContender(spec: ContenderSpec, ctx: SuiteContext): Prom
   ctx.log(`${spec.name}: started and loaded in ${((Date.now() - started) / 1000).toFixed(1)} s (pid ${contender.pid})`);
   const records: LoadRecord[] = [];
   try {
-    const probeSlug = ctx.data.posts[1234 % ctx.data.posts.length]?.slug ?? '';
-    const ids = contender.graphqlUrl === null ? { postId: '0x4d3' } : await resolveIds(contender.graphqlUrl, ctx.data, probeSlug);
+    const ids = contender.graphqlUrl === null ? ceilingIds : await resolveIds(contender.graphqlUrl, ctx.data);
     let first = true;
     for (const scenario of ctx.scenarios) {
+      // A peer runs only the shapes its GraphQL subset expresses (the others show "—").
+      if (isPeer(spec.name) && !scenario.peers) continue;
       const wrong = contender.graphqlUrl === null ? null : await checkScenario(contender.graphqlUrl, scenario, ids, `${spec.name}-check`, ctx.upstream);
       if (wrong !== null) ctx.log(`${spec.name} ${scenario.name}: WRONG ANSWER, marked invalid: ${wrong}`);
       const runs: RunSpec[] = [{ mode: 'throughput', connections: ctx.connections, overallRate: null }];
@@ -56,7 +58,7 @@ export async function runContender(spec: ContenderSpec, ctx: SuiteContext): Prom
       }
       for (const run of runs) {
         // The first run of a contender warms its JIT (and the load generator's) for longer.
-        if (first) await runLoadWith(ctx.generator, { url: contender.urlFor(scenario.name), connections: ctx.connections, body: requestBody(scenario, ids, `${spec.name}-prewarm`), durationS: ctx.warmupS * 2 });
+        if (first) await runLoadWith(ctx.generator, { url: contender.urlFor(scenario.name), connections: ctx.connections, body: requestBodies(scenario, ids, `${spec.name}-prewarm`), durationS: ctx.warmupS * 2 });
         first = false;
         const record = await timedRun(spec.name, contender, scenario, ids, run, wrong, ctx);
         records.push(record);
@@ -69,8 +71,10 @@ export async function runContender(spec: ContenderSpec, ctx: SuiteContext): Prom
   return records;
 }
 
+const isPeer = (name: string): boolean => name !== 'service' && name !== 'ceiling';
+
 /** The answer check, plus the number of upstream calls the request made when the scenario expects some. */
-async function checkScenario(graphqlUrl: string, scenario: Scenario, ids: { postId: string }, tag: string, upstream: RunningUpstream): Promise<string | null> {
+async function checkScenario(graphqlUrl: string, scenario: Scenario, ids: ContenderIds, tag: string, upstream: RunningUpstream): Promise<string | null> {
   const expected = scenario.upstreamCallsPerRequest;
   if (expected !== undefined) await upstream.reset();
   const wrong = await checkAnswer(graphqlUrl, scenario, ids, tag);
@@ -83,7 +87,7 @@ async function timedRun(
   name: string,
   contender: StartedContender,
   scenario: Scenario,
-  ids: { postId: string },
+  ids: ContenderIds,
   run: RunSpec,
   wrong: string | null,
   ctx: SuiteContext,
@@ -91,9 +95,11 @@ async function timedRun(
   const url = contender.urlFor(scenario.name);
   const base = { url, connections: run.connections, ...(run.overallRate === null ? {} : { overallRate: run.overallRate }) };
   const tag = `${name}-${run.mode}`;
-  await runLoadWith(ctx.generator, { ...base, body: requestBody(scenario, ids, `${tag}-warm`), durationS: ctx.warmupS });
+  await runLoadWith(ctx.generator, { ...base, body: requestBodies(scenario, ids, `${tag}-warm`), durationS: ctx.warmupS });
+  const bodies = requestBodies(scenario, ids, tag);
+  await waitUntilIdle(contender.pid);
   const cpuBefore = cpuMicros(contender.pid);
-  const result = await runLoadWith(ctx.generator, { ...base, body: requestBody(scenario, ids, tag), durationS: ctx.durationS });
+  const result = await runLoadWith(ctx.generator, { ...base, body: bodies, durationS: ctx.durationS });
   const cpuAfter = cpuMicros(contender.pid);
   const cpu = cpuBefore === null || cpuAfter === null || result.requests === 0 ? null : (cpuAfter - cpuBefore) / result.requests;
   return {
@@ -112,5 +118,7 @@ async function timedRun(
     non2xx: result.non2xx,
     requests: result.requests,
     cpuUsPerRequest: cpu,
+    // A unique body per request (add) counts as one per request.
+    distinctBodies: bodies.kind === 'list' ? new Set(bodies.bodies).size : result.requests,
   };
 }

@@ -29,3 +29,18 @@ export function cpuMicros(pid: number): number | null {
     return null;
   }
 }
+
+/**
+ * Waits until `pid` burns less than 5% of a core over 100 ms (at most `maxMs`): a server may still be
+ * answering requests of connections the previous run closed, which would eat into the next timed run.
+ */
+export async function waitUntilIdle(pid: number, maxMs = 15_000): Promise<void> {
+  const until = Date.now() + maxMs;
+  let before = cpuMicros(pid);
+  while (before !== null && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = cpuMicros(pid);
+    if (now === null || now - before < 5_000) return;
+    before = now;
+  }
+}

@@ -1,9 +1,11 @@
-// The engine micro-benchmarks (no HTTP): each case checks its answer once, then is timed.
+// The engine micro-benchmarks (no HTTP): every shape of the matrix, its answers to a sample of its
+// varied requests checked against the scan first, then timed cycling through its variants.
 
 import type { Engine } from '../../engine/index.js';
 import { serializeResponse } from '../../engine/exec/serialize-response.js';
 import type { Dataset } from '../data/dataset.js';
-import { buildScenarios, type ContenderIds, type Scenario } from '../scenarios.js';
+import { checkedVariants, idPool } from '../matrix/varied-shape.js';
+import { buildScenarios, type ContenderIds } from '../scenarios.js';
 import { run } from './engine-fixture.js';
 import { timeAsync, timeSync, type Timing, type TimingOptions } from './timing.js';
 
@@ -15,36 +17,31 @@ export interface MicroResult {
   readonly rounds: number;
 }
 
-const caseNames: Readonly<Record<string, string>> = {
-  'get-by-id': 'get by id',
-  'get-by-xid': 'get by @id',
-  'filtered-list': 'term filter, first 10, nested',
-  fulltext: 'fulltext filter, first 10',
-  add: 'add mutation (1 post)',
-};
-
-async function ids(engine: Engine, data: Dataset, scenario: Scenario): Promise<ContenderIds> {
-  const slug = (scenario.sample({ postId: '' }) as { getPost: { slug: string } }).getPost.slug;
-  const body = await run(engine, 'query ($s: String!) { getPost(slug: $s) { id } }', { s: slug });
-  const id = (JSON.parse(body) as { data: { getPost: { id: string } | null } }).data.getPost?.id;
-  if (id === undefined) throw new Error(`post ${slug} not found among ${data.posts.length}`);
-  return { postId: id };
+/** The engine's ids of the id pool, by slug. */
+async function ids(engine: Engine, data: Dataset): Promise<ContenderIds> {
+  const body = await run(engine, 'query ($s: [String]) { queryPost(filter: { slug: { in: $s } }) { id slug } }', { s: idPool(data) });
+  const found = new Map((JSON.parse(body) as { data: { queryPost: { id: string; slug: string }[] } }).data.queryPost.map((p) => [p.slug, p.id]));
+  return { idOf: (slug) => found.get(slug) ?? `no id for ${slug}` };
 }
 
-/** The scenario requests through the facade, on an engine holding `data`. */
-export async function scenarioCases(engine: Engine, data: Dataset, options: TimingOptions): Promise<MicroResult[]> {
-  const scenarios = buildScenarios(data);
-  const first = scenarios[0];
-  if (first === undefined) return [];
-  const contenderIds = await ids(engine, data, first);
+/**
+ * The shape requests through the facade, on an engine holding `data`; `checks` variants of each are
+ * checked first (the scan over 1M posts is slow, so fewer there). Writes come last: they change data.
+ */
+export async function scenarioCases(engine: Engine, data: Dataset, options: TimingOptions, only: readonly string[] | null): Promise<MicroResult[]> {
+  const contenderIds = await ids(engine, data);
+  const checks = data.posts.length > 200_000 ? 3 : checkedVariants;
   const results: MicroResult[] = [];
-  for (const scenario of scenarios) {
+  for (const scenario of buildScenarios(data)) {
+    if (only !== null && !only.includes(scenario.name)) continue;
     const tag = `micro-${data.posts.length}`;
-    const body = await run(engine, scenario.document, scenario.variables(contenderIds, 0, tag));
-    const wrong = scenario.check((JSON.parse(body) as { data: unknown }).data, contenderIds, 0, tag);
-    if (wrong !== null) throw new Error(`micro ${scenario.name} at ${data.posts.length} nodes answers wrongly: ${wrong}`);
-    const timing = await timeAsync((i) => run(engine, scenario.document, scenario.variables(contenderIds, i + 1, tag)), options);
-    results.push(result(caseNames[scenario.name] ?? scenario.name, data, timing));
+    for (let n = 0; n < (scenario.numbered !== undefined ? 1 : Math.min(checks, scenario.variants)); n++) {
+      const body = await run(engine, scenario.document, scenario.variables(contenderIds, n, `${tag}-check`));
+      const wrong = scenario.check((JSON.parse(body) as { data: unknown }).data, contenderIds, n, `${tag}-check`);
+      if (wrong !== null) throw new Error(`micro ${scenario.name} at ${data.posts.length} posts answers request ${n} wrongly: ${wrong}`);
+    }
+    const timing = await timeAsync((i) => run(engine, scenario.document, scenario.variables(contenderIds, i, tag)), options);
+    results.push(result(scenario.name, data, timing));
   }
   return results;
 }
@@ -55,7 +52,7 @@ export async function fixedCases(engine: Engine, data: Dataset, options: TimingO
   const getById = scenarios.find((s) => s.name === 'get-by-id');
   const list = scenarios.find((s) => s.name === 'filtered-list');
   if (getById === undefined || list === undefined) return [];
-  const contenderIds = await ids(engine, data, getById);
+  const contenderIds = await ids(engine, data);
   const variables = getById.variables(contenderIds, 0, '');
   const hit = await timeAsync(() => run(engine, getById.document, variables), options);
   // A new alias makes a new document text each time: parse + validate + plan on every request.
@@ -64,7 +61,7 @@ export async function fixedCases(engine: Engine, data: Dataset, options: TimingO
   const writer = timeSync(() => serializeResponse({ data: answer }), options);
   const stringify = timeSync(() => JSON.stringify({ data: answer }), options);
   return [
-    result('document cache hit (get by id)', data, hit),
+    result('document cache hit (get by id, one body)', data, hit),
     result('document cache miss (new text each time)', data, miss),
     result('serialize 10-item answer (general-path writer)', data, writer),
     result('serialize 10-item answer (JSON.stringify)', data, stringify),

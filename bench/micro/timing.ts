@@ -13,14 +13,17 @@ export interface TimingOptions {
 }
 
 const warmupOps = 50;
-const opsFor = (warmupUs: number, roundMs: number): number => Math.max(10, Math.min(50_000, Math.round((roundMs * 1000) / Math.max(warmupUs, 0.01))));
+/** Slow ops (a linear scan at 1M nodes takes seconds) warm up for at most this long, and run 3 per round. */
+const warmupMaxMs = 1_000;
+const opsFor = (warmupUs: number, roundMs: number): number => Math.max(3, Math.min(50_000, Math.round((roundMs * 1000) / Math.max(warmupUs, 0.01))));
 
 /** `op(i)` gets a running counter, so an op can make its input unique (cache misses, new slugs). */
 export async function timeAsync(op: (i: number) => Promise<unknown>, options: TimingOptions): Promise<Timing> {
   let i = 0;
   const warm = process.hrtime.bigint();
-  for (let w = 0; w < warmupOps; w++) await op(i++);
-  const opsPerRound = opsFor(Number(process.hrtime.bigint() - warm) / 1e3 / warmupOps, options.roundMs);
+  const elapsedMs = (): number => Number(process.hrtime.bigint() - warm) / 1e6;
+  while (i < warmupOps && (i === 0 || elapsedMs() < warmupMaxMs)) await op(i++);
+  const opsPerRound = opsFor((elapsedMs() * 1000) / i, options.roundMs);
   const perRound: number[] = [];
   for (let r = 0; r < options.rounds; r++) {
     const start = process.hrtime.bigint();

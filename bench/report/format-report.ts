@@ -13,8 +13,9 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 
 const num = (value: number, digits = 0): string => (Number.isFinite(value) ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–');
 
+/** "—": the contender did not run the shape (a peer whose GraphQL subset cannot express it). */
 function cell(record: LoadRecord | undefined, show: (r: LoadRecord) => string): string {
-  if (record === undefined) return '–';
+  if (record === undefined) return '—';
   return record.valid ? show(record) : `INVALID (${show(record)})`;
 }
 
@@ -49,6 +50,28 @@ function cpuTable(records: readonly LoadRecord[], scenarios: readonly string[], 
     return [s, ...contenders.map((c) => cell(get(c, s), (r) => (r.cpuUsPerRequest === null ? '–' : num(r.cpuUsPerRequest, 1)))), ...ratios];
   });
   return table(['scenario (CPU µs/req)', ...contenders, ...peers.map((p) => `${p}/service`)], rows);
+}
+
+/** Issue #20's table: per shape the service against the ceiling answering the same bytes, and the peers' req/s. */
+function matrixTable(records: readonly LoadRecord[], scenarios: readonly string[], contenders: readonly string[]): string {
+  const get = (c: string, s: string): LoadRecord | undefined => records.find((r) => r.contender === c && r.scenario === s && r.mode === 'throughput');
+  const others = peers.filter((p) => p !== 'ceiling' && contenders.includes(p));
+  const rows = scenarios.map((s) => {
+    const ours = get('service', s);
+    const ceiling = get('ceiling', s);
+    return [
+      s,
+      ours?.distinctBodies === undefined ? '—' : num(ours.distinctBodies),
+      cell(ceiling, (r) => num(r.rps)),
+      cell(ours, (r) => num(r.rps)),
+      ours?.valid && ceiling?.valid ? num(ours.rps / ceiling.rps, 2) : '—',
+      cell(ours, (r) => `${num(r.p50Ms, 3)} / ${num(r.p99Ms, 3)}`),
+      cell(ours, (r) => (r.cpuUsPerRequest === null ? '—' : num(r.cpuUsPerRequest, 1))),
+      cell(ceiling, (r) => (r.cpuUsPerRequest === null ? '—' : num(r.cpuUsPerRequest, 1))),
+      ...others.map((p) => cell(get(p, s), (r) => num(r.rps))),
+    ];
+  });
+  return table(['shape', 'bodies', 'ceiling req/s', 'service req/s', 'service/ceiling', 'service p50 / p99 ms', 'service CPU µs/req', 'ceiling CPU µs/req', ...others.map((p) => `${p} req/s`)], rows);
 }
 
 function detailTable(records: readonly LoadRecord[]): string {
@@ -86,6 +109,12 @@ export function formatReport(report: RunReport): string {
   const parts = [
     `Machine: ${m.cpus} cores, ${m.cpuModel}; Node ${m.node}; ${m.date}; commit ${m.commit}.`,
     `Command: \`${m.command}\`; ${s.durationS} s timed after ${s.warmupS} s warm-up per run; ${s.connections} connections; ${num(s.posts)} posts, ${num(s.authors)} authors; ${m.pinning}.`,
+    '',
+    `**Shape matrix** (${s.load ?? 'autocannon'}; "bodies": distinct request bodies the run cycled through; "—": not run, the peers' subset cannot express the shape)`,
+    '',
+    matrixTable(report.records, scenarios, contenders),
+    '',
+    `Cache hit rates: ${report.caches ?? 'not recorded'}.`,
     '',
     '**Throughput** (ratios > 1: the service is faster)',
     '',

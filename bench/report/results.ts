@@ -23,6 +23,8 @@ export interface LoadRecord {
   readonly non2xx: number;
   readonly requests: number;
   readonly cpuUsPerRequest: number | null;
+  /** Distinct request bodies the run cycled through (absent in results written before the shape matrix). */
+  readonly distinctBodies?: number;
 }
 
 export interface MachineInfo {
@@ -60,4 +62,8 @@ export interface RunReport {
   readonly pending: readonly { readonly name: string; readonly reason: string }[];
   readonly targets: readonly TargetResult[];
   readonly micro: MicroReport | null;
+  /** The matrix's read shapes (targets: each ≥ 0.5, median ≥ 0.6 of the ceiling). */
+  readonly readShapes?: readonly string[];
+  /** Hit rates of the service's caches, or why there are none (absent in older results). */
+  readonly caches?: string;
 }

@@ -5,8 +5,9 @@ import type { LoadRecord, TargetResult } from './results.js';
 const find = (records: readonly LoadRecord[], contender: string, scenario: string, mode: LoadRecord['mode'] = 'throughput'): LoadRecord | undefined =>
   records.find((r) => r.contender === contender && r.scenario === scenario && r.mode === mode && r.valid);
 
-export function evaluateTargets(records: readonly LoadRecord[]): TargetResult[] {
-  const targets: TargetResult[] = [];
+/** `readShapes`: the matrix's read shapes over stored data (not batch-custom, which waits on an upstream). */
+export function evaluateTargets(records: readonly LoadRecord[], readShapes: readonly string[] = []): TargetResult[] {
+  const targets: TargetResult[] = [...matrixTargets(records, readShapes)];
   const ratio = (name: string, scenario: string, peer: string, min: number): void => {
     const ours = find(records, 'service', scenario);
     const theirs = find(records, peer, scenario);
@@ -29,4 +30,34 @@ export function evaluateTargets(records: readonly LoadRecord[]): TargetResult[] 
 
 function limit(name: string, value: number | undefined, max: number, unit: string): TargetResult {
   return { name, target: `≤ ${max} ${unit}`, actual: value === undefined ? 'not measured' : `${value.toFixed(unit === 'ms' ? 3 : 1)} ${unit}`, pass: value === undefined ? null : value <= max };
+}
+
+/** Issue #20's shape-matrix targets: req/s of the service over the ceiling answering the same bytes. */
+function matrixTargets(records: readonly LoadRecord[], readShapes: readonly string[]): TargetResult[] {
+  const ratioOf = (scenario: string): number | null => {
+    const ours = find(records, 'service', scenario);
+    const ceiling = find(records, 'ceiling', scenario);
+    return ours && ceiling ? ours.rps / ceiling.rps : null;
+  };
+  const measured = readShapes.map((name) => ({ name, ratio: ratioOf(name) })).filter((r): r is { name: string; ratio: number } => r.ratio !== null);
+  const targets: TargetResult[] = [];
+  if (measured.length > 0) {
+    const below = measured.filter((r) => r.ratio < 0.5).sort((a, b) => a.ratio - b.ratio);
+    const lowest = [...measured].sort((a, b) => a.ratio - b.ratio)[0];
+    targets.push({
+      name: `every read shape vs ceiling (${measured.length} shapes)`,
+      target: '≥ 0.5 of ceiling each',
+      actual: below.length === 0 ? `lowest ${lowest?.ratio.toFixed(2)} (${lowest?.name})` : `${below.length} below: ${below.map((r) => `${r.name} ${r.ratio.toFixed(2)}`).join(', ')}`,
+      pass: below.length === 0,
+    });
+    const sorted = measured.map((r) => r.ratio).sort((a, b) => a - b);
+    const mid = sorted.length / 2;
+    const median = sorted.length % 2 === 1 ? (sorted[Math.floor(mid)] ?? NaN) : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
+    targets.push({ name: 'median read shape vs ceiling', target: '≥ 0.6 of ceiling', actual: median.toFixed(2), pass: median >= 0.6 });
+  }
+  for (const [scenario, min] of [['get-by-id', 0.75], ['get-by-xid', 0.75], ['add', 0.35]] as const) {
+    const value = ratioOf(scenario);
+    targets.push({ name: `${scenario} vs ceiling (matrix)`, target: `≥ ${min} of ceiling`, actual: value === null ? 'not measured' : value.toFixed(2), pass: value === null ? null : value >= min });
+  }
+  return targets;
 }

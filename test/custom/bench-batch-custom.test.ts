@@ -10,6 +10,7 @@ import { peerResolvers } from '../../bench/contenders/peer/resolvers.js';
 import { generateDataset } from '../../bench/data/dataset.js';
 import { checkAnswer, resolveIds } from '../../bench/load/check-answer.js';
 import { loadService } from '../../bench/load/load-service.js';
+import { ceilingIds } from '../../bench/matrix/varied-shape.js';
 import { batchCustomScenario, customPageSize } from '../../bench/scenarios.js';
 import { peerSdl, refPath } from '../../bench/schema.js';
 import { startUpstream, type RunningUpstream } from '../../bench/upstream/upstream-client.js';
@@ -33,7 +34,7 @@ afterAll(async () => {
 
 describe('batch-custom scenario', () => {
   it('the service answers it with one BATCH call carrying the whole page', async () => {
-    const ids = await resolveIds(`${server.url}/graphql`, data, data.posts[0]?.slug ?? '');
+    const ids = await resolveIds(`${server.url}/graphql`, data);
     await upstream.reset();
     expect(await checkAnswer(`${server.url}/graphql`, scenario, ids, 'test')).toBeNull();
     const stats = await upstream.stats();
@@ -49,22 +50,22 @@ describe('batch-custom scenario', () => {
     // The resolver map the peers hand their servers, applied the way graphql-tools does.
     const fieldResolver: GraphQLFieldResolver<unknown, object> = (source, args, context, info) =>
       (resolvers[info.parentType.name]?.[info.fieldName] ?? defaultFieldResolver)(source, args, context, info);
-    const variables = scenario.variables({ postId: '' }, 0, 'test');
+    const variables = scenario.variables(ceilingIds, 0, 'test');
     await upstream.reset();
     const [one, two] = await Promise.all([
       graphql({ schema, source: scenario.document, variableValues: variables, contextValue: {}, fieldResolver }),
       graphql({ schema, source: scenario.document, variableValues: variables, contextValue: {}, fieldResolver }),
     ]);
     expect(one.errors).toBeUndefined();
-    expect(scenario.check(one.data, { postId: '' }, 0, 'test')).toBeNull();
-    expect(scenario.check(two.data, { postId: '' }, 0, 'test')).toBeNull();
+    expect(scenario.check(one.data, ceilingIds, 0, 'test')).toBeNull();
+    expect(scenario.check(two.data, ceilingIds, 0, 'test')).toBeNull();
     // Two concurrent requests: two calls, never one shared or one per post.
     expect((await upstream.stats()).calls).toBe(2);
   });
 
   it('the check refuses a wrong ref', () => {
-    const answer = scenario.sample({ postId: '' }) as { queryPost: { ref: string }[] };
+    const answer = scenario.sample(ceilingIds) as { queryPost: { ref: string }[] };
     const wrong = { queryPost: answer.queryPost.map((p, i) => (i === 3 ? { ...p, ref: 'up:nope' } : p)) };
-    expect(scenario.check(wrong, { postId: '' }, 0, 'test')).toMatch(/queryPost\[3\]\.ref/);
+    expect(scenario.check(wrong, ceilingIds, 0, 'test')).toMatch(/queryPost\[3\]\.ref/);
   });
 });

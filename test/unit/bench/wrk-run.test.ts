@@ -1,6 +1,7 @@
 // The wrk load runner (bench/load/wrk-run.ts) against a loopback server that checks every request:
 // the body arrives byte for byte (Lua long-string quoting of `]]` and `]=]`), counts agree with what
-// the server answered, and non-2xx answers are counted as such. wrk is a Debian package, not an npm
+// the server answered, non-2xx answers are counted as such, varied bodies go round-robin and unique
+// bodies carry the request number. wrk is a Debian package, not an npm
 // one: without it on the PATH these tests are skipped (the suite refuses `--load wrk` then).
 
 import { createServer, type Server } from 'node:http';
@@ -13,6 +14,7 @@ let expected = body;
 let server: Server;
 let url: string;
 const seen = { ok: 0, wrongBody: 0, refused: 0 };
+let recorded: string[] = [];
 const available = await wrkAvailable();
 
 beforeAll(async () => {
@@ -20,6 +22,11 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (req.url === '/record') {
+        recorded.push(Buffer.concat(chunks).toString('utf8'));
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{}}');
+        return;
+      }
       if (req.url === '/refuse') {
         seen.refused++;
         res.writeHead(503).end();
@@ -70,8 +77,27 @@ describe.skipIf(!available)('wrk load runner', () => {
     expect(seen.refused).toBeGreaterThanOrEqual(result.non2xx);
   });
 
-  it('refuses per-request bodies and fixed rates (those runs stay on autocannon)', async () => {
-    await expect(runWrk({ url, body: (n) => String(n), connections: 1, durationS: 1 })).rejects.toThrow(/fixed body/);
-    await expect(runWrk({ url, body, connections: 1, durationS: 1, overallRate: 10 })).rejects.toThrow(/fixed body/);
+  it('sends a list of bodies round-robin, each byte for byte', async () => {
+    recorded = [];
+    const bodies = ['{"v":"a]]"}', '{"v":"b"}', '{"v":"c"}'];
+    const result = await runWrk({ url: `${url}/record`, body: { kind: 'list', bodies }, connections: 1, durationS: 1 });
+    expect(result.requests).toBeGreaterThan(30);
+    // One connection: the server sees the requests in the order wrk made them. wrk calls request()
+    // once to check the script before it sends anything, so the cycle starts at the second body.
+    expect(recorded.slice(0, 30)).toEqual(Array.from({ length: 30 }, (_, i) => bodies[(i + 1) % 3]));
+    expect(recorded.every((b, i) => b === bodies[(i + 1) % 3])).toBe(true);
+  });
+
+  it('joins the parts of a unique body with the request number, never repeating', async () => {
+    recorded = [];
+    const result = await runWrk({ url: `${url}/record`, body: { kind: 'counter', variants: [['{"slug":"s-', '","score":-', '}']] }, connections: 1, durationS: 1 });
+    expect(result.requests).toBeGreaterThan(30);
+    // Number 1 goes to wrk's own check of the script (request() called once before sending).
+    expect(recorded.slice(0, 3)).toEqual(['{"slug":"s-2","score":-2}', '{"slug":"s-3","score":-3}', '{"slug":"s-4","score":-4}']);
+    expect(recorded.every((b, i) => b === `{"slug":"s-${i + 2}","score":-${i + 2}}`)).toBe(true);
+  });
+
+  it('refuses fixed rates (those runs stay on autocannon)', async () => {
+    await expect(runWrk({ url, body, connections: 1, durationS: 1, overallRate: 10 })).rejects.toThrow(/no rate/);
   });
 });
