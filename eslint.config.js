@@ -16,8 +16,14 @@ const layerZones = [
     message: 'server/ reaches the engine only through engine/index.ts',
   },
   {
+    // cli/ holds command-line wrappers only; what the running server needs of export lives in export/.
+    target: ['./server/*.ts', './server/routes/**', './server/export/**'],
+    from: './server/cli',
+    message: 'production server code never imports server/cli/ (command-line wrappers only)',
+  },
+  {
     // Test hooks (I/O faults) enter only through the test-only entry, never the production one.
-    target: ['./server/*.ts', './server/routes/**', './server/cli/**', './engine/**'],
+    target: ['./server/*.ts', './server/routes/**', './server/cli/**', './server/export/**', './engine/**'],
     from: ['./engine/testing.ts', './server/testing'],
     message: 'production code never loads test hooks (engine/testing.ts, server/testing/)',
   },
