@@ -4,7 +4,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AdminHost, Engine } from '../engine/index.js';
-import { exportData } from './cli/export.js';
+import { exportData } from './export/export-data.js';
 import { isLogLevel, logLevels, type Logger } from './log.js';
 
 export interface AdminHostOptions {

@@ -21,14 +21,14 @@ import { blankEmptyArguments } from './empty-arguments.js';
 import { replaceLoneSurrogateEscapes } from './lone-surrogates.js';
 import { coerceVariablesFast } from './compiled-variables.js';
 import { LruCache } from './document-cache.js';
-import { toDgraphLocations, toDgraphMessage } from './dgraph-messages.js';
-import { inDgraphOrder, requestRules } from './dgraph-rules.js';
-import { noFragmentCyclesAt } from './gqlparser-rules.js';
+import { toDgraphLocations, toDgraphMessage } from '../gqlparser/dgraph-messages.js';
+import { inDgraphOrder, requestRules } from '../gqlparser/dgraph-rules.js';
+import { noFragmentCyclesAt } from '../gqlparser/gqlparser-rules.js';
 import { hasFloatText } from './json-numbers.js';
 import { unwrapFloatText, variableError } from './variable-errors.js';
 import { checkVariableValues } from './variable-rules.js';
 import { selectionBoundsError } from './selection-bounds.js';
-import { toGqlparserSyntax } from './syntax-errors.js';
+import { toGqlparserSyntax } from '../gqlparser/syntax-errors.js';
 import { typeSystemDefinitionError } from './type-system-definition.js';
 import { findFragmentCycles } from './fragment-cycles.js';
 

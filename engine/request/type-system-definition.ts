@@ -5,7 +5,7 @@
 
 import { Lexer, Source, TokenKind, type Token } from 'graphql';
 import { goQuote } from '../schema/go-quote.js';
-import type { SyntaxErrorText } from './syntax-errors.js';
+import type { SyntaxErrorText } from '../gqlparser/syntax-errors.js';
 
 const executableStarts = new Set(['query', 'mutation', 'subscription', 'fragment']);
 const opening = new Set<string>([TokenKind.BRACE_L, TokenKind.PAREN_L, TokenKind.BRACKET_L]);

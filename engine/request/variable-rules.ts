@@ -19,7 +19,7 @@ import {
   type GraphQLSchema,
   type ASTNode,
 } from 'graphql';
-import { singleFunctionFilters } from './dgraph-rules.js';
+import { singleFunctionFilters } from '../gqlparser/dgraph-rules.js';
 import { messages } from '../errors/messages.js';
 
 interface CascadeUse {

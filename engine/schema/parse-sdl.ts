@@ -4,7 +4,7 @@ import { GraphQLError, Kind, Lexer, Source, TokenKind, parse } from 'graphql';
 import type { SchemaError } from '../api.js';
 import { convertDocument } from './from-document.js';
 import type { Definition } from './sdl-ast.js';
-import { toGqlparserSyntax } from '../request/syntax-errors.js';
+import { toGqlparserSyntax } from '../gqlparser/syntax-errors.js';
 
 export type ParseResult = { readonly ok: true; readonly definitions: Definition[]; readonly directiveNames: string[] } | { readonly ok: false; readonly errors: SchemaError[] };
 

@@ -8,8 +8,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { DATA_FILE_MODE, Engine } from '../../engine/index.js';
 import { cliArgs } from './cli-args.js';
-import { readShapes, type FieldShape, type TypeShape } from './data-shape.js';
-import { openOffline } from './export.js';
+import { readShapes, type FieldShape, type TypeShape } from '../export/data-shape.js';
+import { openOffline } from './open-offline.js';
 
 type Row = Record<string, unknown>;
 

@@ -5,9 +5,9 @@ import { GraphQLError, Kind, parse, validate } from 'graphql';
 import type { SchemaError } from '../../api.js';
 import type { Definition, Value } from '../sdl-ast.js';
 import { findChild, findDirective } from '../sdl-ast.js';
-import { toDgraphMessage } from '../../request/dgraph-messages.js';
-import { inDgraphOrder, requestRules } from '../../request/dgraph-rules.js';
-import { toGqlparserSyntax } from '../../request/syntax-errors.js';
+import { toDgraphMessage } from '../../gqlparser/dgraph-messages.js';
+import { inDgraphOrder, requestRules } from '../../gqlparser/dgraph-rules.js';
+import { toGqlparserSyntax } from '../../gqlparser/syntax-errors.js';
 
 const ONLY_ONE = 'there should be only one of "and", "or", "not" and "rule"';
 const RBAC = /^{[\s]?(.*?)[\s]?:[\s]?{[\s]?(\w*)[\s]?:[\s]?(.*)[\s]?}[\s]?}$/s;

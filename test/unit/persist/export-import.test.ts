@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { exportData } from '../../../server/cli/export.js';
+import { exportData } from '../../../server/export/export-data.js';
 import { importData } from '../../../server/cli/import.js';
 import { projectRoot } from '../../integration/helpers/server-process.js';
 import { gql, openEngine, tempDir } from './engine-helpers.js';

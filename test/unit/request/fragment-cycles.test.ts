@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { buildSchema, Kind, parse, validate, type DocumentNode, type FragmentDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { findFragmentCycles } from '../../../engine/request/fragment-cycles.js';
-import { noFragmentCyclesAt } from '../../../engine/request/gqlparser-rules.js';
+import { noFragmentCyclesAt } from '../../../engine/gqlparser/gqlparser-rules.js';
 
 const schema = buildSchema('type Query { a: Q }  type Q { a: Q  b: String }');
 

@@ -1,7 +1,7 @@
 // gqlparser's suggestion candidates and lists (validator/suggestionList.go, messaging.go), checked on
 // the cases where graphql-js's didYouMean/suggestionList answer otherwise.
 import { describe, expect, it } from 'vitest';
-import { orList, quotedOrList, suggestionList } from '../../../engine/request/suggestion-list.js';
+import { orList, quotedOrList, suggestionList } from '../../../engine/gqlparser/suggestion-list.js';
 
 describe('suggestionList', () => {
   it('keeps options within half the longer length, nearest first, ties in the given order', () => {
