@@ -9,6 +9,7 @@ const layerZones = [
   { target: './engine/store', from: ['./engine/schema', './engine/plan', './engine/exec', './engine/request', './engine/gqlparser'], message: 'store/ knows no GraphQL' },
   { target: './engine/indexes', from: ['./engine/schema', './engine/plan', './engine/exec', './engine/request', './engine/gqlparser', './engine/store'], message: 'indexes/ know no GraphQL' },
   { target: './engine/plan', from: ['./engine/store', './engine/exec'], message: 'plan/ never touches data' },
+  { target: './engine/exec', from: ['./engine/custom'], message: 'exec/ calls the custom second stage only through exec/custom-resolver.ts' },
   { target: './engine/schema', from: './engine/request', message: 'schema/ never imports request/ (shared gqlparser wording lives in gqlparser/)' },
   { target: './engine/gqlparser', from: ['./engine/request', './engine/schema'], message: 'gqlparser/ sits below request/ and schema/' },
   {

@@ -10,6 +10,7 @@ import { getNamedType, getNullableType, isLeafType, isListType, isNonNullType, i
 import type { GraphQLRequest } from '../api.js';
 import { wireError, type WireError, type WireLocation } from '../errors/wire-error.js';
 import { pathToArray, type CustomSlot, type ExecContext } from '../exec/exec-context.js';
+import type { CustomResolver } from '../exec/custom-resolver.js';
 import type { FieldPlan } from '../plan/selection-plan.js';
 import type { CompiledSchema } from '../schema/compile-schema.js';
 import type { SchemaModel } from '../schema/model.js';
@@ -24,11 +25,6 @@ import { sliceCheckEvery, TimeSlice } from './time-slice.js';
 import type { PredicateInfo } from '../dql/evaluate-dql.js';
 import { exceedsJsonNesting } from '../util/json-nesting.js';
 import { messages } from '../errors/messages.js';
-
-/** What the executor calls; resolves to true when a non-null root field failed (the whole `data` is null). */
-export interface CustomResolver {
-  resolve(ctx: ExecContext, request: GraphQLRequest, rootPlans: readonly FieldPlan[], data: Record<string, unknown>): Promise<boolean>;
-}
 
 /** One group of slots answered together: a root field, or a type field over its unique parents. */
 interface Group {

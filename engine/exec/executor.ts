@@ -16,7 +16,7 @@ import { resolveQueryRoot } from './query-root.js';
 import { resolveEntities } from './entities.js';
 import { installApiScalars } from './api-scalars.js';
 import { INVALID, type Completed } from './read-objects.js';
-import type { CustomResolver } from '../custom/custom-stage.js';
+import type { CustomResolver } from './custom-resolver.js';
 import { NOT_WRITABLE, writeQueryRoot } from './write-objects.js';
 import { asciiBytes, asciiChunk, ByteLimitExceeded, JsonBytes } from '../util/json-bytes.js';
 import { wireError } from '../errors/wire-error.js';
