@@ -23,9 +23,21 @@ export interface PageArgs {
   readonly offset?: number | null | undefined;
 }
 
-/** Orders and pages an edge's (or a mutation's) targets: its order planned here, never walked. */
+/** Edge order plans by the `order` argument value: the same object for every parent of one request (and for every request when written without variables). */
+const edgeOrders = new WeakMap<OrderInput, { readonly type: TypeModel; readonly plan: OrderPlan }>();
+
+function edgeOrder(type: TypeModel, order: OrderInput | null | undefined): OrderPlan {
+  if (order === undefined || order === null) return planOrder(type, order, false);
+  const cached = edgeOrders.get(order);
+  if (cached !== undefined && cached.type === type) return cached.plan;
+  const plan = planOrder(type, order, false);
+  edgeOrders.set(order, { type, plan });
+  return plan;
+}
+
+/** Orders and pages an edge's (or a mutation's) targets: its order planned once per argument value, never walked. */
 export function orderAndPage(ctx: ExecContext, type: TypeModel, ids: SortedIds, args: PageArgs): SortedIds {
-  const order = planOrder(type, args.order, false);
+  const order = edgeOrder(type, args.order);
   const page = pageParams(args as Readonly<Record<string, unknown>>);
   return runPage(ctx, order, choosePage(order, pageLimit(page), ids.length, ids.length), ids, page);
 }
