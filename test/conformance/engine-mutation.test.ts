@@ -13,6 +13,7 @@ import type { FieldModel, TypeModel } from '../../engine/schema/model.js';
 import { loadCases, openHarness, parseLoose, type Harness, type YamlCase } from './helpers/engine-harness.js';
 import { placePreconditions, type Placed } from './helpers/mutation-preconditions.js';
 import { unsupportedMutations } from './unsupported.js';
+import { listedCases } from './helpers/listed-cases.js';
 
 type Json = Record<string, unknown>;
 const counts: Record<string, Record<string, number>> = {};
@@ -187,28 +188,7 @@ for (const file of ['add', 'update', 'delete'] as const) {
   describe(`${file}_mutation_test.yaml`, () => {
     const listed = unsupportedMutations[file];
     const tally = (counts[file] = { passed: 0, listed: 0, total: 0 });
-    const cases = loadCases(`resolve/${file}_mutation_test.yaml`);
-    for (const c of cases) {
-      const reason = listed[c.name];
-      it(reason === undefined ? c.name : `${c.name} [unsupported: ${reason}]`, async () => {
-        tally.total++;
-        let failure: string | undefined;
-        try {
-          failure = await runCase(c);
-        } catch (error) {
-          if (reason === undefined) throw error;
-          failure = String(error);
-        }
-        if (reason === undefined) {
-          expect(failure).toBeUndefined();
-          tally.passed++;
-        } else {
-          expect(failure, `listed as unsupported (${reason}) but passes: remove it from unsupported.ts`).toBeDefined();
-          tally.listed++;
-        }
-      });
-    }
-    it('lists no case the corpus lacks', () => expect(Object.keys(listed).filter((n) => !cases.some((c) => c.name === n))).toEqual([]));
+    listedCases(loadCases(`resolve/${file}_mutation_test.yaml`), listed, tally, runCase);
   });
 }
 

@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCases, openHarness, seed, seedObjects, testdata, type DgraphObject, type Harness } from './helpers/engine-harness.js';
 import { NaiveOracle, OracleUnsupported } from './helpers/naive-oracle.js';
 import { unsupported, type Suite } from './unsupported.js';
+import { listedCases } from './helpers/listed-cases.js';
 
 const cases = loadCases('resolve/query_test.yaml');
 const counts: Record<string, { passed: number; listed: number; total: number }> = {};
@@ -36,29 +37,10 @@ async function check(h: Harness, oracle: NaiveOracle, query: string, variablesTe
 function corpus(suite: Suite, open: () => { h: Harness; oracle: NaiveOracle }): void {
   const listed = unsupported[suite];
   const tally = (counts[suite] = { passed: 0, listed: 0, total: 0 });
-  for (const c of cases) {
-    const reason = listed[c.name];
-    it(reason === undefined ? c.name : `${c.name} [unsupported: ${reason}]`, async () => {
-      const { h, oracle } = open();
-      tally.total++;
-      let failure: string | undefined;
-      try {
-        failure = await check(h, oracle, c['gqlquery'] as string, c['gqlvariables']);
-      } catch (error) {
-        if (reason === undefined) throw error;
-        failure = String(error);
-      }
-      if (reason === undefined) {
-        expect(failure).toBeUndefined();
-        tally.passed++;
-      } else {
-        expect(failure, `listed as unsupported (${reason}) but passes: remove it from unsupported.ts`).toBeDefined();
-        tally.listed++;
-      }
-    });
-  }
-  const stale = Object.keys(listed).filter((name) => !cases.some((c) => c.name === name));
-  it('lists no case the corpus lacks', () => expect(stale).toEqual([]));
+  listedCases(cases, listed, tally, (c) => {
+    const { h, oracle } = open();
+    return check(h, oracle, c['gqlquery'] as string, c['gqlvariables']);
+  });
 }
 
 describe('query_test.yaml against resolve/schema.graphql (empty store)', () => {

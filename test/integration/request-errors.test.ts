@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
 import { type ServerProcess, startWithSchema } from './helpers/server-process.js';
+import { answerTo, itAnswersOneError, type ErrorCase } from './helpers/error-cases.js';
 
 const schema = `
 enum Mood { HAPPY SAD }
@@ -26,17 +27,11 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function errorsOf(query: string): Promise<unknown> {
-  const answer = await postGraphql(server.url, { query });
-  expect(answer.status).toBe(200);
-  return answer.json();
-}
+const errorsOf = (query: string): Promise<unknown> => answerTo(server.url, query);
 
 // gqlparser places a directive at its name (parseDirective takes the position after `@`), a field at
 // its alias or name, a fragment cycle at the name of the spread closing it.
-type Case = readonly [rule: string, query: string, message: string, locations: readonly { line: number; column: number }[]];
-
-const cases: readonly Case[] = [
+const cases: readonly ErrorCase[] = [
   ['KnownArgumentNames (field)', '{ queryHuman(frist: 1) { name } }', 'Unknown argument "frist" on field "queryHuman" of type "Query". Did you mean "first"?', [{ line: 1, column: 3 }]],
   ['KnownDirectives (unknown)', '{ queryHuman { name @upper } }', 'Unknown directive "upper".', [{ line: 1, column: 22 }]],
   ['KnownDirectives (misplaced)', 'query @skip(if: true) { queryHuman { name } }', 'Directive "skip" may not be used on QUERY.', [{ line: 1, column: 8 }]],
@@ -92,11 +87,7 @@ const cases: readonly Case[] = [
 ];
 
 describe("gqlparser's wording for validation errors", () => {
-  for (const [rule, query, message, locations] of cases) {
-    it(rule, async () => {
-      expect(await errorsOf(query)).toEqual({ errors: [{ message, locations }] });
-    });
-  }
+  itAnswersOneError(() => server.url, cases);
 });
 
 it('KnownArgumentNames (directive), with the missing argument after it as gqlparser orders them', async () => {
@@ -165,7 +156,7 @@ describe('an unknown type, as gqlparser and Dgraph report it', () => {
 });
 
 // Dgraph's parser (gqlparser's lexer and parser): no "Syntax Error: " prefix, tokens as it prints them.
-const syntaxCases: readonly Case[] = [
+const syntaxCases: readonly ErrorCase[] = [
   ['missing closing brace', '{ queryHuman { name }', 'Expected Name, found <EOF>', [{ line: 1, column: 22 }]],
   ['unterminated string', '{ queryHuman(filter: { name: { anyofterms: "abc }) { name } }', 'Unterminated string.', [{ line: 1, column: 62 }]],
   ['unexpected character', '{ queryHuman { name ^ } }', 'Cannot parse the unexpected character "^".', [{ line: 1, column: 21 }]],
@@ -183,16 +174,12 @@ const syntaxCases: readonly Case[] = [
 ];
 
 describe("gqlparser's wording and location for syntax errors", () => {
-  for (const [what, query, message, locations] of syntaxCases) {
-    it(what, async () => {
-      expect(await errorsOf(query)).toEqual({ errors: [{ message, locations }] });
-    });
-  }
+  itAnswersOneError(() => server.url, syntaxCases);
 });
 
 // gqlparser's ParseQuery knows only operations and fragments: it stops where any other definition
 // starts (graphql-js parses it and calls it "not executable" at validation).
-const typeSystemCases: readonly Case[] = [
+const typeSystemCases: readonly ErrorCase[] = [
   ['a type definition', 'type Foo { a: Int }', 'Unexpected Name "type"', [{ line: 1, column: 1 }]],
   ['a scalar after an operation', '{ queryHuman { name } }\nscalar Foo', 'Unexpected Name "scalar"', [{ line: 2, column: 1 }]],
   ['a type extension between two operations', 'query A { queryHuman { name } } extend type Human { x: Int } query B { queryHuman { name } }', 'Unexpected Name "extend"', [{ line: 1, column: 33 }]],
@@ -206,9 +193,5 @@ const typeSystemCases: readonly Case[] = [
 ];
 
 describe('a type-system definition in a request, as gqlparser refuses it', () => {
-  for (const [what, query, message, locations] of typeSystemCases) {
-    it(what, async () => {
-      expect(await errorsOf(query)).toEqual({ errors: [{ message, locations }] });
-    });
-  }
+  itAnswersOneError(() => server.url, typeSystemCases);
 });

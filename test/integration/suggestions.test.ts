@@ -3,9 +3,9 @@
 // name, ties in schema order, at most five), its quoting, and its places (an unknown argument at its
 // field or directive name, a spread at the fragment's name, an inline fragment at the token after `...`).
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphql } from './helpers/http.js';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { type ServerProcess, startWithSchema } from './helpers/server-process.js';
+import { itAnswersOneError, type ErrorCase } from './helpers/error-cases.js';
 
 const schema = `
 enum Mood { HAPPY SAD HANGRY }
@@ -31,15 +31,8 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function errorsOf(query: string): Promise<unknown> {
-  const answer = await postGraphql(server.url, { query });
-  expect(answer.status).toBe(200);
-  return answer.json();
-}
 
-type Case = readonly [what: string, query: string, message: string, locations: readonly { line: number; column: number }[]];
-
-const suggestionCases: readonly Case[] = [
+const suggestionCases: readonly ErrorCase[] = [
   // graphql-js: "age" or "name" (ties in alphabetical order).
   ['unknown field: ties in field order', '{ queryPerson { nage } }', 'Cannot query field "nage" on type "Person". Did you mean "name" or "age"?', [{ line: 1, column: 17 }]],
   // graphql-js suggests nothing: its threshold is 40% of the typed name, gqlparser's half the longer one.
@@ -73,14 +66,10 @@ const suggestionCases: readonly Case[] = [
 ];
 
 describe("gqlparser's suggestions", () => {
-  for (const [what, query, message, locations] of suggestionCases) {
-    it(what, async () => {
-      expect(await errorsOf(query)).toEqual({ errors: [{ message, locations }] });
-    });
-  }
+  itAnswersOneError(() => server.url, suggestionCases);
 });
 
-const spreadCases: readonly Case[] = [
+const spreadCases: readonly ErrorCase[] = [
   ['an unknown fragment: at its name', '{ queryPerson { ...  Nope } }', 'Unknown fragment "Nope".', [{ line: 1, column: 22 }]],
   [
     'a fragment that can never apply: at its name, not at `...`',
@@ -103,9 +92,5 @@ const spreadCases: readonly Case[] = [
 ];
 
 describe('fragment spreads placed as gqlparser places them', () => {
-  for (const [what, query, message, locations] of spreadCases) {
-    it(what, async () => {
-      expect(await errorsOf(query)).toEqual({ errors: [{ message, locations }] });
-    });
-  }
+  itAnswersOneError(() => server.url, spreadCases);
 });
