@@ -51,7 +51,7 @@ export function runPage(ctx: ExecContext, order: OrderPlan, strategy: PageStrate
   const limit = pageLimit(page);
   if (run !== undefined) run.strategy = strategy;
   let result: SortedIds = ids;
-  if (strategy === 'sort') result = sortIds(ctx, ids, order.keys);
+  if (strategy === 'sort') result = sortAll(ctx, order, ids, run);
   else if (strategy === 'top-k' || strategy === 'index-walk') {
     const top = firstK(ctx, order, strategy, ids, limit ?? ids.length, run);
     return page.offset === 0 ? top : top.slice(page.offset);
@@ -71,18 +71,23 @@ function firstK(ctx: ExecContext, order: OrderPlan, strategy: PageStrategy, ids:
   if (run !== undefined) run.cachedPrefix = true; // until a branch computes
   if (strategy === 'index-walk' && order.walk !== undefined) {
     const walk = order.walk;
-    const prefix = cachedOrderPrefix(ids, k, column, key.desc, () => (ran(run, 'index-walk'), walkOrdered(ctx, key.model, walk, key.desc, ids, 0, k)));
+    const prefix = cachedOrderPrefix(ids, k, column, key.desc, (n) => (ran(run, 'index-walk'), walkOrdered(ctx, key.model, walk, key.desc, ids, 0, n)));
     if (prefix !== undefined) return prefix;
   }
   const numbers = order.numeric ? column.numbers() : undefined;
-  if (numbers !== undefined) return cachedOrderPrefix(ids, k, column, key.desc, () => (ran(run, 'top-k'), topKNumeric(ids, k, numbers, key.desc)));
-  ran(run, 'top-k');
-  const { readers, compare } = rowsOf(ctx, order.keys);
-  const rowOf = (id: number): Row => ({ id, values: readers.map((c) => sortable(c.get(id))) });
-  const primary = readers[0] as (typeof readers)[number];
-  // Rows clearly worse than the current k-th on the first key are rejected without allocating.
-  const clearlyWorse = (id: number, worst: Row): boolean => compareMissingLast(sortable(primary.get(id)), worst.values[0], key.desc) > 0;
-  return topK(ids, k, rowOf, compare, clearlyWorse);
+  if (numbers !== undefined) return cachedOrderPrefix(ids, k, column, key.desc, (n) => (ran(run, 'top-k'), topKNumeric(ids, n, numbers, key.desc)));
+  const general = (n: number): number[] => {
+    ran(run, 'top-k');
+    const { readers, compare } = rowsOf(ctx, order.keys);
+    const rowOf = (id: number): Row => ({ id, values: readers.map((c) => sortable(c.get(id))) });
+    const primary = readers[0] as (typeof readers)[number];
+    // Rows clearly worse than the current k-th on the first key are rejected without allocating.
+    const clearlyWorse = (id: number, worst: Row): boolean => compareMissingLast(sortable(primary.get(id)), worst.values[0], key.desc) > 0;
+    return topK(ids, n, rowOf, compare, clearlyWorse);
+  };
+  // The cache is per column: only one-key orders of plain columns use it.
+  if (order.keys.length !== 1 || key.model.languages !== undefined) return general(k);
+  return cachedOrderPrefix(ids, k, column, key.desc, general);
 }
 
 /** Records the branch that computed the first k (EXPLAIN only). */
@@ -115,6 +120,22 @@ function rowsOf(ctx: ExecContext, keys: readonly OrderKey[]): { readers: ValueRe
   return { readers, compare };
 }
 
+/**
+ * Every candidate sorted. By one column, a long list's order is kept like a prefix (the whole list
+ * is its own longest prefix), so the next page of any offset over the same list is a slice until
+ * the column is written; short lists (an edge's targets) are sorted each time, as cheaply.
+ */
+function sortAll(ctx: ExecContext, order: OrderPlan, ids: SortedIds, run: QueryRun | undefined): SortedIds {
+  const key = order.keys[0] as OrderKey;
+  // A few candidates by one number: insertion into the typed buffer of top-k, no row objects.
+  const numbers = order.numeric && ids.length <= maxInsertionSort ? ctx.graph.store.scalar(key.model.predicate).numbers() : undefined;
+  if (numbers !== undefined) return topKNumeric(ids, ids.length, numbers, key.desc);
+  if (order.keys.length !== 1 || key.model.languages !== undefined || ids.length < minCachedOrder) return sortIds(ctx, ids, order.keys);
+  if (run !== undefined) run.cachedPrefix = true; // until the sort runs
+  const column = ctx.graph.store.scalar(key.model.predicate);
+  return cachedOrderPrefix(ids, ids.length, column, key.desc, () => (ran(run, 'sort'), sortIds(ctx, ids, order.keys)));
+}
+
 /** Every candidate sorted. */
 function sortIds(ctx: ExecContext, ids: SortedIds, keys: readonly OrderKey[]): SortedIds {
   const { readers, compare } = rowsOf(ctx, keys);
@@ -139,22 +160,32 @@ interface CachedPrefix {
  */
 const prefixByCandidates = new WeakMap<SortedIds, CachedPrefix>();
 const maxCachedPrefix = 1000;
+/** Up to this many candidates a one-number sort is an insertion sort (quadratic, but no allocation per row). */
+const maxInsertionSort = 64;
+/** Lists at least this long keep their order (whole, or first k): shorter ones are ordered in a few µs. */
+const minCachedOrder = 256;
 
 export function cachedOrderPrefix<T extends SortedIds | undefined>(
   ids: SortedIds,
   k: number,
   column: ScalarColumn,
   descending: boolean,
-  compute: () => T,
+  compute: (count: number) => T,
 ): SortedIds | T {
+  // Short lists (an edge's targets, a new array per parent) are ordered as fast as a cache entry is kept.
+  if (ids.length < minCachedOrder) return compute(k);
   const hit = prefixByCandidates.get(ids);
-  if (hit !== undefined && hit.column === column && hit.version === column.version && hit.descending === descending && hit.ids.length >= k) {
-    return hit.ids.length === k ? hit.ids : hit.ids.slice(0, k);
+  // A prefix as long as the list is its whole order: it answers any k.
+  if (hit !== undefined && hit.column === column && hit.version === column.version && hit.descending === descending && (hit.ids.length >= k || hit.ids.length === ids.length)) {
+    return hit.ids.length <= k ? hit.ids : hit.ids.slice(0, k);
   }
-  const top = compute();
-  // Pages are small; a huge `first` is not worth keeping alive as long as the posting.
-  if (top !== undefined && k <= maxCachedPrefix) prefixByCandidates.set(ids, { column, version: column.version, descending, ids: top });
-  return top;
+  // A miss fills the next power of two (pages further on, say offsets 0, 5, 10, ..., then hit):
+  // the first 2k cost about what the first k do. A huge `first` is not worth keeping alive as long
+  // as the posting, unless it is the whole order (`sortAll`).
+  const fill = k <= maxCachedPrefix ? Math.min(ids.length, maxCachedPrefix, Math.max(16, 2 ** Math.ceil(Math.log2(Math.max(1, k))))) : k;
+  const top = compute(Math.max(k, fill));
+  if (top !== undefined && (fill <= maxCachedPrefix || fill === ids.length)) prefixByCandidates.set(ids, { column, version: column.version, descending, ids: top });
+  return top === undefined || top.length <= k ? top : top.slice(0, k);
 }
 
 /**
