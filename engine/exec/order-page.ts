@@ -8,6 +8,7 @@ import type { ExecContext } from './exec-context.js';
 import type { NumericColumnView, ScalarColumn } from '../store/scalar-column.js';
 import { choosePage, pageLimit, pageParams, planOrder, type OrderKey, type OrderPlan, type PageParams, type PageStrategy } from '../plan/order-plan.js';
 import type { QueryRun } from '../plan/query-plan.js';
+import type { EdgeRun } from '../plan/explain.js';
 import { languageValue } from './language-value.js';
 import { walkOrdered } from './index-walk.js';
 
@@ -36,10 +37,12 @@ function edgeOrder(type: TypeModel, order: OrderInput | null | undefined): Order
 }
 
 /** Orders and pages an edge's (or a mutation's) targets: its order planned once per argument value, never walked. */
-export function orderAndPage(ctx: ExecContext, type: TypeModel, ids: SortedIds, args: PageArgs): SortedIds {
+export function orderAndPage(ctx: ExecContext, type: TypeModel, ids: SortedIds, args: PageArgs, edgeRun?: EdgeRun): SortedIds {
   const order = edgeOrder(type, args.order);
   const page = pageParams(args as Readonly<Record<string, unknown>>);
-  return runPage(ctx, order, choosePage(order, pageLimit(page), ids.length, ids.length), ids, page);
+  const strategy = choosePage(order, pageLimit(page), ids.length, ids.length);
+  if (edgeRun !== undefined) edgeRun.pageSteps.set(strategy, (edgeRun.pageSteps.get(strategy) ?? 0) + 1);
+  return runPage(ctx, order, strategy, ids, page);
 }
 
 /**
