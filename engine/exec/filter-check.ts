@@ -1,8 +1,9 @@
 // The `check` filter step (plan/filter-plan.ts chooseFilterStep): a filter plan run as a test of
 // each candidate instead of index lookups over the whole type, for short candidate lists (an edge's
 // targets). Value-tested conditions (eq/in/ranges on hash, exact and ordered indexes, `has`) read the
-// candidate's stored value with the comparison its index uses, so the answer is the lookup's; other
-// conditions (terms, text, regexp, geo, ids) are looked up once and probed per candidate.
+// candidate's stored value with the comparison its index uses, so the answer is the lookup's; term
+// conditions probe each query term's posting (no stored string is tokenised again); the others
+// (text, regexp, geo, ids) are looked up once and probed per candidate.
 
 import { isEdgeField, type TypeModel } from '../schema/model.js';
 import { isValueTested, valueAt, type FilterPlan } from '../plan/filter-plan.js';
@@ -10,6 +11,7 @@ import type { GraphStore } from '../store/graph-store.js';
 import type { ScalarColumn, StoredValue } from '../store/scalar-column.js';
 import type { OrderedIndex } from '../indexes/ordered-index.js';
 import { hashKey, type HashKey } from '../indexes/hash-index.js';
+import type { TermIndex } from '../indexes/term-index.js';
 import type { ScalarValue } from '../indexes/value-index.js';
 import { contains, type SortedIds } from '../util/sorted-ids.js';
 import { toStoredValue } from './stored-values.js';
@@ -106,6 +108,7 @@ class CheckCompiler {
     if (node.op !== 'index' || node.index === 'none') return undefined;
     const column = this.store.scalar(node.model.predicate);
     const arg = valueAt(this.filter, node.at);
+    if (node.index === 'term') return termTest(column.index('term') as TermIndex | undefined, node.fn, String(arg));
     const stored = (v: unknown): ScalarValue => toStoredValue(node.model, v);
     if (node.fn === 'eq' || node.fn === 'in') {
       const values = node.fn === 'eq' ? [arg] : (Array.isArray(arg) ? arg : [arg]).filter((v) => v !== null);
@@ -141,6 +144,15 @@ class CheckCompiler {
     const column = this.store.scalar(field.predicate);
     return (id) => column.has(id);
   }
+}
+
+/** Terms: the candidate in every (allofterms) or some (anyofterms) query term's posting, probed by binary search. */
+function termTest(index: TermIndex | undefined, fn: string, text: string): Check | undefined {
+  if (index === undefined) return undefined;
+  const lists = index.queryLists(text);
+  if (lists.length === 0) return never; // no term: nothing matches either way
+  if (fn === 'anyofterms') return (id) => lists.some((l) => contains(l, id));
+  return (id) => lists.every((l) => contains(l, id));
 }
 
 /** A hash lookup's ids are the nodes whose value holds the key (the index's own matcher). */

@@ -80,6 +80,20 @@ export class TokenIndex<L> implements ValueIndex {
     return unionMany(lists.map((l) => this.store.ids(l)));
   }
 
+  /**
+   * The lists of the query `text`'s tokens (empty for a token no node holds), for testing nodes one
+   * by one: a node is in `allOf(text)` iff every list holds it and the text has a token, and in
+   * `anyOf(text)` iff some list holds it. No intersection or union is built.
+   */
+  queryLists(text: string): SortedIds[] {
+    const out: SortedIds[] = [];
+    for (const token of distinct(this.tokenizer.query(text))) {
+      const list = this.store.list(token);
+      out.push(list === undefined ? EMPTY_IDS : this.store.snapshot(list));
+    }
+    return out;
+  }
+
   /** Upper bound of `allOf(text)`'s size without computing it: its smallest list. */
   estimateAllOf(text: string): number {
     const tokens = distinct(this.tokenizer.query(text));
