@@ -10,6 +10,7 @@ import { choosePage, pageLimit, pageParams, planOrder, type OrderKey, type Order
 import type { QueryRun } from '../plan/query-plan.js';
 import { languageValue } from './language-value.js';
 import { walkOrdered } from './index-walk.js';
+import { cacheCounters } from '../util/cache-stats.js';
 
 export interface OrderInput {
   readonly asc?: string | null;
@@ -149,8 +150,10 @@ export function cachedOrderPrefix<T extends SortedIds | undefined>(
 ): SortedIds | T {
   const hit = prefixByCandidates.get(ids);
   if (hit !== undefined && hit.column === column && hit.version === column.version && hit.descending === descending && hit.ids.length >= k) {
+    cacheCounters.orderPrefix.hits++;
     return hit.ids.length === k ? hit.ids : hit.ids.slice(0, k);
   }
+  cacheCounters.orderPrefix.misses++;
   const top = compute();
   // Pages are small; a huge `first` is not worth keeping alive as long as the posting.
   if (top !== undefined && k <= maxCachedPrefix) prefixByCandidates.set(ids, { column, version: column.version, descending, ids: top });

@@ -17,9 +17,10 @@ export class FloatText {
 /** Containers (the request body, `variables`, nested values) that hold a FloatText somewhere. */
 const holdsFloatText = new WeakSet<object>();
 
-// A digit, a point and only zeros (`5.0`, `7.`), or an exponent: cheap to test, and rare in bodies
-// (ordinary fractions like `2.5` and prose with full stops do not take the slow path).
-const integralFloatLike = /\d\.0*(?!\d)|\d[eE]/;
+// A number where JSON puts one (after `:`, `,`, `[` or at the start) with a point and only zeros
+// (`5.0`, `7.`) or an exponent: cheap to test, and rare in bodies. Ordinary fractions like `2.5`,
+// prose with full stops and hex uids inside strings (`"0x2e5"`) do not take the slow path.
+const integralFloatLike = /(?:^|[:,[])\s*-?\d+(?:\.0*(?!\d)|(?:\.\d*)?[eE])/;
 const numberToken = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 const marker = '\u0000float:';
 

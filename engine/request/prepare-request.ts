@@ -21,6 +21,7 @@ import { blankEmptyArguments } from './empty-arguments.js';
 import { replaceLoneSurrogateEscapes } from './lone-surrogates.js';
 import { coerceVariablesFast } from './compiled-variables.js';
 import { LruCache } from './document-cache.js';
+import { cacheCounters } from '../util/cache-stats.js';
 import { toDgraphLocations, toDgraphMessage } from '../gqlparser/dgraph-messages.js';
 import { inDgraphOrder, requestRules } from '../gqlparser/dgraph-rules.js';
 import { noFragmentCyclesAt } from '../gqlparser/gqlparser-rules.js';
@@ -92,7 +93,11 @@ export class RequestPreparer {
 
   #check(query: string): CacheEntry {
     const cached = this.#documents.get(query);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) {
+      cacheCounters.document.hits++;
+      return cached;
+    }
+    cacheCounters.document.misses++;
     const entry = this.#parseAndValidate(query);
     this.#documents.set(query, entry);
     return entry;
