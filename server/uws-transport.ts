@@ -75,6 +75,10 @@ function listen(
 
 const edgeHeaderSet: ReadonlySet<string> = new Set(edgeHeaderNames);
 
+/** uWS gives methods lower-cased; the common ones are looked up rather than upper-cased per request. */
+const upperMethods: ReadonlyMap<string, string> = new Map(['get', 'post', 'options', 'head', 'put', 'delete', 'patch'].map((m) => [m, m.toUpperCase()]));
+const upperMethod = (method: string): string => upperMethods.get(method) ?? method.toUpperCase();
+
 function snapshot(req: Uws.HttpRequest, allHeaders: boolean): IncomingRequest {
   const headers: Record<string, string> = {};
   let lengths: string | undefined;
@@ -91,7 +95,7 @@ function snapshot(req: Uws.HttpRequest, allHeaders: boolean): IncomingRequest {
     if (key === 'content-length' && value !== previous) lengths = `${lengths ?? previous}, ${value}`;
     if (allHeaders && !edgeHeaderSet.has(key)) headers[key] = `${previous}, ${value}`;
   });
-  const request = { method: req.getMethod().toUpperCase(), path: req.getUrl(), query: req.getQuery() ?? '', headers };
+  const request = { method: upperMethod(req.getMethod()), path: req.getUrl(), query: req.getQuery() ?? '', headers };
   return lengths === undefined ? request : { ...request, conflictingLengths: lengths };
 }
 
