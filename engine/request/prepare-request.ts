@@ -5,7 +5,6 @@ import {
   GraphQLError,
   Kind,
   parse,
-  validate,
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLSchema,
@@ -31,6 +30,7 @@ import { selectionBoundsError } from './selection-bounds.js';
 import { toGqlparserSyntax } from '../gqlparser/syntax-errors.js';
 import { typeSystemDefinitionError } from './type-system-definition.js';
 import { findFragmentCycles } from './fragment-cycles.js';
+import { validateDocument } from './validate-document.js';
 
 const defaultMaxQuerySelections = 20_000;
 
@@ -140,7 +140,7 @@ export class RequestPreparer {
   }
 
   #validate(document: DocumentNode, rules: readonly ValidationRule[]): readonly GraphQLError[] {
-    return this.limits.validate === false ? [] : validate(this.schema, document, rules, { maxErrors: 50 });
+    return this.limits.validate === false ? [] : validateDocument(this.schema, document, rules, 50);
   }
 
   #coerceVariables(
