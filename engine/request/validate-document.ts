@@ -42,23 +42,42 @@ export function validateDocument(schema: GraphQLSchema, document: DocumentNode, 
   return errors;
 }
 
-/** graphql-js's getEnterLeaveForKind, without allocating for a kind the visitor handles with an object. */
+const noHandlers: EnterLeave = {};
+
+/** graphql-js's getEnterLeaveForKind, without allocating when the visitor has nothing for the kind. */
 function handlersOf(visitor: ASTVisitor, kind: string): EnterLeave {
   const byKind = (visitor as Record<string, unknown>)[kind];
   if (typeof byKind === 'object' && byKind !== null) return byKind as EnterLeave;
   if (typeof byKind === 'function') return { enter: byKind as Handler };
   const { enter, leave } = visitor as EnterLeave;
+  if (enter === undefined && leave === undefined) return noHandlers;
   return { ...(enter === undefined ? {} : { enter }), ...(leave === undefined ? {} : { leave }) };
+}
+
+/** A merged visitor: graphql-js reads `visitor[kind]`; each kind's handler is built on its first read. */
+class LazyVisitor {
+  readonly built = new Map<string, EnterLeave | undefined>();
+  constructor(readonly build: (kind: string) => EnterLeave | undefined) {}
+}
+for (const kind of kinds) {
+  Object.defineProperty(LazyVisitor.prototype, kind, {
+    get(this: LazyVisitor) {
+      const built = this.built;
+      if (built.has(kind)) return built.get(kind);
+      const handlers = this.build(kind);
+      built.set(kind, handlers);
+      return handlers;
+    },
+  });
 }
 
 /**
  * visitInParallel with each kind's merged handler built on first use (visitWithTypeInfo reads
- * `visitor[node.kind]` per node; other keys, `enter`/`leave`, are absent as in graphql-js's): `false` from enter skips that visitor's subtree, BREAK stops that visitor,
+ * `visitor[node.kind]` per node; `enter`/`leave` are absent, as in graphql-js's): `false` from enter skips that visitor's subtree, BREAK stops that visitor,
  * any other value returned ends the loop and is the merged result, as in graphql-js.
  */
 function lazyParallel(visitors: readonly ASTVisitor[]): ASTVisitor {
   const skipping: (ASTNode | typeof BREAK | null)[] = visitors.map(() => null);
-  const merged = new Map<string, EnterLeave | undefined>();
   const build = (kind: string): EnterLeave | undefined => {
     const enters: (Handler | undefined)[] = [];
     const leaves: (Handler | undefined)[] = [];
@@ -95,11 +114,5 @@ function lazyParallel(visitors: readonly ASTVisitor[]): ASTVisitor {
       },
     };
   };
-  return new Proxy(Object.create(null) as ASTVisitor, {
-    get(_target, kind) {
-      if (typeof kind !== 'string' || !kinds.has(kind)) return undefined;
-      if (!merged.has(kind)) merged.set(kind, build(kind));
-      return merged.get(kind);
-    },
-  });
+  return new LazyVisitor(build) as unknown as ASTVisitor;
 }
