@@ -22,6 +22,7 @@ import type { TrigramIndex } from '../indexes/trigram-index.js';
 import type { NgramIndex } from '../indexes/ngram-index.js';
 import type { GeoIndex } from '../indexes/geo-index.js';
 import { languageColumns, languageIds } from './language-value.js';
+import { listUniverse, restrictTo, type Universe } from './universe.js';
 import type { ScalarColumn } from '../store/scalar-column.js';
 import type { IndexKindName } from '../indexes/index-kind.js';
 
@@ -37,11 +38,12 @@ export function runFilter(
   type: TypeModel,
   plan: FilterPlan,
   filter: Filter | null | undefined,
-  universe: SortedIds,
+  universe: SortedIds | Universe,
   produced?: Map<FilterPlan, number>,
 ): SortedIds {
-  if (plan.op === 'scan' && produced === undefined) return universe; // no filter: the commonest list
-  return new FilterRun(ctx, type, filter, universe, produced).bounded(plan);
+  const nodes = Array.isArray(universe) ? listUniverse(universe) : (universe as Universe);
+  if (plan.op === 'scan' && produced === undefined) return nodes.ids(); // no filter: the commonest list
+  return new FilterRun(ctx, type, filter, nodes, produced).bounded(plan);
 }
 
 /**
@@ -49,8 +51,8 @@ export function runFilter(
  * selections and payloads, similarity results): planned without statistics (every order is as good
  * over such lists) and run. Root lists and edges run cached plans (query-plan-cache.ts).
  */
-export function evaluateFilter(ctx: ExecContext, type: TypeModel, filter: Filter | null | undefined, universe: SortedIds): SortedIds {
-  if (filter === null || filter === undefined) return universe;
+export function evaluateFilter(ctx: ExecContext, type: TypeModel, filter: Filter | null | undefined, universe: SortedIds | Universe): SortedIds {
+  if (filter === null || filter === undefined) return Array.isArray(universe) ? universe : (universe as Universe).ids();
   return runFilter(ctx, type, planFilter(type, filter, noEstimates, 0, false), filter, universe);
 }
 
@@ -59,14 +61,14 @@ class FilterRun {
     private readonly ctx: ExecContext,
     private readonly type: TypeModel,
     private readonly filter: Filter | null | undefined,
-    private readonly universe: SortedIds,
+    private readonly universe: Universe,
     private readonly produced: Map<FilterPlan, number> | undefined,
   ) {}
 
   /** A node's ids, intersected with the universe unless they lie within it already. */
   bounded(node: FilterPlan): SortedIds {
     const ids = this.run(node);
-    return withinUniverse(node) ? ids : intersectAll([ids, this.universe]);
+    return withinUniverse(node) ? ids : restrictTo(ids, this.universe);
   }
 
   run(node: FilterPlan): SortedIds {
@@ -78,7 +80,7 @@ class FilterRun {
   private compute(node: FilterPlan): SortedIds {
     switch (node.op) {
       case 'scan':
-        return this.universe;
+        return this.universe.ids();
       case 'fail':
         throw new FieldError(node.message);
       case 'ids':
@@ -86,14 +88,13 @@ class FilterRun {
       case 'has':
         return hasField(this.ctx, this.type, node.field ?? String(valueAt(this.filter, node.at)));
       case 'not':
-        return difference(this.universe, this.run(node.child));
+        return difference(this.universe.ids(), this.run(node.child));
       case 'or':
         return unionMany(node.children.map((child) => this.bounded(child)));
       case 'and': {
         // Parts known to lie inside the universe spare the (often large) intersection with it.
-        const parts = node.children.map((child) => this.run(child));
-        if (!node.children.some(withinUniverse)) parts.push(this.universe);
-        return intersectAll(parts);
+        const both = intersectAll(node.children.map((child) => this.run(child)));
+        return node.children.some(withinUniverse) ? both : restrictTo(both, this.universe);
       }
       case 'index':
         return applyOperator(this.ctx, node.model, node.fn, node.index, valueAt(this.filter, node.at));

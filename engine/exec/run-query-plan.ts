@@ -9,6 +9,7 @@ import type { SortedIds } from '../util/sorted-ids.js';
 import type { ExecContext } from './exec-context.js';
 import { runFilter } from './filter-eval.js';
 import { runPage } from './order-page.js';
+import { typeUniverse } from './universe.js';
 
 type Args = Readonly<Record<string, unknown>>;
 
@@ -22,7 +23,7 @@ export function runQueryPlan(ctx: ExecContext, type: TypeModel, plan: QueryPlan,
 
 /** The candidates: the nodes of `type` the plan's filter selects. */
 export function runQueryFilter(ctx: ExecContext, type: TypeModel, plan: QueryPlan, args: Args, run?: QueryRun): SortedIds {
-  const universe = ctx.graph.store.nodesOfType(type.name);
+  const universe = typeUniverse(ctx.graph.store, type.name);
   const ids = runFilter(ctx, type, plan.filter, args['filter'] as Args | null | undefined, universe, run?.produced);
   if (run !== undefined) run.candidates = ids.length;
   return ids;

@@ -5,7 +5,6 @@ import {
   GraphQLError,
   Kind,
   parse,
-  validate,
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLSchema,
@@ -32,6 +31,7 @@ import { selectionBoundsError } from './selection-bounds.js';
 import { toGqlparserSyntax } from '../gqlparser/syntax-errors.js';
 import { typeSystemDefinitionError } from './type-system-definition.js';
 import { findFragmentCycles } from './fragment-cycles.js';
+import { validateDocument } from './validate-document.js';
 
 const defaultMaxQuerySelections = 20_000;
 
@@ -145,7 +145,7 @@ export class RequestPreparer {
   }
 
   #validate(document: DocumentNode, rules: readonly ValidationRule[]): readonly GraphQLError[] {
-    return this.limits.validate === false ? [] : validate(this.schema, document, rules, { maxErrors: 50 });
+    return this.limits.validate === false ? [] : validateDocument(this.schema, document, rules, 50);
   }
 
   #coerceVariables(
