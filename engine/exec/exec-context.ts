@@ -3,6 +3,7 @@
 import { getArgumentValues, type FieldNode, type GraphQLSchema } from 'graphql';
 import { wireError, type WireError } from '../errors/wire-error.js';
 import type { FieldPlan } from '../plan/selection-plan.js';
+import type { EdgeRun } from '../plan/explain.js';
 import type { SchemaModel, TypeModel } from '../schema/model.js';
 import type { Graph } from './graph.js';
 import { QueryBudget } from './query-budget.js';
@@ -62,6 +63,8 @@ export class ExecContext {
   vectorDistances: ReadonlyMap<number, number> | undefined;
   /** EXPLAIN lines of the plans run (only when the engine is in debug mode and the request asks). */
   explain: string[] | undefined;
+  /** With EXPLAIN: what each edge field occurrence ran, over all its parents (printed after the root plans). */
+  edgeRuns: Map<FieldPlan, EdgeRun> | undefined;
   /**
    * `extensions.touched_uids`: one per field read on a node (Dgraph counts, per predicate, the uids it
    * was read for) and one per change a mutation made. Counted as the answer is built, never afterwards.

@@ -25,6 +25,7 @@ import { storeEstimates, type CostEstimates } from '../plan/estimates.js';
 import { BudgetExceeded, noBudgetLimits, QueryBudget, type BudgetLimits } from './query-budget.js';
 import { serializeResponse } from './serialize-response.js';
 import { cacheCounters } from '../util/cache-stats.js';
+import { explainEdge } from '../plan/explain.js';
 
 /** Failed direct-JSON attempts after which an operation always takes the general path. */
 const maxDirectMisses = 4;
@@ -132,7 +133,10 @@ export class Executor {
   async #run(ctx: ExecContext, prepared: PreparedOperation, request: GraphQLRequest, running: Running): Promise<ExecutionResult> {
     const { operation } = prepared;
     const explain = this.debug && wantsExplain(request.extensions);
-    if (explain) ctx.explain = [];
+    if (explain) {
+      ctx.explain = [];
+      ctx.edgeRuns = new Map();
+    }
     const rootType = operation.operation === 'mutation' ? 'Mutation' : operation.operation === 'subscription' ? 'Subscription' : 'Query';
     const roots =
       operation.operation === 'mutation'
@@ -181,7 +185,7 @@ export class Executor {
     // touched_uids first, as Dgraph orders its extensions; omitted when 0, as Dgraph's omitempty does.
     const extensions: Record<string, unknown> = {};
     if (ctx.touched > 0) extensions['touched_uids'] = ctx.touched;
-    if (ctx.explain !== undefined) extensions['explain'] = ctx.explain.join('\n');
+    if (ctx.explain !== undefined) extensions['explain'] = [...ctx.explain, ...[...(ctx.edgeRuns?.values() ?? [])].map(explainEdge)].join('\n');
     if (ctx.touched > 0 || ctx.explain !== undefined) result.extensions = extensions;
     result.touchedUids = ctx.touched;
     return result;

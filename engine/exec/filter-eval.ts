@@ -8,7 +8,7 @@ import { GraphStore } from '../store/graph-store.js';
 import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
 import type { ExecContext } from './exec-context.js';
 import { FieldError } from './exec-context.js';
-import { planFilter, valueAt, withinUniverse, type FilterPlan } from '../plan/filter-plan.js';
+import { chooseFilterStep, planFilter, valueAt, withinUniverse, type FilterPlan, type FilterStep } from '../plan/filter-plan.js';
 import { noEstimates } from '../plan/estimates.js';
 import { geoMultiPolygon, geoPoint, geoPolygon, toStoredValue, type MultiPolygonInput, type PointInput, type PolygonInput } from './stored-values.js';
 import type { ScalarValue } from '../indexes/value-index.js';
@@ -25,13 +25,24 @@ import { languageColumns, languageIds } from './language-value.js';
 import { listUniverse, restrictTo, type Universe } from './universe.js';
 import type { ScalarColumn } from '../store/scalar-column.js';
 import type { IndexKindName } from '../indexes/index-kind.js';
+import { checkFilter } from './filter-check.js';
+import { isEdgeField } from '../schema/model.js';
+
+export { isEdgeField };
 
 type Filter = Readonly<Record<string, unknown>>;
 
+/** What a filter run did, for EXPLAIN: each node's id count and the step that ran. */
+export interface FilterRecord {
+  readonly produced: Map<FilterPlan, number>;
+  filterStep: FilterStep;
+}
+
 /**
  * Runs a filter plan (plan/filter-plan.ts) with one request's filter values over `universe` (the
- * nodes the plan was made for). Every node is run (no short cut), so each condition's errors show
- * whatever the others select. `produced`, when given, records each node's id count (EXPLAIN).
+ * nodes the plan was made for), by the step its rule picks for the universe's size: index lookups,
+ * or a check of each candidate (filter-check.ts). Every lookup is run (no short cut), so each
+ * condition's errors show whatever the others select. `record`, when given, gets what ran (EXPLAIN).
  */
 export function runFilter(
   ctx: ExecContext,
@@ -39,11 +50,15 @@ export function runFilter(
   plan: FilterPlan,
   filter: Filter | null | undefined,
   universe: SortedIds | Universe,
-  produced?: Map<FilterPlan, number>,
+  record?: FilterRecord,
 ): SortedIds {
   const nodes = Array.isArray(universe) ? listUniverse(universe) : (universe as Universe);
-  if (plan.op === 'scan' && produced === undefined) return nodes.ids(); // no filter: the commonest list
-  return new FilterRun(ctx, type, filter, nodes, produced).bounded(plan);
+  if (plan.op === 'scan' && record === undefined) return nodes.ids(); // no filter: the commonest list
+  const step = chooseFilterStep(plan, nodes.size);
+  if (record !== undefined) record.filterStep = step;
+  const run = new FilterRun(ctx, type, filter, nodes, record?.produced);
+  if (step === 'index') return run.bounded(plan);
+  return checkFilter(ctx.graph.store, type, plan, filter, nodes.ids(), (node) => run.run(node), record?.produced);
 }
 
 /**
@@ -111,10 +126,6 @@ function hasField(ctx: ExecContext, type: TypeModel, name: string): SortedIds {
   if (isEdgeField(field)) return store.edges(field.predicate).sources();
   if (field.languages !== undefined) return languageIds(store, field);
   return store.scalar(field.predicate).ids();
-}
-
-export function isEdgeField(field: FieldModel): boolean {
-  return field.kind === 'object' || field.kind === 'interface' || field.kind === 'union';
 }
 
 /** One filter function through the index the plan chose for it (`none`: the field has no fitting index). */

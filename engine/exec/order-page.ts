@@ -8,6 +8,7 @@ import type { ExecContext } from './exec-context.js';
 import type { NumericColumnView, ScalarColumn } from '../store/scalar-column.js';
 import { choosePage, pageLimit, pageParams, planOrder, type OrderKey, type OrderPlan, type PageParams, type PageStrategy } from '../plan/order-plan.js';
 import type { QueryRun } from '../plan/query-plan.js';
+import type { EdgeRun } from '../plan/explain.js';
 import { languageValue } from './language-value.js';
 import { walkOrdered } from './index-walk.js';
 import { cacheCounters } from '../util/cache-stats.js';
@@ -37,10 +38,12 @@ function edgeOrder(type: TypeModel, order: OrderInput | null | undefined): Order
 }
 
 /** Orders and pages an edge's (or a mutation's) targets: its order planned once per argument value, never walked. */
-export function orderAndPage(ctx: ExecContext, type: TypeModel, ids: SortedIds, args: PageArgs): SortedIds {
+export function orderAndPage(ctx: ExecContext, type: TypeModel, ids: SortedIds, args: PageArgs, edgeRun?: EdgeRun): SortedIds {
   const order = edgeOrder(type, args.order);
   const page = pageParams(args as Readonly<Record<string, unknown>>);
-  return runPage(ctx, order, choosePage(order, pageLimit(page), ids.length, ids.length), ids, page);
+  const strategy = choosePage(order, pageLimit(page), ids.length, ids.length);
+  if (edgeRun !== undefined) edgeRun.pageSteps.set(strategy, (edgeRun.pageSteps.get(strategy) ?? 0) + 1);
+  return runPage(ctx, order, strategy, ids, page);
 }
 
 /**
@@ -52,7 +55,7 @@ export function runPage(ctx: ExecContext, order: OrderPlan, strategy: PageStrate
   const limit = pageLimit(page);
   if (run !== undefined) run.strategy = strategy;
   let result: SortedIds = ids;
-  if (strategy === 'sort') result = sortIds(ctx, ids, order.keys);
+  if (strategy === 'sort') result = sortAll(ctx, order, ids, run);
   else if (strategy === 'top-k' || strategy === 'index-walk') {
     const top = firstK(ctx, order, strategy, ids, limit ?? ids.length, run);
     return page.offset === 0 ? top : top.slice(page.offset);
@@ -72,18 +75,23 @@ function firstK(ctx: ExecContext, order: OrderPlan, strategy: PageStrategy, ids:
   if (run !== undefined) run.cachedPrefix = true; // until a branch computes
   if (strategy === 'index-walk' && order.walk !== undefined) {
     const walk = order.walk;
-    const prefix = cachedOrderPrefix(ids, k, column, key.desc, () => (ran(run, 'index-walk'), walkOrdered(ctx, key.model, walk, key.desc, ids, 0, k)));
+    const prefix = cachedOrderPrefix(ids, k, column, key.desc, (n) => (ran(run, 'index-walk'), walkOrdered(ctx, key.model, walk, key.desc, ids, 0, n)));
     if (prefix !== undefined) return prefix;
   }
   const numbers = order.numeric ? column.numbers() : undefined;
-  if (numbers !== undefined) return cachedOrderPrefix(ids, k, column, key.desc, () => (ran(run, 'top-k'), topKNumeric(ids, k, numbers, key.desc)));
-  ran(run, 'top-k');
-  const { readers, compare } = rowsOf(ctx, order.keys);
-  const rowOf = (id: number): Row => ({ id, values: readers.map((c) => sortable(c.get(id))) });
-  const primary = readers[0] as (typeof readers)[number];
-  // Rows clearly worse than the current k-th on the first key are rejected without allocating.
-  const clearlyWorse = (id: number, worst: Row): boolean => compareMissingLast(sortable(primary.get(id)), worst.values[0], key.desc) > 0;
-  return topK(ids, k, rowOf, compare, clearlyWorse);
+  if (numbers !== undefined) return cachedOrderPrefix(ids, k, column, key.desc, (n) => (ran(run, 'top-k'), topKNumeric(ids, n, numbers, key.desc)));
+  const general = (n: number): number[] => {
+    ran(run, 'top-k');
+    const { readers, compare } = rowsOf(ctx, order.keys);
+    const rowOf = (id: number): Row => ({ id, values: readers.map((c) => sortable(c.get(id))) });
+    const primary = readers[0] as (typeof readers)[number];
+    // Rows clearly worse than the current k-th on the first key are rejected without allocating.
+    const clearlyWorse = (id: number, worst: Row): boolean => compareMissingLast(sortable(primary.get(id)), worst.values[0], key.desc) > 0;
+    return topK(ids, n, rowOf, compare, clearlyWorse);
+  };
+  // The cache is per column: only one-key orders of plain columns use it.
+  if (order.keys.length !== 1 || key.model.languages !== undefined) return general(k);
+  return cachedOrderPrefix(ids, k, column, key.desc, general);
 }
 
 /** Records the branch that computed the first k (EXPLAIN only). */
@@ -116,6 +124,22 @@ function rowsOf(ctx: ExecContext, keys: readonly OrderKey[]): { readers: ValueRe
   return { readers, compare };
 }
 
+/**
+ * Every candidate sorted. By one column, a long list's order is kept like a prefix (the whole list
+ * is its own longest prefix), so the next page of any offset over the same list is a slice until
+ * the column is written; short lists (an edge's targets) are sorted each time, as cheaply.
+ */
+function sortAll(ctx: ExecContext, order: OrderPlan, ids: SortedIds, run: QueryRun | undefined): SortedIds {
+  const key = order.keys[0] as OrderKey;
+  // A few candidates by one number: insertion into the typed buffer of top-k, no row objects.
+  const numbers = order.numeric && ids.length <= maxInsertionSort ? ctx.graph.store.scalar(key.model.predicate).numbers() : undefined;
+  if (numbers !== undefined) return topKNumeric(ids, ids.length, numbers, key.desc);
+  if (order.keys.length !== 1 || key.model.languages !== undefined || ids.length < minCachedOrder) return sortIds(ctx, ids, order.keys);
+  if (run !== undefined) run.cachedPrefix = true; // until the sort runs
+  const column = ctx.graph.store.scalar(key.model.predicate);
+  return cachedOrderPrefix(ids, ids.length, column, key.desc, () => (ran(run, 'sort'), sortIds(ctx, ids, order.keys)));
+}
+
 /** Every candidate sorted. */
 function sortIds(ctx: ExecContext, ids: SortedIds, keys: readonly OrderKey[]): SortedIds {
   const { readers, compare } = rowsOf(ctx, keys);
@@ -140,24 +164,34 @@ interface CachedPrefix {
  */
 const prefixByCandidates = new WeakMap<SortedIds, CachedPrefix>();
 const maxCachedPrefix = 1000;
+/** Up to this many candidates a one-number sort is an insertion sort (quadratic, but no allocation per row). */
+const maxInsertionSort = 64;
+/** Lists at least this long keep their order (whole, or first k): shorter ones are ordered in a few µs. */
+const minCachedOrder = 256;
 
 export function cachedOrderPrefix<T extends SortedIds | undefined>(
   ids: SortedIds,
   k: number,
   column: ScalarColumn,
   descending: boolean,
-  compute: () => T,
+  compute: (count: number) => T,
 ): SortedIds | T {
+  // Short lists (an edge's targets, a new array per parent) are ordered as fast as a cache entry is kept.
+  if (ids.length < minCachedOrder) return compute(k);
   const hit = prefixByCandidates.get(ids);
-  if (hit !== undefined && hit.column === column && hit.version === column.version && hit.descending === descending && hit.ids.length >= k) {
+  // A prefix as long as the list is its whole order: it answers any k.
+  if (hit !== undefined && hit.column === column && hit.version === column.version && hit.descending === descending && (hit.ids.length >= k || hit.ids.length === ids.length)) {
     cacheCounters.orderPrefix.hits++;
-    return hit.ids.length === k ? hit.ids : hit.ids.slice(0, k);
+    return hit.ids.length <= k ? hit.ids : hit.ids.slice(0, k);
   }
   cacheCounters.orderPrefix.misses++;
-  const top = compute();
-  // Pages are small; a huge `first` is not worth keeping alive as long as the posting.
-  if (top !== undefined && k <= maxCachedPrefix) prefixByCandidates.set(ids, { column, version: column.version, descending, ids: top });
-  return top;
+  // A miss fills the next power of two (pages further on, say offsets 0, 5, 10, ..., then hit):
+  // the first 2k cost about what the first k do. A huge `first` is not worth keeping alive as long
+  // as the posting, unless it is the whole order (`sortAll`).
+  const fill = k <= maxCachedPrefix ? Math.min(ids.length, maxCachedPrefix, Math.max(16, 2 ** Math.ceil(Math.log2(Math.max(1, k))))) : k;
+  const top = compute(Math.max(k, fill));
+  if (top !== undefined && (fill <= maxCachedPrefix || fill === ids.length)) prefixByCandidates.set(ids, { column, version: column.version, descending, ids: top });
+  return top === undefined || top.length <= k ? top : top.slice(0, k);
 }
 
 /**

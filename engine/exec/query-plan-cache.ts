@@ -4,7 +4,7 @@
 // (exec reads them from each request's arguments), so one plan serves every request of a shape.
 
 import type { FieldPlan } from '../plan/selection-plan.js';
-import { noEstimates, storeEstimates } from '../plan/estimates.js';
+import { storeEstimates } from '../plan/estimates.js';
 import { planFilter, type FilterPlan } from '../plan/filter-plan.js';
 import { keyMask, planGet, type GetPlan } from '../plan/get-plan.js';
 import { filterShape, orderShape, planQuery, planShapeKey, type QueryPlan } from '../plan/query-plan.js';
@@ -20,10 +20,15 @@ interface CachedPlan {
 
 const plansByOccurrence = new WeakMap<FieldPlan, Map<string, CachedPlan>>();
 /** Edge filters, per occurrence and shape (keyed by target type too: an interface edge's selection is per concrete type). */
-const edgeFilterPlans = new WeakMap<FieldPlan, Map<string, FilterPlan>>();
+const edgeFilterPlans = new WeakMap<FieldPlan, Map<string, CachedFilter>>();
+
+interface CachedFilter {
+  readonly plan: FilterPlan;
+  readonly count: number;
+}
 const maxShapesPerOccurrence = 256;
 
-const fresh = (cached: CachedPlan | undefined, count: number): cached is CachedPlan =>
+const fresh = <T extends { readonly count: number }>(cached: T | undefined, count: number): cached is T =>
   cached !== undefined && count <= cached.count * 2 + 16 && count * 2 + 16 >= cached.count;
 
 /** The plan of a root list field's arguments; `occurrence` absent (mutation selections): planned anew. */
@@ -76,23 +81,27 @@ export function getPlanFor(occurrence: FieldPlan, type: TypeModel, args: Readonl
 }
 
 /**
- * The filter plan of an edge field's `filter` argument, planned without statistics (an edge's few
- * targets are filtered in any order as fast) and cached like root plans, so a filtered edge is not
- * planned again for every parent node.
+ * The filter plan of an edge field's `filter` argument, planned with the target type's statistics
+ * (what looking each condition up would cost, against which the filter step weighs checking each
+ * target: plan/filter-plan.ts chooseFilterStep) and cached like root plans, so a filtered edge is
+ * not planned again for every parent node.
  */
 export function edgeFilterPlanFor(ctx: ExecContext, occurrence: FieldPlan, type: TypeModel, filter: Readonly<Record<string, unknown>>): FilterPlan {
   let shapes = edgeFilterPlans.get(occurrence);
   if (shapes === undefined) edgeFilterPlans.set(occurrence, (shapes = new Map()));
   const shape = occurrence.argumentShape;
   const key = shape.kind === 'static' || holdsSingleScalars(shape.variables, ctx.variables) ? type.name : `${type.name}|${filterShape(filter)}`;
-  let plan = shapes.get(key);
-  if (plan !== undefined) cacheCounters.plan.hits++;
-  else {
-    cacheCounters.plan.misses++;
-    plan = planFilter(type, filter, noEstimates, 0, false);
-    if (shapes.size >= maxShapesPerOccurrence) shapes.clear();
-    shapes.set(key, plan);
+  const store = ctx.graph.store;
+  const count = store.countOfType(type.name);
+  const cached = shapes.get(key);
+  if (fresh(cached, count)) {
+    cacheCounters.plan.hits++;
+    return cached.plan;
   }
+  cacheCounters.plan.misses++;
+  const plan = planFilter(type, filter, storeEstimates(store), count, false);
+  if (shapes.size >= maxShapesPerOccurrence) shapes.clear();
+  shapes.set(key, { plan, count });
   return plan;
 }
 

@@ -10,7 +10,8 @@ import type { StoredValue } from '../store/scalar-column.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import { pathOf, type ExecContext, type Path } from './exec-context.js';
 import { FieldError } from './exec-context.js';
-import { isEdgeField, runFilter } from './filter-eval.js';
+import { isEdgeField, runFilter, type FilterRecord } from './filter-eval.js';
+import { newEdgeRun, type EdgeRun } from '../plan/explain.js';
 import { edgeFilterPlanFor } from './query-plan-cache.js';
 import { orderAndPage, type PageArgs } from './order-page.js';
 import { aggregateObject } from './aggregate.js';
@@ -169,10 +170,34 @@ export function filteredTargets(ctx: ExecContext, id: number, field: FieldModel,
   const ids = edgeTargets(ctx, id, field);
   ctx.budget.spend(ids.length); // filtering, ordering and paging them is work even when few are kept
   const filter = args['filter'];
-  if (filter === undefined || filter === null) return ids;
+  const run = edgeRunOf(ctx, occurrence, field, target);
+  if (run !== undefined) run.targets += ids.length;
+  if (filter === undefined || filter === null) return counted(run, ids);
   const value = filter as Record<string, unknown>;
-  if (target.kind === 'union') return evaluateUnionFilter(ctx, target, value, ids);
-  return runFilter(ctx, target, edgeFilterPlanFor(ctx, occurrence, target, value), value, ids);
+  if (target.kind === 'union') return counted(run, evaluateUnionFilter(ctx, target, value, ids));
+  const plan = edgeFilterPlanFor(ctx, occurrence, target, value);
+  if (run === undefined) return runFilter(ctx, target, plan, value, ids);
+  const record: FilterRecord = { produced: new Map(), filterStep: 'index' };
+  const kept = runFilter(ctx, target, plan, value, ids, record);
+  run.filter = plan;
+  run.filterValue = value;
+  run.filterSteps.set(record.filterStep, (run.filterSteps.get(record.filterStep) ?? 0) + 1);
+  return counted(run, kept);
+}
+
+/** The EXPLAIN record of an edge occurrence (undefined without EXPLAIN), counting one more parent. */
+function edgeRunOf(ctx: ExecContext, occurrence: FieldPlan, field: FieldModel, target: TypeModel): EdgeRun | undefined {
+  const runs = ctx.edgeRuns;
+  if (runs === undefined) return undefined;
+  let run = runs.get(occurrence);
+  if (run === undefined) runs.set(occurrence, (run = newEdgeRun(`${field.declaringType}.${occurrence.fieldName}`, target.name)));
+  run.parents++;
+  return run;
+}
+
+function counted(run: EdgeRun | undefined, kept: SortedIds): SortedIds {
+  if (run !== undefined) run.kept += kept.length;
+  return kept;
 }
 
 function readEdge(ctx: ExecContext, id: number, field: FieldModel, plan: FieldPlan, path: Path, cascade: Cascade | undefined): Completed {
@@ -197,8 +222,9 @@ export function readPage(
   args: PageArgs,
   cascade: Cascade | undefined,
 ): Completed {
-  if (cascade === undefined) return readList(ctx, orderAndPage(ctx, type, ids, args), type, plan, path);
-  const all = readList(ctx, orderAndPage(ctx, type, ids, { order: args.order }), type, plan, path, cascade);
+  const run = ctx.edgeRuns?.get(plan);
+  if (cascade === undefined) return readList(ctx, orderAndPage(ctx, type, ids, args, run), type, plan, path);
+  const all = readList(ctx, orderAndPage(ctx, type, ids, { order: args.order }, run), type, plan, path, cascade);
   if (!Array.isArray(all)) return all;
   const offset = Math.max(0, args.offset ?? 0);
   const first = args.first;

@@ -24,7 +24,7 @@ export function runQueryPlan(ctx: ExecContext, type: TypeModel, plan: QueryPlan,
 /** The candidates: the nodes of `type` the plan's filter selects. */
 export function runQueryFilter(ctx: ExecContext, type: TypeModel, plan: QueryPlan, args: Args, run?: QueryRun): SortedIds {
   const universe = typeUniverse(ctx.graph.store, type.name);
-  const ids = runFilter(ctx, type, plan.filter, args['filter'] as Args | null | undefined, universe, run?.produced);
+  const ids = runFilter(ctx, type, plan.filter, args['filter'] as Args | null | undefined, universe, run);
   if (run !== undefined) run.candidates = ids.length;
   return ids;
 }

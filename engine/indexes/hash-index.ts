@@ -9,7 +9,7 @@ import type { ScalarValue, ValueIndex } from './value-index.js';
 export type HashKey = string | number | bigint | boolean;
 
 /** The key of a value; geo values and vectors are not hashable. */
-function hashKey(value: ScalarValue): HashKey | undefined {
+export function hashKey(value: ScalarValue): HashKey | undefined {
   switch (typeof value) {
     case 'string':
     case 'number':

@@ -33,7 +33,7 @@ export class OrderedIndex<K extends OrderKey = number | bigint> implements Value
   constructor(
     /** Maps a stored or queried value to its key; undefined = not indexable. */
     readonly keyOf: (value: ScalarValue) => K | undefined,
-    cmp: Compare<K>,
+    private readonly cmp: Compare<K>,
   ) {
     this.map = new SortedChunkMap<K>(cmp);
   }
@@ -99,6 +99,36 @@ export class OrderedIndex<K extends OrderKey = number | bigint> implements Value
     }
     if (many !== undefined) return sortedUniqueFrom(Float64Array.from(many));
     return postingIds(single);
+  }
+
+  /**
+   * A test of one stored value against the bounds, with the keys and comparison `range` uses, so
+   * checking a few candidates' values gives the ids `range` would keep among them; null when
+   * nothing can match (an unparseable bound, or bounds that cross).
+   */
+  rangeTest(bounds: RangeBounds<ScalarValue>): ((value: ScalarValue) => boolean) | null {
+    const lower = this.bound(bounds.lower);
+    const upper = this.bound(bounds.upper);
+    if (lower === null || upper === null) return null;
+    const cmp = this.cmp;
+    if (lower !== undefined && upper !== undefined) {
+      const d = cmp(lower.value, upper.value);
+      if (d > 0 || (d === 0 && !(lower.inclusive && upper.inclusive))) return null;
+    }
+    const keyOf = this.keyOf;
+    return (value) => {
+      const key = keyOf(value);
+      if (key === undefined) return false;
+      if (lower !== undefined) {
+        const d = cmp(key, lower.value);
+        if (d < 0 || (d === 0 && !lower.inclusive)) return false;
+      }
+      if (upper !== undefined) {
+        const d = cmp(key, upper.value);
+        if (d > 0 || (d === 0 && !upper.inclusive)) return false;
+      }
+      return true;
+    };
   }
 
   /** Ids in value order; ties (and a node's several values) by ascending id. Do not write while iterating. */

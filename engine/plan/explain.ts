@@ -2,7 +2,7 @@
 // After a run, each filter node adds the ids it produced (`got N`) and a `ran` line names the page
 // step that actually ran, over how many candidates.
 
-import { valueAt, type FilterPlan } from './filter-plan.js';
+import { valueAt, type FilterPlan, type FilterStep } from './filter-plan.js';
 import { choosePage, pageLimit, pageParams, type PageStrategy } from './order-plan.js';
 import type { QueryPlan, QueryRun } from './query-plan.js';
 
@@ -53,4 +53,35 @@ function explainFilter(node: FilterPlan, indent: string, lines: string[], filter
       line(node.op === 'and' ? 'intersect' : 'union');
       for (const child of node.children) explainFilter(child, `${indent}  `, lines, filter, run);
   }
+}
+
+/** What one edge field occurrence did over every parent of a request (filled by exec/ only for EXPLAIN). */
+export interface EdgeRun {
+  /** `Parent.field` and the target type. */
+  readonly edge: string;
+  readonly target: string;
+  /** The edge's filter plan, if it has a filter. */
+  filter: FilterPlan | undefined;
+  /** The request's filter value (`has` field names are values). */
+  filterValue: unknown;
+  parents: number;
+  targets: number;
+  kept: number;
+  /** Parents per filter step and per page step that ran. */
+  readonly filterSteps: Map<FilterStep, number>;
+  readonly pageSteps: Map<PageStrategy, number>;
+}
+
+export function newEdgeRun(edge: string, target: string): EdgeRun {
+  return { edge, target, filter: undefined, filterValue: undefined, parents: 0, targets: 0, kept: 0, filterSteps: new Map(), pageSteps: new Map() };
+}
+
+/** An edge's plan and what ran, summed over its parents: filter step and page step with their parent counts. */
+export function explainEdge(run: EdgeRun): string {
+  const lines = [`${run.edge}: ${run.target} per parent (${run.parents} parents, ${run.targets} targets, ${run.kept} kept)`];
+  if (run.filter !== undefined) explainFilter(run.filter, '  ', lines, run.filterValue, undefined);
+  const counted = (steps: Map<string, number>): string => [...steps].map(([step, n]) => `${step} (${n})`).join(', ');
+  if (run.filterSteps.size > 0) lines.push(`  ran filter by ${counted(run.filterSteps)}`);
+  if (run.pageSteps.size > 0) lines.push(`  ran page by ${counted(run.pageSteps)}`);
+  return lines.join('\n');
 }

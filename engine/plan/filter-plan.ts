@@ -151,6 +151,50 @@ class FilterPlanner {
   }
 }
 
+/**
+ * How a filter runs over a candidate list: `index` looks each condition up in its index (ids of the
+ * whole type) and intersects with the candidates; `check` tests each candidate's stored value
+ * (exec/filter-check.ts), conditions with no value test (terms, text, geo) looked up once.
+ */
+export type FilterStep = 'index' | 'check';
+
+const checkStepCost = 2;
+const valueTested = new Set(['eq', 'in', 'le', 'lt', 'ge', 'gt', 'between']);
+const testedKinds = new Set<IndexKind | 'none'>(['hash', 'exact', 'int', 'int64', 'float', 'year', 'month', 'day', 'hour']);
+const lookupCosts = new WeakMap<FilterPlan, { readonly tested: number; readonly lookups: number }>();
+
+/**
+ * The adaptive filter step, taken with the real candidate count (an edge's targets, the type's
+ * nodes): checking costs a few steps per candidate per value-tested condition; looking those
+ * conditions up costs the ids they select in the whole type (their estimates). A filter over a
+ * parent's ten edges is checked; a root list over the whole type is looked up.
+ */
+export function chooseFilterStep(plan: FilterPlan, candidates: number): FilterStep {
+  let cost = lookupCosts.get(plan);
+  if (cost === undefined) lookupCosts.set(plan, (cost = testedCost(plan)));
+  if (cost.tested === 0) return 'index';
+  return candidates * cost.tested * checkStepCost < cost.lookups ? 'check' : 'index';
+}
+
+/** Whether a node is answered by testing a candidate's stored value (same answer as its index lookup). */
+export function isValueTested(node: FilterPlan): boolean {
+  if (node.op === 'has') return true;
+  return node.op === 'index' && node.model.languages === undefined && valueTested.has(node.fn) && testedKinds.has(node.index);
+}
+
+function testedCost(node: FilterPlan): { tested: number; lookups: number } {
+  if (isValueTested(node)) return { tested: 1, lookups: node.estimate };
+  const children = node.op === 'and' || node.op === 'or' ? node.children : node.op === 'not' ? [node.child] : [];
+  let tested = 0;
+  let lookups = 0;
+  for (const child of children) {
+    const c = testedCost(child);
+    tested += c.tested;
+    lookups += c.lookups;
+  }
+  return { tested, lookups };
+}
+
 /** The index a filter function is answered by. */
 export function indexFor(field: FieldModel, fn: string): IndexKind | 'none' {
   const has = (k: IndexKind) => field.search.includes(k);

@@ -6,7 +6,7 @@
 
 import type { TypeModel } from '../schema/model.js';
 import type { Estimates } from './estimates.js';
-import { planFilter, type FilterPlan } from './filter-plan.js';
+import { planFilter, type FilterPlan, type FilterStep } from './filter-plan.js';
 import { planOrder, type OrderPlan, type PageStrategy } from './order-plan.js';
 
 export interface QueryPlan {
@@ -23,6 +23,8 @@ export interface QueryPlan {
 export interface QueryRun {
   /** Ids each filter node produced. */
   readonly produced: Map<FilterPlan, number>;
+  /** The filter step that ran (filter-plan.ts chooseFilterStep). */
+  filterStep: FilterStep;
   candidates: number;
   strategy: PageStrategy | 'sort after @cascade';
   /** The page came from the cached first k of the same candidate list. */
@@ -36,7 +38,7 @@ export function planQuery(root: string, type: TypeModel, args: Readonly<Record<s
 }
 
 export function newQueryRun(): QueryRun {
-  return { produced: new Map(), candidates: 0, strategy: 'none', cachedPrefix: false };
+  return { produced: new Map(), filterStep: 'index', candidates: 0, strategy: 'none', cachedPrefix: false };
 }
 
 /**

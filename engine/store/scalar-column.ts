@@ -23,6 +23,8 @@ export interface ScalarColumn {
   set(id: number, value: StoredValue): void;
   delete(id: number): void;
   has(id: number): boolean;
+  /** Whether the value of `id` is, or (a list) contains, `key` (SameValueZero): the hash index's matcher. */
+  holds(id: number, key: ScalarValue): boolean;
   /** Ascending ids having a value (a snapshot). */
   ids(): SortedIds;
   /** Number of nodes having a value. */
