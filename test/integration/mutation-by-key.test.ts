@@ -49,7 +49,7 @@ describe('mutations by @id and ids', () => {
       deletePost: { numUids: 1, msg: 'Deleted', post: [{ slug: 'p5', score: 5 }] },
       addPost: { numUids: 1, post: [{ id: '0x3f', slug: 'p5', title: 'post again', author: { handle: 'bob' } }] },
     });
-    expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe(['deletePost: Post', '  eq slug via hash [1] got 1', '  ran unordered page over 1 candidates'].join('\n'));
+    expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe(['deletePost: Post', '  eq slug via hash [1] got 1', '  ran unordered page over 1 candidates', 'Post.author: Author per parent (1 parents, 1 targets, 1 kept)'].join('\n'));
   });
 
   it('update by @id sets the title and answers the updated post', async () => {
