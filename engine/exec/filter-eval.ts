@@ -3,7 +3,8 @@
 // of the field). The plan decides; this file only runs it.
 
 import type { SortedIds } from '../util/sorted-ids.js';
-import { difference, intersectAll, unionMany } from '../util/sorted-ids.js';
+import { difference, intersect, intersectAll, unionMany } from '../util/sorted-ids.js';
+import { compileCheck, type CheckSource, type IdCheck } from './filter-check.js';
 import { GraphStore } from '../store/graph-store.js';
 import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
 import type { ExecContext } from './exec-context.js';
@@ -39,9 +40,28 @@ export function runFilter(
   filter: Filter | null | undefined,
   universe: SortedIds,
   produced?: Map<FilterPlan, number>,
+  checked?: Set<FilterPlan>,
 ): SortedIds {
   if (plan.op === 'scan' && produced === undefined) return universe; // no filter: the commonest list
-  return new FilterRun(ctx, type, filter, universe, produced).bounded(plan);
+  return new FilterRun(ctx, type, filter, universe, produced, checked).bounded(plan);
+}
+
+/** One request's filter over `universe`, run or compiled into a per-candidate test (filter-check.ts); nodes materialised for a test are run once. */
+export interface PreparedFilter {
+  check(plan: FilterPlan): IdCheck;
+  /** The plan's ids within the universe (as runFilter). */
+  bounded(plan: FilterPlan): SortedIds;
+}
+
+export function prepareFilter(
+  ctx: ExecContext,
+  type: TypeModel,
+  filter: Filter | null | undefined,
+  universe: SortedIds,
+  produced?: Map<FilterPlan, number>,
+  checked?: Set<FilterPlan>,
+): PreparedFilter {
+  return new FilterRun(ctx, type, filter, universe, produced, checked);
 }
 
 /**
@@ -54,14 +74,37 @@ export function evaluateFilter(ctx: ExecContext, type: TypeModel, filter: Filter
   return runFilter(ctx, type, planFilter(type, filter, noEstimates, 0, false), filter, universe);
 }
 
-class FilterRun {
+class FilterRun implements CheckSource {
+  /** Ids of nodes materialised to be checked, so that running them again costs nothing. */
+  private memo: Map<FilterPlan, SortedIds> | undefined;
+
   constructor(
-    private readonly ctx: ExecContext,
+    readonly ctx: ExecContext,
     private readonly type: TypeModel,
-    private readonly filter: Filter | null | undefined,
+    readonly filter: Filter | null | undefined,
     private readonly universe: SortedIds,
     private readonly produced: Map<FilterPlan, number> | undefined,
+    private readonly checkedNodes: Set<FilterPlan> | undefined,
   ) {}
+
+  get universeSize(): number {
+    return this.universe.length;
+  }
+
+  check(node: FilterPlan): IdCheck {
+    return compileCheck(this, node);
+  }
+
+  materialise(node: FilterPlan): SortedIds {
+    const ids = this.run(node);
+    (this.memo ??= new Map()).set(node, ids);
+    return ids;
+  }
+
+  /** Records that a node was tested per candidate (EXPLAIN). */
+  checked(node: FilterPlan): void {
+    this.checkedNodes?.add(node);
+  }
 
   /** A node's ids, intersected with the universe unless they lie within it already. */
   bounded(node: FilterPlan): SortedIds {
@@ -70,6 +113,8 @@ class FilterRun {
   }
 
   run(node: FilterPlan): SortedIds {
+    const known = this.memo?.get(node);
+    if (known !== undefined) return known;
     const ids = this.compute(node);
     this.produced?.set(node, ids.length);
     return ids;
@@ -89,17 +134,46 @@ class FilterRun {
         return difference(this.universe, this.run(node.child));
       case 'or':
         return unionMany(node.children.map((child) => this.bounded(child)));
-      case 'and': {
-        // Parts known to lie inside the universe spare the (often large) intersection with it.
-        const parts = node.children.map((child) => this.run(child));
-        if (!node.children.some(withinUniverse)) parts.push(this.universe);
-        return intersectAll(parts);
-      }
+      case 'and':
+        return this.intersection(node.children);
       case 'index':
         return applyOperator(this.ctx, node.model, node.fn, node.index, valueAt(this.filter, node.at));
     }
   }
+
+  /**
+   * A conjunction, from its smallest side: the child with the smallest bound (or the universe, when
+   * smaller) is materialised; a child much larger than the running result is checked per candidate
+   * (filter-check.ts: never materialised, e.g. a range over half the type or a negation), one of
+   * similar size is materialised and intersected (galloping or bitsets, as before).
+   */
+  private intersection(children: readonly FilterPlan[]): SortedIds {
+    const parts = children.map((node) => ({ node, check: this.check(node) })).sort((a, b) => a.check.bound - b.check.bound);
+    const smallest = parts[0];
+    if (smallest === undefined) return this.universe;
+    let acc: SortedIds;
+    let rest = parts;
+    if (this.universe.length <= smallest.check.bound) acc = this.universe;
+    else {
+      rest = parts.slice(1);
+      acc = this.run(smallest.node);
+      if (!withinUniverse(smallest.node)) acc = intersect(acc, this.universe);
+    }
+    for (const { node, check } of rest) {
+      if (acc.length === 0) break;
+      if (check.ids !== undefined) acc = intersect(acc, check.ids);
+      else if (check.bound > checkRatio * acc.length) {
+        this.checked(node);
+        acc = acc.filter((id) => check.test(id));
+      }
+      else acc = intersect(acc, this.run(node));
+    }
+    return acc;
+  }
 }
+
+/** A child this many times larger than the running intersection is checked per candidate, not materialised. */
+const checkRatio = 4;
 
 /** Nodes that have a value (or at least one edge) for a field. */
 function hasField(ctx: ExecContext, type: TypeModel, name: string): SortedIds {

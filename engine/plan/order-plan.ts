@@ -85,6 +85,15 @@ export function prefersIndexWalk(limit: number, candidates: number, total: numbe
   return candidates * candidates > walkStepCost * limit * Math.max(total, candidates);
 }
 
+/**
+ * Index entries a walk testing each node against the whole filter may visit before it gives up and
+ * the candidates are collected instead: about what collecting them costs (`bound`, the filter's
+ * upper bound from its postings), so a bound far above the real count at most doubles the work.
+ */
+export function checkedWalkBudget(limit: number, bound: number): number {
+  return Math.max(bound, 4 * limit);
+}
+
 /** The ordered index that can be walked in `field`'s value order, if any. */
 export function walkableIndex(field: FieldModel): IndexKind | undefined {
   if (field.isList) return undefined;

@@ -23,8 +23,12 @@ export interface QueryPlan {
 export interface QueryRun {
   /** Ids each filter node produced. */
   readonly produced: Map<FilterPlan, number>;
+  /** Filter nodes tested per candidate instead of producing ids (with everything under them). */
+  readonly checked: Set<FilterPlan>;
   candidates: number;
-  strategy: PageStrategy | 'sort after @cascade';
+  strategy: PageStrategy | 'sort after @cascade' | 'checked-walk';
+  /** Index entries a walk checking the filter visited. */
+  visited: number;
   /** The page came from the cached first k of the same candidate list. */
   cachedPrefix: boolean;
 }
@@ -36,7 +40,7 @@ export function planQuery(root: string, type: TypeModel, args: Readonly<Record<s
 }
 
 export function newQueryRun(): QueryRun {
-  return { produced: new Map(), candidates: 0, strategy: 'none', cachedPrefix: false };
+  return { produced: new Map(), checked: new Set(), candidates: 0, strategy: 'none', cachedPrefix: false, visited: 0 };
 }
 
 /**

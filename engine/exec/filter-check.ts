@@ -1,0 +1,156 @@
+// A filter plan compiled, with one request's values, into a per-candidate test: what an ordered walk
+// checks each node it visits against, and what an intersection checks its small side against instead
+// of materialising a large child (a range over half the type, a negation). Term functions test the
+// query tokens' postings (a binary search each, no list merged or copied, no stored string
+// re-tokenised); Int/Float ranges read the typed column; anything else is materialised once (so
+// errors surface exactly as when run) and tested by binary search. Answers equal the run's exactly.
+
+import type { FilterPlan } from '../plan/filter-plan.js';
+import { valueAt } from '../plan/filter-plan.js';
+import type { FieldModel } from '../schema/model.js';
+import type { TokenIndex } from '../indexes/token-index.js';
+import type { Membership } from '../indexes/postings/membership.js';
+import { membershipOf } from '../indexes/postings/membership.js';
+import type { SortedIds } from '../util/sorted-ids.js';
+import type { ExecContext } from './exec-context.js';
+import { toStoredValue } from './stored-values.js';
+
+export interface IdCheck {
+  /** An upper bound of the universe's ids that pass (exact for postings and materialised nodes). */
+  readonly bound: number;
+  /** Whether a node of the universe passes. */
+  readonly test: (id: number) => boolean;
+  /** The node's ids, when it had to be materialised to be checked. */
+  readonly ids?: SortedIds;
+}
+
+/** What compiling needs of the running filter: its values, universe size and the materialising run. */
+export interface CheckSource {
+  readonly ctx: ExecContext;
+  readonly filter: unknown;
+  readonly universeSize: number;
+  /** Runs a node the usual way (ids of the universe and beyond, recorded for EXPLAIN). */
+  materialise(node: FilterPlan): SortedIds;
+}
+
+const PASS = (): boolean => true;
+const FAIL = (): boolean => false;
+
+/** The per-candidate test of `node`; nodes without a direct test are materialised. */
+export function compileCheck(source: CheckSource, node: FilterPlan): IdCheck {
+  const direct = directCheck(source, node);
+  if (direct === undefined) {
+    const ids = source.materialise(node);
+    return { bound: ids.length, test: membershipOf(ids).has, ids };
+  }
+  return direct;
+}
+
+function directCheck(source: CheckSource, node: FilterPlan): IdCheck | undefined {
+  switch (node.op) {
+    case 'scan':
+      return { bound: source.universeSize, test: PASS };
+    case 'not': {
+      const child = compileCheck(source, node.child).test;
+      return { bound: source.universeSize, test: (id) => !child(id) };
+    }
+    case 'and': {
+      // Most selective first: a failing node ends the test soonest.
+      const parts = node.children.map((c) => compileCheck(source, c)).sort((a, b) => a.bound - b.bound);
+      if (parts.length === 2) {
+        const [a, b] = [(parts[0] as IdCheck).test, (parts[1] as IdCheck).test];
+        return { bound: (parts[0] as IdCheck).bound, test: (id) => a(id) && b(id) };
+      }
+      const tests = parts.map((p) => p.test);
+      return { bound: parts[0]?.bound ?? source.universeSize, test: (id) => tests.every((t) => t(id)) };
+    }
+    case 'or': {
+      const parts = node.children.map((c) => compileCheck(source, c)).sort((a, b) => b.bound - a.bound);
+      const tests = parts.map((p) => p.test);
+      const bound = Math.min(source.universeSize, parts.reduce((s, p) => s + p.bound, 0));
+      return { bound, test: (id) => tests.some((t) => t(id)) };
+    }
+    case 'index':
+      return indexCheck(source, node.model, node.fn, node.index, node.estimate, valueAt(source.filter, node.at));
+    default:
+      return undefined;
+  }
+}
+
+/** Term and fulltext functions from the tokens' postings; Int/Float ranges from the typed column. */
+function indexCheck(source: CheckSource, field: FieldModel, fn: string, kind: string, estimate: number, arg: unknown): IdCheck | undefined {
+  if (field.languages !== undefined || arg === null || arg === undefined) return undefined;
+  const column = source.ctx.graph.store.scalar(field.predicate);
+  switch (fn) {
+    case 'allofterms':
+    case 'anyofterms':
+    case 'alloftext':
+    case 'anyoftext': {
+      if (kind !== (fn.endsWith('terms') ? 'term' : 'fulltext')) return undefined;
+      const index = column.index(kind) as TokenIndex<unknown> | undefined;
+      if (index === undefined) return undefined;
+      return fn.startsWith('all') ? allOf(index.members(String(arg))) : anyOf(index.members(String(arg)));
+    }
+    case 'le':
+    case 'lt':
+    case 'ge':
+    case 'gt':
+    case 'between': {
+      if ((kind !== 'int' && kind !== 'float') || field.isList || (field.typeName !== 'Int' && field.typeName !== 'Float')) return undefined;
+      const view = column.numbers();
+      if (view === undefined) return undefined;
+      const { present, nums } = view;
+      const inRange = rangeTest(field, fn, arg);
+      return { bound: estimate, test: (id) => present[id] === 1 && inRange(nums[id] as number) };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Every token's list holds the node; a query without tokens matches nothing (as TokenIndex.allOf). */
+function allOf(lists: readonly Membership[]): IdCheck {
+  if (lists.length === 0) return { bound: 0, test: FAIL };
+  const sorted = [...lists].sort((a, b) => a.size - b.size);
+  const bound = (sorted[0] as Membership).size;
+  if (bound === 0) return { bound, test: FAIL };
+  if (sorted.length === 1) return { bound, test: (sorted[0] as Membership).has };
+  return { bound, test: (id) => sorted.every((m) => m.has(id)) };
+}
+
+function anyOf(lists: readonly Membership[]): IdCheck {
+  const sorted = lists.filter((m) => m.size > 0).sort((a, b) => b.size - a.size);
+  const bound = sorted.reduce((s, m) => s + m.size, 0);
+  if (sorted.length === 0) return { bound: 0, test: FAIL };
+  if (sorted.length === 1) return { bound, test: (sorted[0] as Membership).has };
+  return { bound, test: (id) => sorted.some((m) => m.has(id)) };
+}
+
+/** The comparison the int/float index answers, over a stored number (NaN bounds match nothing, as there). */
+function rangeTest(field: FieldModel, fn: string, arg: unknown): (value: number) => boolean {
+  const num = (v: unknown): number => toStoredValue(field, v) as number;
+  switch (fn) {
+    case 'le': {
+      const b = num(arg);
+      return (v) => v <= b;
+    }
+    case 'lt': {
+      const b = num(arg);
+      return (v) => v < b;
+    }
+    case 'ge': {
+      const b = num(arg);
+      return (v) => v >= b;
+    }
+    case 'gt': {
+      const b = num(arg);
+      return (v) => v > b;
+    }
+    default: {
+      const { min, max } = arg as { min: unknown; max: unknown };
+      const lo = num(min);
+      const hi = num(max);
+      return (v) => v >= lo && v <= hi;
+    }
+  }
+}
