@@ -56,3 +56,19 @@ export function walkChecked(
   });
   return { ids: full ? out : undefined, visited };
 }
+
+/**
+ * An unordered page (uid order) from a check's driver, the ascending ids holding every node that
+ * passes: each is tested (type membership, then the filter) until `need` passed, so the page costs
+ * about `need` / (the share of the driver that passes) tests instead of every match collected.
+ */
+export function scanChecked(driver: SortedIds, test: (id: number) => boolean, universe: SortedIds, need: number): { readonly ids: number[]; readonly visited: number } {
+  const out: number[] = [];
+  let visited = 0;
+  for (let i = 0; i < driver.length && out.length < need; i++) {
+    visited++;
+    const id = driver[i] as number;
+    if (contains(universe, id) && test(id)) out.push(id);
+  }
+  return { ids: out, visited };
+}

@@ -22,6 +22,8 @@ export interface IdCheck {
   readonly test: (id: number) => boolean;
   /** The node's ids, when it had to be materialised to be checked. */
   readonly ids?: SortedIds;
+  /** Ascending ids holding every node that passes (e.g. an `allofterms`' smallest list): an unordered page scans it. */
+  readonly driver?: SortedIds;
 }
 
 /** What compiling needs of the running filter: its values, universe size and the materialising run. */
@@ -41,7 +43,7 @@ export function compileCheck(source: CheckSource, node: FilterPlan): IdCheck {
   const direct = directCheck(source, node);
   if (direct === undefined) {
     const ids = source.materialise(node);
-    return { bound: ids.length, test: membershipOf(ids).has, ids };
+    return { bound: ids.length, test: membershipOf(ids).has, ids, driver: ids };
   }
   return direct;
 }
@@ -57,12 +59,15 @@ function directCheck(source: CheckSource, node: FilterPlan): IdCheck | undefined
     case 'and': {
       // Most selective first: a failing node ends the test soonest.
       const parts = node.children.map((c) => compileCheck(source, c)).sort((a, b) => a.bound - b.bound);
+      const bound = parts[0]?.bound ?? source.universeSize;
+      const driven = parts.find((p) => p.driver !== undefined);
+      const driver = driven?.driver;
       if (parts.length === 2) {
         const [a, b] = [(parts[0] as IdCheck).test, (parts[1] as IdCheck).test];
-        return { bound: (parts[0] as IdCheck).bound, test: (id) => a(id) && b(id) };
+        return withDriver({ bound, test: (id) => a(id) && b(id) }, driver);
       }
       const tests = parts.map((p) => p.test);
-      return { bound: parts[0]?.bound ?? source.universeSize, test: (id) => tests.every((t) => t(id)) };
+      return withDriver({ bound, test: (id) => tests.every((t) => t(id)) }, driver);
     }
     case 'or': {
       const parts = node.children.map((c) => compileCheck(source, c)).sort((a, b) => b.bound - a.bound);
@@ -108,14 +113,24 @@ function indexCheck(source: CheckSource, field: FieldModel, fn: string, kind: st
   }
 }
 
+function withDriver(check: IdCheck, driver: SortedIds | undefined): IdCheck {
+  return driver === undefined ? check : { ...check, driver };
+}
+
 /** Every token's list holds the node; a query without tokens matches nothing (as TokenIndex.allOf). */
 function allOf(lists: readonly Membership[]): IdCheck {
-  if (lists.length === 0) return { bound: 0, test: FAIL };
+  if (lists.length === 0) return { bound: 0, test: FAIL, driver: [] };
   const sorted = [...lists].sort((a, b) => a.size - b.size);
-  const bound = (sorted[0] as Membership).size;
-  if (bound === 0) return { bound, test: FAIL };
-  if (sorted.length === 1) return { bound, test: (sorted[0] as Membership).has };
-  return { bound, test: (id) => sorted.every((m) => m.has(id)) };
+  const smallest = sorted[0] as Membership;
+  const bound = smallest.size;
+  if (bound === 0) return { bound, test: FAIL, driver: [] };
+  if (sorted.length === 1) return { bound, test: smallest.has, driver: smallest.ids };
+  const rest = sorted.slice(1);
+  if (rest.length === 1) {
+    const other = (rest[0] as Membership).has;
+    return { bound, test: (id) => smallest.has(id) && other(id), driver: smallest.ids };
+  }
+  return { bound, test: (id) => sorted.every((m) => m.has(id)), driver: smallest.ids };
 }
 
 function anyOf(lists: readonly Membership[]): IdCheck {

@@ -5,7 +5,7 @@
 import { checkedWalkBudget, choosePage, pageLimit, pageParams, type OrderKey, type PageParams } from '../plan/order-plan.js';
 import { withinUniverse } from '../plan/filter-plan.js';
 import { intersect } from '../util/sorted-ids.js';
-import { walkChecked } from './checked-walk.js';
+import { scanChecked, walkChecked } from './checked-walk.js';
 import type { QueryPlan, QueryRun } from '../plan/query-plan.js';
 import type { TypeModel } from '../schema/model.js';
 import type { SortedIds } from '../util/sorted-ids.js';
@@ -54,20 +54,32 @@ function checkedPage(
 ): { readonly page: SortedIds } | { readonly candidates: SortedIds } | undefined {
   const limit = pageLimit(page);
   const walk = plan.order.walk;
-  if (walk === undefined || limit === undefined || plan.filter.op === 'scan') return undefined;
+  const unordered = plan.order.keys.length === 0;
+  if ((walk === undefined && !unordered) || limit === undefined || plan.filter.op === 'scan') return undefined;
   const check = filter.check(plan.filter);
   if (check.ids !== undefined) return { candidates: withinUniverse(plan.filter) ? check.ids : intersect(check.ids, universe) };
+  if (unordered) {
+    // uid order: scan the driver (a superset of the matches, ascending) testing each id, stop at the page.
+    if (check.driver === undefined) return undefined;
+    const scanned = scanChecked(check.driver, check.test, universe, limit);
+    if (run !== undefined) record(run, plan, 'checked-scan', scanned.visited, scanned.ids.length);
+    return { page: page.offset === 0 ? scanned.ids : scanned.ids.slice(page.offset) };
+  }
+  if (walk === undefined) return undefined;
   if (choosePage(plan.order, limit, Math.min(check.bound, universe.length), total) !== 'index-walk') return undefined;
   const key = plan.order.keys[0] as OrderKey;
   const { ids, visited } = walkChecked(ctx, type, key, walk, check.test, universe, limit, checkedWalkBudget(limit, check.bound));
   if (ids === undefined) return undefined;
-  if (run !== undefined) {
-    run.checked.add(plan.filter);
-    run.strategy = 'checked-walk';
-    run.visited = visited;
-    run.candidates = ids.length;
-  }
+  if (run !== undefined) record(run, plan, 'checked-walk', visited, ids.length);
   return { page: page.offset === 0 ? ids : ids.slice(page.offset) };
+}
+
+/** EXPLAIN: the whole filter was tested per node by `strategy`. */
+function record(run: QueryRun, plan: QueryPlan, strategy: 'checked-walk' | 'checked-scan', visited: number, kept: number): void {
+  run.checked.add(plan.filter);
+  run.strategy = strategy;
+  run.visited = visited;
+  run.candidates = kept;
 }
 
 /** The candidates: the nodes of `type` the plan's filter selects. */

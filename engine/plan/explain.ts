@@ -22,6 +22,7 @@ export function explainQuery(plan: QueryPlan, args: Readonly<Record<string, unkn
   if (run !== undefined) {
     const ran = run.strategy;
     if (ran === 'checked-walk') lines.push(`  ran walk ${plan.order.walk ?? ''} index checking the filter per node: ${run.visited} visited, ${run.candidates} kept`);
+    else if (ran === 'checked-scan') lines.push(`  ran unordered page from the smallest list checking the filter per node: ${run.visited} visited, ${run.candidates} kept`);
     else {
       const how = ran === 'sort after @cascade' ? ran : strategyName(ran, plan);
       lines.push(`  ran ${how} over ${run.candidates} candidates${run.cachedPrefix ? ' (cached prefix)' : ''}`);

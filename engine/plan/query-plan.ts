@@ -26,8 +26,8 @@ export interface QueryRun {
   /** Filter nodes tested per candidate instead of producing ids (with everything under them). */
   readonly checked: Set<FilterPlan>;
   candidates: number;
-  strategy: PageStrategy | 'sort after @cascade' | 'checked-walk';
-  /** Index entries a walk checking the filter visited. */
+  strategy: PageStrategy | 'sort after @cascade' | 'checked-walk' | 'checked-scan';
+  /** Index entries (or driver ids, for `checked-scan`) a walk checking the filter visited. */
   visited: number;
   /** The page came from the cached first k of the same candidate list. */
   cachedPrefix: boolean;

@@ -98,6 +98,22 @@ describe('boolean trees and term lists, checked per node on an order walk', () =
   });
 });
 
+describe('unordered pages of term lists', () => {
+  it('allofterms two words, first 3 offset 1: uid order from the smallest list, stopping at the page', async () => {
+    const answer = await post('{ queryPost(filter: { title: { allofterms: "red rare" } }, first: 3, offset: 1) { title } }', undefined, { explain: true });
+    const expected = rows.filter((r) => has(r, 'red') && has(r, 'rare')).slice(1, 4).map((r) => ({ title: r.title }));
+    expect(answer['data']).toEqual({ queryPost: expected });
+    expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe(
+      [
+        'queryPost: Post',
+        '  allofterms title via term [1] checked',
+        '  page offset 1 first 3',
+        '  ran unordered page from the smallest list checking the filter per node: 4 visited, 4 kept',
+      ].join('\n'),
+    );
+  });
+});
+
 describe('a removed number', () => {
   it('no longer orders its node (top-k over the typed column)', async () => {
     const removed = await post('mutation { updatePost(input: { filter: { title: { allofterms: "p399" } }, remove: { score: 399 } }) { numUids } }');

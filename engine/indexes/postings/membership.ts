@@ -8,11 +8,13 @@ export interface Membership {
   /** Ids in the list (exact). */
   readonly size: number;
   has(id: number): boolean;
+  /** The list's ids, ascending. */
+  readonly ids: SortedIds;
 }
 
-export const NO_MEMBERS: Membership = { size: 0, has: () => false };
+export const NO_MEMBERS: Membership = { size: 0, has: () => false, ids: [] };
 
 export function membershipOf(ids: SortedIds): Membership {
   if (ids.length === 0) return NO_MEMBERS;
-  return { size: ids.length, has: (id) => contains(ids, id) };
+  return { size: ids.length, has: (id) => contains(ids, id), ids };
 }

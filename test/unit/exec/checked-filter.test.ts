@@ -174,6 +174,23 @@ describe('filters checked per candidate', () => {
     differential(12);
   });
 
+  it('unordered pages (uid order) scan the smallest list testing the filter, and equal a naive scan', () => {
+    const draw = prng(5);
+    const seen = new Set<string>();
+    for (let k = 0; k < 60; k++) {
+      const [a, b, gt] = [word(draw), word(draw), draw(110) - 5];
+      const first = 1 + draw(20);
+      const offset = k % 10 === 9 ? 3000 : draw(3) === 0 ? draw(40) : 0;
+      const filter = k % 2 === 0 ? { title: { allofterms: `${a} ${b}` } } : { and: [{ title: { allofterms: a } }, { likes: { gt } }] };
+      const keep: Keep = k % 2 === 0 ? (r) => hasWords(r, `${a} ${b}`) : (r) => hasWords(r, a) && r.likes !== undefined && r.likes > gt;
+      const { ids, run: trace } = run({ filter, first, offset });
+      const expected = rows.filter((r) => r.alive && keep(r)).map((r) => r.id).slice(offset, offset + first);
+      expect(ids, JSON.stringify({ filter, first, offset })).toEqual(expected);
+      seen.add(trace.strategy);
+    }
+    expect([...seen]).toEqual(['checked-scan']);
+  });
+
   it('gives up the walk when the page cannot fill from nodes with an order value, and collects instead (missing values last)', () => {
     // `teal` posts whose likes are missing come after every one with likes: the walk runs out of entries.
     const args = { filter: { title: { anyofterms: 'teal red' } }, order: { desc: 'likes' }, first: 5, offset: 2990 };
