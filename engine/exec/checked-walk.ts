@@ -13,6 +13,7 @@ import type { IndexKind, TypeModel } from '../schema/model.js';
 import type { OrderKey } from '../plan/order-plan.js';
 import { contains, type SortedIds } from '../util/sorted-ids.js';
 import type { ExecContext } from './exec-context.js';
+import type { Driver } from './filter-check.js';
 
 export interface CheckedWalk {
   /** The first `need` passing nodes in order, or undefined when the walk gave up. */
@@ -59,16 +60,18 @@ export function walkChecked(
 
 /**
  * An unordered page (uid order) from a check's driver, the ascending ids holding every node that
- * passes: each is tested (type membership, then the filter) until `need` passed, so the page costs
- * about `need` / (the share of the driver that passes) tests instead of every match collected.
+ * passes: each is tested (type membership unless the driver lies within the type, then the filter)
+ * until `need` passed, so the page costs about `need` / (the share of the driver that passes) tests
+ * instead of every match collected.
  */
-export function scanChecked(driver: SortedIds, test: (id: number) => boolean, universe: SortedIds, need: number): { readonly ids: number[]; readonly visited: number } {
+export function scanChecked(driver: Driver, universe: SortedIds, need: number): { readonly ids: number[]; readonly visited: number } {
+  const { ids, test, withinUniverse } = driver;
   const out: number[] = [];
   let visited = 0;
-  for (let i = 0; i < driver.length && out.length < need; i++) {
+  for (let i = 0; i < ids.length && out.length < need; i++) {
     visited++;
-    const id = driver[i] as number;
-    if (contains(universe, id) && test(id)) out.push(id);
+    const id = ids[i] as number;
+    if ((withinUniverse || contains(universe, id)) && test(id)) out.push(id);
   }
   return { ids: out, visited };
 }

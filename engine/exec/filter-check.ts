@@ -6,7 +6,7 @@
 // errors surface exactly as when run) and tested by binary search. Answers equal the run's exactly.
 
 import type { FilterPlan } from '../plan/filter-plan.js';
-import { valueAt } from '../plan/filter-plan.js';
+import { valueAt, withinUniverse } from '../plan/filter-plan.js';
 import type { FieldModel } from '../schema/model.js';
 import type { TokenIndex } from '../indexes/token-index.js';
 import type { Membership } from '../indexes/postings/membership.js';
@@ -18,12 +18,22 @@ import { toStoredValue } from './stored-values.js';
 export interface IdCheck {
   /** An upper bound of the universe's ids that pass (exact for postings and materialised nodes). */
   readonly bound: number;
+  /** The estimated share of the universe that passes (lists taken as independent). */
+  readonly share: number;
   /** Whether a node of the universe passes. */
   readonly test: (id: number) => boolean;
   /** The node's ids, when it had to be materialised to be checked. */
   readonly ids?: SortedIds;
-  /** Ascending ids holding every node that passes (e.g. an `allofterms`' smallest list): an unordered page scans it. */
-  readonly driver?: SortedIds;
+  /** Ascending ids holding every node that passes (e.g. an `allofterms`' smallest list), for an unordered page to scan. */
+  readonly driver?: Driver;
+}
+
+export interface Driver {
+  readonly ids: SortedIds;
+  /** The test of an id drawn from `ids` (the driver's own list need not be tested again). */
+  readonly test: (id: number) => boolean;
+  /** Every id of `ids` is in the universe (no type membership test needed). */
+  readonly withinUniverse: boolean;
 }
 
 /** What compiling needs of the running filter: its values, universe size and the materialising run. */
@@ -43,43 +53,57 @@ export function compileCheck(source: CheckSource, node: FilterPlan): IdCheck {
   const direct = directCheck(source, node);
   if (direct === undefined) {
     const ids = source.materialise(node);
-    return { bound: ids.length, test: membershipOf(ids).has, ids, driver: ids };
+    return { bound: ids.length, share: ids.length / Math.max(1, source.universeSize), test: membershipOf(ids).has, ids, driver: { ids, test: PASS, withinUniverse: withinUniverse(node) } };
   }
   return direct;
 }
 
 function directCheck(source: CheckSource, node: FilterPlan): IdCheck | undefined {
+  const n = Math.max(1, source.universeSize);
   switch (node.op) {
     case 'scan':
-      return { bound: source.universeSize, test: PASS };
+      return { bound: source.universeSize, share: 1, test: PASS };
     case 'not': {
-      const child = compileCheck(source, node.child).test;
-      return { bound: source.universeSize, test: (id) => !child(id) };
+      const child = compileCheck(source, node.child);
+      const test = child.test;
+      return { bound: source.universeSize, share: 1 - child.share, test: (id) => !test(id) };
     }
     case 'and': {
       // Most selective first: a failing node ends the test soonest.
       const parts = node.children.map((c) => compileCheck(source, c)).sort((a, b) => a.bound - b.bound);
       const bound = parts[0]?.bound ?? source.universeSize;
-      const driven = parts.find((p) => p.driver !== undefined);
-      const driver = driven?.driver;
-      if (parts.length === 2) {
-        const [a, b] = [(parts[0] as IdCheck).test, (parts[1] as IdCheck).test];
-        return withDriver({ bound, test: (id) => a(id) && b(id) }, driver);
-      }
+      const share = parts.reduce((s, p) => s * p.share, 1);
       const tests = parts.map((p) => p.test);
-      return withDriver({ bound, test: (id) => tests.every((t) => t(id)) }, driver);
+      const test = tests.length === 2 ? both(tests[0] as Tester, tests[1] as Tester) : (id: number) => tests.every((t) => t(id));
+      // The smallest driver, its own test in place of its node's.
+      const driven = parts.find((p) => p.driver !== undefined);
+      if (driven?.driver === undefined) return { bound, share, test };
+      const others = parts.filter((p) => p !== driven).map((p) => p.test);
+      const own = driven.driver.test;
+      const driverTest = others.length === 1 ? both(own, others[0] as Tester) : (id: number) => own(id) && others.every((t) => t(id));
+      return { bound, share, test, driver: { ...driven.driver, test: driverTest } };
     }
     case 'or': {
       const parts = node.children.map((c) => compileCheck(source, c)).sort((a, b) => b.bound - a.bound);
       const tests = parts.map((p) => p.test);
       const bound = Math.min(source.universeSize, parts.reduce((s, p) => s + p.bound, 0));
-      return { bound, test: (id) => tests.some((t) => t(id)) };
+      return { bound, share: Math.min(1, parts.reduce((s, p) => s + p.share, 0)), test: (id) => tests.some((t) => t(id)) };
     }
-    case 'index':
-      return indexCheck(source, node.model, node.fn, node.index, node.estimate, valueAt(source.filter, node.at));
+    case 'index': {
+      const check = indexCheck(source, node.model, node.fn, node.index, node.estimate, valueAt(source.filter, node.at));
+      if (check === undefined) return undefined;
+      const scaled = { ...check, share: Math.min(1, check.share / n) };
+      return check.driver === undefined ? scaled : { ...scaled, driver: { ...check.driver, withinUniverse: withinUniverse(node) } };
+    }
     default:
       return undefined;
   }
+}
+
+type Tester = (id: number) => boolean;
+
+function both(a: Tester, b: Tester): Tester {
+  return (id) => a(id) && b(id);
 }
 
 /** Term and fulltext functions from the tokens' postings; Int/Float ranges from the typed column. */
@@ -94,7 +118,7 @@ function indexCheck(source: CheckSource, field: FieldModel, fn: string, kind: st
       if (kind !== (fn.endsWith('terms') ? 'term' : 'fulltext')) return undefined;
       const index = column.index(kind) as TokenIndex<unknown> | undefined;
       if (index === undefined) return undefined;
-      return fn.startsWith('all') ? allOf(index.members(String(arg))) : anyOf(index.members(String(arg)));
+      return fn.startsWith('all') ? allOf(index.members(String(arg)), source.universeSize) : anyOf(index.members(String(arg)));
     }
     case 'le':
     case 'lt':
@@ -106,39 +130,32 @@ function indexCheck(source: CheckSource, field: FieldModel, fn: string, kind: st
       if (view === undefined) return undefined;
       const { present, nums } = view;
       const inRange = rangeTest(field, fn, arg);
-      return { bound: estimate, test: (id) => present[id] === 1 && inRange(nums[id] as number) };
+      return { bound: estimate, share: estimate, test: (id) => present[id] === 1 && inRange(nums[id] as number) };
     }
     default:
       return undefined;
   }
 }
 
-function withDriver(check: IdCheck, driver: SortedIds | undefined): IdCheck {
-  return driver === undefined ? check : { ...check, driver };
-}
-
-/** Every token's list holds the node; a query without tokens matches nothing (as TokenIndex.allOf). */
-function allOf(lists: readonly Membership[]): IdCheck {
-  if (lists.length === 0) return { bound: 0, test: FAIL, driver: [] };
+/** Every token's list holds the node; a query without tokens matches nothing (as TokenIndex.allOf). `share` is a count here (lists independent). */
+function allOf(lists: readonly Membership[], universe: number): IdCheck {
+  if (lists.length === 0) return { bound: 0, share: 0, test: FAIL, driver: { ids: [], test: FAIL, withinUniverse: true } };
   const sorted = [...lists].sort((a, b) => a.size - b.size);
   const smallest = sorted[0] as Membership;
   const bound = smallest.size;
-  if (bound === 0) return { bound, test: FAIL, driver: [] };
-  if (sorted.length === 1) return { bound, test: smallest.has, driver: smallest.ids };
-  const rest = sorted.slice(1);
-  if (rest.length === 1) {
-    const other = (rest[0] as Membership).has;
-    return { bound, test: (id) => smallest.has(id) && other(id), driver: smallest.ids };
-  }
-  return { bound, test: (id) => sorted.every((m) => m.has(id)), driver: smallest.ids };
+  if (bound === 0) return { bound, share: 0, test: FAIL, driver: { ids: [], test: FAIL, withinUniverse: true } };
+  const rest = sorted.slice(1).map((m) => m.has);
+  const others: Tester = rest.length === 0 ? PASS : rest.length === 1 ? (rest[0] as Tester) : (id) => rest.every((t) => t(id));
+  const share = sorted.slice(1).reduce((s, m) => s * Math.min(1, m.size / Math.max(1, universe)), bound);
+  return { bound, share, test: rest.length === 0 ? smallest.has : both(smallest.has, others), driver: { ids: smallest.ids, test: others, withinUniverse: false } };
 }
 
 function anyOf(lists: readonly Membership[]): IdCheck {
   const sorted = lists.filter((m) => m.size > 0).sort((a, b) => b.size - a.size);
   const bound = sorted.reduce((s, m) => s + m.size, 0);
-  if (sorted.length === 0) return { bound: 0, test: FAIL };
-  if (sorted.length === 1) return { bound, test: (sorted[0] as Membership).has };
-  return { bound, test: (id) => sorted.some((m) => m.has(id)) };
+  if (sorted.length === 0) return { bound: 0, share: 0, test: FAIL };
+  if (sorted.length === 1) return { bound, share: bound, test: (sorted[0] as Membership).has };
+  return { bound, share: bound, test: (id) => sorted.some((m) => m.has(id)) };
 }
 
 /** The comparison the int/float index answers, over a stored number (NaN bounds match nothing, as there). */

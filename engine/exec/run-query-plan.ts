@@ -2,7 +2,7 @@
 // page step the plan's adaptive rule picks for the real candidate count. Nothing here chooses an
 // index or a strategy of its own; `run` (EXPLAIN only) records what ran.
 
-import { checkedWalkBudget, choosePage, pageLimit, pageParams, type OrderKey, type PageParams } from '../plan/order-plan.js';
+import { checkedWalkBudget, choosePage, pageLimit, pageParams, prefersDriverScan, type OrderKey, type PageParams } from '../plan/order-plan.js';
 import { withinUniverse } from '../plan/filter-plan.js';
 import { intersect } from '../util/sorted-ids.js';
 import { scanChecked, walkChecked } from './checked-walk.js';
@@ -60,8 +60,9 @@ function checkedPage(
   if (check.ids !== undefined) return { candidates: withinUniverse(plan.filter) ? check.ids : intersect(check.ids, universe) };
   if (unordered) {
     // uid order: scan the driver (a superset of the matches, ascending) testing each id, stop at the page.
-    if (check.driver === undefined) return undefined;
-    const scanned = scanChecked(check.driver, check.test, universe, limit);
+    const driver = check.driver;
+    if (driver === undefined || !prefersDriverScan(limit, driver.ids.length, check.share * universe.length)) return undefined;
+    const scanned = scanChecked(driver, universe, limit);
     if (run !== undefined) record(run, plan, 'checked-scan', scanned.visited, scanned.ids.length);
     return { page: page.offset === 0 ? scanned.ids : scanned.ids.slice(page.offset) };
   }
