@@ -9,6 +9,7 @@
 
 import { intersectLists } from './postings/intersect-lists.js';
 import type { TokenStore } from './postings/token-store.js';
+import { membershipOf, NO_MEMBERS, type Membership } from './postings/membership.js';
 import { EMPTY_IDS, unionMany, type SortedIds } from '../util/sorted-ids.js';
 import type { ScalarValue, ValueIndex } from './value-index.js';
 
@@ -78,6 +79,20 @@ export class TokenIndex<L> implements ValueIndex {
     if (lists.length === 0) return EMPTY_IDS;
     if (lists.length === 1) return this.store.snapshot(lists[0] as L);
     return unionMany(lists.map((l) => this.store.ids(l)));
+  }
+
+  /**
+   * Per distinct token of the query `text`, a membership test of its list (NO_MEMBERS for a token no
+   * node holds): `allOf`/`anyOf` checked per candidate without intersecting or merging the lists.
+   * Valid during the caller's call only.
+   */
+  members(text: string): Membership[] {
+    const out: Membership[] = [];
+    for (const token of distinct(this.tokenizer.query(text))) {
+      const list = this.store.list(token);
+      out.push(list === undefined ? NO_MEMBERS : membershipOf(this.store.ids(list)));
+    }
+    return out;
   }
 
   /** Upper bound of `allOf(text)`'s size without computing it: its smallest list. */
