@@ -28,13 +28,8 @@ const distBench = import.meta.dirname;
 const projectRoot = resolve(distBench, '../..');
 const log = (line: string): void => console.error(`[bench] ${line}`);
 
-/**
- * The service keeps caches (documents by query text, plans per field occurrence, top-k per candidate
- * list) but counts no hits or misses and exposes none; the suite does not add counters to production
- * code. What stands in: request bodies vary (1,000 seeded variants per shape, "bodies" in the matrix),
- * so a cache keyed by the whole request cannot carry a shape.
- */
-const cacheNote = 'not exposed: the service counts no cache hits (document, plan and top-k caches exist); bodies vary per request instead (see "bodies")';
+/** Read from the service's GET /metrics before and after each timed run (load/cache-lookups.ts). */
+const cacheNote = 'the "cache hits" column: hits / lookups of every cache the service consulted during the timed run (graphdb_cache_lookups_total from GET /metrics before and after it): document = parsed document by query text, plan = query/get/edge-filter plan per field occurrence and argument shape, admission = cost admission of a document with literal page sizes, arguments = coerced arguments within a request, order_prefix = first k of a posting in one order';
 
 async function main(options: SuiteOptions): Promise<void> {
   const began = Date.now();

@@ -47,6 +47,7 @@ export type * from './api.js';
 export { renderSchemaErrors } from './admin/admin-api.js';
 /** Request JSON parsing that keeps float-written integers apart (Dgraph refuses them for Int64). */
 export { parseRequestJson } from './request/json-numbers.js';
+export { cacheStats, type CacheStat } from './util/cache-stats.js';
 export { RestoreError } from './persist/persistence.js';
 export { DATA_DIR_MODE, DATA_FILE_MODE, nodeFileIo } from './persist/file-io.js';
 

@@ -16,6 +16,7 @@ import { snapshotRoute } from './routes/admin-snapshot-route.js';
 import { adminRoute, graphqlRoute } from './routes/graphql-route.js';
 import type { Route, RouteContext } from './routes/route.js';
 import { healthRoute, probeRoute } from './routes/status-routes.js';
+import { metricsRoute } from './routes/metrics-route.js';
 
 const routes: ReadonlyMap<string, Route> = new Map([
   ['/graphql', graphqlRoute],
@@ -25,6 +26,7 @@ const routes: ReadonlyMap<string, Route> = new Map([
   ['/admin/snapshot', snapshotRoute],
   ['/health', healthRoute],
   ['/probe/graphql', probeRoute],
+  ['/metrics', metricsRoute],
 ]);
 
 /** Stands for a request the transport could not copy out. */

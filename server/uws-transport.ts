@@ -73,45 +73,30 @@ function listen(
   });
 }
 
-/** Names as bytes: uWS converts a string argument to UTF-8 in a fresh allocation on every call. */
-const encodedHeaderNames = edgeHeaderNames.map((name) => Buffer.from(name, 'latin1'));
 const edgeHeaderSet: ReadonlySet<string> = new Set(edgeHeaderNames);
+
+/** uWS gives methods lower-cased; the common ones are looked up rather than upper-cased per request. */
+const upperMethods: ReadonlyMap<string, string> = new Map(['get', 'post', 'options', 'head', 'put', 'delete', 'patch'].map((m) => [m, m.toUpperCase()]));
+const upperMethod = (method: string): string => upperMethods.get(method) ?? method.toUpperCase();
 
 function snapshot(req: Uws.HttpRequest, allHeaders: boolean): IncomingRequest {
   const headers: Record<string, string> = {};
   let lengths: string | undefined;
-  if (allHeaders) {
-    // Repeated headers are joined for forwarding; the edge's own keep their first value either way.
-    req.forEach((key, value) => {
-      const previous = headers[key];
-      if (key === 'content-length' && previous !== undefined && previous !== value) lengths = `${lengths ?? previous}, ${value}`;
-      headers[key] = previous === undefined ? value : edgeHeaderSet.has(key) ? previous : `${previous}, ${value}`;
-    });
-  } else {
-    // getHeader gives the first of repeated headers, as Go's Header.Get (Dgraph) does.
-    for (let i = 0; i < edgeHeaderNames.length; i++) {
-      const value = req.getHeader(encodedHeaderNames[i] as Uint8Array);
-      if (value !== '') headers[edgeHeaderNames[i] as string] = value;
-    }
-    const length = headers['content-length'];
-    if (length !== undefined) lengths = otherLengths(req, length);
-  }
-  const request = { method: req.getMethod().toUpperCase(), path: req.getUrl(), query: req.getQuery() ?? '', headers };
-  return lengths === undefined ? request : { ...request, conflictingLengths: lengths };
-}
-
-/**
- * uWS 20.30 frames the body by the first Content-Length and ignores later ones; a proxy in front may use
- * another, which is how requests are smuggled. Only a walk over all headers shows the others.
- */
-function otherLengths(req: Uws.HttpRequest, first: string): string | undefined {
-  let lengths: string | undefined;
-  let seen = 0;
+  // One walk over the headers (one native call; a getHeader per edge name cost more). Repeated headers
+  // are joined for forwarding; the edge's own keep their first value, as Go's Header.Get (Dgraph) does.
+  // uWS 20.30 frames the body by the first Content-Length and ignores later ones; a proxy in front may
+  // use another, which is how requests are smuggled: every differing value is collected.
   req.forEach((key, value) => {
-    if (key !== 'content-length' || seen++ === 0 || value === first) return;
-    lengths = `${lengths ?? first}, ${value}`;
+    const previous = headers[key];
+    if (previous === undefined) {
+      if (allHeaders || edgeHeaderSet.has(key)) headers[key] = value;
+      return;
+    }
+    if (key === 'content-length' && value !== previous) lengths = `${lengths ?? previous}, ${value}`;
+    if (allHeaders && !edgeHeaderSet.has(key)) headers[key] = `${previous}, ${value}`;
   });
-  return lengths;
+  const request = { method: upperMethod(req.getMethod()), path: req.getUrl(), query: req.getQuery() ?? '', headers };
+  return lengths === undefined ? request : { ...request, conflictingLengths: lengths };
 }
 
 // The JS shim lacks forEach/pause/resume and its getUrl() includes the query string; it wraps a Node

@@ -12,6 +12,7 @@ import { checkAnswer, requestBodies, resolveIds } from './check-answer.js';
 import type { ContenderSpec, StartedContender } from './contenders.js';
 import type { PinResult } from './pin.js';
 import { cpuMicros, waitUntilIdle } from './proc-cpu.js';
+import { lookupsBetween, readCacheLookups } from './cache-lookups.js';
 import type { RunningUpstream } from '../upstream/upstream-client.js';
 
 export interface SuiteContext {
@@ -97,10 +98,13 @@ async function timedRun(
   const tag = `${name}-${run.mode}`;
   await runLoadWith(ctx.generator, { ...base, body: requestBodies(scenario, ids, `${tag}-warm`), durationS: ctx.warmupS });
   const bodies = requestBodies(scenario, ids, tag);
+  const countsCaches = name === 'service' && contender.graphqlUrl !== null;
+  const cachesBefore = countsCaches ? await readCacheLookups(contender.graphqlUrl) : null;
   await waitUntilIdle(contender.pid);
   const cpuBefore = cpuMicros(contender.pid);
   const result = await runLoadWith(ctx.generator, { ...base, body: bodies, durationS: ctx.durationS });
   const cpuAfter = cpuMicros(contender.pid);
+  const caches = cachesBefore === null || contender.graphqlUrl === null ? undefined : lookupsBetween(cachesBefore, await readCacheLookups(contender.graphqlUrl));
   const cpu = cpuBefore === null || cpuAfter === null || result.requests === 0 ? null : (cpuAfter - cpuBefore) / result.requests;
   return {
     contender: name,
@@ -120,5 +124,6 @@ async function timedRun(
     cpuUsPerRequest: cpu,
     // A unique body per request (add) counts as one per request.
     distinctBodies: bodies.kind === 'list' ? new Set(bodies.bodies).size : result.requests,
+    ...(caches === undefined ? {} : { caches }),
   };
 }

@@ -2,6 +2,7 @@
 
 import type { MicroReport } from '../micro/run-micro.js';
 import type { LoadRecord, RunReport } from './results.js';
+import type { CacheLookups } from '../load/cache-lookups.js';
 
 const peers = ['ceiling', 'mercurius', 'apollo', 'yoga'] as const;
 const contenderOrder = ['ceiling', 'service', 'mercurius', 'apollo', 'yoga'];
@@ -68,10 +69,17 @@ function matrixTable(records: readonly LoadRecord[], scenarios: readonly string[
       cell(ours, (r) => `${num(r.p50Ms, 3)} / ${num(r.p99Ms, 3)}`),
       cell(ours, (r) => (r.cpuUsPerRequest === null ? '—' : num(r.cpuUsPerRequest, 1))),
       cell(ceiling, (r) => (r.cpuUsPerRequest === null ? '—' : num(r.cpuUsPerRequest, 1))),
+      ours?.caches === undefined ? '—' : hitRates(ours.caches),
       ...others.map((p) => cell(get(p, s), (r) => num(r.rps))),
     ];
   });
-  return table(['shape', 'bodies', 'ceiling req/s', 'service req/s', 'service/ceiling', 'service p50 / p99 ms', 'service CPU µs/req', 'ceiling CPU µs/req', ...others.map((p) => `${p} req/s`)], rows);
+  return table(['shape', 'bodies', 'ceiling req/s', 'service req/s', 'service/ceiling', 'service p50 / p99 ms', 'service CPU µs/req', 'ceiling CPU µs/req', 'cache hits', ...others.map((p) => `${p} req/s`)], rows);
+}
+
+/** `document 100%, plan 99.9%`: hits per lookup of each cache consulted. */
+function hitRates(caches: CacheLookups): string {
+  const rates = Object.entries(caches).map(([name, c]) => `${name} ${num((100 * c.hits) / (c.hits + c.misses), c.hits === c.hits + c.misses || c.hits === 0 ? 0 : 1)}%`);
+  return rates.length === 0 ? 'none consulted' : rates.join(', ');
 }
 
 function detailTable(records: readonly LoadRecord[]): string {

@@ -2,6 +2,7 @@
 
 import type { LoadGenerator } from '../load/autocannon-run.js';
 import type { MicroReport } from '../micro/run-micro.js';
+import type { CacheLookups } from '../load/cache-lookups.js';
 
 export type RunMode = 'throughput' | 'fixed-rate' | 'one-connection';
 
@@ -25,6 +26,8 @@ export interface LoadRecord {
   readonly cpuUsPerRequest: number | null;
   /** Distinct request bodies the run cycled through (absent in results written before the shape matrix). */
   readonly distinctBodies?: number;
+  /** The service's cache lookups during the timed run, per cache consulted (absent for peers and older results). */
+  readonly caches?: CacheLookups;
 }
 
 export interface MachineInfo {
@@ -64,6 +67,6 @@ export interface RunReport {
   readonly micro: MicroReport | null;
   /** The matrix's read shapes (targets: each ≥ 0.5, median ≥ 0.6 of the ceiling). */
   readonly readShapes?: readonly string[];
-  /** Hit rates of the service's caches, or why there are none (absent in older results). */
+  /** How the cache hit rates were measured, or why there are none (absent in older results). */
   readonly caches?: string;
 }

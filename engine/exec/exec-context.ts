@@ -7,6 +7,7 @@ import type { EdgeRun } from '../plan/explain.js';
 import type { SchemaModel, TypeModel } from '../schema/model.js';
 import type { Graph } from './graph.js';
 import { QueryBudget } from './query-budget.js';
+import { cacheCounters } from '../util/cache-stats.js';
 
 /** A response path as a linked list: cheap to extend per field, turned into an array only for errors. */
 export interface Path {
@@ -137,7 +138,11 @@ export function coerceArguments(plan: FieldPlan, variables: Readonly<Record<stri
   // Admission (plan/query-cost.ts) and execution (once per parent, for edges) coerce the same field
   // of one request: a template's output is kept for its variables object.
   const last = lastCoerced.get(plan);
-  if (last !== undefined && last.variables === variables) return last.values;
+  if (last !== undefined && last.variables === variables) {
+    cacheCounters.arguments.hits++;
+    return last.values;
+  }
+  cacheCounters.arguments.misses++;
   const values = shape.template?.(variables) ?? argumentValues(definition, plan, variables);
   lastCoerced.set(plan, { variables, values });
   return values;

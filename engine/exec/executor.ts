@@ -24,6 +24,7 @@ import { estimateQueryCost, type CostInputs } from '../plan/query-cost.js';
 import { storeEstimates, type CostEstimates } from '../plan/estimates.js';
 import { BudgetExceeded, noBudgetLimits, QueryBudget, type BudgetLimits } from './query-budget.js';
 import { serializeResponse } from './serialize-response.js';
+import { cacheCounters } from '../util/cache-stats.js';
 import { explainEdge } from '../plan/explain.js';
 
 /** Failed direct-JSON attempts after which an operation always takes the general path. */
@@ -77,7 +78,9 @@ export class Executor {
     const max = this.limits.maxQueryCost;
     const operation = prepared.operation;
     const version = this.graph.store.version;
-    if (max > 0 && this.#admitted.get(operation) !== version) {
+    if (max > 0 && this.#admitted.get(operation) === version) cacheCounters.admission.hits++;
+    else if (max > 0) {
+      cacheCounters.admission.misses++;
       const roots = this.#plan(prepared).forType('Query');
       const variables = prepared.variables;
       let pagesFixed = true;

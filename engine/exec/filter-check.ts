@@ -1,164 +1,283 @@
-// The `check` filter step (plan/filter-plan.ts chooseFilterStep): a filter plan run as a test of
-// each candidate instead of index lookups over the whole type, for short candidate lists (an edge's
-// targets). Value-tested conditions (eq/in/ranges on hash, exact and ordered indexes, `has`) read the
-// candidate's stored value with the comparison its index uses, so the answer is the lookup's; term
-// conditions probe each query term's posting (no stored string is tokenised again); the others
-// (text, regexp, geo, ids) are looked up once and probed per candidate.
+// A filter plan compiled, with one request's values, into a per-candidate test: what an ordered walk
+// checks each node it visits against, what an intersection checks its small side against instead of
+// materialising a large child (a range over half the type, a negation), and the `check` step of a
+// filter over a short candidate list (an edge's targets, plan/filter-plan.ts chooseFilterStep).
+// Term functions test the query tokens' postings (a binary search each, no list merged or copied, no
+// stored string re-tokenised); Int/Float ranges read the typed column; other comparisons on hash,
+// exact and ordered indexes (DateTime included) and `has` read the candidate's stored value with the
+// comparison its index uses; anything else (regexp, geo, ids, ngram) is materialised once (so errors
+// surface exactly as when run) and tested by binary search. Answers equal the run's exactly.
 
-import { isEdgeField, type TypeModel } from '../schema/model.js';
-import { isValueTested, valueAt, type FilterPlan } from '../plan/filter-plan.js';
-import type { GraphStore } from '../store/graph-store.js';
+import { isEdgeField, type FieldModel, type TypeModel } from '../schema/model.js';
+import { isValueTested, valueAt, withinUniverse, type FilterPlan } from '../plan/filter-plan.js';
 import type { ScalarColumn, StoredValue } from '../store/scalar-column.js';
 import type { OrderedIndex } from '../indexes/ordered-index.js';
 import { hashKey, type HashKey } from '../indexes/hash-index.js';
-import type { TermIndex } from '../indexes/term-index.js';
 import type { ScalarValue } from '../indexes/value-index.js';
-import { contains, type SortedIds } from '../util/sorted-ids.js';
+import type { TokenIndex } from '../indexes/token-index.js';
+import { membershipOf, type Membership } from '../indexes/postings/membership.js';
+import type { SortedIds } from '../util/sorted-ids.js';
+import type { ExecContext } from './exec-context.js';
 import { toStoredValue } from './stored-values.js';
 
-export type Check = (id: number) => boolean;
+export interface IdCheck {
+  /** An upper bound of the universe's ids that pass (exact for postings and materialised nodes). */
+  readonly bound: number;
+  /** The estimated share of the universe that passes (lists taken as independent). */
+  readonly share: number;
+  /** Whether a node of the universe passes. */
+  readonly test: (id: number) => boolean;
+  /** The node's ids, when it had to be materialised to be checked. */
+  readonly ids?: SortedIds;
+  /** Ascending ids holding every node that passes (e.g. an `allofterms`' smallest list), for an unordered page to scan. */
+  readonly driver?: Driver;
+}
 
-/** Ids a node selects when it has no value test (run as in the `index` step: errors included). */
-export type LeafIds = (node: FilterPlan) => SortedIds;
+export interface Driver {
+  readonly ids: SortedIds;
+  /** The test of an id drawn from `ids` (the driver's own list need not be tested again). */
+  readonly test: (id: number) => boolean;
+  /** Every id of `ids` is in the universe (no type membership test needed). */
+  readonly withinUniverse: boolean;
+}
 
-/** The candidates of `universe` passing `plan`; `produced` (EXPLAIN) gets each node's passing count. */
-export function checkFilter(
-  store: GraphStore,
-  type: TypeModel,
-  plan: FilterPlan,
-  filter: unknown,
-  universe: SortedIds,
-  leafIds: LeafIds,
-  produced?: Map<FilterPlan, number>,
-): SortedIds {
-  const check = new CheckCompiler(store, type, filter, leafIds, produced).compile(plan);
+/** What compiling needs of the running filter: its values, type, universe size and the materialising run. */
+export interface CheckSource {
+  readonly ctx: ExecContext;
+  readonly type: TypeModel;
+  readonly filter: unknown;
+  readonly universeSize: number;
+  /** Runs a node the usual way (ids of the universe and beyond, recorded for EXPLAIN). */
+  materialise(node: FilterPlan): SortedIds;
+}
+
+type Tester = (id: number) => boolean;
+
+const PASS: Tester = () => true;
+const FAIL: Tester = () => false;
+
+/** The per-candidate test of `node`; nodes without a direct test are materialised. */
+export function compileCheck(source: CheckSource, node: FilterPlan): IdCheck {
+  const direct = directCheck(source, node);
+  if (direct !== undefined) return direct;
+  const ids = source.materialise(node);
+  return { bound: ids.length, share: ids.length / Math.max(1, source.universeSize), test: membershipOf(ids).has, ids, driver: { ids, test: PASS, withinUniverse: withinUniverse(node) } };
+}
+
+/**
+ * The `check` step: the candidates of `universe` passing `plan`. With `produced` (EXPLAIN) every node's
+ * passing count is recorded, so every child of a junction is evaluated; otherwise the first decisive one ends.
+ */
+export function checkFilter(source: CheckSource, plan: FilterPlan, universe: SortedIds, produced?: Map<FilterPlan, number>): SortedIds {
+  const test = produced === undefined ? compileCheck(source, plan).test : countedCheck(source, plan, produced);
   const out: number[] = [];
   for (let i = 0; i < universe.length; i++) {
     const id = universe[i] as number;
-    if (check(id)) out.push(id);
+    if (test(id)) out.push(id);
   }
   return out;
 }
 
-const never: Check = () => false;
-const always: Check = () => true;
+function countedCheck(source: CheckSource, node: FilterPlan, produced: Map<FilterPlan, number>): Tester {
+  let test: Tester;
+  if (node.op === 'not') {
+    const child = countedCheck(source, node.child, produced);
+    test = (id) => !child(id);
+  } else if (node.op === 'and' || node.op === 'or') {
+    const tests = node.children.map((c) => countedCheck(source, c, produced));
+    test =
+      node.op === 'and'
+        ? (id) => tests.reduce((pass, t) => t(id) && pass, true)
+        : (id) => tests.reduce((pass, t) => t(id) || pass, false);
+  } else test = compileCheck(source, node).test;
+  produced.set(node, 0);
+  return (id) => {
+    const pass = test(id);
+    if (pass) produced.set(node, (produced.get(node) ?? 0) + 1);
+    return pass;
+  };
+}
 
-class CheckCompiler {
-  constructor(
-    private readonly store: GraphStore,
-    private readonly type: TypeModel,
-    private readonly filter: unknown,
-    private readonly leafIds: LeafIds,
-    private readonly produced: Map<FilterPlan, number> | undefined,
-  ) {}
-
-  /** Every node is compiled (lookups run, so their errors show whatever the candidates are). */
-  compile(node: FilterPlan): Check {
-    const check = this.node(node);
-    const produced = this.produced;
-    if (produced === undefined) return check;
-    produced.set(node, 0);
-    return (id) => {
-      const pass = check(id);
-      if (pass) produced.set(node, (produced.get(node) ?? 0) + 1);
-      return pass;
-    };
-  }
-
-  private node(node: FilterPlan): Check {
-    switch (node.op) {
-      case 'scan':
-        return always;
-      case 'not': {
-        const child = this.compile(node.child);
-        return (id) => !child(id);
+function directCheck(source: CheckSource, node: FilterPlan): IdCheck | undefined {
+  const n = Math.max(1, source.universeSize);
+  switch (node.op) {
+    case 'scan':
+      return { bound: source.universeSize, share: 1, test: PASS };
+    case 'not': {
+      const child = compileCheck(source, node.child);
+      const test = child.test;
+      return { bound: source.universeSize, share: 1 - child.share, test: (id) => !test(id) };
+    }
+    case 'and': {
+      // Most selective first: a failing node ends the test soonest.
+      const parts = node.children.map((c) => compileCheck(source, c)).sort((a, b) => a.bound - b.bound);
+      const bound = parts[0]?.bound ?? source.universeSize;
+      const share = parts.reduce((s, p) => s * p.share, 1);
+      const tests = parts.map((p) => p.test);
+      const test = tests.length === 2 ? both(tests[0] as Tester, tests[1] as Tester) : (id: number) => tests.every((t) => t(id));
+      // The smallest driver, its own test in place of its node's.
+      const driven = parts.find((p) => p.driver !== undefined);
+      if (driven?.driver === undefined) return { bound, share, test };
+      const others = parts.filter((p) => p !== driven).map((p) => p.test);
+      const own = driven.driver.test;
+      const driverTest = others.length === 1 ? both(own, others[0] as Tester) : (id: number) => own(id) && others.every((t) => t(id));
+      return { bound, share, test, driver: { ...driven.driver, test: driverTest } };
+    }
+    case 'or': {
+      const parts = node.children.map((c) => compileCheck(source, c)).sort((a, b) => b.bound - a.bound);
+      const tests = parts.map((p) => p.test);
+      const bound = Math.min(source.universeSize, parts.reduce((s, p) => s + p.bound, 0));
+      return { bound, share: Math.min(1, parts.reduce((s, p) => s + p.share, 0)), test: (id) => tests.some((t) => t(id)) };
+    }
+    case 'has': {
+      const test = hasTest(source, node.field ?? String(valueAt(source.filter, node.at)));
+      return test === undefined ? undefined : { bound: Math.min(node.estimate, source.universeSize), share: Math.min(1, node.estimate / n), test };
+    }
+    case 'index': {
+      const check = indexCheck(source, node.model, node.fn, node.index, node.estimate, valueAt(source.filter, node.at));
+      if (check !== undefined) {
+        const scaled = { ...check, share: Math.min(1, check.share / n) };
+        return check.driver === undefined ? scaled : { ...scaled, driver: { ...check.driver, withinUniverse: withinUniverse(node) } };
       }
-      case 'and':
-      case 'or':
-        return this.junction(node.op, node.children.map((c) => this.compile(c)));
-      default:
-        return (isValueTested(node) ? this.valueTest(node) : undefined) ?? this.probe(this.leafIds(node));
+      const test = isValueTested(node) ? valueTest(source, node) : undefined;
+      return test === undefined ? undefined : { bound: Math.min(node.estimate, source.universeSize), share: Math.min(1, node.estimate / n), test };
     }
-  }
-
-  /** With EXPLAIN every child is evaluated (each node's count is exact); otherwise the first decisive one ends. */
-  private junction(op: 'and' | 'or', checks: readonly Check[]): Check {
-    const all = this.produced !== undefined;
-    if (op === 'and') {
-      return (id) => {
-        let pass = true;
-        for (let i = 0; i < checks.length && (pass || all); i++) pass = (checks[i] as Check)(id) && pass;
-        return pass;
-      };
-    }
-    return (id) => {
-      let pass = false;
-      for (let i = 0; i < checks.length && (!pass || all); i++) pass = (checks[i] as Check)(id) || pass;
-      return pass;
-    };
-  }
-
-  private probe(ids: SortedIds): Check {
-    return (id) => contains(ids, id);
-  }
-
-  /** The value test of a node, or undefined when the store lacks what it reads (then it is looked up, as before). */
-  private valueTest(node: FilterPlan): Check | undefined {
-    if (node.op === 'has') return this.hasTest(node.field ?? String(valueAt(this.filter, node.at)));
-    if (node.op !== 'index' || node.index === 'none') return undefined;
-    const column = this.store.scalar(node.model.predicate);
-    const arg = valueAt(this.filter, node.at);
-    if (node.index === 'term') return termTest(column.index('term') as TermIndex | undefined, node.fn, String(arg));
-    const stored = (v: unknown): ScalarValue => toStoredValue(node.model, v);
-    if (node.fn === 'eq' || node.fn === 'in') {
-      const values = node.fn === 'eq' ? [arg] : (Array.isArray(arg) ? arg : [arg]).filter((v) => v !== null);
-      if (node.index === 'hash') return holdsAny(column, values.map((v) => hashKey(stored(v))));
-      const index = column.index(node.index) as OrderedIndex<never> | undefined;
-      if (index === undefined) return undefined;
-      const tests = values.map((v) => index.rangeTest({ lower: { value: stored(v), inclusive: true }, upper: { value: stored(v), inclusive: true } }));
-      return valueMatches(column, tests);
-    }
-    const index = column.index(node.index) as OrderedIndex<never> | undefined;
-    if (index === undefined) return undefined;
-    if (node.fn === 'between') {
-      const { min, max } = arg as { min: unknown; max: unknown };
-      return valueMatches(column, [index.rangeTest({ lower: { value: stored(min), inclusive: true }, upper: { value: stored(max), inclusive: true } })]);
-    }
-    const bound = { value: stored(arg), inclusive: node.fn === 'le' || node.fn === 'ge' };
-    return valueMatches(column, [index.rangeTest(node.fn === 'le' || node.fn === 'lt' ? { upper: bound } : { lower: bound })]);
-  }
-
-  /** `has`: the node holds a value (a list: at least one element) or an edge; any-language fields are looked up. */
-  private hasTest(name: string): Check | undefined {
-    const field = this.type.fields.get(name);
-    if (field === undefined) return never;
-    if (field.reverseOf !== undefined) {
-      const edges = this.store.edges(field.reverseOf);
-      return (id) => edges.inCount(id) > 0;
-    }
-    if (isEdgeField(field)) {
-      const edges = this.store.edges(field.predicate);
-      return (id) => edges.outCount(id) > 0;
-    }
-    if (field.languages !== undefined) return undefined;
-    const column = this.store.scalar(field.predicate);
-    return (id) => column.has(id);
+    default:
+      return undefined;
   }
 }
 
-/** Terms: the candidate in every (allofterms) or some (anyofterms) query term's posting, probed by binary search. */
-function termTest(index: TermIndex | undefined, fn: string, text: string): Check | undefined {
+function both(a: Tester, b: Tester): Tester {
+  return (id) => a(id) && b(id);
+}
+
+/** Term and fulltext functions from the tokens' postings; Int/Float ranges from the typed column. */
+function indexCheck(source: CheckSource, field: FieldModel, fn: string, kind: string, estimate: number, arg: unknown): IdCheck | undefined {
+  if (field.languages !== undefined || arg === null || arg === undefined) return undefined;
+  const column = source.ctx.graph.store.scalar(field.predicate);
+  switch (fn) {
+    case 'allofterms':
+    case 'anyofterms':
+    case 'alloftext':
+    case 'anyoftext': {
+      if (kind !== (fn.endsWith('terms') ? 'term' : 'fulltext')) return undefined;
+      const index = column.index(kind) as TokenIndex<unknown> | undefined;
+      if (index === undefined) return undefined;
+      return fn.startsWith('all') ? allOf(index.members(String(arg)), source.universeSize) : anyOf(index.members(String(arg)));
+    }
+    case 'le':
+    case 'lt':
+    case 'ge':
+    case 'gt':
+    case 'between': {
+      if ((kind !== 'int' && kind !== 'float') || field.isList || (field.typeName !== 'Int' && field.typeName !== 'Float')) return undefined;
+      const view = column.numbers();
+      if (view === undefined) return undefined;
+      const { present, nums } = view;
+      const inRange = rangeTest(field, fn, arg);
+      return { bound: estimate, share: estimate, test: (id) => present[id] === 1 && inRange(nums[id] as number) };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Every token's list holds the node; a query without tokens matches nothing (as TokenIndex.allOf). `share` is a count here (lists independent). */
+function allOf(lists: readonly Membership[], universe: number): IdCheck {
+  if (lists.length === 0) return { bound: 0, share: 0, test: FAIL, driver: { ids: [], test: FAIL, withinUniverse: true } };
+  const sorted = [...lists].sort((a, b) => a.size - b.size);
+  const smallest = sorted[0] as Membership;
+  const bound = smallest.size;
+  if (bound === 0) return { bound, share: 0, test: FAIL, driver: { ids: [], test: FAIL, withinUniverse: true } };
+  const rest = sorted.slice(1).map((m) => m.has);
+  const others: Tester = rest.length === 0 ? PASS : rest.length === 1 ? (rest[0] as Tester) : (id) => rest.every((t) => t(id));
+  const share = sorted.slice(1).reduce((s, m) => s * Math.min(1, m.size / Math.max(1, universe)), bound);
+  return { bound, share, test: rest.length === 0 ? smallest.has : both(smallest.has, others), driver: { ids: smallest.ids, test: others, withinUniverse: false } };
+}
+
+function anyOf(lists: readonly Membership[]): IdCheck {
+  const sorted = lists.filter((m) => m.size > 0).sort((a, b) => b.size - a.size);
+  const bound = sorted.reduce((s, m) => s + m.size, 0);
+  if (sorted.length === 0) return { bound: 0, share: 0, test: FAIL };
+  if (sorted.length === 1) return { bound, share: bound, test: (sorted[0] as Membership).has };
+  return { bound, share: bound, test: (id) => sorted.some((m) => m.has(id)) };
+}
+
+/** The comparison the int/float index answers, over a stored number (NaN bounds match nothing, as there). */
+function rangeTest(field: FieldModel, fn: string, arg: unknown): (value: number) => boolean {
+  const num = (v: unknown): number => toStoredValue(field, v) as number;
+  switch (fn) {
+    case 'le': {
+      const b = num(arg);
+      return (v) => v <= b;
+    }
+    case 'lt': {
+      const b = num(arg);
+      return (v) => v < b;
+    }
+    case 'ge': {
+      const b = num(arg);
+      return (v) => v >= b;
+    }
+    case 'gt': {
+      const b = num(arg);
+      return (v) => v > b;
+    }
+    default: {
+      const { min, max } = arg as { min: unknown; max: unknown };
+      const lo = num(min);
+      const hi = num(max);
+      return (v) => v >= lo && v <= hi;
+    }
+  }
+}
+
+/** `has`: the node holds a value (a list: at least one element) or an edge; any-language fields are materialised. */
+function hasTest(source: CheckSource, name: string): Tester | undefined {
+  const field = source.type.fields.get(name);
+  if (field === undefined) return FAIL;
+  const store = source.ctx.graph.store;
+  if (field.reverseOf !== undefined) {
+    const edges = store.edges(field.reverseOf);
+    return (id) => edges.inCount(id) > 0;
+  }
+  if (isEdgeField(field)) {
+    const edges = store.edges(field.predicate);
+    return (id) => edges.outCount(id) > 0;
+  }
+  if (field.languages !== undefined) return undefined;
+  const column = store.scalar(field.predicate);
+  return (id) => column.has(id);
+}
+
+/** eq/in/ranges on hash, exact and ordered indexes: the stored value with the comparison its index uses; undefined when the store lacks what it reads. */
+function valueTest(source: CheckSource, node: Extract<FilterPlan, { op: 'index' }>): Tester | undefined {
+  if (node.index === 'none') return undefined;
+  const column = source.ctx.graph.store.scalar(node.model.predicate);
+  const arg = valueAt(source.filter, node.at);
+  const stored = (v: unknown): ScalarValue => toStoredValue(node.model, v);
+  if (node.fn === 'eq' || node.fn === 'in') {
+    const values = node.fn === 'eq' ? [arg] : (Array.isArray(arg) ? arg : [arg]).filter((v) => v !== null);
+    if (node.index === 'hash') return holdsAny(column, values.map((v) => hashKey(stored(v))));
+    const index = column.index(node.index) as OrderedIndex<never> | undefined;
+    if (index === undefined) return undefined;
+    const tests = values.map((v) => index.rangeTest({ lower: { value: stored(v), inclusive: true }, upper: { value: stored(v), inclusive: true } }));
+    return valueMatches(column, tests);
+  }
+  const index = column.index(node.index) as OrderedIndex<never> | undefined;
   if (index === undefined) return undefined;
-  const lists = index.queryLists(text);
-  if (lists.length === 0) return never; // no term: nothing matches either way
-  if (fn === 'anyofterms') return (id) => lists.some((l) => contains(l, id));
-  return (id) => lists.every((l) => contains(l, id));
+  if (node.fn === 'between') {
+    const { min, max } = arg as { min: unknown; max: unknown };
+    return valueMatches(column, [index.rangeTest({ lower: { value: stored(min), inclusive: true }, upper: { value: stored(max), inclusive: true } })]);
+  }
+  const bound = { value: stored(arg), inclusive: node.fn === 'le' || node.fn === 'ge' };
+  return valueMatches(column, [index.rangeTest(node.fn === 'le' || node.fn === 'lt' ? { upper: bound } : { lower: bound })]);
 }
 
 /** A hash lookup's ids are the nodes whose value holds the key (the index's own matcher). */
-function holdsAny(column: ScalarColumn, keys: readonly (HashKey | undefined)[]): Check {
+function holdsAny(column: ScalarColumn, keys: readonly (HashKey | undefined)[]): Tester {
   const present = keys.filter((k): k is HashKey => k !== undefined);
-  if (present.length === 0) return never;
+  if (present.length === 0) return FAIL;
   if (present.length === 1) {
     const key = present[0] as HashKey;
     return (id) => column.holds(id, key);
@@ -167,9 +286,9 @@ function holdsAny(column: ScalarColumn, keys: readonly (HashKey | undefined)[]):
 }
 
 /** Candidates whose value (or any element of a list) passes one of the tests; numbers read from the typed column. */
-function valueMatches(column: ScalarColumn, tests: readonly (((value: ScalarValue) => boolean) | null)[]): Check {
+function valueMatches(column: ScalarColumn, tests: readonly (((value: ScalarValue) => boolean) | null)[]): Tester {
   const live = tests.filter((t): t is (value: ScalarValue) => boolean => t !== null);
-  if (live.length === 0) return never;
+  if (live.length === 0) return FAIL;
   const test = live.length === 1 ? (live[0] as (value: ScalarValue) => boolean) : (v: ScalarValue) => live.some((t) => t(v));
   const numbers = column.numbers();
   if (numbers !== undefined) {

@@ -3,7 +3,8 @@
 // of the field). The plan decides; this file only runs it.
 
 import type { SortedIds } from '../util/sorted-ids.js';
-import { difference, intersectAll, unionMany } from '../util/sorted-ids.js';
+import { difference, intersect, unionMany } from '../util/sorted-ids.js';
+import { checkFilter, compileCheck, type CheckSource, type IdCheck } from './filter-check.js';
 import { GraphStore } from '../store/graph-store.js';
 import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
 import type { ExecContext } from './exec-context.js';
@@ -22,9 +23,9 @@ import type { TrigramIndex } from '../indexes/trigram-index.js';
 import type { NgramIndex } from '../indexes/ngram-index.js';
 import type { GeoIndex } from '../indexes/geo-index.js';
 import { languageColumns, languageIds } from './language-value.js';
+import { listUniverse, restrictTo, type Universe } from './universe.js';
 import type { ScalarColumn } from '../store/scalar-column.js';
 import type { IndexKindName } from '../indexes/index-kind.js';
-import { checkFilter } from './filter-check.js';
 import { isEdgeField } from '../schema/model.js';
 
 export { isEdgeField };
@@ -34,6 +35,8 @@ type Filter = Readonly<Record<string, unknown>>;
 /** What a filter run did, for EXPLAIN: each node's id count and the step that ran. */
 export interface FilterRecord {
   readonly produced: Map<FilterPlan, number>;
+  /** Filter nodes tested per candidate instead of producing ids (with everything under them). */
+  readonly checked?: Set<FilterPlan>;
   filterStep: FilterStep;
 }
 
@@ -48,15 +51,34 @@ export function runFilter(
   type: TypeModel,
   plan: FilterPlan,
   filter: Filter | null | undefined,
-  universe: SortedIds,
+  universe: SortedIds | Universe,
   record?: FilterRecord,
 ): SortedIds {
-  if (plan.op === 'scan' && record === undefined) return universe; // no filter: the commonest list
-  const step = chooseFilterStep(plan, universe.length);
+  const nodes = Array.isArray(universe) ? listUniverse(universe) : (universe as Universe);
+  if (plan.op === 'scan' && record === undefined) return nodes.ids(); // no filter: the commonest list
+  const step = chooseFilterStep(plan, nodes.size);
   if (record !== undefined) record.filterStep = step;
-  const run = new FilterRun(ctx, type, filter, universe, record?.produced);
+  const run = new FilterRun(ctx, type, filter, nodes, record?.produced, record?.checked);
   if (step === 'index') return run.bounded(plan);
-  return checkFilter(ctx.graph.store, type, plan, filter, universe, (node) => run.run(node), record?.produced);
+  return checkFilter(run, plan, nodes.ids(), record?.produced);
+}
+
+/** One request's filter over `universe`, run or compiled into a per-candidate test (filter-check.ts); nodes materialised for a test are run once. */
+export interface PreparedFilter {
+  check(plan: FilterPlan): IdCheck;
+  /** The plan's ids within the universe (as runFilter). */
+  bounded(plan: FilterPlan): SortedIds;
+}
+
+export function prepareFilter(
+  ctx: ExecContext,
+  type: TypeModel,
+  filter: Filter | null | undefined,
+  universe: Universe,
+  produced?: Map<FilterPlan, number>,
+  checked?: Set<FilterPlan>,
+): PreparedFilter {
+  return new FilterRun(ctx, type, filter, universe, produced, checked);
 }
 
 /**
@@ -64,27 +86,52 @@ export function runFilter(
  * selections and payloads, similarity results): planned without statistics (every order is as good
  * over such lists) and run. Root lists and edges run cached plans (query-plan-cache.ts).
  */
-export function evaluateFilter(ctx: ExecContext, type: TypeModel, filter: Filter | null | undefined, universe: SortedIds): SortedIds {
-  if (filter === null || filter === undefined) return universe;
+export function evaluateFilter(ctx: ExecContext, type: TypeModel, filter: Filter | null | undefined, universe: SortedIds | Universe): SortedIds {
+  if (filter === null || filter === undefined) return Array.isArray(universe) ? universe : (universe as Universe).ids();
   return runFilter(ctx, type, planFilter(type, filter, noEstimates, 0, false), filter, universe);
 }
 
-class FilterRun {
+class FilterRun implements CheckSource {
+  /** Ids of nodes materialised to be checked, so that running them again costs nothing. */
+  private memo: Map<FilterPlan, SortedIds> | undefined;
+
   constructor(
-    private readonly ctx: ExecContext,
-    private readonly type: TypeModel,
-    private readonly filter: Filter | null | undefined,
-    private readonly universe: SortedIds,
+    readonly ctx: ExecContext,
+    readonly type: TypeModel,
+    readonly filter: Filter | null | undefined,
+    private readonly universe: Universe,
     private readonly produced: Map<FilterPlan, number> | undefined,
+    private readonly checkedNodes: Set<FilterPlan> | undefined,
   ) {}
+
+  get universeSize(): number {
+    return this.universe.size;
+  }
+
+  check(node: FilterPlan): IdCheck {
+    return compileCheck(this, node);
+  }
+
+  materialise(node: FilterPlan): SortedIds {
+    const ids = this.run(node);
+    (this.memo ??= new Map()).set(node, ids);
+    return ids;
+  }
+
+  /** Records that a node was tested per candidate (EXPLAIN). */
+  checked(node: FilterPlan): void {
+    this.checkedNodes?.add(node);
+  }
 
   /** A node's ids, intersected with the universe unless they lie within it already. */
   bounded(node: FilterPlan): SortedIds {
     const ids = this.run(node);
-    return withinUniverse(node) ? ids : intersectAll([ids, this.universe]);
+    return withinUniverse(node) ? ids : restrictTo(ids, this.universe);
   }
 
   run(node: FilterPlan): SortedIds {
+    const known = this.memo?.get(node);
+    if (known !== undefined) return known;
     const ids = this.compute(node);
     this.produced?.set(node, ids.length);
     return ids;
@@ -93,7 +140,7 @@ class FilterRun {
   private compute(node: FilterPlan): SortedIds {
     switch (node.op) {
       case 'scan':
-        return this.universe;
+        return this.universe.ids();
       case 'fail':
         throw new FieldError(node.message);
       case 'ids':
@@ -101,20 +148,50 @@ class FilterRun {
       case 'has':
         return hasField(this.ctx, this.type, node.field ?? String(valueAt(this.filter, node.at)));
       case 'not':
-        return difference(this.universe, this.run(node.child));
+        return difference(this.universe.ids(), this.run(node.child));
       case 'or':
         return unionMany(node.children.map((child) => this.bounded(child)));
-      case 'and': {
-        // Parts known to lie inside the universe spare the (often large) intersection with it.
-        const parts = node.children.map((child) => this.run(child));
-        if (!node.children.some(withinUniverse)) parts.push(this.universe);
-        return intersectAll(parts);
-      }
+      case 'and':
+        return this.intersection(node.children);
       case 'index':
         return applyOperator(this.ctx, node.model, node.fn, node.index, valueAt(this.filter, node.at));
     }
   }
+
+  /**
+   * A conjunction, from its smallest side: the child with the smallest bound (or the universe, when
+   * smaller) is materialised; a child much larger than the running result is checked per candidate
+   * (filter-check.ts: never materialised, e.g. a range over half the type or a negation), one of
+   * similar size is materialised and intersected (galloping or bitsets, as before).
+   */
+  private intersection(children: readonly FilterPlan[]): SortedIds {
+    const parts = children.map((node) => ({ node, check: this.check(node) })).sort((a, b) => a.check.bound - b.check.bound);
+    const smallest = parts[0];
+    if (smallest === undefined) return this.universe.ids();
+    let acc: SortedIds;
+    let rest = parts;
+    if (this.universe.size <= smallest.check.bound) acc = this.universe.ids();
+    else {
+      rest = parts.slice(1);
+      acc = this.run(smallest.node);
+      // A part known to lie inside the universe spares the intersection with it.
+      if (!children.some(withinUniverse)) acc = restrictTo(acc, this.universe);
+    }
+    for (const { node, check } of rest) {
+      if (acc.length === 0) break;
+      if (check.ids !== undefined) acc = intersect(acc, check.ids);
+      else if (check.bound > checkRatio * acc.length) {
+        this.checked(node);
+        acc = acc.filter((id) => check.test(id));
+      }
+      else acc = intersect(acc, this.run(node));
+    }
+    return acc;
+  }
 }
+
+/** A child this many times larger than the running intersection is checked per candidate, not materialised. */
+const checkRatio = 4;
 
 /** Nodes that have a value (or at least one edge) for a field. */
 function hasField(ctx: ExecContext, type: TypeModel, name: string): SortedIds {

@@ -19,11 +19,15 @@ export class Graph {
   }
 }
 
-/** Indexes kept for a field: its `@search` kinds, plus a hash/int index for `@id` lookups. */
+/**
+ * Indexes kept for a field: its `@search` kinds, a hash/int index for `@id` lookups, and the vector
+ * index (`hnsw`) of every `@embedding` field, which querySimilar<T>By* search with or without @search.
+ */
 function indexKindsOf(field: FieldModel): readonly IndexKind[] {
   if (field.custom !== undefined || field.kind === 'object' || field.kind === 'interface' || field.kind === 'union') return [];
   if (field.kind === 'id') return [];
-  const kinds = new Set<IndexKind>(field.search.filter((k) => k !== 'hnsw'));
+  const kinds = new Set<IndexKind>(field.search);
+  if (field.kind === 'embedding') kinds.add('hnsw');
   if (field.isXid) kinds.add(xidIndexKind(field));
   return [...kinds];
 }

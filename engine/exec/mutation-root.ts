@@ -13,6 +13,7 @@ import { readList, type Completed } from './read-objects.js';
 import { toStoredValue } from './stored-values.js';
 import { XidPrecheck } from './xid-precheck.js';
 import { unionReference } from './union-member.js';
+import { typeUniverse } from './universe.js';
 import { messages } from '../errors/messages.js';
 
 type Input = Readonly<Record<string, unknown>>;
@@ -27,12 +28,12 @@ export function resolveMutationRoot(ctx: ExecContext, root: RootFieldModel, plan
       return payload(ctx, type, plan, path, ids.roots, ids.count);
     }
     case 'update': {
-      const ids = inTransaction(ctx, plan, () => updateNodes(ctx, type, args['input'] as Input));
+      const ids = inTransaction(ctx, plan, () => updateNodes(ctx, type, args['input'] as Input, plan));
       ctx.events.push({ type: type.name, operation: 'update', rootIds: ids, input: args['input'] });
       return payload(ctx, type, plan, path, ids, ids.length);
     }
     case 'delete': {
-      const ids = queryIds(ctx, plan.fieldName, type, args);
+      const ids = queryIds(ctx, plan.fieldName, type, args, plan);
       const before = payload(ctx, type, plan, path, ids, ids.length);
       inTransaction(ctx, plan, () => {
         for (const id of ids) ctx.graph.store.deleteNode(id);
@@ -86,7 +87,7 @@ function addNodes(ctx: ExecContext, type: TypeModel, args: Record<string, unknow
   return { roots: unique, count: new Set([...writer.created, ...unique]).size };
 }
 
-function updateNodes(ctx: ExecContext, type: TypeModel, input: Input): number[] {
+function updateNodes(ctx: ExecContext, type: TypeModel, input: Input, occurrence: FieldPlan): number[] {
   const set = input['set'] as Input | null | undefined;
   const remove = input['remove'] as Input | null | undefined;
   // Checked while rewriting, before any node is matched (so also when none is): `set`, then `remove`.
@@ -96,7 +97,7 @@ function updateNodes(ctx: ExecContext, type: TypeModel, input: Input): number[] 
     if (error !== undefined) throw new FieldError(error);
   }
   if (remove !== undefined && remove !== null) checkRemovedReferences(ctx, type, remove);
-  const ids = [...queryIds(ctx, `update${type.name}`, type, { filter: input['filter'] })];
+  const ids = [...queryIds(ctx, `update${type.name}`, type, { filter: input['filter'] }, occurrence)];
   const writer = new NodeWriter(ctx, precheck);
   if (ids.length === 0 && set !== undefined && set !== null) rewriteUnmatched(ctx, writer, type, set);
   for (const id of ids) {
@@ -185,7 +186,7 @@ function memberOf(ctx: ExecContext, type: TypeModel, ref: Input): { type: TypeMo
 }
 
 function referencedNode(ctx: ExecContext, type: TypeModel, ref: Input): number | undefined {
-  const ids = evaluateFilter(ctx, type, refAsFilter(type, ref), ctx.graph.store.nodesOfType(type.name));
+  const ids = evaluateFilter(ctx, type, refAsFilter(type, ref), typeUniverse(ctx.graph.store, type.name));
   return ids[0];
 }
 

@@ -11,6 +11,7 @@ import type { QueryRun } from '../plan/query-plan.js';
 import type { EdgeRun } from '../plan/explain.js';
 import { languageValue } from './language-value.js';
 import { walkOrdered } from './index-walk.js';
+import { cacheCounters } from '../util/cache-stats.js';
 
 export interface OrderInput {
   readonly asc?: string | null;
@@ -180,8 +181,10 @@ export function cachedOrderPrefix<T extends SortedIds | undefined>(
   const hit = prefixByCandidates.get(ids);
   // A prefix as long as the list is its whole order: it answers any k.
   if (hit !== undefined && hit.column === column && hit.version === column.version && hit.descending === descending && (hit.ids.length >= k || hit.ids.length === ids.length)) {
+    cacheCounters.orderPrefix.hits++;
     return hit.ids.length <= k ? hit.ids : hit.ids.slice(0, k);
   }
+  cacheCounters.orderPrefix.misses++;
   // A miss fills the next power of two (pages further on, say offsets 0, 5, 10, ..., then hit):
   // the first 2k cost about what the first k do. A huge `first` is not worth keeping alive as long
   // as the posting, unless it is the whole order (`sortAll`).

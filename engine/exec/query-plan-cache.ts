@@ -10,6 +10,7 @@ import { keyMask, planGet, type GetPlan } from '../plan/get-plan.js';
 import { filterShape, orderShape, planQuery, planShapeKey, type QueryPlan } from '../plan/query-plan.js';
 import type { TypeModel } from '../schema/model.js';
 import type { ExecContext } from './exec-context.js';
+import { cacheCounters } from '../util/cache-stats.js';
 
 interface CachedPlan {
   readonly plan: QueryPlan;
@@ -39,7 +40,11 @@ export function queryPlanFor(ctx: ExecContext, rootName: string, type: TypeModel
   if (shapes === undefined) plansByOccurrence.set(occurrence, (shapes = new Map()));
   const key = shapeKey(occurrence, args, ctx.variables);
   const cached = shapes.get(key);
-  if (fresh(cached, count)) return cached.plan;
+  if (fresh(cached, count)) {
+    cacheCounters.plan.hits++;
+    return cached.plan;
+  }
+  cacheCounters.plan.misses++;
   const plan = planQuery(rootName, type, args, storeEstimates(store));
   if (shapes.size >= maxShapesPerOccurrence) shapes.clear();
   shapes.set(key, { plan, count });
@@ -63,8 +68,12 @@ export function getPlanFor(occurrence: FieldPlan, type: TypeModel, args: Readonl
   if (cached === undefined) getPlans.set(occurrence, (cached = []));
   for (let i = 0; i < cached.length; i++) {
     const entry = cached[i] as CachedGet;
-    if (entry.type === type && entry.mask === mask) return entry.plan;
+    if (entry.type === type && entry.mask === mask) {
+      cacheCounters.plan.hits++;
+      return entry.plan;
+    }
   }
+  cacheCounters.plan.misses++;
   const plan = planGet(occurrence.fieldName, type, mask);
   if (cached.length >= maxGetPlansPerOccurrence) cached.length = 0;
   cached.push({ type, mask, plan });
@@ -85,7 +94,11 @@ export function edgeFilterPlanFor(ctx: ExecContext, occurrence: FieldPlan, type:
   const store = ctx.graph.store;
   const count = store.countOfType(type.name);
   const cached = shapes.get(key);
-  if (fresh(cached, count)) return cached.plan;
+  if (fresh(cached, count)) {
+    cacheCounters.plan.hits++;
+    return cached.plan;
+  }
+  cacheCounters.plan.misses++;
   const plan = planFilter(type, filter, storeEstimates(store), count, false);
   if (shapes.size >= maxShapesPerOccurrence) shapes.clear();
   shapes.set(key, { plan, count });

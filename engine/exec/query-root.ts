@@ -102,10 +102,11 @@ function similar(ctx: ExecContext, root: RootFieldModel, type: TypeModel, plan: 
     if (!(stored instanceof Float32Array)) return [];
     vector = stored;
   }
-  const { ids, distances } = nearest(ctx, field, metricOf(ctx.apiSchema, type, field), vector, Number(args['topK']));
+  const { ids, distances, explain } = nearest(ctx, field, metricOf(ctx.apiSchema, type, field), vector, Number(args['topK']));
   const store = ctx.graph.store;
   const ofType = ids.filter((id) => store.hasType(id, type.name)).sort((a, b) => a - b);
   const kept = new Set(evaluateFilter(ctx, type, args['filter'] as Record<string, unknown> | undefined, ofType));
+  ctx.explain?.push(`${plan.fieldName}: ${type.name}\n${explain}, ${kept.size} of the type after the filter`);
   ctx.vectorDistances = distances;
   try {
     return readList(ctx, ids.filter((id) => kept.has(id)), type, plan, path, cascadeFor(plan, undefined, ctx.variables));

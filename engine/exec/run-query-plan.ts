@@ -2,27 +2,90 @@
 // page step the plan's adaptive rule picks for the real candidate count. Nothing here chooses an
 // index or a strategy of its own; `run` (EXPLAIN only) records what ran.
 
-import { choosePage, pageLimit, pageParams } from '../plan/order-plan.js';
+import { checkedWalkBudget, choosePage, pageLimit, pageParams, prefersDriverScan, type OrderKey, type PageParams } from '../plan/order-plan.js';
+import { withinUniverse } from '../plan/filter-plan.js';
+import { scanChecked, walkChecked } from './checked-walk.js';
 import type { QueryPlan, QueryRun } from '../plan/query-plan.js';
 import type { TypeModel } from '../schema/model.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import type { ExecContext } from './exec-context.js';
-import { runFilter } from './filter-eval.js';
+import { prepareFilter, runFilter, type PreparedFilter } from './filter-eval.js';
 import { runPage } from './order-page.js';
+import { restrictTo, typeUniverse, type Universe } from './universe.js';
 
 type Args = Readonly<Record<string, unknown>>;
 
-/** The ordered page: filter, then walk / top-k / sort / slice as the plan's rule decides. */
+/**
+ * The ordered page: when the rule picks an index walk for the filter's bound (from its postings), the
+ * walk tests each visited node against the filter (checked-walk.ts); otherwise, or when that walk
+ * gives up, the filter's candidates, then walk / top-k / sort / slice as the rule decides for their count.
+ */
 export function runQueryPlan(ctx: ExecContext, type: TypeModel, plan: QueryPlan, args: Args, run?: QueryRun): SortedIds {
-  const ids = runQueryFilter(ctx, type, plan, args, run);
   const page = pageParams(args);
-  const strategy = choosePage(plan.order, pageLimit(page), ids.length, ctx.graph.store.countOfType(type.name));
+  const total = ctx.graph.store.countOfType(type.name);
+  let ids: SortedIds;
+  if (plan.filter.op === 'scan' && run === undefined) ids = ctx.graph.store.nodesOfType(type.name); // no filter: the commonest list
+  else {
+    const universe = typeUniverse(ctx.graph.store, type.name);
+    const filter = prepareFilter(ctx, type, args['filter'] as Args | null | undefined, universe, run?.produced, run?.checked);
+    const walked = checkedPage(ctx, type, plan, filter, universe, page, total, run);
+    if (walked !== undefined && 'page' in walked) return walked.page;
+    ids = walked?.candidates ?? filter.bounded(plan.filter);
+    if (run !== undefined) run.candidates = ids.length;
+  }
+  const strategy = choosePage(plan.order, pageLimit(page), ids.length, total);
   return runPage(ctx, plan.order, strategy, ids, page, run);
+}
+
+/**
+ * The page by an index walk checking the filter per node, when the rule picks it for the filter's
+ * bound and the walk does not give up; or the candidates, when the filter had to be materialised to
+ * be checked at all (then the usual page step runs over them).
+ */
+function checkedPage(
+  ctx: ExecContext,
+  type: TypeModel,
+  plan: QueryPlan,
+  filter: PreparedFilter,
+  universe: Universe,
+  page: PageParams,
+  total: number,
+  run: QueryRun | undefined,
+): { readonly page: SortedIds } | { readonly candidates: SortedIds } | undefined {
+  const limit = pageLimit(page);
+  const walk = plan.order.walk;
+  const unordered = plan.order.keys.length === 0;
+  if ((walk === undefined && !unordered) || limit === undefined || plan.filter.op === 'scan') return undefined;
+  const check = filter.check(plan.filter);
+  if (check.ids !== undefined) return { candidates: withinUniverse(plan.filter) ? check.ids : restrictTo(check.ids, universe) };
+  if (unordered) {
+    // uid order: scan the driver (a superset of the matches, ascending) testing each id, stop at the page.
+    const driver = check.driver;
+    if (driver === undefined || !prefersDriverScan(limit, driver.ids.length, check.share * universe.size)) return undefined;
+    const scanned = scanChecked(driver, universe, limit);
+    if (run !== undefined) record(run, plan, 'checked-scan', scanned.visited, scanned.ids.length);
+    return { page: page.offset === 0 ? scanned.ids : scanned.ids.slice(page.offset) };
+  }
+  if (walk === undefined) return undefined;
+  if (choosePage(plan.order, limit, Math.min(check.bound, universe.size), total) !== 'index-walk') return undefined;
+  const key = plan.order.keys[0] as OrderKey;
+  const { ids, visited } = walkChecked(ctx, type, key, walk, check.test, universe, limit, checkedWalkBudget(limit, check.bound));
+  if (ids === undefined) return undefined;
+  if (run !== undefined) record(run, plan, 'checked-walk', visited, ids.length);
+  return { page: page.offset === 0 ? ids : ids.slice(page.offset) };
+}
+
+/** EXPLAIN: the whole filter was tested per node by `strategy`. */
+function record(run: QueryRun, plan: QueryPlan, strategy: 'checked-walk' | 'checked-scan', visited: number, kept: number): void {
+  run.checked.add(plan.filter);
+  run.strategy = strategy;
+  run.visited = visited;
+  run.candidates = kept;
 }
 
 /** The candidates: the nodes of `type` the plan's filter selects. */
 export function runQueryFilter(ctx: ExecContext, type: TypeModel, plan: QueryPlan, args: Args, run?: QueryRun): SortedIds {
-  const universe = ctx.graph.store.nodesOfType(type.name);
+  const universe = typeUniverse(ctx.graph.store, type.name);
   const ids = runFilter(ctx, type, plan.filter, args['filter'] as Args | null | undefined, universe, run);
   if (run !== undefined) run.candidates = ids.length;
   return ids;

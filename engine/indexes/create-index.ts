@@ -12,6 +12,7 @@ import { TermIndex } from './term-index.js';
 import { TrigramIndex } from './trigram-index.js';
 import type { KeyMatcher } from './postings/posting-table.js';
 import type { ValueIndex } from './value-index.js';
+import { VectorIndex } from './vector-index.js';
 
 /** `matches` tests a node's stored value in the column being indexed (indexes that can use it keep no copy of the values). */
 export function createIndex(kind: IndexKindName, matches?: KeyMatcher): ValueIndex {
@@ -44,6 +45,6 @@ export function createIndex(kind: IndexKindName, matches?: KeyMatcher): ValueInd
     case 'geo':
       return new GeoIndex();
     case 'hnsw':
-      throw new Error('index kind not available: ' + kind);
+      return new VectorIndex();
   }
 }

@@ -4,9 +4,9 @@
 // - flexsearch stores the postings and adds and removes the documents: one document per node, the
 //   tokens of its value (of all its values, for a list). Our analyzer has made the tokens; flexsearch gets
 //   them through a pass-through `encode`, so none of its normalisation touches them. With resolution 1
-//   each token has one id array; with `fastupdate` a removal splices the node out of exactly the arrays
-//   its register names (the register is ours and keeps 4 bytes a node instead of flexsearch's ~150: see
-//   NodeRegister).
+//   each token has one id array; a removal splices the node out of exactly the arrays of its tokens, at
+//   a binary-searched place (flexsearch's own `indexOf` scanned them), and flexsearch only unregisters
+//   it (the register is ours and keeps 4 bytes a node instead of flexsearch's ~150: see NodeRegister).
 // - Exact boolean retrieval is ours: flexsearch's documented `search` ranks and caps by relevance, so an
 //   answer that must hold every match (ordering and paging come after filtering) needs `limit: n` and a
 //   sort by id, 30-300x slower for 2 words (bench/README.md, "flexsearch: documented API or internals").
@@ -145,8 +145,8 @@ interface Derived {
 /**
  * flexsearch appends a newly indexed id at the end of each of its document's arrays: bulk loads add
  * ascending ids, so nothing moves; an older node (re)indexed later is moved into place (a memmove via
- * pop + splice; Array#copyWithin walks the elements generically and is ~250x slower). Its removals
- * splice by indexOf, which keeps the order.
+ * pop + splice; Array#copyWithin walks the elements generically and is ~250x slower). Removals
+ * splice at a binary-searched place (`drop`), which keeps the order.
  */
 function keepAscending(ids: number[]): void {
   const last = ids.length - 1;
@@ -154,6 +154,19 @@ function keepAscending(ids: number[]): void {
   if (last === 0 || (ids[last - 1] as number) < id) return;
   ids.pop();
   ids.splice(lowerBound(ids, id), 0, id);
+}
+
+const noArrays: number[][] = [];
+
+/** Removes `id` from an ascending array (pop when last, else a splice at its binary-searched place). */
+function removeAscending(ids: number[], id: number): void {
+  const last = ids.length - 1;
+  if (ids[last] === id) {
+    ids.pop();
+    return;
+  }
+  const at = lowerBound(ids, id);
+  if (ids[at] === id) ids.splice(at, 1);
 }
 
 /**
@@ -228,7 +241,10 @@ export class FlexsearchPostings implements TokenStore<number[]> {
     if (refs === undefined || refs.length !== count) refs = this.arraysHolding(id);
     this.entries -= refs.length;
     if (this.derived.size > 0) for (const ids of refs) this.derived.delete(ids);
-    this.reg.lend(id, refs);
+    // The arrays are ascending: the node is found by binary search, not by flexsearch's indexOf (a scan
+    // of every array, O(nodes) for common tokens); flexsearch is lent no arrays and only unregisters it.
+    for (const ids of refs) removeAscending(ids, id);
+    this.reg.lend(id, noArrays);
     this.flex.remove(id);
     this.reg.removed();
     for (const ids of refs) if (ids.length === 0) this.emptied++;

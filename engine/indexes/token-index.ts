@@ -9,6 +9,7 @@
 
 import { intersectLists } from './postings/intersect-lists.js';
 import type { TokenStore } from './postings/token-store.js';
+import { membershipOf, NO_MEMBERS, type Membership } from './postings/membership.js';
 import { EMPTY_IDS, unionMany, type SortedIds } from '../util/sorted-ids.js';
 import type { ScalarValue, ValueIndex } from './value-index.js';
 
@@ -81,15 +82,15 @@ export class TokenIndex<L> implements ValueIndex {
   }
 
   /**
-   * The lists of the query `text`'s tokens (empty for a token no node holds), for testing nodes one
-   * by one: a node is in `allOf(text)` iff every list holds it and the text has a token, and in
-   * `anyOf(text)` iff some list holds it. No intersection or union is built.
+   * Per distinct token of the query `text`, a membership test of its list (NO_MEMBERS for a token no
+   * node holds): `allOf`/`anyOf` checked per candidate without intersecting or merging the lists.
+   * Valid during the caller's call only.
    */
-  queryLists(text: string): SortedIds[] {
-    const out: SortedIds[] = [];
+  members(text: string): Membership[] {
+    const out: Membership[] = [];
     for (const token of distinct(this.tokenizer.query(text))) {
       const list = this.store.list(token);
-      out.push(list === undefined ? EMPTY_IDS : this.store.snapshot(list));
+      out.push(list === undefined ? NO_MEMBERS : membershipOf(this.store.ids(list)));
     }
     return out;
   }

@@ -20,8 +20,13 @@ export function explainQuery(plan: QueryPlan, args: Readonly<Record<string, unkn
     lines.push(`  page offset ${page.offset}${page.first === undefined ? '' : ` first ${page.first}`}`);
   }
   if (run !== undefined) {
-    const how = run.strategy === 'sort after @cascade' ? run.strategy : strategyName(run.strategy, plan);
-    lines.push(`  ran ${how} over ${run.candidates} candidates${run.cachedPrefix ? ' (cached prefix)' : ''}`);
+    const ran = run.strategy;
+    if (ran === 'checked-walk') lines.push(`  ran walk ${plan.order.walk ?? ''} index checking the filter per node: ${run.visited} visited, ${run.candidates} kept`);
+    else if (ran === 'checked-scan') lines.push(`  ran unordered page from the smallest list checking the filter per node: ${run.visited} visited, ${run.candidates} kept`);
+    else {
+      const how = ran === 'sort after @cascade' ? ran : strategyName(ran, plan);
+      lines.push(`  ran ${how} over ${run.candidates} candidates${run.cachedPrefix ? ' (cached prefix)' : ''}`);
+    }
   }
   return lines.join('\n');
 }
@@ -31,8 +36,11 @@ function strategyName(strategy: PageStrategy, plan: QueryPlan): string {
   return strategy === 'index-walk' ? `walk ${plan.order.walk ?? ''} index` : strategy;
 }
 
-function explainFilter(node: FilterPlan, indent: string, lines: string[], filter: unknown, run: QueryRun | undefined): void {
-  const got = run === undefined ? '' : ` got ${run.produced.get(node) ?? 0}`;
+/** After a run, a node shows the ids it produced, or `checked` when it (or a node above it) was tested per candidate. */
+function explainFilter(node: FilterPlan, indent: string, lines: string[], filter: unknown, run: QueryRun | undefined, underCheck = false): void {
+  const produced = run?.produced.get(node);
+  const checked = underCheck || (run?.checked.has(node) ?? false);
+  const got = run === undefined ? '' : produced === undefined && checked ? ' checked' : ` got ${produced ?? 0}`;
   const line = (text: string): void => void lines.push(`${indent}${text} [${node.estimate}]${got}`);
   switch (node.op) {
     case 'scan':
@@ -47,11 +55,11 @@ function explainFilter(node: FilterPlan, indent: string, lines: string[], filter
       return line(`fail: ${node.message}`);
     case 'not':
       line('not');
-      return explainFilter(node.child, `${indent}  `, lines, filter, run);
+      return explainFilter(node.child, `${indent}  `, lines, filter, run, checked);
     case 'and':
     case 'or':
       line(node.op === 'and' ? 'intersect' : 'union');
-      for (const child of node.children) explainFilter(child, `${indent}  `, lines, filter, run);
+      for (const child of node.children) explainFilter(child, `${indent}  `, lines, filter, run, checked);
   }
 }
 

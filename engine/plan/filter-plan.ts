@@ -154,7 +154,7 @@ class FilterPlanner {
 /**
  * How a filter runs over a candidate list: `index` looks each condition up in its index (ids of the
  * whole type) and intersects with the candidates; `check` tests each candidate's stored value
- * (exec/filter-check.ts), conditions with no such test (text, regexp, geo) looked up once.
+ * (exec/filter-check.ts), conditions with no value test (terms, text, geo) looked up once.
  */
 export type FilterStep = 'index' | 'check';
 
@@ -176,14 +176,10 @@ export function chooseFilterStep(plan: FilterPlan, candidates: number): FilterSt
   return candidates * cost.tested * checkStepCost < cost.lookups ? 'check' : 'index';
 }
 
-/**
- * Whether a node is answered by a test of each candidate with the same answer as its lookup: the
- * candidate's stored value (equality and ranges, `has`), or its presence in each query term's posting.
- */
+/** Whether a node is answered by testing a candidate's stored value (same answer as its index lookup). */
 export function isValueTested(node: FilterPlan): boolean {
   if (node.op === 'has') return true;
-  if (node.op !== 'index' || node.model.languages !== undefined) return false;
-  return (valueTested.has(node.fn) && testedKinds.has(node.index)) || (node.index === 'term' && (node.fn === 'allofterms' || node.fn === 'anyofterms'));
+  return node.op === 'index' && node.model.languages === undefined && valueTested.has(node.fn) && testedKinds.has(node.index);
 }
 
 function testedCost(node: FilterPlan): { tested: number; lookups: number } {

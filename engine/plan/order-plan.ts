@@ -94,6 +94,26 @@ export function prefersIndexWalk(limit: number, candidates: number, total: numbe
   return candidates * candidates > walkStepCost * limit * Math.max(total, candidates);
 }
 
+/**
+ * Index entries a walk testing each node against the whole filter may visit before it gives up and
+ * the candidates are collected instead: about what collecting them costs (`bound`, the filter's
+ * upper bound from its postings), so a bound far above the real count at most doubles the work.
+ */
+export function checkedWalkBudget(limit: number, bound: number): number {
+  return Math.max(bound, 4 * limit);
+}
+
+/**
+ * An unordered page from a driver list (the smallest list holding every match, in uid order) tested
+ * per id, rather than collecting every match: the scan visits about `limit × driver / matches` ids
+ * (a binary search each, ~4 merge steps of collecting), collecting costs about the driver's length.
+ * `matches` is an estimate (lists taken as independent).
+ */
+export function prefersDriverScan(limit: number, driver: number, matches: number): boolean {
+  if (driver === 0) return true;
+  return (limit * driver * walkStepCost) / Math.max(matches, 1e-9) < driver;
+}
+
 /** The ordered index that can be walked in `field`'s value order, if any. */
 export function walkableIndex(field: FieldModel): IndexKind | undefined {
   if (field.isList) return undefined;

@@ -25,8 +25,12 @@ export interface QueryRun {
   readonly produced: Map<FilterPlan, number>;
   /** The filter step that ran (filter-plan.ts chooseFilterStep). */
   filterStep: FilterStep;
+  /** Filter nodes tested per candidate instead of producing ids (with everything under them). */
+  readonly checked: Set<FilterPlan>;
   candidates: number;
-  strategy: PageStrategy | 'sort after @cascade';
+  strategy: PageStrategy | 'sort after @cascade' | 'checked-walk' | 'checked-scan';
+  /** Index entries (or driver ids, for `checked-scan`) a walk checking the filter visited. */
+  visited: number;
   /** The page came from the cached first k of the same candidate list. */
   cachedPrefix: boolean;
 }
@@ -38,7 +42,7 @@ export function planQuery(root: string, type: TypeModel, args: Readonly<Record<s
 }
 
 export function newQueryRun(): QueryRun {
-  return { produced: new Map(), filterStep: 'index', candidates: 0, strategy: 'none', cachedPrefix: false };
+  return { produced: new Map(), filterStep: 'index', checked: new Set(), candidates: 0, strategy: 'none', cachedPrefix: false, visited: 0 };
 }
 
 /**

@@ -17,7 +17,8 @@ declare global {
 
 /** Whether JSON or GraphQL text may hold a lone surrogate escape (one cheap regex test). */
 export function mayHoldLoneSurrogate(text: string): boolean {
-  return surrogateEscape.test(text);
+  // includes() first: a plain substring search is several times cheaper than the regex.
+  return text.includes('\\u') && surrogateEscape.test(text);
 }
 
 /** `value` (parsed request JSON) with every string and key well formed; changed in place. */
@@ -57,7 +58,7 @@ function visit(value: unknown, stack: object[]): unknown {
  * one stays a pair. Block strings take no escapes and comments are not values: both are left alone.
  */
 export function replaceLoneSurrogateEscapes(query: string): string {
-  if (!surrogateEscape.test(query)) return query;
+  if (!mayHoldLoneSurrogate(query)) return query;
   let out = '';
   let copied = 0;
   let i = 0;

@@ -5,7 +5,6 @@ import {
   GraphQLError,
   Kind,
   parse,
-  validate,
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLSchema,
@@ -21,6 +20,7 @@ import { blankEmptyArguments } from './empty-arguments.js';
 import { replaceLoneSurrogateEscapes } from './lone-surrogates.js';
 import { coerceVariablesFast } from './compiled-variables.js';
 import { LruCache } from './document-cache.js';
+import { cacheCounters } from '../util/cache-stats.js';
 import { toDgraphLocations, toDgraphMessage } from '../gqlparser/dgraph-messages.js';
 import { inDgraphOrder, requestRules } from '../gqlparser/dgraph-rules.js';
 import { noFragmentCyclesAt } from '../gqlparser/gqlparser-rules.js';
@@ -31,6 +31,7 @@ import { selectionBoundsError } from './selection-bounds.js';
 import { toGqlparserSyntax } from '../gqlparser/syntax-errors.js';
 import { typeSystemDefinitionError } from './type-system-definition.js';
 import { findFragmentCycles } from './fragment-cycles.js';
+import { validateDocument } from './validate-document.js';
 
 const defaultMaxQuerySelections = 20_000;
 
@@ -92,7 +93,11 @@ export class RequestPreparer {
 
   #check(query: string): CacheEntry {
     const cached = this.#documents.get(query);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) {
+      cacheCounters.document.hits++;
+      return cached;
+    }
+    cacheCounters.document.misses++;
     const entry = this.#parseAndValidate(query);
     this.#documents.set(query, entry);
     return entry;
@@ -140,7 +145,7 @@ export class RequestPreparer {
   }
 
   #validate(document: DocumentNode, rules: readonly ValidationRule[]): readonly GraphQLError[] {
-    return this.limits.validate === false ? [] : validate(this.schema, document, rules, { maxErrors: 50 });
+    return this.limits.validate === false ? [] : validateDocument(this.schema, document, rules, 50);
   }
 
   #coerceVariables(

@@ -249,7 +249,10 @@ export class ScalarColumnImpl implements ScalarColumn {
       this.flags = Uint8Array.from(snapshot.flags);
       if (repr === NUM) this.nums = Float64Array.from(snapshot.nums);
       const flags = this.flags;
-      for (let id = 0; id < flags.length; id++) if (flags[id] !== 0) this.count++;
+      for (let id = 0; id < flags.length; id++) {
+        if (flags[id] !== 0) this.count++;
+        else if (repr === NUM) this.nums[id] = 0; // snapshots written before absent slots were zeroed
+      }
       this.elements = this.count;
     } else if (repr === ANY) {
       const { ids, values } = snapshot;
@@ -321,7 +324,11 @@ export class ScalarColumnImpl implements ScalarColumn {
     if (this.repr === STR) this.strings?.delete(id);
     else if (this.repr === ANY) {
       if (id < this.vals.length) this.vals[id] = undefined;
-    } else if (id < this.flags.length) this.flags[id] = 0;
+    } else if (id < this.flags.length) {
+      this.flags[id] = 0;
+      // Absent number slots hold 0: readers of the typed array (top-k) test `present` only for a 0.
+      if (this.repr === NUM) this.nums[id] = 0;
+    }
   }
 
   private toAny(): void {

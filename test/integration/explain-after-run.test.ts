@@ -50,30 +50,30 @@ function naive(keep: (row: Row) => boolean, n: number): { title: string; likes: 
 const byLikes = 'query ($min: Int) { queryPost(filter: { likes: { ge: $min } }, order: { desc: likes }, first: 5) { title likes } }';
 
 describe('EXPLAIN after the run', () => {
-  it('names the step that ran when the real count overrules the estimate', async () => {
+  it('walks the order index checking the range per node, collecting no candidates', async () => {
     const answer = await post(byLikes, { min: 45 }, { explain: true });
     expect(answer['data']).toEqual({ queryPost: naive((r) => r.likes >= 45, 5) });
     expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe(
       [
         'queryPost: Post',
-        '  ge likes via int [100] got 30',
+        '  ge likes via int [100] checked',
         '  order desc likes by walk int index',
         '  page offset 0 first 5',
-        '  ran top-k over 30 candidates',
+        '  ran walk int index checking the filter per node: 5 visited, 5 kept',
       ].join('\n'),
     );
   });
 
-  it('the same plan, reused for other values, walks the index when the real count is large', async () => {
-    const answer = await post(byLikes, { min: 0 }, { explain: true });
-    expect(answer['data']).toEqual({ queryPost: naive(() => true, 5) });
+  it('the same plan, reused for values matching nothing, gives up the walk after its budget and collects the candidates', async () => {
+    const answer = await post(byLikes, { min: 50 }, { explain: true });
+    expect(answer['data']).toEqual({ queryPost: [] });
     expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe(
       [
         'queryPost: Post',
-        '  ge likes via int [100] got 300',
+        '  ge likes via int [100] got 0',
         '  order desc likes by walk int index',
         '  page offset 0 first 5',
-        '  ran walk int index over 300 candidates',
+        '  ran sort over 0 candidates',
       ].join('\n'),
     );
   });
@@ -85,12 +85,12 @@ describe('EXPLAIN after the run', () => {
     expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe(
       [
         'queryPost: Post',
-        '  intersect [100] got 40',
-        '    lt likes via int [100] got 60',
+        '  intersect [100] checked',
+        '    lt likes via int [100] checked',
         '    eq published via bool [150] got 200',
         '  order asc likes by walk int index',
         '  page offset 0 first 3',
-        '  ran top-k over 40 candidates',
+        '  ran walk int index checking the filter per node: 5 visited, 3 kept',
       ].join('\n'),
     );
   });

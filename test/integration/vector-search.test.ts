@@ -9,7 +9,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
-import { makeTempDir, startServer, type ServerProcess } from './helpers/server-process.js';
+import { makeTempDir, startServer, startWithSchema, type ServerProcess } from './helpers/server-process.js';
 
 const schema = `
 type Doc {
@@ -212,6 +212,83 @@ describe('persistence', () => {
       await node.stop();
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('many vectors: the exact index (k-d trees for euclidean, a scan otherwise), EXPLAINed', () => {
+  // 700 docs (past the index's pending list, so trees are built, merged and partly deleted from) on a
+  // coarse grid of eighths: every value is exact in float32, and equal distances (ties) are frequent.
+  const many: Doc[] = Array.from({ length: 700 }, (_, i) => ({
+    title: `m${i}`,
+    kind: i % 3 === 0 ? 'a' : 'b',
+    v: [((i * 7) % 17) / 8 - 1, ((i * 11) % 13) / 8 - 1, ((i * 5) % 9) / 8 - 1],
+  }));
+  let debug: ServerProcess;
+
+  beforeAll(async () => {
+    debug = await startWithSchema(schema, { args: ['--debug'] });
+    const input = many.map((d) => ({ title: d.title, kind: d.kind, eu: d.v, co: d.v, dp: d.v }));
+    await ok('mutation ($in: [AddDocInput!]!) { addDoc(input: $in) { numUids } }', { in: input }, debug);
+  }, 30_000);
+
+  afterAll(async () => {
+    await debug?.stop();
+  });
+
+  /** The exact answer: distances as the server computes them, ties in uid (= insertion) order. */
+  function exact(metric: Metric, vector: readonly number[], topK: number, set: readonly Doc[], keep: (d: Doc) => boolean = () => true): { title: string; vector_distance: number }[] {
+    return set
+      .map((d, i) => ({ d, i, dist: d.v === null ? NaN : distance(metric, vector, d.v) }))
+      .filter((x) => !Number.isNaN(x.dist))
+      .sort((x, y) => x.dist - y.dist || x.i - y.i)
+      .slice(0, topK)
+      .filter((x) => keep(x.d))
+      .map((x) => ({ title: x.d.title, vector_distance: x.dist }));
+  }
+
+  async function explained(variables: Record<string, unknown>): Promise<{ list: unknown; explain: string }> {
+    const answer = await postGraphql(debug.url, { query: byEmbedding, variables, extensions: { explain: true } });
+    const body = (await answer.json()) as { data: { querySimilarDocByEmbedding: unknown }; extensions: { explain: string }; errors?: unknown };
+    expect(body.errors).toBeUndefined();
+    return { list: body.data.querySimilarDocByEmbedding, explain: body.extensions.explain };
+  }
+
+  it('euclidean: the exact nearest with exact distances, through the k-d trees, computing far fewer than all distances', async () => {
+    for (const v of [[0, 0, 0], [0.125, -0.5, 0.25], [-1, -1, -1], [3, 3, 3]]) {
+      const { list, explain } = await explained({ by: 'eu', k: 10, v });
+      expect(list).toEqual(exact('eu', v, 10, many));
+      const match = /^querySimilarDocByEmbedding: Doc\n {2}nearest 10 by eu \(euclidean\) via hnsw k-d trees over 700 vectors\n {2}ran: examined (\d+), got 10, 10 of the type after the filter$/.exec(explain);
+      expect(match, explain).not.toBeNull();
+      expect(Number(match?.[1])).toBeLessThan(350);
+    }
+  });
+
+  it('cosine and dot product scan every vector, exactly', async () => {
+    const v = [0.5, -0.25, 1];
+    for (const [by, metric] of [['co', 'cosine'], ['dp', 'dotproduct']] as const) {
+      const { list, explain } = await explained({ by, k: 7, v });
+      expect(list).toEqual(exact(by, v, 7, many));
+      expect(explain).toBe(`querySimilarDocByEmbedding: Doc\n  nearest 7 by ${by} (${metric}) via hnsw scan over 700 vectors\n  ran: examined 700, got 7, 7 of the type after the filter`);
+    }
+  });
+
+  it('the filter applies to the exact topK; updated and deleted vectors are found at their new place only', async () => {
+    const v = [0.25, 0.25, -0.5];
+    const filtered = await explained({ by: 'eu', k: 12, v, f: { kind: { eq: 'a' } } });
+    const want = exact('eu', v, 12, many, (d) => d.kind === 'a');
+    expect(filtered.list).toEqual(want);
+    expect(filtered.explain).toMatch(new RegExp(`got 12, ${want.length} of the type after the filter$`));
+    // Move 300 docs onto the query point's neighbourhood, delete 100 others.
+    const moved = many.map((d, i) => (i % 2 === 0 && i < 600 ? { ...d, v: [0.25 + (i % 5) / 8, 0.25, -0.5] } : d));
+    for (let i = 0; i < 600; i += 2) {
+      await ok('mutation ($t: String!, $v: [Float!]) { updateDoc(input: { filter: { title: { eq: $t } }, set: { eu: $v } }) { numUids } }', { t: `m${i}`, v: moved[i]?.v }, debug);
+    }
+    await ok('mutation { deleteDoc(filter: { kind: { eq: "a" } }) { numUids } }', undefined, debug);
+    const now = moved.map((d) => (d.kind === 'a' ? { ...d, v: null } : d));
+    for (const k of [1, 12, 700]) {
+      const { list } = await explained({ by: 'eu', k, v });
+      expect(list).toEqual(exact('eu', v, k, now));
     }
   }, 60_000);
 });

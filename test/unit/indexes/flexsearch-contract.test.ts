@@ -107,6 +107,17 @@ describe('flexsearch contract (undocumented behaviour flexsearch-postings.ts rel
     expect(index.map.get('b')).toEqual([[1, 2, 3]]);
   });
 
+  it('remove with no arrays lent (`get(id)` is []) touches no array and still unregisters the id', () => {
+    const reg = new RecordingRegister();
+    const index = flexIndex(reg);
+    for (const id of [1, 2, 3]) index.add(id, ['a']);
+    reg.set(2, []);
+    reg.calls.length = 0;
+    index.remove(2);
+    expect(reg.calls).toEqual([['get', 2], ['delete', 2]]);
+    expect(index.map.get('a')).toEqual([[1, 2, 3]]);
+  });
+
   it('remove of an id the register does not hold does nothing, and an empty register is not asked', () => {
     const reg = new RecordingRegister();
     const index = flexIndex(reg);
@@ -142,5 +153,13 @@ describe('flexsearch contract (undocumented behaviour flexsearch-postings.ts rel
     expect(apple[0]).toEqual([1, 2, 7, 9]);
     expect(flex.reg.has(5)).toBe(false);
     expect(flex.reg.has(7)).toBe(true);
+    // Removals splice at the binary-searched place (first, middle, last), never another id.
+    for (const id of [1, 7, 9]) i.remove('apple pie', id);
+    expect(apple[0]).toEqual([2]);
+    expect(flex.map.get('pie')).toEqual([[2]]);
+    expect(i.allOfText('apple pie')).toEqual([2]);
+    i.remove('apple pie', 2);
+    expect(apple[0]).toEqual([]);
+    expect(flex.reg.has(2)).toBe(false);
   });
 });

@@ -37,8 +37,10 @@ export interface PlanGolden {
   readonly args: Record<string, unknown>;
   /** EXPLAIN before running. */
   readonly explain: readonly string[];
-  /** The page step the run test expects to run. */
-  readonly ran: PageStrategy;
+  /** The page step the run test expects to run (`checked-walk`: the order index walked, the filter checked per node). */
+  readonly ran: PageStrategy | 'checked-walk';
+  /** Nodes the run tests per candidate instead of collecting their ids (`op`, or `fn field`). */
+  readonly checked?: readonly string[];
 }
 
 const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
@@ -61,6 +63,8 @@ export const planGoldens: readonly PlanGolden[] = [
     args: { filter: { published: true, title: { eq: someTitle }, likes: { gt: 5 } } },
     explain: ['queryPost: Post', '  intersect [1]', '    eq title via hash [1]', '    gt likes via int [3334]', '    eq published via bool [5000]'],
     ran: 'none',
+    // The range, far larger than the one title, is checked on it, not collected.
+    checked: ['gt likes'],
   },
   {
     name: 'walks the ordered index for a small page of many candidates',
@@ -82,11 +86,12 @@ export const planGoldens: readonly PlanGolden[] = [
     ran: 'index-walk',
   },
   {
-    // Estimated a third of 10,000 posts: a walk. The run finds 29, so the adaptive step sorts them.
-    name: 'plans a walk that the real candidate count turns into a sort',
+    // Estimated a third of the posts: the walk checks the range per node and stops at the page.
+    name: 'walks the order index checking a range per node, collecting no candidates',
     args: { filter: { likes: { gt: 45 } }, order: { desc: 'likes' }, first: 10 },
     explain: ['queryPost: Post', '  gt likes via int [3334]', '  order desc likes by walk int index', '  page offset 0 first 10'],
-    ran: 'sort',
+    ran: 'checked-walk',
+    checked: ['gt likes'],
   },
   {
     name: 'uses top-k for an unindexed order key',
@@ -121,6 +126,8 @@ export const planGoldens: readonly PlanGolden[] = [
       '    ids 2 [2]',
     ],
     ran: 'none',
+    // `not has likes` (most posts) is checked on the few without a score, not collected.
+    checked: ['not', 'has'],
   },
   {
     name: 'plans `or` inside `and` inside `not`',

@@ -147,6 +147,11 @@ function scanCount(node: FilterPlan, filter: Filter): number | undefined {
   }
 }
 
+/** A node as the goldens' `checked` lists name it: `op` or `fn field`. */
+function describeNode(node: FilterPlan): string {
+  return node.op === 'index' ? `${node.fn} ${node.field}` : node.op;
+}
+
 function nodesOf(node: FilterPlan): FilterPlan[] {
   if (node.op === 'and' || node.op === 'or') return [node, ...node.children.flatMap(nodesOf)];
   if (node.op === 'not') return [node, ...nodesOf(node.child)];
@@ -170,19 +175,30 @@ describe('plan goldens run against data', () => {
       const expected = oracle(golden.args);
 
       expect(ids.map(GraphStore.uidOf)).toEqual(expected.page.map((r) => GraphStore.uidOf(r.id)));
-      expect(run.candidates).toBe(expected.candidates.length);
-      expect(run.produced.get(plan.filter)).toBe(expected.candidates.length);
       expect(run.strategy).toBe(golden.ran);
+      const walked = golden.ran === 'checked-walk';
+      // A checked walk keeps the page's nodes (offset included) and collects no candidates.
+      const kept = walked ? ((golden.args['offset'] as number | undefined) ?? 0) + expected.page.length : expected.candidates.length;
+      expect(run.candidates).toBe(kept);
+      expect(run.produced.get(plan.filter)).toBe(walked ? undefined : expected.candidates.length);
       const filter = (golden.args['filter'] ?? {}) as Filter;
+      // Each node produced what a scan finds for it, unless it (or a node above it) was checked per candidate.
+      const checkedNodes = new Set<FilterPlan>();
+      for (const node of nodesOf(plan.filter)) if (run.checked.has(node)) nodesOf(node).forEach((n) => checkedNodes.add(n));
       for (const node of nodesOf(plan.filter)) {
         const count = scanCount(node, filter);
-        if (count !== undefined) expect(run.produced.get(node), `${node.op} ${JSON.stringify(node.op === 'index' ? node.at : '')}`).toBe(count);
+        const produced = run.produced.get(node);
+        if (produced === undefined) expect(checkedNodes.has(node), `${node.op} produced nothing and was not checked`).toBe(true);
+        else if (count !== undefined) expect(produced, `${node.op} ${JSON.stringify(node.op === 'index' ? node.at : '')}`).toBe(count);
       }
+      expect([...checkedNodes].map(describeNode).sort()).toEqual([...(golden.checked ?? [])].sort());
 
       const after = explainQuery(plan, golden.args, run).split('\n');
-      expect(after.at(-1)).toBe(`  ran ${stepNames[golden.ran]} over ${expected.candidates.length} candidates`);
-      expect(after.slice(0, -1).map((line) => line.replace(/ got \d+$/, ''))).toEqual(golden.explain);
-      expect(after[1]).toMatch(new RegExp(` got ${expected.candidates.length}$`));
+      expect(after.at(-1)).toBe(
+        walked ? `  ran walk int index checking the filter per node: ${run.visited} visited, ${kept} kept` : `  ran ${stepNames[golden.ran as keyof typeof stepNames]} over ${kept} candidates`,
+      );
+      expect(after.slice(0, -1).map((line) => line.replace(/ (got \d+|checked)$/, ''))).toEqual(golden.explain);
+      expect(after[1]).toMatch(walked ? / checked$/ : new RegExp(` got ${expected.candidates.length}$`));
     });
   }
 });

@@ -19,4 +19,14 @@ describe('parseRequestJson', () => {
     expect(hasFloatText(parsed)).toBe(true);
     expect(hasFloatText(parsed.variables)).toBe(true);
   });
+
+  it('finds float-written integers after any JSON separator and whitespace, not inside strings', () => {
+    const parsed = parseRequestJson('{"v":[ 2.0,\n\t-1E2 ],"w":\r\n 3.00,"id":"0x2e5","s":"a:1e3"}') as any;
+    expect(parsed.v[0]).toMatchObject({ value: 2, text: '2.0' });
+    expect(parsed.v[1]).toMatchObject({ value: -100, text: '-1E2' });
+    expect(parsed.w).toMatchObject({ value: 3, text: '3.00' });
+    expect(parsed.id).toBe('0x2e5');
+    expect(parsed.s).toBe('a:1e3');
+    expect(parseRequestJson('7.0')).toMatchObject({ value: 7, text: '7.0' });
+  });
 });

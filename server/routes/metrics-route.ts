@@ -1,0 +1,15 @@
+// GET /metrics (Prometheus text format): open when no admin key is set, like /admin.
+
+import { createMetrics, metricsContentType } from '../metrics.js';
+import { refusals } from '../responses.js';
+import type { Route } from './route.js';
+
+const registry = createMetrics();
+
+export const metricsRoute: Route = {
+  scope: 'admin',
+  async handle(exchange) {
+    if (exchange.request.method !== 'GET') throw refusals.invalidMethod();
+    return { status: 200, contentType: metricsContentType, body: await registry.metrics() };
+  },
+};

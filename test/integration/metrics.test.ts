@@ -1,0 +1,65 @@
+// GET /metrics: Prometheus text (prom-client), cache lookups counted per cache and result, and the
+// admin key rules (open without a key, like /health; the key is needed once one is set).
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postGraphql, send } from './helpers/http.js';
+import { startServer, startWithSchema, type ServerProcess } from './helpers/server-process.js';
+
+const schema = 'type Item { id: ID! code: String! @id name: String @search(by: [term]) score: Int @search }';
+let server: ServerProcess;
+let keyed: ServerProcess;
+
+beforeAll(async () => {
+  [server, keyed] = await Promise.all([startWithSchema(schema), startServer({ args: ['--admin-key', 'k3y'] })]);
+});
+afterAll(async () => {
+  await Promise.all([server?.stop(), keyed?.stop()]);
+});
+
+type Lookups = Record<string, { hit: number; miss: number }>;
+
+async function lookups(url: string): Promise<Lookups> {
+  const answer = await send(`${url}/metrics`);
+  expect(answer.status).toBe(200);
+  expect(answer.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
+  expect(answer.text).toContain('# TYPE graphdb_cache_lookups_total counter');
+  const found: Lookups = {};
+  for (const [, cache, result, value] of answer.text.matchAll(/^graphdb_cache_lookups_total\{cache="(\w+)",result="(hit|miss)"\} (\d+)$/gm)) {
+    const entry = (found[cache as string] ??= { hit: 0, miss: 0 });
+    entry[result as 'hit' | 'miss'] = Number(value);
+  }
+  return found;
+}
+
+function delta(after: Lookups, before: Lookups): Lookups {
+  return Object.fromEntries(Object.entries(after).map(([name, v]) => [name, { hit: v.hit - (before[name]?.hit ?? 0), miss: v.miss - (before[name]?.miss ?? 0) }]));
+}
+
+describe('GET /metrics', () => {
+  it('counts document, plan and argument cache lookups exactly', async () => {
+    const added = await postGraphql(server.url, { query: 'mutation { addItem(input: [{ code: "a", name: "red apple", score: 3 }, { code: "b", name: "green apple", score: 5 }]) { numUids } }' });
+    expect(added.json()).toMatchObject({ data: { addItem: { numUids: 2 } } });
+    const before = await lookups(server.url);
+    expect(Object.keys(before).sort()).toEqual(['admission', 'arguments', 'document', 'order_prefix', 'plan']);
+    const query = 'query ($t: String!) { queryItem(filter: { name: { allofterms: $t } }, order: { desc: score }, first: 1) { code } }';
+    expect((await postGraphql(server.url, { query, variables: { t: 'apple' } })).json()).toEqual({ data: { queryItem: [{ code: 'b' }] }, extensions: expect.anything() });
+    expect((await postGraphql(server.url, { query, variables: { t: 'red' } })).json()).toEqual({ data: { queryItem: [{ code: 'a' }] }, extensions: expect.anything() });
+    const change = delta(await lookups(server.url), before);
+    expect(change['document']).toEqual({ hit: 1, miss: 1 });
+    expect(change['plan']).toEqual({ hit: 1, miss: 1 });
+    // Arguments are coerced once per request and read again from the memo within it.
+    expect(change['arguments']?.miss).toBe(2);
+  });
+
+  it('answers only GET, and needs the admin key once one is set', async () => {
+    const posted = await send(`${server.url}/metrics`, { method: 'POST', body: '{}' });
+    expect(posted.status).toBe(400);
+    expect(posted.json()).toEqual({ errors: [{ message: 'Invalid method', extensions: { code: 'ErrorInvalidMethod' } }] });
+    const refused = await send(`${keyed.url}/metrics`);
+    expect(refused.status).toBe(401);
+    expect(refused.text).toContain('X-Auth-Token');
+    const opened = await send(`${keyed.url}/metrics`, { headers: { 'x-auth-token': 'k3y' } });
+    expect(opened.status).toBe(200);
+    expect(opened.text).toContain('graphdb_cache_lookups_total{cache="document",result="miss"}');
+  });
+});
