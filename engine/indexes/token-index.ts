@@ -39,6 +39,11 @@ export class TokenIndex<L> implements ValueIndex {
     return this.store.tokenCount;
   }
 
+  /** Distinct keys, as every index reports them to the planner's estimates (entries per key = a token's average list). */
+  get keyCount(): number {
+    return this.store.tokenCount;
+  }
+
   add(value: ScalarValue, id: number): void {
     this.store.put(id, this.tokenizer.index(this.text(value)));
   }

@@ -154,7 +154,8 @@ class FilterPlanner {
 /**
  * How a filter runs over a candidate list: `index` looks each condition up in its index (ids of the
  * whole type) and intersects with the candidates; `check` tests each candidate's stored value
- * (exec/filter-check.ts), conditions with no value test (terms, text, geo) looked up once.
+ * or probes its postings (exec/filter-check.ts); conditions with neither (regexp, geo, ids) are
+ * looked up once.
  */
 export type FilterStep = 'index' | 'check';
 
@@ -182,8 +183,19 @@ export function isValueTested(node: FilterPlan): boolean {
   return node.op === 'index' && node.model.languages === undefined && valueTested.has(node.fn) && testedKinds.has(node.index);
 }
 
+/**
+ * Whether a node is tested per candidate from its index's postings (exec/filter-check.ts indexCheck:
+ * a binary search in each query token's posting, no stored string re-tokenised): term and fulltext
+ * functions of single-language fields.
+ */
+export function isPostingTested(node: FilterPlan): boolean {
+  if (node.op !== 'index' || node.model.languages !== undefined) return false;
+  if (node.fn === 'allofterms' || node.fn === 'anyofterms') return node.index === 'term';
+  return (node.fn === 'alloftext' || node.fn === 'anyoftext') && node.index === 'fulltext';
+}
+
 function testedCost(node: FilterPlan): { tested: number; lookups: number } {
-  if (isValueTested(node)) return { tested: 1, lookups: node.estimate };
+  if (isValueTested(node) || isPostingTested(node)) return { tested: 1, lookups: node.estimate };
   const children = node.op === 'and' || node.op === 'or' ? node.children : node.op === 'not' ? [node.child] : [];
   let tested = 0;
   let lookups = 0;

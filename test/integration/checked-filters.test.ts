@@ -56,8 +56,8 @@ describe('boolean trees and term lists, checked per node on an order walk', () =
       [
         'queryPost: Post',
         // Estimates per index (unique `p<i>` terms make a term's one); the run bounds the filter by the postings.
-        '  intersect [1] checked',
-        '    allofterms title via term [1] checked',
+        '  intersect [3] checked',
+        '    allofterms title via term [3] checked',
         '    gt likes via int [134] checked',
         '  order desc likes by sort',
         '  page offset 0 first 4',
@@ -89,8 +89,8 @@ describe('boolean trees and term lists, checked per node on an order walk', () =
     expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe(
       [
         'queryPost: Post',
-        `  intersect [1] got ${expected.length}`,
-        '    allofterms title via term [1] got 10',
+        `  intersect [3] got ${expected.length}`,
+        '    allofterms title via term [3] got 10',
         '    ge likes via int [134] checked',
         `  ran unordered page over ${expected.length} candidates`,
       ].join('\n'),
@@ -107,7 +107,7 @@ describe('unordered pages of term lists', () => {
     expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe(
       [
         'queryPost: Post',
-        '  allofterms title via term [1] checked',
+        '  allofterms title via term [3] checked',
         '  page offset 1 first 3',
         '  ran unordered page from the smallest list checking the filter per node: 5 visited, 4 kept',
       ].join('\n'),
@@ -119,7 +119,7 @@ describe('unordered pages of term lists', () => {
     const expected = rows.filter((r) => has(r, 'red') && has(r, 'rare')).slice(1, 4).map((r) => ({ title: r.title }));
     expect(answer['data']).toEqual({ queryPost: expected });
     expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe(
-      ['queryPost: Post', '  allofterms title via term [1] got 10', '  page offset 1 first 3', '  ran unordered page over 10 candidates'].join('\n'),
+      ['queryPost: Post', '  allofterms title via term [3] got 10', '  page offset 1 first 3', '  ran unordered page over 10 candidates'].join('\n'),
     );
   });
 });

@@ -9,7 +9,7 @@ import { postGraphql } from './helpers/http.js';
 import { startWithSchema, type ServerProcess } from './helpers/server-process.js';
 
 const schema = `type Author { id: ID!  handle: String! @id  posts: [Post] @hasInverse(field: author) }
-type Post { id: ID!  title: String! @search(by: [hash])  score: Int @search  rating: Float @search  author: Author  editedBy: [Editor] @dgraph(pred: "~edits") }
+type Post { id: ID!  title: String! @search(by: [hash])  body: String @search(by: [term])  score: Int @search  rating: Float @search  author: Author  editedBy: [Editor] @dgraph(pred: "~edits") }
 type Editor { id: ID!  name: String! @id  age: Int @search  edits: [Post] @dgraph(pred: "edits") }`;
 
 interface PostRow {
@@ -32,7 +32,7 @@ let server: ServerProcess;
 beforeAll(async () => {
   server = await startWithSchema(schema, { args: ['--debug'] });
   await post('mutation { addAuthor(input: [{ handle: "a" }, { handle: "b" }, { handle: "c" }, { handle: "bulk" }]) { numUids } }');
-  const input = posts.map((p) => ({ title: p.title, score: p.score, rating: p.rating, author: { handle: p.author } }));
+  const input = posts.map((p, i) => ({ title: p.title, body: `w${i % 3} w${i % 5}`, score: p.score, rating: p.rating, author: { handle: p.author } }));
   const added = await post('mutation ($input: [AddPostInput!]!) { addPost(input: $input) { numUids } }', { input });
   expect(added['data']).toEqual({ addPost: { numUids: 300 } });
   // 60 editors aged 0..59; editor i < 30 edits posts a(i % 12), a((i + 5) % 12), the others none.
@@ -100,6 +100,13 @@ describe('nested edge plans', () => {
     // bulk's 280 targets are looked up (the range selects fewer posts than checking them costs); b and c are checked.
     expect(explainOf(body)).toContain('Author.posts: Post per parent (3 parents, 288 targets, ');
     expect(explainOf(body)).toContain('  ran filter by check (2), index (1)\n  ran page by sort (2), top-k (1)');
+  });
+
+  it('an allofterms edge filter is checked in the terms’ postings over the targets', async () => {
+    const body = await post('{ getAuthor(handle: "a") { posts(filter: { body: { allofterms: "w1 w2" } }) { title } } }', undefined, { explain: true });
+    // Post i of the 300 has body "w(i % 3) w(i % 5)": among a's twelve (i = 0..11), a7 ("w1 w2") and a11 ("w2 w1").
+    expect(body['data']).toEqual({ getAuthor: { posts: [{ title: 'a7' }, { title: 'a11' }] } });
+    expect(explainOf(body)).toMatch(/Author\.posts: Post per parent \(1 parents, 12 targets, 2 kept\)\n {2}allofterms body via term \[\d+\]\n {2}ran filter by check \(1\)/);
   });
 
   it('a reverse edge (@dgraph(pred: "~edits")) filtered and ordered over its targets', async () => {

@@ -209,10 +209,18 @@ describe('chooseFilterStep', () => {
     expect(chooseFilterStep(plan, live.length)).toBe('index');
   });
 
-  it('looks up a selective condition even for a short list, and never checks a filter without value tests', () => {
+  it('looks up a selective condition even for a short list, and never checks a filter without per-candidate tests', () => {
     const selective = planFilter(item, { name: { eq: 'red blue' } }, storeEstimates(ctx.graph.store), live.length, false);
     expect(chooseFilterStep(selective, 10)).toBe('index');
-    const terms = planFilter(item, { name: { allofterms: 'red' } }, costlyLookups, 1_000_000, false);
-    expect(chooseFilterStep(terms, 1)).toBe('index');
+    const ids = planFilter(item, { id: ['0x1', '0x2'] }, costlyLookups, 1_000_000, false);
+    expect(chooseFilterStep(ids, 1)).toBe('index');
+  });
+
+  it('checks term functions over a short list (probed in the terms’ postings, no intersection of whole postings)', () => {
+    const terms = planFilter(item, { name: { allofterms: 'red green' } }, costlyLookups, 1_000_000, false);
+    expect(chooseFilterStep(terms, 10)).toBe('check');
+    const any = planFilter(item, { and: [{ name: { anyofterms: 'red cat' } }, { n: { gt: 0 } }] }, costlyLookups, 1_000_000, false);
+    expect(chooseFilterStep(any, 10)).toBe('check');
+    expect(chooseFilterStep(terms, 1_000_000)).toBe('index');
   });
 });
