@@ -174,8 +174,9 @@ class FilterRun implements CheckSource {
     else {
       rest = parts.slice(1);
       acc = this.run(smallest.node);
-      // A part known to lie inside the universe spares the intersection with it.
-      if (!children.some(withinUniverse)) acc = restrictTo(acc, this.universe);
+      // The result lies within the smallest side: only that side needs to lie inside the universe
+      // (the other children may be checked per candidate, which tests no membership).
+      if (!withinUniverse(smallest.node)) acc = restrictTo(acc, this.universe);
     }
     for (const { node, check } of rest) {
       if (acc.length === 0) break;
