@@ -11,7 +11,7 @@ import { FieldError } from './exec-context.js';
 import { planFilter, valueAt, withinUniverse, type FilterPlan } from '../plan/filter-plan.js';
 import { noEstimates } from '../plan/estimates.js';
 import { geoMultiPolygon, geoPoint, geoPolygon, toStoredValue, type MultiPolygonInput, type PointInput, type PolygonInput } from './stored-values.js';
-import type { ScalarValue } from '../indexes/value-index.js';
+import type { RangeBounds, ScalarValue } from '../indexes/value-index.js';
 import type { HashIndex } from '../indexes/hash-index.js';
 import type { ExactIndex } from '../indexes/exact-index.js';
 import type { OrderedIndex } from '../indexes/ordered-index.js';
@@ -102,7 +102,7 @@ class FilterRun {
 }
 
 /** Nodes that have a value (or at least one edge) for a field. */
-function hasField(ctx: ExecContext, type: TypeModel, name: string): SortedIds {
+export function hasField(ctx: ExecContext, type: TypeModel, name: string): SortedIds {
   const field = type.fields.get(name);
   if (field === undefined) return [];
   const store = ctx.graph.store;
@@ -150,12 +150,7 @@ function applyOperatorOn(ctx: ExecContext, column: ScalarColumn, field: FieldMod
     case 'between': {
       const kind = rangeKind(field, planned);
       const range = index<OrderedIndex | ExactIndex>(indexOn(column, field, kind), field, kind) as OrderedIndex;
-      if (op === 'between') {
-        const { min, max } = arg as { min: unknown; max: unknown };
-        return range.range({ lower: { value: stored(min), inclusive: true }, upper: { value: stored(max), inclusive: true } });
-      }
-      const bound = { value: stored(arg), inclusive: op === 'le' || op === 'ge' };
-      return range.range(op === 'le' || op === 'lt' ? { upper: bound } : { lower: bound });
+      return range.range(rangeBounds(field, op, arg));
     }
     case 'allofterms':
       return index<TermIndex>(indexOn(column, field, 'term'), field, 'term').allOf(String(arg));
@@ -188,6 +183,17 @@ function applyOperatorOn(ctx: ExecContext, column: ScalarColumn, field: FieldMod
     default:
       throw new FieldError(`unsupported filter operator ${op} on field ${field.name}`);
   }
+}
+
+/** The bounds of a range function (`le`, `lt`, `ge`, `gt`, `between`) or of `eq` (one value), as stored values. */
+export function rangeBounds(field: FieldModel, op: string, arg: unknown): RangeBounds<ScalarValue> {
+  if (op === 'between') {
+    const { min, max } = arg as { min: unknown; max: unknown };
+    return { lower: { value: toStoredValue(field, min), inclusive: true }, upper: { value: toStoredValue(field, max), inclusive: true } };
+  }
+  const bound = { value: toStoredValue(field, arg), inclusive: op !== 'lt' && op !== 'gt' };
+  if (op === 'eq') return { lower: bound, upper: bound };
+  return op === 'le' || op === 'lt' ? { upper: bound } : { lower: bound };
 }
 
 /** Splits `/pattern/flags` as Dgraph does (dql parseRegexArgs): at the last `/`, with `\/` → `/`. */

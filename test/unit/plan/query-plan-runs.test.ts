@@ -12,6 +12,7 @@ import { explainQuery } from '../../../engine/plan/explain.js';
 import { valueAt, type FilterPlan } from '../../../engine/plan/filter-plan.js';
 import { newQueryRun, planQuery } from '../../../engine/plan/query-plan.js';
 import { GraphStore } from '../../../engine/store/graph-store.js';
+import type { StreamStrategy } from '../../../engine/plan/stream-plan.js';
 import { compiledPost, goldenEstimates, planGoldens, post, postTitle, rareTerm, someTitle } from './query-plan-goldens.js';
 
 interface Row {
@@ -99,6 +100,12 @@ function leaf(row: Row, field: string, fn: string, arg: unknown): boolean {
       return typeof arg === 'boolean' ? value === arg : value === arg;
     case 'gt':
       return (value as number) > (arg as number);
+    case 'lt':
+      return (value as number) < (arg as number);
+    case 'between': {
+      const { min, max } = arg as { min: number; max: number };
+      return (value as number) >= min && (value as number) <= max;
+    }
     case 'allofterms':
       return wanted.every((t) => terms.includes(t));
     case 'anyofterms':
@@ -154,6 +161,11 @@ function nodesOf(node: FilterPlan): FilterPlan[] {
 }
 
 const stepNames = { none: 'unordered page', sort: 'sort', 'top-k': 'top-k', 'index-walk': 'walk int index' } as const;
+const streamNames: Record<StreamStrategy, string> = {
+  'range-walk': 'walk int index from the range bound, checking each node',
+  'walk-check': 'walk int index, checking each node',
+  'scan-check': 'scan of the type, checking each node',
+};
 
 describe('plan goldens run against data', () => {
   it('the data holds what the goldens look for', () => {
@@ -170,6 +182,15 @@ describe('plan goldens run against data', () => {
       const expected = oracle(golden.args);
 
       expect(ids.map(GraphStore.uidOf)).toEqual(expected.page.map((r) => GraphStore.uidOf(r.id)));
+      expect(run.strategy).toBe(golden.ran);
+      if (golden.checked !== undefined) {
+        // A streamed page builds no id lists: it reports the nodes it checked, and no filter node's count.
+        expect(run.candidates).toBe(golden.checked);
+        expect(run.produced.size).toBe(0);
+        const after = explainQuery(plan, golden.args, run).split('\n');
+        expect(after).toEqual([...golden.explain, `  ran ${streamNames[golden.ran as StreamStrategy]} (${golden.checked} nodes checked)`]);
+        return;
+      }
       expect(run.candidates).toBe(expected.candidates.length);
       expect(run.produced.get(plan.filter)).toBe(expected.candidates.length);
       expect(run.strategy).toBe(golden.ran);
@@ -180,7 +201,7 @@ describe('plan goldens run against data', () => {
       }
 
       const after = explainQuery(plan, golden.args, run).split('\n');
-      expect(after.at(-1)).toBe(`  ran ${stepNames[golden.ran]} over ${expected.candidates.length} candidates`);
+      expect(after.at(-1)).toBe(`  ran ${stepNames[golden.ran as keyof typeof stepNames]} over ${expected.candidates.length} candidates`);
       expect(after.slice(0, -1).map((line) => line.replace(/ got \d+$/, ''))).toEqual(golden.explain);
       expect(after[1]).toMatch(new RegExp(` got ${expected.candidates.length}$`));
     });

@@ -1,0 +1,148 @@
+// Streamed pages (plan/stream-plan.ts): nodes are visited in the page's order and checked one by one
+// (exec/filter-check.ts) until offset + first have passed, instead of collecting every match and then
+// ordering it. The walk is chosen when run, with the estimated match count (chooseStream); undefined
+// means "collect": the caller runs the filter and page steps as usual.
+
+import type { OrderedIndex } from '../indexes/ordered-index.js';
+import { PostingList } from '../indexes/postings/posting-list.js';
+import { postingIds, type Posting } from '../indexes/postings/posting.js';
+import { pageLimit, type OrderKey, type PageParams } from '../plan/order-plan.js';
+import type { QueryPlan, QueryRun } from '../plan/query-plan.js';
+import { chooseStream, type StreamPlan } from '../plan/stream-plan.js';
+import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
+import { sortedUniqueFrom, type SortedIds } from '../util/sorted-ids.js';
+import type { RangeBounds, ScalarValue } from '../indexes/value-index.js';
+import type { ExecContext } from './exec-context.js';
+import { compileCheck, estimateMatches, requestBounds, type NodeCheck } from './filter-check.js';
+
+type Filter = Readonly<Record<string, unknown>> | null | undefined;
+
+/** The page by a walk, or undefined when the plan's rule says to collect the matches first. */
+export function streamPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream: StreamPlan, filter: Filter, page: PageParams, run?: QueryRun): SortedIds | undefined {
+  const limit = pageLimit(page);
+  if (page.first === 0) return undefined;
+  const store = ctx.graph.store;
+  const total = store.countOfType(type.name);
+  const boundsOf = requestBounds(filter);
+  const matches = stream.driver === undefined && limit !== undefined ? estimateMatches(ctx, type, plan.filter, filter, boundsOf, total) : 0;
+  const strategy = chooseStream(stream, plan.order, limit, matches, total);
+  if (strategy === undefined) return undefined;
+  const check = compileCheck(ctx, type, plan.filter, filter, boundsOf);
+  if (check === undefined) return undefined;
+  const taker = new PageTaker(page);
+  if (strategy === 'scan-check') {
+    const universe = store.nodesOfType(type.name);
+    for (let i = 0; i < universe.length; i++) if (taker.offer(universe[i] as number, check)) break;
+  } else {
+    const key = plan.order.keys[0] as OrderKey;
+    const index = store.scalar(key.model.predicate).index(plan.order.walk as IndexKind) as OrderedIndex | undefined;
+    if (index === undefined) return undefined;
+    const member = typeMember(ctx, type, key.model, check);
+    const visit = (p: Posting): boolean => taker.offerPosting(p, member);
+    const direction = key.desc ? 'desc' : 'asc';
+    if (strategy === 'range-walk') {
+      const driver = stream.driver as NonNullable<StreamPlan['driver']>;
+      index.walkRange(boundsOf(driver), direction, visit);
+    } else {
+      index.walk(direction, visit);
+      // Nodes without an order value come last, in id order (as in sorting); a range on the order key excludes them.
+      if (!taker.done) missingLast(ctx, type, key.model, check, taker);
+    }
+  }
+  if (run !== undefined) {
+    run.strategy = strategy;
+    run.candidates = taker.checked;
+    run.cachedPrefix = false;
+  }
+  return taker.out;
+}
+
+/**
+ * Every match of a filter with a range condition, gathered by walking the narrowest range's postings
+ * and checking the rest (no range list built and sorted); in ascending id order only if asked (a
+ * float sum depends on the order of its terms). Undefined when the plan has no such range.
+ */
+export function streamMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream: StreamPlan, filter: Filter, inIdOrder: boolean, run?: QueryRun): SortedIds | undefined {
+  if (stream.ranges.length === 0) return undefined;
+  const boundsOf = requestBounds(filter);
+  const check = compileCheck(ctx, type, plan.filter, filter, boundsOf);
+  if (check === undefined) return undefined;
+  const store = ctx.graph.store;
+  let narrowest: { index: OrderedIndex; bounds: RangeBounds<ScalarValue>; size: number; field: FieldModel } | undefined;
+  for (const node of stream.ranges) {
+    const index = store.scalar(node.model.predicate).index(node.index as IndexKind) as OrderedIndex | undefined;
+    if (index === undefined) return undefined;
+    const bounds = boundsOf(node);
+    const size = index.estimateRange(bounds);
+    if (narrowest === undefined || size < narrowest.size) narrowest = { index, bounds, size, field: node.model };
+  }
+  const { index, bounds, field } = narrowest as NonNullable<typeof narrowest>;
+  const member = typeMember(ctx, type, field, check);
+  const out: number[] = [];
+  let checked = 0;
+  index.walkRange(bounds, 'asc', (p) => {
+    if (typeof p === 'number') {
+      checked++;
+      if (member(p)) out.push(p);
+      return false;
+    }
+    const ids = p instanceof PostingList ? postingIds(p) : p;
+    checked += ids.length;
+    for (let k = 0; k < ids.length; k++) if (member(ids[k] as number)) out.push(ids[k] as number);
+    return false;
+  });
+  if (run !== undefined) {
+    run.strategy = 'range-walk';
+    run.candidates = checked;
+  }
+  return inIdOrder ? sortedUniqueFrom(Float64Array.from(out)) : out;
+}
+
+/** Collects the page from checked nodes: skips the first `offset` that pass, keeps up to `first`. */
+class PageTaker {
+  readonly out: number[] = [];
+  /** Nodes checked (EXPLAIN's candidates of a walk). */
+  checked = 0;
+  done = false;
+  private skip: number;
+  private readonly want: number;
+
+  constructor(page: PageParams) {
+    this.skip = page.offset;
+    this.want = page.first ?? Infinity;
+  }
+
+  /** Checks one node; true once the page is complete. */
+  offer(id: number, check: NodeCheck): boolean {
+    this.checked++;
+    if (!check(id)) return false;
+    if (this.skip > 0) this.skip--;
+    else if (this.out.push(id) >= this.want) this.done = true;
+    return this.done;
+  }
+
+  offerPosting(p: Posting, check: NodeCheck): boolean {
+    if (typeof p === 'number') return this.offer(p, check);
+    const ids = p instanceof PostingList ? postingIds(p) : p;
+    for (let k = 0; k < ids.length; k++) if (this.offer(ids[k] as number, check)) return true;
+    return false;
+  }
+}
+
+/** The check, plus membership of the queried type when the walked predicate may be held by other nodes. */
+function typeMember(ctx: ExecContext, type: TypeModel, field: FieldModel, check: NodeCheck): NodeCheck {
+  if (type.kind === 'object' && field.predicate === `${type.name}.${field.name}`) return check;
+  const store = ctx.graph.store;
+  const name = type.name;
+  return (id) => store.hasType(id, name) && check(id);
+}
+
+/** Nodes of the type without a value for the order key, in id order. */
+function missingLast(ctx: ExecContext, type: TypeModel, field: FieldModel, check: NodeCheck, taker: PageTaker): void {
+  const column = ctx.graph.store.scalar(field.predicate);
+  const universe = ctx.graph.store.nodesOfType(type.name);
+  for (let i = 0; i < universe.length; i++) {
+    const id = universe[i] as number;
+    if (!column.has(id) && taker.offer(id, check)) return;
+  }
+}
