@@ -8,9 +8,9 @@ import { PostingList } from '../indexes/postings/posting-list.js';
 import { postingIds, type Posting } from '../indexes/postings/posting.js';
 import { pageLimit, type OrderKey, type PageParams } from '../plan/order-plan.js';
 import type { QueryPlan, QueryRun } from '../plan/query-plan.js';
-import { chooseStream, type StreamPlan } from '../plan/stream-plan.js';
+import { chooseStream, type IndexNode, type StreamPlan } from '../plan/stream-plan.js';
 import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
-import { sortedUniqueFrom, type SortedIds } from '../util/sorted-ids.js';
+import type { SortedIds } from '../util/sorted-ids.js';
 import type { RangeBounds, ScalarValue } from '../indexes/value-index.js';
 import type { ExecContext } from './exec-context.js';
 import { compileCheck, estimateMatches, requestBounds, type NodeCheck } from './filter-check.js';
@@ -68,15 +68,16 @@ export function streamMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan
   const check = compileCheck(ctx, type, plan.filter, filter, boundsOf);
   if (check === undefined) return undefined;
   const store = ctx.graph.store;
-  let narrowest: { index: OrderedIndex; bounds: RangeBounds<ScalarValue>; size: number; field: FieldModel } | undefined;
+  let narrowest: { index: OrderedIndex; bounds: RangeBounds<ScalarValue>; size: number; node: IndexNode } | undefined;
   for (const node of stream.ranges) {
     const index = store.scalar(node.model.predicate).index(node.index as IndexKind) as OrderedIndex | undefined;
     if (index === undefined) return undefined;
     const bounds = boundsOf(node);
     const size = index.estimateRange(bounds);
-    if (narrowest === undefined || size < narrowest.size) narrowest = { index, bounds, size, field: node.model };
+    if (narrowest === undefined || size < narrowest.size) narrowest = { index, bounds, size, node };
   }
-  const { index, bounds, field } = narrowest as NonNullable<typeof narrowest>;
+  const { index, bounds, node } = narrowest as NonNullable<typeof narrowest>;
+  const field = node.model;
   const member = typeMember(ctx, type, field, check);
   const out: number[] = [];
   let checked = 0;
@@ -94,8 +95,10 @@ export function streamMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan
   if (run !== undefined) {
     run.strategy = 'range-walk';
     run.candidates = checked;
+    run.walked = `${field.name} ${node.index}`;
   }
-  return inIdOrder ? sortedUniqueFrom(Float64Array.from(out)) : out;
+  // One value per node: the ids are distinct, so sorting is all the id order needs (Int32: node ids are small).
+  return inIdOrder ? Array.from(Int32Array.from(out).sort()) : out;
 }
 
 /** Collects the page from checked nodes: skips the first `offset` that pass, keeps up to `first`. */

@@ -22,7 +22,8 @@ export function explainQuery(plan: QueryPlan, args: Readonly<Record<string, unkn
     lines.push(`  page offset ${page.offset}${page.first === undefined ? '' : ` first ${page.first}`}`);
   }
   if (run !== undefined) {
-    const how = run.strategy === 'sort after @cascade' ? run.strategy : strategyName(run.strategy, plan);
+    let how = run.strategy === 'sort after @cascade' ? run.strategy : strategyName(run.strategy, plan);
+    if (run.walked !== undefined) how = `walk ${run.walked} index through the range, checking each node`;
     const over = streamStrategies.has(run.strategy) ? `(${run.candidates} nodes checked)` : `over ${run.candidates} candidates`;
     lines.push(`  ran ${how} ${over}${run.cachedPrefix ? ' (cached prefix)' : ''}`);
   }

@@ -30,6 +30,8 @@ export interface QueryRun {
   strategy: PageStrategy | StreamStrategy | 'sort after @cascade';
   /** The page came from the cached first k of the same candidate list. */
   cachedPrefix: boolean;
+  /** The range walked for an unordered set (an aggregate): its field and index. */
+  walked?: string;
 }
 
 export function planQuery(root: string, type: TypeModel, args: Readonly<Record<string, unknown>>, estimates: Estimates): QueryPlan {

@@ -33,7 +33,8 @@ const collectCostPerMatch = 4;
 
 /** The stream plan of a filter and order, when every filter condition can be checked per node. */
 export function planStream(type: TypeModel, filter: FilterPlan, order: OrderPlan): StreamPlan | undefined {
-  if (!checkable(type, filter)) return undefined;
+  // No filter: the type's list is at hand, and its ordered first k is cached (exec/order-page.ts).
+  if (filter.op === 'scan' || !checkable(type, filter)) return undefined;
   if (order.keys.length > 1) return undefined;
   const conjuncts = filter.op === 'and' ? filter.children : [filter];
   const ranges = conjuncts.filter((node): node is IndexNode => node.op === 'index' && node.fn !== 'eq');

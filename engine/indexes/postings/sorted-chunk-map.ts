@@ -172,8 +172,9 @@ export class SortedChunkMap<K> {
   estimateKeysIn(lower: Bound<K> | undefined, upper: Bound<K> | undefined): number {
     const span = this.span(lower, upper);
     if (span === undefined) return 0;
-    const perChunk = this.keyCount / this.chunks.length;
-    const rank = (p: Pos): number => Math.min(this.keyCount, p.c * perChunk + p.i);
+    const chunks = this.chunks;
+    const perChunk = this.keyCount / chunks.length;
+    const rank = (p: Pos): number => (p.c + p.i / Math.max(1, (chunks[p.c] as Chunk<K>).keys.length)) * perChunk;
     return Math.max(0, Math.round(rank(span.end) - rank(span.start)));
   }
 
