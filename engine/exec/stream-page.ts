@@ -97,8 +97,13 @@ export function streamMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan
     run.candidates = checked;
     run.walked = `${field.name} ${node.index}`;
   }
-  // One value per node: the ids are distinct, so sorting is all the id order needs (Int32: node ids are small).
-  return inIdOrder ? Array.from(Int32Array.from(out).sort()) : out;
+  if (inIdOrder) {
+    // One value per node: the ids are distinct, so sorting is all the id order needs. A typed sort
+    // (node ids fit Int32) copied back by a loop: Array.from of a typed array is several times slower.
+    const sorted = Int32Array.from(out).sort();
+    for (let i = 0; i < sorted.length; i++) out[i] = sorted[i] as number;
+  }
+  return out;
 }
 
 /** Collects the page from checked nodes: skips the first `offset` that pass, keeps up to `first`. */
