@@ -13,7 +13,8 @@ import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import type { RangeBounds, ScalarValue } from '../indexes/value-index.js';
 import type { ExecContext } from './exec-context.js';
-import { compileCheck, estimateMatches, requestBounds, type NodeCheck } from './filter-check.js';
+import { compileCheck, estimateMatches, requestBounds, type BoundsOf, type NodeCheck } from './filter-check.js';
+import { FirstK } from './first-k.js';
 
 type Filter = Readonly<Record<string, unknown>> | null | undefined;
 
@@ -26,7 +27,7 @@ export function streamPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, s
   const boundsOf = requestBounds(filter);
   const matches = stream.driver === undefined && limit !== undefined ? estimateMatches(ctx, type, plan.filter, filter, boundsOf, total) : 0;
   const strategy = chooseStream(stream, plan.order, limit, matches, total);
-  if (strategy === undefined) return undefined;
+  if (strategy === undefined) return limit === undefined ? undefined : rangeFirstK(ctx, type, plan, stream, filter, boundsOf, page, limit, run);
   const check = compileCheck(ctx, type, plan.filter, filter, boundsOf);
   if (check === undefined) return undefined;
   const taker = new PageTaker(page);
@@ -63,39 +64,17 @@ export function streamPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, s
  * float sum depends on the order of its terms). Undefined when the plan has no such range.
  */
 export function streamMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream: StreamPlan, filter: Filter, inIdOrder: boolean, run?: QueryRun): SortedIds | undefined {
-  if (stream.ranges.length === 0) return undefined;
   const boundsOf = requestBounds(filter);
+  const range = narrowestRange(ctx, stream, boundsOf);
+  if (range === undefined) return undefined;
   const check = compileCheck(ctx, type, plan.filter, filter, boundsOf);
   if (check === undefined) return undefined;
-  const store = ctx.graph.store;
-  let narrowest: { index: OrderedIndex; bounds: RangeBounds<ScalarValue>; size: number; node: IndexNode } | undefined;
-  for (const node of stream.ranges) {
-    const index = store.scalar(node.model.predicate).index(node.index as IndexKind) as OrderedIndex | undefined;
-    if (index === undefined) return undefined;
-    const bounds = boundsOf(node);
-    const size = index.estimateRange(bounds);
-    if (narrowest === undefined || size < narrowest.size) narrowest = { index, bounds, size, node };
-  }
-  const { index, bounds, node } = narrowest as NonNullable<typeof narrowest>;
-  const field = node.model;
-  const member = typeMember(ctx, type, field, check);
   const out: number[] = [];
-  let checked = 0;
-  index.walkRange(bounds, 'asc', (p) => {
-    if (typeof p === 'number') {
-      checked++;
-      if (member(p)) out.push(p);
-      return false;
-    }
-    const ids = p instanceof PostingList ? postingIds(p) : p;
-    checked += ids.length;
-    for (let k = 0; k < ids.length; k++) if (member(ids[k] as number)) out.push(ids[k] as number);
-    return false;
-  });
+  const checked = walkMatches(ctx, type, range, check, (id) => void out.push(id));
   if (run !== undefined) {
     run.strategy = 'range-walk';
     run.candidates = checked;
-    run.walked = `${field.name} ${node.index}`;
+    run.walked = `${range.node.model.name} ${range.node.index}`;
   }
   if (inIdOrder) {
     // One value per node: the ids are distinct, so sorting is all the id order needs. A typed sort
@@ -104,6 +83,89 @@ export function streamMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan
     for (let i = 0; i < sorted.length; i++) out[i] = sorted[i] as number;
   }
   return out;
+}
+
+/**
+ * A page whose matches are too few for a walk in page order (chooseStream said collect) but which has
+ * a range condition: the narrowest range is walked, the rest checked, and the first offset + first
+ * kept by (order value, id), missing values last, or by id for uid order. No list of the range is
+ * built or sorted. Undefined (collect) when the order value cannot be read in place.
+ */
+function rangeFirstK(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream: StreamPlan, filter: Filter, boundsOf: BoundsOf, page: PageParams, limit: number, run: QueryRun | undefined): SortedIds | undefined {
+  const range = narrowestRange(ctx, stream, boundsOf);
+  if (range === undefined) return undefined;
+  const keyOf = orderValue(ctx, plan);
+  const check = keyOf === undefined ? undefined : compileCheck(ctx, type, plan.filter, filter, boundsOf);
+  if (keyOf === undefined || check === undefined) return undefined;
+  const first = new FirstK(limit);
+  const checked = walkMatches(ctx, type, range, check, (id) => first.offer(keyOf(id), id));
+  if (run !== undefined) {
+    run.strategy = 'range-first-k';
+    run.candidates = checked;
+    run.cachedPrefix = false;
+    run.walked = `${range.node.model.name} ${range.node.index}`;
+  }
+  const ids = first.result();
+  return page.offset === 0 ? ids : ids.slice(page.offset);
+}
+
+/** A node's sort key for the page's order (smaller first, missing values +Infinity); 0 for uid order. */
+function orderValue(ctx: ExecContext, plan: QueryPlan): ((id: number) => number) | undefined {
+  const key = plan.order.keys[0];
+  if (key === undefined) return () => 0;
+  const sign = key.desc ? -1 : 1;
+  const column = ctx.graph.store.scalar(key.model.predicate);
+  const numbers = plan.order.numeric ? column.numbers() : undefined;
+  if (numbers !== undefined) {
+    const { present, nums } = numbers;
+    return (id) => (present[id] === 1 ? sign * (nums[id] as number) : Infinity);
+  }
+  const index = plan.order.walk === undefined || key.model.typeName !== 'DateTime' ? undefined : (column.index(plan.order.walk) as OrderedIndex | undefined);
+  const byId = index?.keysById();
+  if (byId === undefined) return undefined;
+  const keys = byId.keys;
+  return (id) => {
+    const v = keys[id];
+    return v === undefined || Number.isNaN(v) ? Infinity : sign * v;
+  };
+}
+
+interface WalkedRange {
+  readonly index: OrderedIndex;
+  readonly bounds: RangeBounds<ScalarValue>;
+  readonly size: number;
+  readonly node: IndexNode;
+}
+
+/** The range condition with the fewest estimated entries; undefined if there is none (or its index is missing). */
+function narrowestRange(ctx: ExecContext, stream: StreamPlan, boundsOf: BoundsOf): WalkedRange | undefined {
+  let narrowest: WalkedRange | undefined;
+  for (const node of stream.ranges) {
+    const index = ctx.graph.store.scalar(node.model.predicate).index(node.index as IndexKind) as OrderedIndex | undefined;
+    if (index === undefined) return undefined;
+    const bounds = boundsOf(node);
+    const size = index.estimateRange(bounds);
+    if (narrowest === undefined || size < narrowest.size) narrowest = { index, bounds, size, node };
+  }
+  return narrowest;
+}
+
+/** Walks a range's postings, passing each node of the type that passes `check` to `take`; returns the nodes visited. */
+function walkMatches(ctx: ExecContext, type: TypeModel, range: WalkedRange, check: NodeCheck, take: (id: number) => void): number {
+  const member = typeMember(ctx, type, range.node.model, check);
+  let checked = 0;
+  range.index.walkRange(range.bounds, 'asc', (p) => {
+    if (typeof p === 'number') {
+      checked++;
+      if (member(p)) take(p);
+      return false;
+    }
+    const ids = p instanceof PostingList ? postingIds(p) : p;
+    checked += ids.length;
+    for (let k = 0; k < ids.length; k++) if (member(ids[k] as number)) take(ids[k] as number);
+    return false;
+  });
+  return checked;
 }
 
 /** Collects the page from checked nodes: skips the first `offset` that pass, keeps up to `first`. */

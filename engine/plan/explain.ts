@@ -23,14 +23,17 @@ export function explainQuery(plan: QueryPlan, args: Readonly<Record<string, unkn
   }
   if (run !== undefined) {
     let how = run.strategy === 'sort after @cascade' ? run.strategy : strategyName(run.strategy, plan);
-    if (run.walked !== undefined) how = `walk ${run.walked} index through the range, checking each node`;
+    if (run.walked !== undefined) {
+      const keep = run.strategy === 'range-first-k' ? `keeping the first ${pageLimit(page) ?? 0}` : 'checking each node';
+      how = `walk ${run.walked} index through the range, ${keep}`;
+    }
     const over = streamStrategies.has(run.strategy) ? `(${run.candidates} nodes checked)` : `over ${run.candidates} candidates`;
     lines.push(`  ran ${how} ${over}${run.cachedPrefix ? ' (cached prefix)' : ''}`);
   }
   return lines.join('\n');
 }
 
-const streamStrategies = new Set<string>(['range-walk', 'walk-check', 'scan-check']);
+const streamStrategies = new Set<string>(['range-walk', 'walk-check', 'scan-check', 'range-first-k']);
 
 function strategyName(strategy: PageStrategy | StreamStrategy, plan: QueryPlan): string {
   switch (strategy) {

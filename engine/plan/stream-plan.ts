@@ -12,7 +12,8 @@ import type { OrderPlan } from './order-plan.js';
 
 export type IndexNode = Extract<FilterPlan, { op: 'index' }>;
 
-export type StreamStrategy = 'range-walk' | 'walk-check' | 'scan-check';
+/** `range-first-k` is what exec/ runs instead of collecting when a range can be walked (the page keeps k). */
+export type StreamStrategy = 'range-walk' | 'walk-check' | 'scan-check' | 'range-first-k';
 
 export interface StreamPlan {
   /** A range condition on the order key every match must satisfy: its index is walked from its bound. */

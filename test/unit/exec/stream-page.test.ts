@@ -72,6 +72,17 @@ describe('streamed pages', () => {
     expect(none.data['queryItem']).toEqual([]);
   });
 
+  it('a narrow range paged in uid order or by another key walks the range keeping the first k', async () => {
+    const unordered = await gql('{ queryItem(filter: { rating: { between: { min: 8.5, max: 9.5 } } }, first: 2, offset: 1) { name } }');
+    expect(unordered.data['queryItem']?.map((x) => x.name)).toEqual(['i35', 'i36']);
+    expect(unordered.explain.at(-1)).toBe('  ran walk rating float index through the range, keeping the first 3 (5 nodes checked)');
+    // Ordered by score descending, i35 (no score) last: i34 → 2, i36 → 28, i37 → 1, i38 → 14.
+    const ordered = await gql('{ queryItem(filter: { rating: { between: { min: 8.5, max: 9.5 } } }, order: { desc: score }, first: 5) { name } }');
+    expect(ordered.data['queryItem']?.map((x) => x.name)).toEqual(byScoreDesc((r) => r.rating >= 8.5 && r.rating <= 9.5, 0, 5));
+    expect(ordered.data['queryItem']?.map((x) => x.name)).toEqual(['i36', 'i38', 'i34', 'i37', 'i35']);
+    expect(ordered.explain.at(-1)).toBe('  ran walk rating float index through the range, keeping the first 5 (5 nodes checked)');
+  });
+
   it('has of an edge is collected, not checked per node', async () => {
     const { data, explain } = await gql('{ queryItem(filter: { has: [owner] }, order: { desc: score }, first: 3) { name } }');
     expect(data['queryItem']?.map((x) => x.name)).toEqual(byScoreDesc((r) => r.owner !== undefined, 0, 3));

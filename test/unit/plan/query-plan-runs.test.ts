@@ -165,6 +165,7 @@ const streamNames: Record<StreamStrategy, string> = {
   'range-walk': 'walk int index from the range bound, checking each node',
   'walk-check': 'walk int index, checking each node',
   'scan-check': 'scan of the type, checking each node',
+  'range-first-k': 'walk of the range, keeping the first k',
 };
 
 describe('plan goldens run against data', () => {
