@@ -18,6 +18,9 @@ import { FirstK } from './first-k.js';
 
 type Filter = Readonly<Record<string, unknown>> | null | undefined;
 
+/** Above this offset + first, keeping the first k in a sorted buffer costs more than sorting the matches. */
+const maxFirstK = 256;
+
 /** The page by a walk, or undefined when the plan's rule says to collect the matches first. */
 export function streamPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream: StreamPlan, filter: Filter, page: PageParams, run?: QueryRun): SortedIds | undefined {
   const limit = pageLimit(page);
@@ -27,7 +30,7 @@ export function streamPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, s
   const boundsOf = requestBounds(filter);
   const matches = stream.driver === undefined && limit !== undefined ? estimateMatches(ctx, type, plan.filter, filter, boundsOf, total) : 0;
   const strategy = chooseStream(stream, plan.order, limit, matches, total);
-  if (strategy === undefined) return limit === undefined ? undefined : rangeFirstK(ctx, type, plan, stream, filter, boundsOf, page, limit, run);
+  if (strategy === undefined) return limit === undefined || limit > maxFirstK ? undefined : rangeFirstK(ctx, type, plan, stream, filter, boundsOf, page, limit, run);
   const check = compileCheck(ctx, type, plan.filter, filter, boundsOf);
   if (check === undefined) return undefined;
   const taker = new PageTaker(page);
