@@ -8,17 +8,18 @@
 // comparison its index uses; anything else (regexp, geo, ids, ngram) is materialised once (so errors
 // surface exactly as when run) and tested by binary search. Answers equal the run's exactly.
 
-import { isEdgeField, type FieldModel, type TypeModel } from '../schema/model.js';
+import { isEdgeField, type FieldModel, type IndexKind, type TypeModel } from '../schema/model.js';
 import { isValueTested, valueAt, withinUniverse, type FilterPlan } from '../plan/filter-plan.js';
 import type { ScalarColumn, StoredValue } from '../store/scalar-column.js';
 import type { OrderedIndex } from '../indexes/ordered-index.js';
 import { hashKey, type HashKey } from '../indexes/hash-index.js';
-import type { ScalarValue } from '../indexes/value-index.js';
+import type { RangeBounds, ScalarValue } from '../indexes/value-index.js';
+import type { Bound } from '../indexes/postings/sorted-chunk-map.js';
 import type { TokenIndex } from '../indexes/token-index.js';
 import { membershipOf, type Membership } from '../indexes/postings/membership.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import type { ExecContext } from './exec-context.js';
-import { toStoredValue } from './stored-values.js';
+import { rangeBounds, toStoredValue } from './stored-values.js';
 
 export interface IdCheck {
   /** An upper bound of the universe's ids that pass (exact for postings and materialised nodes). */
@@ -51,7 +52,8 @@ export interface CheckSource {
   materialise(node: FilterPlan): SortedIds;
 }
 
-type Tester = (id: number) => boolean;
+/** A per-candidate test. */
+export type Tester = (id: number) => boolean;
 
 const PASS: Tester = () => true;
 const FAIL: Tester = () => false;
@@ -256,6 +258,10 @@ function valueTest(source: CheckSource, node: Extract<FilterPlan, { op: 'index' 
   const column = source.ctx.graph.store.scalar(node.model.predicate);
   const arg = valueAt(source.filter, node.at);
   const stored = (v: unknown): ScalarValue => toStoredValue(node.model, v);
+  if (node.fn !== 'in' && node.index !== 'hash' && node.index !== 'exact') {
+    const keyed = keyedTest(column, node.index, rangeBounds(node.model, node.fn, arg));
+    if (keyed !== undefined) return keyed;
+  }
   if (node.fn === 'eq' || node.fn === 'in') {
     const values = node.fn === 'eq' ? [arg] : (Array.isArray(arg) ? arg : [arg]).filter((v) => v !== null);
     if (node.index === 'hash') return holdsAny(column, values.map((v) => hashKey(stored(v))));
@@ -303,4 +309,48 @@ function matchesStored(value: StoredValue | undefined, test: (value: ScalarValue
   if (!Array.isArray(value)) return test(value as ScalarValue);
   for (const v of value as readonly ScalarValue[]) if (test(v)) return true;
   return false;
+}
+
+/**
+ * A comparison of a node's number (the column's typed values) or DateTime key (its index's keys by id)
+ * with the bounds as keys: no stored value read or parsed per candidate. Undefined when neither is
+ * kept (a list predicate, Int64 keys).
+ */
+function keyedTest(column: ScalarColumn, kind: IndexKind, bounds: RangeBounds<ScalarValue>): Tester | undefined {
+  const index = column.index(kind) as OrderedIndex | undefined;
+  if (index === undefined) return undefined;
+  const keys = index.keyBounds(bounds);
+  if (keys === null) return FAIL;
+  const lower = numberBound(keys.lower);
+  const upper = numberBound(keys.upper);
+  if (lower === null || upper === null) return undefined;
+  const inRange = between(lower, upper);
+  const byId = index.keysById();
+  if (byId !== undefined) {
+    const values = byId.keys;
+    return (id) => inRange(values[id] as number); // NaN (no value) and undefined (past the end) compare false
+  }
+  const numbers = column.numbers();
+  if (numbers === undefined) return undefined;
+  const { present, nums } = numbers;
+  return (id) => present[id] === 1 && inRange(nums[id] as number);
+}
+
+type NumberBound = { readonly value: number; readonly inclusive: boolean } | undefined;
+
+/** A key bound as a number bound; null for bigint keys (Int64), which are not compared in place. */
+function numberBound(bound: Bound<number | bigint | string> | undefined): NumberBound | null {
+  if (bound === undefined) return undefined;
+  return typeof bound.value === 'number' ? { value: bound.value, inclusive: bound.inclusive } : null;
+}
+
+function between(lower: NumberBound, upper: NumberBound): (v: number) => boolean {
+  const lo = lower?.value ?? -Infinity;
+  const hi = upper?.value ?? Infinity;
+  const loIn = lower === undefined || lower.inclusive;
+  const hiIn = upper === undefined || upper.inclusive;
+  if (loIn && hiIn) return (v) => v >= lo && v <= hi;
+  if (loIn) return (v) => v >= lo && v < hi;
+  if (hiIn) return (v) => v > lo && v <= hi;
+  return (v) => v > lo && v < hi;
 }

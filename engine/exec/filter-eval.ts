@@ -11,7 +11,7 @@ import type { ExecContext } from './exec-context.js';
 import { FieldError } from './exec-context.js';
 import { chooseFilterStep, planFilter, valueAt, withinUniverse, type FilterPlan, type FilterStep } from '../plan/filter-plan.js';
 import { noEstimates } from '../plan/estimates.js';
-import { geoMultiPolygon, geoPoint, geoPolygon, toStoredValue, type MultiPolygonInput, type PointInput, type PolygonInput } from './stored-values.js';
+import { geoMultiPolygon, geoPoint, geoPolygon, rangeBounds, toStoredValue, type MultiPolygonInput, type PointInput, type PolygonInput } from './stored-values.js';
 import type { ScalarValue } from '../indexes/value-index.js';
 import type { HashIndex } from '../indexes/hash-index.js';
 import type { ExactIndex } from '../indexes/exact-index.js';
@@ -195,7 +195,7 @@ class FilterRun implements CheckSource {
 const checkRatio = 4;
 
 /** Nodes that have a value (or at least one edge) for a field. */
-function hasField(ctx: ExecContext, type: TypeModel, name: string): SortedIds {
+export function hasField(ctx: ExecContext, type: TypeModel, name: string): SortedIds {
   const field = type.fields.get(name);
   if (field === undefined) return [];
   const store = ctx.graph.store;
@@ -239,12 +239,7 @@ function applyOperatorOn(ctx: ExecContext, column: ScalarColumn, field: FieldMod
     case 'between': {
       const kind = rangeKind(field, planned);
       const range = index<OrderedIndex | ExactIndex>(indexOn(column, field, kind), field, kind) as OrderedIndex;
-      if (op === 'between') {
-        const { min, max } = arg as { min: unknown; max: unknown };
-        return range.range({ lower: { value: stored(min), inclusive: true }, upper: { value: stored(max), inclusive: true } });
-      }
-      const bound = { value: stored(arg), inclusive: op === 'le' || op === 'ge' };
-      return range.range(op === 'le' || op === 'lt' ? { upper: bound } : { lower: bound });
+      return range.range(rangeBounds(field, op, arg));
     }
     case 'allofterms':
       return index<TermIndex>(indexOn(column, field, 'term'), field, 'term').allOf(String(arg));
@@ -278,6 +273,7 @@ function applyOperatorOn(ctx: ExecContext, column: ScalarColumn, field: FieldMod
       throw new FieldError(`unsupported filter operator ${op} on field ${field.name}`);
   }
 }
+
 
 /** Splits `/pattern/flags` as Dgraph does (dql parseRegexArgs): at the last `/`, with `\/` → `/`. */
 function regexp(trigram: TrigramIndex, literal: string): SortedIds {

@@ -1,11 +1,11 @@
 // Root query fields: get<T>, query<T>, aggregate<T>, check<T>Password, querySimilar<T>By*.
 
 import { messages } from '../errors/messages.js';
-import type { FieldPlan } from '../plan/selection-plan.js';
+import type { FieldPlan, SelectionPlan } from '../plan/selection-plan.js';
 import type { RootFieldModel, TypeModel } from '../schema/model.js';
 import { GraphStore } from '../store/graph-store.js';
 import type { SortedIds } from '../util/sorted-ids.js';
-import { aggregateObject } from './aggregate.js';
+import { aggregateObject, needsIdOrder } from './aggregate.js';
 import { cascadeFor, type Cascade } from './cascade.js';
 import { explainQuery } from '../plan/explain.js';
 import { newQueryRun } from '../plan/query-plan.js';
@@ -15,7 +15,7 @@ import { passwordMatches } from './check-password.js';
 import { FieldError, type ExecContext, type Path } from './exec-context.js';
 import { evaluateFilter } from './filter-eval.js';
 import { type PageArgs } from './order-page.js';
-import { runQueryFilter, runQueryPlan } from './run-query-plan.js';
+import { runQueryFilter, runQueryMatches, runQueryPlan } from './run-query-plan.js';
 import { CASCADED, readList, readObject, readPage, type Completed } from './read-objects.js';
 import { metricOf, nearest } from './similarity.js';
 import { findByXid } from './xid-lookup.js';
@@ -34,8 +34,9 @@ export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: F
     case 'query':
       return runQuery(ctx, root, type, plan, path, args, cascade);
     case 'aggregate': {
-      const ids = queryIds(ctx, root.name, type, args, plan);
-      return plan.selection === undefined ? null : aggregateObject(ctx, type, ids, plan.selection);
+      if (plan.selection === undefined) return null;
+      const ids = aggregateIds(ctx, root.name, type, args, plan, plan.selection);
+      return aggregateObject(ctx, type, ids, plan.selection);
     }
     case 'checkPassword': {
       const id = getTarget(ctx, type, args, plan);
@@ -86,6 +87,15 @@ export function queryIds(ctx: ExecContext, rootName: string, type: TypeModel, ar
   const queryPlan = queryPlanFor(ctx, rootName, type, args, occurrence);
   const run = ctx.explain === undefined ? undefined : newQueryRun();
   const ids = runQueryFilter(ctx, type, queryPlan, args, run);
+  ctx.explain?.push(explainQuery(queryPlan, args, run));
+  return ids;
+}
+
+/** The matches an aggregate reduces (exec/run-query-plan.ts runQueryMatches), EXPLAINed after it ran. */
+function aggregateIds(ctx: ExecContext, rootName: string, type: TypeModel, args: Readonly<Record<string, unknown>>, occurrence: FieldPlan, selection: SelectionPlan): SortedIds {
+  const queryPlan = queryPlanFor(ctx, rootName, type, args, occurrence);
+  const run = ctx.explain === undefined ? undefined : newQueryRun();
+  const ids = runQueryMatches(ctx, type, queryPlan, args, needsIdOrder(type, selection), run);
   ctx.explain?.push(explainQuery(queryPlan, args, run));
   return ids;
 }

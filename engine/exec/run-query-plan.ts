@@ -1,5 +1,6 @@
 // Runs a root list plan (plan/query-plan.ts) with one request's arguments: the filter tree, then the
-// page step the plan's adaptive rule picks for the real candidate count. Nothing here chooses an
+// page step the plan's adaptive rule picks for the real candidate count; or, for filters checkable per
+// node, a streamed page (stream-page.ts) when its rule prefers a walk. Nothing here chooses an
 // index or a strategy of its own; `run` (EXPLAIN only) records what ran.
 
 import { checkedWalkBudget, choosePage, pageLimit, pageParams, prefersDriverScan, type OrderKey, type PageParams } from '../plan/order-plan.js';
@@ -12,16 +13,23 @@ import type { ExecContext } from './exec-context.js';
 import { prepareFilter, runFilter, type PreparedFilter } from './filter-eval.js';
 import { runPage } from './order-page.js';
 import { restrictTo, typeUniverse, type Universe } from './universe.js';
+import { streamMatches, streamPage } from './stream-page.js';
 
 type Args = Readonly<Record<string, unknown>>;
 
 /**
- * The ordered page: when the rule picks an index walk for the filter's bound (from its postings), the
- * walk tests each visited node against the filter (checked-walk.ts); otherwise, or when that walk
- * gives up, the filter's candidates, then walk / top-k / sort / slice as the rule decides for their count.
+ * The ordered page: a streamed page when the filter is checkable in place and a walk pays
+ * (stream-page.ts); else, when the rule picks an index walk for the filter's bound (from its
+ * postings), the walk tests each visited node against the filter (checked-walk.ts); otherwise, or when
+ * that walk gives up, the filter's candidates, then walk / top-k / sort / slice as the rule decides.
  */
 export function runQueryPlan(ctx: ExecContext, type: TypeModel, plan: QueryPlan, args: Args, run?: QueryRun): SortedIds {
   const page = pageParams(args);
+  // Filters checkable in place first: a walk in page order (stream-page.ts), when its rule prefers one.
+  if (plan.stream !== undefined) {
+    const streamed = streamPage(ctx, type, plan, plan.stream, args['filter'] as Args | null | undefined, page, run);
+    if (streamed !== undefined) return streamed;
+  }
   const total = ctx.graph.store.countOfType(type.name);
   let ids: SortedIds;
   if (plan.filter.op === 'scan' && run === undefined) ids = ctx.graph.store.nodesOfType(type.name); // no filter: the commonest list
@@ -89,4 +97,17 @@ export function runQueryFilter(ctx: ExecContext, type: TypeModel, plan: QueryPla
   const ids = runFilter(ctx, type, plan.filter, args['filter'] as Args | null | undefined, universe, run);
   if (run !== undefined) run.candidates = ids.length;
   return ids;
+}
+
+/**
+ * The matches of an aggregate: by a walk of a range condition when the filter is checkable per node
+ * (no id list of the range is built and sorted), else the filter's candidates. `inIdOrder` false
+ * allows any order (count, min, max and integer sums do not depend on it).
+ */
+export function runQueryMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan, args: Args, inIdOrder: boolean, run?: QueryRun): SortedIds {
+  if (plan.stream !== undefined) {
+    const ids = streamMatches(ctx, type, plan, plan.stream, args['filter'] as Args | null | undefined, inIdOrder, run);
+    if (ids !== undefined) return ids;
+  }
+  return runQueryFilter(ctx, type, plan, args, run);
 }

@@ -2,7 +2,7 @@
 // DateTime is kept as Dgraph answers it (RFC 3339, `2000-01-01` → `2000-01-01T00:00:00Z`), geo values are GeoJSON-like, embeddings are Float32Array).
 
 import { formatDateTime } from '../indexes/datetime-key.js';
-import type { GeoMultiPolygon, GeoPoint, GeoPolygon, GeoValue, ScalarValue } from '../indexes/value-index.js';
+import type { GeoMultiPolygon, GeoPoint, GeoPolygon, GeoValue, RangeBounds, ScalarValue } from '../indexes/value-index.js';
 import type { FieldModel } from '../schema/model.js';
 import { FieldError } from './exec-context.js';
 import { messages } from '../errors/messages.js';
@@ -83,4 +83,15 @@ function geoOutput(value: GeoValue): unknown {
     case 'MultiPolygon':
       return { polygons: value.coordinates.map((polygon) => ({ coordinates: polygon.map(ring) })) };
   }
+}
+
+/** The bounds of a range function (`le`, `lt`, `ge`, `gt`, `between`) or of `eq` (one value), as stored values. */
+export function rangeBounds(field: FieldModel, op: string, arg: unknown): RangeBounds<ScalarValue> {
+  if (op === 'between') {
+    const { min, max } = arg as { min: unknown; max: unknown };
+    return { lower: { value: toStoredValue(field, min), inclusive: true }, upper: { value: toStoredValue(field, max), inclusive: true } };
+  }
+  const bound = { value: toStoredValue(field, arg), inclusive: op !== 'lt' && op !== 'gt' };
+  if (op === 'eq') return { lower: bound, upper: bound };
+  return op === 'le' || op === 'lt' ? { upper: bound } : { lower: bound };
 }

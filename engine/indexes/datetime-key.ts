@@ -19,11 +19,13 @@ export function parseDateTime(text: string): number | undefined {
   const second = m[6] === undefined ? 0 : Number(m[6]);
   if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
   if (hour > 23 || minute > 59 || second > 59) return undefined;
-  let ms = Date.UTC(2000, month - 1, day, hour, minute, second);
-  // Date.UTC maps years 0..99 to 1900..1999: set the year separately.
-  const d = new Date(ms);
-  d.setUTCFullYear(year);
-  ms = d.getTime();
+  let ms = Date.UTC(year, month - 1, day, hour, minute, second);
+  if (year >= 0 && year <= 99) {
+    // Date.UTC maps years 0..99 to 1900..1999: set the year separately (from 2000, a leap year like 0).
+    const d = new Date(Date.UTC(2000, month - 1, day, hour, minute, second));
+    d.setUTCFullYear(year);
+    ms = d.getTime();
+  }
   if (m[7] !== undefined) ms += Number(m[7].padEnd(9, '0')) / 1e6;
   if (m[9] !== undefined) {
     const offH = Number(m[10]);

@@ -3,7 +3,7 @@
 // implementation over a chunked sorted map; ExactIndex reuses it with string keys.
 
 import { postingIds, type Posting } from './postings/posting.js';
-import { SortedChunkMap, type Compare } from './postings/sorted-chunk-map.js';
+import { SortedChunkMap, type Bound, type Compare } from './postings/sorted-chunk-map.js';
 import { EMPTY_IDS, sortedUniqueFrom, unionMany, type SortedIds } from '../util/sorted-ids.js';
 import { parseDateTime } from './datetime-key.js';
 import type { RangeBounds, ScalarValue, ValueIndex } from './value-index.js';
@@ -26,16 +26,25 @@ function dateTimeKey(value: ScalarValue): number | undefined {
   return undefined;
 }
 
+/** Number keys by node id (NaN: none), for checks per candidate without parsing the stored value. */
+export interface KeysById {
+  readonly keys: Float64Array;
+}
+
 export class OrderedIndex<K extends OrderKey = number | bigint> implements ValueIndex {
   protected readonly map: SortedChunkMap<K>;
   private entries = 0;
+  /** With `keepKeys`: each node's key; undefined once a node held two values (a list predicate). */
+  private byId: Float64Array | undefined;
 
   constructor(
     /** Maps a stored or queried value to its key; undefined = not indexable. */
     readonly keyOf: (value: ScalarValue) => K | undefined,
     private readonly cmp: Compare<K>,
+    keepKeys = false,
   ) {
     this.map = new SortedChunkMap<K>(cmp);
+    if (keepKeys) this.byId = new Float64Array(0);
   }
 
   static int(): OrderedIndex {
@@ -49,7 +58,8 @@ export class OrderedIndex<K extends OrderKey = number | bigint> implements Value
   }
   /** DateTime values (RFC 3339 strings, or epoch-millisecond numbers) ordered by instant. */
   static dateTime(): OrderedIndex<number> {
-    return new OrderedIndex<number>(dateTimeKey, compareNumeric);
+    // Stored DateTimes are text: the keys by id spare a range check the parse of every candidate's value.
+    return new OrderedIndex<number>(dateTimeKey, compareNumeric, true);
   }
 
   get entryCount(): number {
@@ -63,12 +73,39 @@ export class OrderedIndex<K extends OrderKey = number | bigint> implements Value
 
   add(value: ScalarValue, id: number): void {
     const key = this.keyOf(value);
-    if (key !== undefined && this.map.add(key, id)) this.entries++;
+    if (key !== undefined && this.map.add(key, id)) {
+      this.entries++;
+      if (this.byId !== undefined) this.keepKey(id, key as number);
+    }
   }
 
   remove(value: ScalarValue, id: number): void {
     const key = this.keyOf(value);
-    if (key !== undefined && this.map.remove(key, id)) this.entries--;
+    if (key !== undefined && this.map.remove(key, id)) {
+      this.entries--;
+      const byId = this.byId;
+      if (byId !== undefined && id < byId.length) byId[id] = NaN;
+    }
+  }
+
+  /**
+   * Each node's key by id while every node holds at most one value (stores remove a node's old value
+   * before adding the new one); undefined for indexes that keep none or once a node held two.
+   */
+  keysById(): KeysById | undefined {
+    return this.byId === undefined ? undefined : { keys: this.byId };
+  }
+
+  private keepKey(id: number, key: number): void {
+    let byId = this.byId as Float64Array;
+    if (id >= byId.length) {
+      const from = byId.length;
+      const next = new Float64Array(Math.max(id + 1, Math.ceil(from * 1.5), 1024)).fill(NaN);
+      next.set(byId);
+      byId = this.byId = next;
+    }
+    if (!Number.isNaN(byId[id] as number)) this.byId = undefined; // a second value: keys by id no longer hold
+    else byId[id] = key;
   }
 
   eq(value: ScalarValue): SortedIds {
@@ -129,6 +166,31 @@ export class OrderedIndex<K extends OrderKey = number | bigint> implements Value
       }
       return true;
     };
+  }
+
+  /**
+   * Postings of the keys within the bounds, in value order from the bound the direction starts at;
+   * `fn` returns true to stop. Unparseable bounds visit nothing. Do not write while walking.
+   */
+  walkRange(bounds: RangeBounds<ScalarValue>, direction: OrderDirection, fn: (p: Posting) => boolean): void {
+    const lower = this.bound(bounds.lower);
+    const upper = this.bound(bounds.upper);
+    if (lower !== null && upper !== null) this.map.forEachPostingIn(lower, upper, direction === 'desc', fn);
+  }
+
+  /** About how many entries lie within the bounds (key positions, no key visited): for choosing an access path. */
+  estimateRange(bounds: RangeBounds<ScalarValue>): number {
+    const lower = this.bound(bounds.lower);
+    const upper = this.bound(bounds.upper);
+    if (lower === null || upper === null || this.map.size === 0) return 0;
+    return Math.round(this.map.estimateKeysIn(lower, upper) * (this.entries / this.map.size));
+  }
+
+  /** The bounds as keys: undefined for an open end, null when a bound cannot be a key (nothing matches). */
+  keyBounds(bounds: RangeBounds<ScalarValue>): { lower: Bound<K> | undefined; upper: Bound<K> | undefined } | null {
+    const lower = this.bound(bounds.lower);
+    const upper = this.bound(bounds.upper);
+    return lower === null || upper === null ? null : { lower, upper };
   }
 
   /** Ids in value order; ties (and a node's several values) by ascending id. Do not write while iterating. */

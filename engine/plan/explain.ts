@@ -5,17 +5,19 @@
 import { valueAt, type FilterPlan, type FilterStep } from './filter-plan.js';
 import { choosePage, pageLimit, pageParams, type PageStrategy } from './order-plan.js';
 import type { QueryPlan, QueryRun } from './query-plan.js';
+import { chooseStream, type StreamStrategy } from './stream-plan.js';
 
 /** `args` are the request's arguments (`has` field names and the page are values, not plan). */
 export function explainQuery(plan: QueryPlan, args: Readonly<Record<string, unknown>>, run?: QueryRun): string {
   const lines = [`${plan.root}: ${plan.type}`];
   explainFilter(plan.filter, '  ', lines, args['filter'], run);
   const page = pageParams(args);
+  const streamed = plan.stream === undefined ? undefined : chooseStream(plan.stream, plan.order, pageLimit(page), plan.filter.estimate, plan.total);
   if (plan.order.keys.length > 0) {
     const keys = plan.order.keys.map((k) => `${k.desc ? 'desc' : 'asc'} ${k.field}`).join(', ');
-    const how = choosePage(plan.order, pageLimit(page), plan.filter.estimate, plan.total);
+    const how = streamed ?? choosePage(plan.order, pageLimit(page), plan.filter.estimate, plan.total);
     lines.push(`  order ${keys} by ${strategyName(how, plan)}`);
-  }
+  } else if (streamed !== undefined) lines.push(`  uid order by ${strategyName(streamed, plan)}`);
   if (page.first !== undefined || page.offset > 0) {
     lines.push(`  page offset ${page.offset}${page.first === undefined ? '' : ` first ${page.first}`}`);
   }
@@ -24,19 +26,41 @@ export function explainQuery(plan: QueryPlan, args: Readonly<Record<string, unkn
     if (ran === 'checked-walk') lines.push(`  ran walk ${plan.order.walk ?? ''} index checking the filter per node: ${run.visited} visited, ${run.candidates} kept`);
     else if (ran === 'checked-scan') lines.push(`  ran unordered page from the smallest list checking the filter per node: ${run.visited} visited, ${run.candidates} kept`);
     else {
-      const how = ran === 'sort after @cascade' ? ran : strategyName(ran, plan);
-      lines.push(`  ran ${how} over ${run.candidates} candidates${run.cachedPrefix ? ' (cached prefix)' : ''}`);
+      let how = ran === 'sort after @cascade' ? ran : strategyName(ran, plan);
+      if (run.walked !== undefined) {
+        const keep = ran === 'range-first-k' ? `keeping the first ${pageLimit(page) ?? 0}` : 'checking each node';
+        how = `walk ${run.walked} index through the range, ${keep}`;
+      }
+      const over = streamStrategies.has(ran) ? `(${run.candidates} nodes checked)` : `over ${run.candidates} candidates`;
+      lines.push(`  ran ${how} ${over}${run.cachedPrefix ? ' (cached prefix)' : ''}`);
     }
   }
   return lines.join('\n');
 }
 
-function strategyName(strategy: PageStrategy, plan: QueryPlan): string {
-  if (strategy === 'none') return 'unordered page';
-  return strategy === 'index-walk' ? `walk ${plan.order.walk ?? ''} index` : strategy;
+const streamStrategies = new Set<string>(['range-walk', 'walk-check', 'scan-check', 'range-first-k']);
+
+function strategyName(strategy: PageStrategy | StreamStrategy, plan: QueryPlan): string {
+  switch (strategy) {
+    case 'none':
+      return 'unordered page';
+    case 'index-walk':
+      return `walk ${plan.order.walk ?? ''} index`;
+    case 'range-walk':
+      return `walk ${plan.order.walk ?? ''} index from the range bound, checking each node`;
+    case 'walk-check':
+      return `walk ${plan.order.walk ?? ''} index, checking each node`;
+    case 'scan-check':
+      return 'scan of the type, checking each node';
+    default:
+      return strategy;
+  }
 }
 
-/** After a run, a node shows the ids it produced, or `checked` when it (or a node above it) was tested per candidate. */
+/**
+ * After a run, a node shows the ids it produced, or `checked` when it (or a node above it) was tested
+ * per candidate (a checked walk or scan, a streamed page, the small side of an intersection).
+ */
 function explainFilter(node: FilterPlan, indent: string, lines: string[], filter: unknown, run: QueryRun | undefined, underCheck = false): void {
   const produced = run?.produced.get(node);
   const checked = underCheck || (run?.checked.has(node) ?? false);

@@ -27,7 +27,8 @@ export interface PageParams {
   readonly first: number | undefined;
 }
 
-const orderedKinds: readonly IndexKind[] = ['int', 'int64', 'float', 'exact'];
+// DateTime indexes key by instant whatever their granularity, so they walk in time order too.
+const orderedKinds: readonly IndexKind[] = ['int', 'int64', 'float', 'exact', 'year', 'month', 'day', 'hour'];
 const walkStepCost = 4;
 
 export const unordered: OrderPlan = { keys: [], walk: undefined, numeric: false };

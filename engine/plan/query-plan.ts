@@ -8,6 +8,7 @@ import type { TypeModel } from '../schema/model.js';
 import type { Estimates } from './estimates.js';
 import { planFilter, type FilterPlan, type FilterStep } from './filter-plan.js';
 import { planOrder, type OrderPlan, type PageStrategy } from './order-plan.js';
+import { planStream, type StreamPlan, type StreamStrategy } from './stream-plan.js';
 
 export interface QueryPlan {
   readonly root: string;
@@ -15,6 +16,8 @@ export interface QueryPlan {
   /** Access path and filter: `scan` of the type, `ids`, index lookups, and their intersections/unions. */
   readonly filter: FilterPlan;
   readonly order: OrderPlan;
+  /** Set when every filter condition can be checked per node: the page may be streamed (stream-plan.ts). */
+  readonly stream: StreamPlan | undefined;
   /** The type's node count the estimates were taken at. */
   readonly total: number;
 }
@@ -28,17 +31,20 @@ export interface QueryRun {
   /** Filter nodes tested per candidate instead of producing ids (with everything under them). */
   readonly checked: Set<FilterPlan>;
   candidates: number;
-  strategy: PageStrategy | 'sort after @cascade' | 'checked-walk' | 'checked-scan';
+  strategy: PageStrategy | StreamStrategy | 'sort after @cascade' | 'checked-walk' | 'checked-scan';
   /** Index entries (or driver ids, for `checked-scan`) a walk checking the filter visited. */
   visited: number;
   /** The page came from the cached first k of the same candidate list. */
   cachedPrefix: boolean;
+  /** The range walked for an unordered set (an aggregate): its field and index. */
+  walked?: string;
 }
 
 export function planQuery(root: string, type: TypeModel, args: Readonly<Record<string, unknown>>, estimates: Estimates): QueryPlan {
   const total = estimates.typeCount(type.name);
   const filter = planFilter(type, args['filter'] as Record<string, unknown> | null | undefined, estimates, total);
-  return { root, type: type.name, filter, order: planOrder(type, args['order'], true), total };
+  const order = planOrder(type, args['order'], true);
+  return { root, type: type.name, filter, order, stream: planStream(type, filter, order), total };
 }
 
 export function newQueryRun(): QueryRun {

@@ -48,32 +48,34 @@ function naive(keep: (row: Row) => boolean, n: number): { title: string; likes: 
 }
 
 const byLikes = 'query ($min: Int) { queryPost(filter: { likes: { ge: $min } }, order: { desc: likes }, first: 5) { title likes } }';
+// `published` (a Boolean index) is not checked in place, so no streamed page: collected, or walked checking per node.
+const byLikesPublished = 'query ($min: Int) { queryPost(filter: { likes: { ge: $min }, published: true }, order: { desc: likes }, first: 5) { title likes } }';
 
 describe('EXPLAIN after the run', () => {
-  it('walks the order index checking the range per node, collecting no candidates', async () => {
+  it('walks the order index from the range bound, checking per node, collecting no candidates', async () => {
     const answer = await post(byLikes, { min: 45 }, { explain: true });
     expect(answer['data']).toEqual({ queryPost: naive((r) => r.likes >= 45, 5) });
     expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe(
       [
         'queryPost: Post',
         '  ge likes via int [100] checked',
-        '  order desc likes by walk int index',
+        '  order desc likes by walk int index from the range bound, checking each node',
         '  page offset 0 first 5',
-        '  ran walk int index checking the filter per node: 5 visited, 5 kept',
+        '  ran walk int index from the range bound, checking each node (5 nodes checked)',
       ].join('\n'),
     );
   });
 
-  it('the same plan, reused for values matching nothing, gives up the walk after its budget and collects the candidates', async () => {
+  it('the same plan, reused for values matching nothing, walks an empty range', async () => {
     const answer = await post(byLikes, { min: 50 }, { explain: true });
     expect(answer['data']).toEqual({ queryPost: [] });
     expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe(
       [
         'queryPost: Post',
-        '  ge likes via int [100] got 0',
-        '  order desc likes by walk int index',
+        '  ge likes via int [100] checked',
+        '  order desc likes by walk int index from the range bound, checking each node',
         '  page offset 0 first 5',
-        '  ran sort over 0 candidates',
+        '  ran walk int index from the range bound, checking each node (0 nodes checked)',
       ].join('\n'),
     );
   });
@@ -122,5 +124,35 @@ describe('EXPLAIN after the run', () => {
     expect((both['extensions'] as Record<string, unknown>)['explain']).toBe(
       ['getAuthor: Author', '  lookup id (uid)', '  lookup handle via hash', '  lookup age via int', `  ran: found ${ann}`].join('\n'),
     );
+  });
+});
+
+describe('EXPLAIN after the run: a filter not checkable in place', () => {
+  it('walks the order index checking the intersection per node (the Boolean condition collected once)', async () => {
+    const answer = await post(byLikesPublished, { min: 45 }, { explain: true });
+    expect(answer['data']).toEqual({ queryPost: naive((r) => r.likes >= 45 && r.published, 5) });
+    expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe([
+        'queryPost: Post',
+        '  intersect [100] checked',
+        '    ge likes via int [100] checked',
+        '    eq published via bool [150] got 200',
+        '  order desc likes by walk int index',
+        '  page offset 0 first 5',
+        '  ran walk int index checking the filter per node: 8 visited, 5 kept',
+      ].join('\n'));
+  });
+
+  it('the same plan, reused for values keeping every post, walks the same way', async () => {
+    const answer = await post(byLikesPublished, { min: 0 }, { explain: true });
+    expect(answer['data']).toEqual({ queryPost: naive((r) => r.published, 5) });
+    expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe([
+        'queryPost: Post',
+        '  intersect [100] checked',
+        '    ge likes via int [100] checked',
+        '    eq published via bool [150] got 200',
+        '  order desc likes by walk int index',
+        '  page offset 0 first 5',
+        '  ran walk int index checking the filter per node: 8 visited, 5 kept',
+      ].join('\n'));
   });
 });

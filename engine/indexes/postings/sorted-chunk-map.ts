@@ -13,6 +13,12 @@ interface Chunk<K> {
 
 export type Compare<K> = (a: K, b: K) => number;
 
+/** One end of a key range. */
+export interface Bound<K> {
+  readonly value: K;
+  readonly inclusive: boolean;
+}
+
 /** A position: chunk index and offset inside it. */
 interface Pos {
   c: number;
@@ -99,13 +105,9 @@ export class SortedChunkMap<K> {
     upper: { value: K; inclusive: boolean } | undefined,
     desc = false,
   ): Generator<Posting> {
-    if (this.chunks.length === 0) return;
-    if (lower !== undefined && upper !== undefined) {
-      const d = this.cmp(lower.value, upper.value);
-      if (d > 0 || (d === 0 && !(lower.inclusive && upper.inclusive))) return;
-    }
-    const start = lower === undefined ? { c: 0, i: 0 } : this.seek(lower.value, !lower.inclusive);
-    const end = upper === undefined ? this.endPos() : this.seek(upper.value, upper.inclusive);
+    const span = this.span(lower, upper);
+    if (span === undefined) return;
+    const { start, end } = span;
     if (!desc) {
       for (let c = start.c; c <= end.c && c < this.chunks.length; c++) {
         const chunk = this.chunks[c] as Chunk<K>;
@@ -137,6 +139,55 @@ export class SortedChunkMap<K> {
       const vals = (chunks[c] as Chunk<K>).vals;
       for (let i = vals.length - 1; i >= 0; i--) if (fn(vals[i] as Posting)) return;
     }
+  }
+
+  /**
+   * The postings of keys within the bounds, in key order, without a generator (ordered walks from a
+   * range bound): `fn` returns true to stop.
+   */
+  forEachPostingIn(lower: Bound<K> | undefined, upper: Bound<K> | undefined, desc: boolean, fn: (p: Posting) => boolean): void {
+    const span = this.span(lower, upper);
+    if (span === undefined) return;
+    const { start, end } = span;
+    const chunks = this.chunks;
+    if (!desc) {
+      for (let c = start.c; c <= end.c && c < chunks.length; c++) {
+        const vals = (chunks[c] as Chunk<K>).vals;
+        const to = c === end.c ? end.i : vals.length;
+        for (let i = c === start.c ? start.i : 0; i < to; i++) if (fn(vals[i] as Posting)) return;
+      }
+      return;
+    }
+    for (let c = Math.min(end.c, chunks.length - 1); c >= start.c; c--) {
+      const vals = (chunks[c] as Chunk<K>).vals;
+      const from = c === start.c ? start.i : 0;
+      for (let i = (c === end.c ? end.i : vals.length) - 1; i >= from; i--) if (fn(vals[i] as Posting)) return;
+    }
+  }
+
+  /**
+   * About how many keys lie within the bounds, from the chunk positions of the bounds (chunks hold a
+   * similar number of keys, so a position is a quantile): O(log n), no key is visited.
+   */
+  estimateKeysIn(lower: Bound<K> | undefined, upper: Bound<K> | undefined): number {
+    const span = this.span(lower, upper);
+    if (span === undefined) return 0;
+    const chunks = this.chunks;
+    const perChunk = this.keyCount / chunks.length;
+    const rank = (p: Pos): number => (p.c + p.i / Math.max(1, (chunks[p.c] as Chunk<K>).keys.length)) * perChunk;
+    return Math.max(0, Math.round(rank(span.end) - rank(span.start)));
+  }
+
+  /** Start and end positions of the keys within the bounds; undefined when none can be. */
+  private span(lower: Bound<K> | undefined, upper: Bound<K> | undefined): { start: Pos; end: Pos } | undefined {
+    if (this.chunks.length === 0) return undefined;
+    if (lower !== undefined && upper !== undefined) {
+      const d = this.cmp(lower.value, upper.value);
+      if (d > 0 || (d === 0 && !(lower.inclusive && upper.inclusive))) return undefined;
+    }
+    const start = lower === undefined ? { c: 0, i: 0 } : this.seek(lower.value, !lower.inclusive);
+    const end = upper === undefined ? this.endPos() : this.seek(upper.value, upper.inclusive);
+    return { start, end };
   }
 
   /** Keys in ascending order with their ids (for tests and snapshots). */

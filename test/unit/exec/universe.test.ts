@@ -91,4 +91,19 @@ describe('mutations by @id and ids never list the whole type', () => {
     const read = await engine.gql('{ queryPost(filter: { not: { score: { gt: 3 } } }) { slug } n: aggregatePost { count } }');
     expect(read.data).toEqual({ queryPost: [{ slug: 'p1' }, { slug: 'p3' }], n: { count: 77 } });
   });
+
+  it('update and delete plans are cached per field occurrence and filter shape: each request gets the plan of its own filter', async () => {
+    const engine = await engineWithPosts();
+    const update = 'mutation ($input: UpdatePostInput!) { updatePost(input: $input) { numUids post { slug title } } }';
+    const bySlug = await engine.gql(update, { input: { filter: { slug: { eq: 'p1' } }, set: { title: 'one' } } });
+    expect(bySlug.data).toEqual({ updatePost: { numUids: 1, post: [{ slug: 'p1', title: 'one' }] } });
+    const byIds = await engine.gql(update, { input: { filter: { id: ['0x5', '0x6'] }, set: { title: 'two' } } });
+    expect(byIds.data).toEqual({ updatePost: { numUids: 2, post: [{ slug: 'p3', title: 'two' }, { slug: 'p4', title: 'two' }] } });
+    const byRange = await engine.gql(update, { input: { filter: { score: { ge: 78 } }, set: { title: 'top' } } });
+    expect(byRange.data).toEqual({ updatePost: { numUids: 2, post: [{ slug: 'p78', title: 'top' }, { slug: 'p79', title: 'top' }] } });
+    const remove = 'mutation ($f: PostFilter!) { deletePost(filter: $f) { numUids post { slug } } }';
+    expect((await engine.gql(remove, { f: { slug: { in: ['p10', 'p11'] } } })).data).toEqual({ deletePost: { numUids: 2, post: [{ slug: 'p10' }, { slug: 'p11' }] } });
+    expect((await engine.gql(remove, { f: { title: { allofterms: 'top' } } })).data).toEqual({ deletePost: { numUids: 2, post: [{ slug: 'p78' }, { slug: 'p79' }] } });
+    expect((await engine.gql(remove, { f: { slug: { eq: 'p10' } } })).data).toEqual({ deletePost: { numUids: 0, post: [] } });
+  });
 });

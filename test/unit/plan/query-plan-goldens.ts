@@ -4,6 +4,7 @@
 
 import type { Estimates } from '../../../engine/plan/estimates.js';
 import type { PageStrategy } from '../../../engine/plan/order-plan.js';
+import type { StreamStrategy } from '../../../engine/plan/stream-plan.js';
 import { compileSchema } from '../../../engine/schema/compile-schema.js';
 import type { TypeModel } from '../../../engine/schema/model.js';
 
@@ -37,10 +38,12 @@ export interface PlanGolden {
   readonly args: Record<string, unknown>;
   /** EXPLAIN before running. */
   readonly explain: readonly string[];
-  /** The page step the run test expects to run (`checked-walk`: the order index walked, the filter checked per node). */
-  readonly ran: PageStrategy | 'checked-walk';
+  /** The page step the run test expects to run (`checked-walk`: the order index walked, the filter checked per node; stream strategies: a streamed page). */
+  readonly ran: PageStrategy | StreamStrategy | 'checked-walk';
   /** Nodes the run tests per candidate instead of collecting their ids (`op`, or `fn field`). */
   readonly checked?: readonly string[];
+  /** For a streamed page: the nodes the walk checks before the page is complete. */
+  readonly streamChecked?: number;
 }
 
 const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
@@ -86,12 +89,51 @@ export const planGoldens: readonly PlanGolden[] = [
     ran: 'index-walk',
   },
   {
-    // Estimated a third of the posts: the walk checks the range per node and stops at the page.
-    name: 'walks the order index checking a range per node, collecting no candidates',
+    // A range on the order key with no offset: walked from its bound like any range on the order key.
+    name: 'walks the order index from a range bound, collecting no candidates',
     args: { filter: { likes: { gt: 45 } }, order: { desc: 'likes' }, first: 10 },
-    explain: ['queryPost: Post', '  gt likes via int [3334]', '  order desc likes by walk int index', '  page offset 0 first 10'],
-    ran: 'checked-walk',
-    checked: ['gt likes'],
+    explain: ['queryPost: Post', '  gt likes via int [3334]', '  order desc likes by walk int index from the range bound, checking each node', '  page offset 0 first 10'],
+    ran: 'range-walk',
+    streamChecked: 10,
+  },
+  {
+    // A range on the order key: its index is walked from the range's bound, so no match is collected.
+    name: 'walks a range on the order key from its bound',
+    args: { filter: { likes: { lt: 45 } }, order: { desc: 'likes' }, first: 10, offset: 2 },
+    explain: ['queryPost: Post', '  lt likes via int [3334]', '  order desc likes by walk int index from the range bound, checking each node', '  page offset 2 first 10'],
+    ran: 'range-walk',
+    streamChecked: 12,
+  },
+  {
+    // Other conditions are checked on each node of the range walk (has score: 6 of 7 posts).
+    name: 'checks the other conditions on each node of a range walk',
+    args: { filter: { likes: { between: { min: 10, max: 12 } }, has: ['score'] }, order: { asc: 'likes' }, first: 4 },
+    explain: [
+      'queryPost: Post',
+      '  intersect [3334]',
+      '    between likes via int [3334]',
+      '    has score [10000]',
+      '  order asc likes by walk int index from the range bound, checking each node',
+      '  page offset 0 first 4',
+    ],
+    ran: 'range-walk',
+    streamChecked: 5,
+  },
+  {
+    // A page in uid order of a range keeping a large share: the type's nodes are checked in uid order.
+    name: 'scans the type in uid order checking a wide range',
+    args: { filter: { likes: { lt: 25 } }, first: 5, offset: 3 },
+    explain: ['queryPost: Post', '  lt likes via int [3334]', '  uid order by scan of the type, checking each node', '  page offset 3 first 5'],
+    ran: 'scan-check',
+    streamChecked: 9,
+  },
+  {
+    // Ordered by an indexed key other than the filter's: walk its index and check the filter per node.
+    name: 'walks the order key index checking a filter that keeps most posts',
+    args: { filter: { has: ['score'] }, order: { desc: 'likes' }, first: 10 },
+    explain: ['queryPost: Post', '  has score [10000]', '  order desc likes by walk int index, checking each node', '  page offset 0 first 10'],
+    ran: 'walk-check',
+    streamChecked: 13,
   },
   {
     name: 'uses top-k for an unindexed order key',

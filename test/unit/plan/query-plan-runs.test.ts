@@ -12,6 +12,7 @@ import { explainQuery } from '../../../engine/plan/explain.js';
 import { valueAt, type FilterPlan } from '../../../engine/plan/filter-plan.js';
 import { newQueryRun, planQuery } from '../../../engine/plan/query-plan.js';
 import { GraphStore } from '../../../engine/store/graph-store.js';
+import type { StreamStrategy } from '../../../engine/plan/stream-plan.js';
 import { compiledPost, goldenEstimates, planGoldens, post, postTitle, rareTerm, someTitle } from './query-plan-goldens.js';
 
 interface Row {
@@ -99,6 +100,12 @@ function leaf(row: Row, field: string, fn: string, arg: unknown): boolean {
       return typeof arg === 'boolean' ? value === arg : value === arg;
     case 'gt':
       return (value as number) > (arg as number);
+    case 'lt':
+      return (value as number) < (arg as number);
+    case 'between': {
+      const { min, max } = arg as { min: number; max: number };
+      return (value as number) >= min && (value as number) <= max;
+    }
     case 'allofterms':
       return wanted.every((t) => terms.includes(t));
     case 'anyofterms':
@@ -159,6 +166,12 @@ function nodesOf(node: FilterPlan): FilterPlan[] {
 }
 
 const stepNames = { none: 'unordered page', sort: 'sort', 'top-k': 'top-k', 'index-walk': 'walk int index' } as const;
+const streamNames: Record<StreamStrategy, string> = {
+  'range-walk': 'walk int index from the range bound, checking each node',
+  'walk-check': 'walk int index, checking each node',
+  'scan-check': 'scan of the type, checking each node',
+  'range-first-k': 'walk of the range, keeping the first k',
+};
 
 describe('plan goldens run against data', () => {
   it('the data holds what the goldens look for', () => {
@@ -175,6 +188,15 @@ describe('plan goldens run against data', () => {
       const expected = oracle(golden.args);
 
       expect(ids.map(GraphStore.uidOf)).toEqual(expected.page.map((r) => GraphStore.uidOf(r.id)));
+      expect(run.strategy).toBe(golden.ran);
+      if (golden.streamChecked !== undefined) {
+        // A streamed page builds no id lists: it reports the nodes it checked, and no filter node's count.
+        expect(run.candidates).toBe(golden.streamChecked);
+        expect(run.produced.size).toBe(0);
+        const after = explainQuery(plan, golden.args, run).split('\n').map((line) => line.replace(/ checked$/, ''));
+        expect(after).toEqual([...golden.explain, `  ran ${streamNames[golden.ran as StreamStrategy]} (${golden.streamChecked} nodes checked)`]);
+        return;
+      }
       expect(run.strategy).toBe(golden.ran);
       const walked = golden.ran === 'checked-walk';
       // A checked walk keeps the page's nodes (offset included) and collects no candidates.

@@ -1,0 +1,230 @@
+// Streamed pages (plan/stream-plan.ts): nodes are visited in the page's order and checked one by one
+// (exec/filter-check.ts) until offset + first have passed, instead of collecting every match and then
+// ordering it. The walk is chosen when run, with the estimated match count (chooseStream); undefined
+// means "collect": the caller runs the filter and page steps as usual.
+
+import type { OrderedIndex } from '../indexes/ordered-index.js';
+import { PostingList } from '../indexes/postings/posting-list.js';
+import { postingIds, type Posting } from '../indexes/postings/posting.js';
+import { pageLimit, type OrderKey, type PageParams } from '../plan/order-plan.js';
+import type { QueryPlan, QueryRun } from '../plan/query-plan.js';
+import { chooseStream, type IndexNode, type StreamPlan } from '../plan/stream-plan.js';
+import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
+import type { SortedIds } from '../util/sorted-ids.js';
+import type { RangeBounds, ScalarValue } from '../indexes/value-index.js';
+import type { ExecContext } from './exec-context.js';
+import type { Tester as NodeCheck } from './filter-check.js';
+import { estimateMatches, requestBounds, type BoundsOf } from './filter-estimate.js';
+import { prepareFilter } from './filter-eval.js';
+import { typeUniverse } from './universe.js';
+import { FirstK } from './first-k.js';
+
+type Filter = Readonly<Record<string, unknown>> | null | undefined;
+
+/** Above this offset + first, keeping the first k in a sorted buffer costs more than sorting the matches. */
+const maxFirstK = 256;
+
+/** The page by a walk, or undefined when the plan's rule says to collect the matches first. */
+export function streamPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream: StreamPlan, filter: Filter, page: PageParams, run?: QueryRun): SortedIds | undefined {
+  const limit = pageLimit(page);
+  if (page.first === 0) return undefined;
+  const store = ctx.graph.store;
+  const total = store.countOfType(type.name);
+  const boundsOf = requestBounds(filter);
+  const matches = stream.driver === undefined && limit !== undefined ? estimateMatches(ctx, type, plan.filter, filter, boundsOf, total) : 0;
+  const strategy = chooseStream(stream, plan.order, limit, matches, total);
+  if (strategy === undefined) return limit === undefined || limit > maxFirstK ? undefined : rangeFirstK(ctx, type, plan, stream, filter, boundsOf, page, limit, run);
+  const check = nodeCheck(ctx, type, plan, filter);
+  const taker = new PageTaker(page);
+  if (strategy === 'scan-check') {
+    const universe = store.nodesOfType(type.name);
+    for (let i = 0; i < universe.length; i++) if (taker.offer(universe[i] as number, check)) break;
+  } else {
+    const key = plan.order.keys[0] as OrderKey;
+    const index = store.scalar(key.model.predicate).index(plan.order.walk as IndexKind) as OrderedIndex | undefined;
+    if (index === undefined) return undefined;
+    const member = typeMember(ctx, type, key.model, check);
+    const visit = (p: Posting): boolean => taker.offerPosting(p, member);
+    const direction = key.desc ? 'desc' : 'asc';
+    if (strategy === 'range-walk') {
+      const driver = stream.driver as NonNullable<StreamPlan['driver']>;
+      index.walkRange(boundsOf(driver), direction, visit);
+    } else {
+      index.walk(direction, visit);
+      // Nodes without an order value come last, in id order (as in sorting); a range on the order key excludes them.
+      if (!taker.done) missingLast(ctx, type, key.model, check, taker);
+    }
+  }
+  if (run !== undefined) {
+    run.checked.add(plan.filter);
+    run.strategy = strategy;
+    run.candidates = taker.checked;
+    run.cachedPrefix = false;
+  }
+  return taker.out;
+}
+
+/**
+ * Every match of a filter with a range condition, gathered by walking the narrowest range's postings
+ * and checking the rest (no range list built and sorted); in ascending id order only if asked (a
+ * float sum depends on the order of its terms). Undefined when the plan has no such range.
+ */
+export function streamMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream: StreamPlan, filter: Filter, inIdOrder: boolean, run?: QueryRun): SortedIds | undefined {
+  const boundsOf = requestBounds(filter);
+  const range = narrowestRange(ctx, stream, boundsOf);
+  if (range === undefined) return undefined;
+  const check = nodeCheck(ctx, type, plan, filter);
+  const out: number[] = [];
+  const checked = walkMatches(ctx, type, range, check, (id) => void out.push(id));
+  if (run !== undefined) {
+    run.checked.add(plan.filter);
+    run.strategy = 'range-walk';
+    run.candidates = checked;
+    run.walked = `${range.node.model.name} ${range.node.index}`;
+  }
+  if (inIdOrder) {
+    // One value per node: the ids are distinct, so sorting is all the id order needs. A typed sort
+    // (node ids fit Int32) copied back by a loop: Array.from of a typed array is several times slower.
+    const sorted = Int32Array.from(out).sort();
+    for (let i = 0; i < sorted.length; i++) out[i] = sorted[i] as number;
+  }
+  return out;
+}
+
+/**
+ * A page whose matches are too few for a walk in page order (chooseStream said collect) but which has
+ * a range condition: the narrowest range is walked, the rest checked, and the first offset + first
+ * kept by (order value, id), missing values last, or by id for uid order. No list of the range is
+ * built or sorted. Undefined (collect) when the order value cannot be read in place.
+ */
+function rangeFirstK(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream: StreamPlan, filter: Filter, boundsOf: BoundsOf, page: PageParams, limit: number, run: QueryRun | undefined): SortedIds | undefined {
+  const range = narrowestRange(ctx, stream, boundsOf);
+  if (range === undefined) return undefined;
+  const keyOf = orderValue(ctx, plan);
+  const check = keyOf === undefined ? undefined : nodeCheck(ctx, type, plan, filter);
+  if (keyOf === undefined || check === undefined) return undefined;
+  const first = new FirstK(limit);
+  const checked = walkMatches(ctx, type, range, check, (id) => first.offer(keyOf(id), id));
+  if (run !== undefined) {
+    run.checked.add(plan.filter);
+    run.strategy = 'range-first-k';
+    run.candidates = checked;
+    run.cachedPrefix = false;
+    run.walked = `${range.node.model.name} ${range.node.index}`;
+  }
+  const ids = first.result();
+  return page.offset === 0 ? ids : ids.slice(page.offset);
+}
+
+/** A node's sort key for the page's order (smaller first, missing values +Infinity); 0 for uid order. */
+function orderValue(ctx: ExecContext, plan: QueryPlan): ((id: number) => number) | undefined {
+  const key = plan.order.keys[0];
+  if (key === undefined) return () => 0;
+  const sign = key.desc ? -1 : 1;
+  const column = ctx.graph.store.scalar(key.model.predicate);
+  const numbers = plan.order.numeric ? column.numbers() : undefined;
+  if (numbers !== undefined) {
+    const { present, nums } = numbers;
+    return (id) => (present[id] === 1 ? sign * (nums[id] as number) : Infinity);
+  }
+  const index = plan.order.walk === undefined || key.model.typeName !== 'DateTime' ? undefined : (column.index(plan.order.walk) as OrderedIndex | undefined);
+  const byId = index?.keysById();
+  if (byId === undefined) return undefined;
+  const keys = byId.keys;
+  return (id) => {
+    const v = keys[id];
+    return v === undefined || Number.isNaN(v) ? Infinity : sign * v;
+  };
+}
+
+interface WalkedRange {
+  readonly index: OrderedIndex;
+  readonly bounds: RangeBounds<ScalarValue>;
+  readonly size: number;
+  readonly node: IndexNode;
+}
+
+/** The range condition with the fewest estimated entries; undefined if there is none (or its index is missing). */
+function narrowestRange(ctx: ExecContext, stream: StreamPlan, boundsOf: BoundsOf): WalkedRange | undefined {
+  let narrowest: WalkedRange | undefined;
+  for (const node of stream.ranges) {
+    const index = ctx.graph.store.scalar(node.model.predicate).index(node.index as IndexKind) as OrderedIndex | undefined;
+    if (index === undefined) return undefined;
+    const bounds = boundsOf(node);
+    const size = index.estimateRange(bounds);
+    if (narrowest === undefined || size < narrowest.size) narrowest = { index, bounds, size, node };
+  }
+  return narrowest;
+}
+
+/** Walks a range's postings, passing each node of the type that passes `check` to `take`; returns the nodes visited. */
+function walkMatches(ctx: ExecContext, type: TypeModel, range: WalkedRange, check: NodeCheck, take: (id: number) => void): number {
+  const member = typeMember(ctx, type, range.node.model, check);
+  let checked = 0;
+  range.index.walkRange(range.bounds, 'asc', (p) => {
+    if (typeof p === 'number') {
+      checked++;
+      if (member(p)) take(p);
+      return false;
+    }
+    const ids = p instanceof PostingList ? postingIds(p) : p;
+    checked += ids.length;
+    for (let k = 0; k < ids.length; k++) if (member(ids[k] as number)) take(ids[k] as number);
+    return false;
+  });
+  return checked;
+}
+
+/** Collects the page from checked nodes: skips the first `offset` that pass, keeps up to `first`. */
+class PageTaker {
+  readonly out: number[] = [];
+  /** Nodes checked (EXPLAIN's candidates of a walk). */
+  checked = 0;
+  done = false;
+  private skip: number;
+  private readonly want: number;
+
+  constructor(page: PageParams) {
+    this.skip = page.offset;
+    this.want = page.first ?? Infinity;
+  }
+
+  /** Checks one node; true once the page is complete. */
+  offer(id: number, check: NodeCheck): boolean {
+    this.checked++;
+    if (!check(id)) return false;
+    if (this.skip > 0) this.skip--;
+    else if (this.out.push(id) >= this.want) this.done = true;
+    return this.done;
+  }
+
+  offerPosting(p: Posting, check: NodeCheck): boolean {
+    if (typeof p === 'number') return this.offer(p, check);
+    const ids = p instanceof PostingList ? postingIds(p) : p;
+    for (let k = 0; k < ids.length; k++) if (this.offer(ids[k] as number, check)) return true;
+    return false;
+  }
+}
+
+/** The check, plus membership of the queried type when the walked predicate may be held by other nodes. */
+function typeMember(ctx: ExecContext, type: TypeModel, field: FieldModel, check: NodeCheck): NodeCheck {
+  if (type.kind === 'object' && field.predicate === `${type.name}.${field.name}`) return check;
+  const store = ctx.graph.store;
+  const name = type.name;
+  return (id) => store.hasType(id, name) && check(id);
+}
+
+/** Nodes of the type without a value for the order key, in id order. */
+function missingLast(ctx: ExecContext, type: TypeModel, field: FieldModel, check: NodeCheck, taker: PageTaker): void {
+  const column = ctx.graph.store.scalar(field.predicate);
+  const universe = ctx.graph.store.nodesOfType(type.name);
+  for (let i = 0; i < universe.length; i++) {
+    const id = universe[i] as number;
+    if (!column.has(id) && taker.offer(id, check)) return;
+  }
+}
+
+/** The filter as a per-node test (filter-check.ts): a stream plan's filters are all checkable in place. */
+function nodeCheck(ctx: ExecContext, type: TypeModel, plan: QueryPlan, filter: Filter): NodeCheck {
+  return prepareFilter(ctx, type, filter, typeUniverse(ctx.graph.store, type.name)).check(plan.filter).test;
+}
