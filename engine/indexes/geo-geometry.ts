@@ -184,9 +184,14 @@ function angle(a: Vec, b: Vec): number {
 
 /** Great-circle distance in meters (haversine). */
 export function haversineMeters(a: Pt, b: Pt): number {
-  const dLat = (b[1] - a[1]) * RAD;
-  const dLng = (b[0] - a[0]) * RAD;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a[1] * RAD) * Math.cos(b[1] * RAD) * Math.sin(dLng / 2) ** 2;
+  return haversineLngLat(a[0], a[1], b[0], b[1]);
+}
+
+/** haversineMeters over plain coordinates (no arrays: the point grid calls it per candidate). */
+export function haversineLngLat(aLng: number, aLat: number, bLng: number, bLat: number): number {
+  const dLat = (bLat - aLat) * RAD;
+  const dLng = (bLng - aLng) * RAD;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(aLat * RAD) * Math.cos(bLat * RAD) * Math.sin(dLng / 2) ** 2;
   return 2 * EARTH_RADIUS_METERS * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 

@@ -110,6 +110,39 @@ describe('GeoIndex', () => {
       { numRuns: 300 },
     );
   });
+  it('points over the whole globe, some removed and re-added elsewhere: near, within and intersects agree with naive scans', () => {
+    // Points sit in the typed-array buckets of the point grid: candidates cross cell, antimeridian and pole boundaries.
+    // Half of them clustered in a few cells, so buckets hold many points (swap-removal inside a bucket).
+    const spread = fc.tuple(fc.integer({ min: -18_000, max: 18_000 }), fc.integer({ min: -9_000, max: 9_000 })).map(([a, b]): [number, number] => [a / 100, b / 100]);
+    const clustered = fc.tuple(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 300 })).map(([a, b]): [number, number] => [a / 100, b / 100]);
+    const world = fc.oneof(spread, clustered);
+    fc.assert(
+      fc.property(
+        fc.array(world, { minLength: 1, maxLength: 300 }),
+        fc.array(fc.tuple(fc.nat(), world), { maxLength: 40 }),
+        world,
+        fc.double({ min: 0, max: 21_000_000, noNaN: true }),
+        gridBox,
+        (ps, moves, [x, y], d, box) => {
+          const live = ps.slice();
+          const i = indexOf(ps.map(([a, b]) => pt(a, b)));
+          for (const [k, to] of moves) {
+            const at = k % live.length;
+            i.remove(pt(...(live[at] as [number, number])), at + 1);
+            i.add(pt(...to), at + 1);
+            live[at] = to;
+          }
+          const near = live.flatMap(([a, b], k) => (meters([x, y], [a, b]) <= d ? [k + 1] : []));
+          expect(i.near(pt(x, y), d)).toEqual(near);
+          const inBox = live.flatMap(([a, b], k) => (booleanPointInPolygon([a, b], { type: 'Polygon', coordinates: [box] }) ? [k + 1] : []));
+          expect(i.within(poly(box))).toEqual(inBox);
+          expect(i.intersects(poly(box))).toEqual(inBox);
+          expect(i.entryCount).toBe(live.length);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
   it('answers near on 100k points quickly', () => {
     const i = new GeoIndex();
     const grid = (k: number): [number, number] => [-10 + (k % 400) * 0.05, 40 + Math.floor(k / 400) * 0.05];
