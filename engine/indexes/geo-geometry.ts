@@ -221,6 +221,33 @@ export function distanceToShapeMeters(p: Pt, shape: GeoValue): number {
   return best * EARTH_RADIUS_METERS;
 }
 
+/**
+ * A lng/lat box inside the spherical cap of `meters` around `center` with a relative margin of 1e-6,
+ * or undefined (cap too large, or near a pole): a point in it is within `meters` without computing
+ * its distance. Bound: for |Δlat| ≤ a and |Δlng| ≤ b (≤ π/2), haversine's h is at most
+ * sin²(a/2) + cos(lat₀)·max cos(lat)·sin²(b/2), max cos(lat) taken over the box's latitudes.
+ */
+export function capInnerBox(center: GeoPoint['coordinates'], meters: number): BBox | undefined {
+  const r = meters / EARTH_RADIUS_METERS;
+  if (!(r > 0) || r >= Math.PI / 2) return undefined;
+  const [lng, lat] = center;
+  const lat0 = lat * RAD;
+  const cos0 = Math.cos(lat0);
+  // Start from the inscribed square (h ≈ a²/4 + a²/4 = r²/4), shrink a little until the bound holds.
+  let a = r / Math.SQRT2;
+  for (let tries = 0; tries < 8; tries++, a *= 0.98) {
+    const south = lat0 - a;
+    const north = lat0 + a;
+    if (south <= -Math.PI / 2 || north >= Math.PI / 2) return undefined;
+    const cosMax = south <= 0 && north >= 0 ? 1 : Math.max(Math.cos(south), Math.cos(north));
+    const b = a / Math.sqrt(cos0 * cosMax);
+    if (!(b < Math.PI / 2)) return undefined;
+    const h = Math.sin(a / 2) ** 2 + cos0 * cosMax * Math.sin(b / 2) ** 2;
+    if (2 * Math.asin(Math.min(1, Math.sqrt(h))) <= r * (1 - 1e-6)) return [lng - b / RAD, lat - a / RAD, lng + b / RAD, lat + a / RAD];
+  }
+  return undefined;
+}
+
 /** Boxes covering the spherical cap of `meters` around `center` (split at the antimeridian). */
 export function capBoxes(center: GeoPoint['coordinates'], meters: number): BBox[] {
   const r = meters / EARTH_RADIUS_METERS;

@@ -23,6 +23,7 @@ import {
   bboxOf,
   bboxesOverlap,
   capBoxes,
+  capInnerBox,
   distanceToShapeMeters,
   haversineLngLat,
   pointInShape,
@@ -145,7 +146,9 @@ export class GeoIndex implements ValueIndex {
     const [lng, lat] = p;
     const boxes = capBoxes(p, distanceMeters);
     const ids: number[] = [];
-    this.points.select(boxes, (x, y) => haversineLngLat(lng, lat, x, y) <= distanceMeters, ids);
+    // Points in the cap's inner box are within the distance without computing it.
+    const [w, s, e, n] = capInnerBox(p, distanceMeters) ?? [0, 0, -1, -1];
+    this.points.select(boxes, (x, y) => (x >= w && x <= e && y >= s && y <= n) || haversineLngLat(lng, lat, x, y) <= distanceMeters, ids);
     return this.select(boxes, ids, (it) => distanceToShapeMeters(p, it.value) <= distanceMeters);
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { GeoIndex } from '../../../engine/indexes/geo-index.js';
-import { haversineMeters } from '../../../engine/indexes/geo-geometry.js';
+import { capInnerBox, haversineMeters } from '../../../engine/indexes/geo-geometry.js';
 import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
 import { distance } from '@turf/distance';
 import type { GeoMultiPolygon, GeoPoint, GeoPolygon, GeoValue } from '../../../engine/indexes/value-index.js';
@@ -142,6 +142,26 @@ describe('GeoIndex', () => {
       ),
       { numRuns: 200 },
     );
+  });
+  it("the cap's inner box (points accepted without their distance) lies inside the cap, and covers most of it", () => {
+    fc.assert(
+      fc.property(fc.double({ min: -180, max: 180, noNaN: true }), fc.double({ min: -89, max: 89, noNaN: true }), fc.double({ min: 1, max: 9_000_000, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (lng, lat, d, u, v) => {
+        const box = capInnerBox([lng, lat], d);
+        if (box === undefined) return;
+        const [w, s, e, n] = box;
+        // Corners, edge midpoints and one random point of the box: all within d by the exact formula.
+        for (const [x, y] of [[w, s], [w, n], [e, s], [e, n], [(w + e) / 2, s], [(w + e) / 2, n], [w, (s + n) / 2], [e, (s + n) / 2], [w + u * (e - w), s + v * (n - s)]] as [number, number][]) {
+          expect(haversineMeters([lng, lat], [x, y])).toBeLessThanOrEqual(d);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    // Away from the poles it is nearly the inscribed square (2/π of the cap): corners just inside the circle.
+    const box = capInnerBox([10, 45], 150_000);
+    expect(box).toBeDefined();
+    const [w, s, e, n] = box as [number, number, number, number];
+    expect(haversineMeters([10, 45], [e, n])).toBeGreaterThan(145_000);
+    expect(haversineMeters([10, 45], [w, s])).toBeGreaterThan(145_000);
   });
   it('answers near on 100k points quickly', () => {
     const i = new GeoIndex();
