@@ -42,7 +42,8 @@ export class VectorIndex implements ValueIndex {
   }
 
   add(value: ScalarValue, id: number): void {
-    if (!(value instanceof Float32Array)) throw new TypeError('hnsw index expects float32 vectors');
+    // Other values (kept from before the field was an @embedding) are not vectors: never found, as before.
+    if (!(value instanceof Float32Array)) return;
     let group = this.groups.get(value.length);
     if (group === undefined) {
       group = new VectorGroup(value.length);
