@@ -184,9 +184,14 @@ function angle(a: Vec, b: Vec): number {
 
 /** Great-circle distance in meters (haversine). */
 export function haversineMeters(a: Pt, b: Pt): number {
-  const dLat = (b[1] - a[1]) * RAD;
-  const dLng = (b[0] - a[0]) * RAD;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a[1] * RAD) * Math.cos(b[1] * RAD) * Math.sin(dLng / 2) ** 2;
+  return haversineLngLat(a[0], a[1], b[0], b[1]);
+}
+
+/** haversineMeters over plain coordinates (no arrays: the point grid calls it per candidate). */
+export function haversineLngLat(aLng: number, aLat: number, bLng: number, bLat: number): number {
+  const dLat = (bLat - aLat) * RAD;
+  const dLng = (bLng - aLng) * RAD;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(aLat * RAD) * Math.cos(bLat * RAD) * Math.sin(dLng / 2) ** 2;
   return 2 * EARTH_RADIUS_METERS * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
@@ -214,6 +219,33 @@ export function distanceToShapeMeters(p: Pt, shape: GeoValue): number {
     for (const ring of rings) for (const [a, b] of edges(ring)) best = Math.min(best, arcDistance(pv, toVec(a), toVec(b)));
   }
   return best * EARTH_RADIUS_METERS;
+}
+
+/**
+ * A lng/lat box inside the spherical cap of `meters` around `center` with a relative margin of 1e-6,
+ * or undefined (cap too large, or near a pole): a point in it is within `meters` without computing
+ * its distance. Bound: for |Δlat| ≤ a and |Δlng| ≤ b (≤ π/2), haversine's h is at most
+ * sin²(a/2) + cos(lat₀)·max cos(lat)·sin²(b/2), max cos(lat) taken over the box's latitudes.
+ */
+export function capInnerBox(center: GeoPoint['coordinates'], meters: number): BBox | undefined {
+  const r = meters / EARTH_RADIUS_METERS;
+  if (!(r > 0) || r >= Math.PI / 2) return undefined;
+  const [lng, lat] = center;
+  const lat0 = lat * RAD;
+  const cos0 = Math.cos(lat0);
+  // Start from the inscribed square (h ≈ a²/4 + a²/4 = r²/4), shrink a little until the bound holds.
+  let a = r / Math.SQRT2;
+  for (let tries = 0; tries < 8; tries++, a *= 0.98) {
+    const south = lat0 - a;
+    const north = lat0 + a;
+    if (south <= -Math.PI / 2 || north >= Math.PI / 2) return undefined;
+    const cosMax = south <= 0 && north >= 0 ? 1 : Math.max(Math.cos(south), Math.cos(north));
+    const b = a / Math.sqrt(cos0 * cosMax);
+    if (!(b < Math.PI / 2)) return undefined;
+    const h = Math.sin(a / 2) ** 2 + cos0 * cosMax * Math.sin(b / 2) ** 2;
+    if (2 * Math.asin(Math.min(1, Math.sqrt(h))) <= r * (1 - 1e-6)) return [lng - b / RAD, lat - a / RAD, lng + b / RAD, lat + a / RAD];
+  }
+  return undefined;
 }
 
 /** Boxes covering the spherical cap of `meters` around `center` (split at the antimeridian). */

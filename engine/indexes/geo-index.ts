@@ -1,10 +1,10 @@
 // Geo index (`@search` on Point / Polygon / MultiPolygon → near / within / contains / intersects).
-// Candidates come from a multi-level lng/lat grid (level L: cells of 360/2^L by 180/2^L degrees,
-// L = 0..13, the finest ≈ 4.9 km × 2.4 km at the equator). A point is filed in its finest-level
-// cell; a polygon at the finest level where its bounding box spans at most four cells. A query
-// box visits, per occupied level, either the cells it covers or — when that is fewer — the
-// occupied cells. Every candidate is then tested exactly (./geo-geometry.ts). Dgraph uses S2
-// cells; the answers here are geometric truths rather than S2 cover parity.
+// Points live in a one-level grid of typed-array buckets (./geo-point-grid.ts). Polygons come from
+// a multi-level lng/lat grid (level L: cells of 360/2^L by 180/2^L degrees, L = 0..13, the finest
+// ≈ 4.9 km × 2.4 km at the equator), filed at the finest level where the bounding box spans at most
+// four cells. A query box visits, per occupied level, either the cells it covers or — when that is
+// fewer — the occupied cells. Every candidate is then tested exactly (./geo-geometry.ts). Dgraph
+// uses S2 cells; the answers here are geometric truths rather than S2 cover parity.
 //
 // Semantics (the product brief's, broader than Dgraph's, which only lets points match near/within
 // and only polygons match contains):
@@ -15,14 +15,17 @@
 //   intersects(s)   stored geometry shares a point with s
 
 import type { GeoMultiPolygon, GeoPoint, GeoPolygon, GeoValue, ScalarValue, ValueIndex } from './value-index.js';
-import { toSortedIds, type SortedIds } from '../util/sorted-ids.js';
+import type { SortedIds } from '../util/sorted-ids.js';
+import { GeoPointGrid } from './geo-point-grid.js';
 import {
   type BBox,
   bboxInside,
   bboxOf,
   bboxesOverlap,
   capBoxes,
+  capInnerBox,
   distanceToShapeMeters,
+  haversineLngLat,
   pointInShape,
   polygonWithin,
   polygonsOf,
@@ -77,14 +80,20 @@ function levelFor(box: BBox): number {
 export class GeoIndex implements ValueIndex {
   private readonly levels: Map<number, GeoItem[]>[] = Array.from({ length: MAX_GEO_LEVEL + 1 }, () => new Map());
   private readonly byId = new Map<number, GeoItem[]>();
+  private readonly points = new GeoPointGrid();
   private entries = 0;
 
   get entryCount(): number {
-    return this.entries;
+    return this.entries + this.points.size;
   }
 
   add(value: ScalarValue, id: number): void {
     if (!isGeoValue(value)) throw new TypeError('geo index expects Point, Polygon or MultiPolygon values');
+    if (value.type === 'Point') {
+      const [lng, lat] = value.coordinates;
+      if (Number.isFinite(lng) && Number.isFinite(lat)) this.points.add(lng, lat, id);
+      return;
+    }
     const bbox = bboxOf(value);
     if (!bbox.every(Number.isFinite)) return; // empty shape: nothing to find
     const level = levelFor(bbox);
@@ -106,6 +115,10 @@ export class GeoIndex implements ValueIndex {
 
   remove(value: ScalarValue, id: number): void {
     if (!isGeoValue(value)) return;
+    if (value.type === 'Point') {
+      this.points.remove(value.coordinates[0], value.coordinates[1], id);
+      return;
+    }
     const own = this.byId.get(id);
     if (own === undefined) return;
     const key = keyOf(value);
@@ -130,14 +143,22 @@ export class GeoIndex implements ValueIndex {
   near(point: GeoPoint, distanceMeters: number): SortedIds {
     if (!(distanceMeters >= 0)) return [];
     const p = point.coordinates;
-    return this.select(capBoxes(p, distanceMeters), (it) => distanceToShapeMeters(p, it.value) <= distanceMeters);
+    const [lng, lat] = p;
+    const boxes = capBoxes(p, distanceMeters);
+    const ids: number[] = [];
+    // Points in the cap's inner box are within the distance without computing it.
+    const [w, s, e, n] = capInnerBox(p, distanceMeters) ?? [0, 0, -1, -1];
+    this.points.select(boxes, (x, y) => (x >= w && x <= e && y >= s && y <= n) || haversineLngLat(lng, lat, x, y) <= distanceMeters, ids);
+    return this.select(boxes, ids, (it) => distanceToShapeMeters(p, it.value) <= distanceMeters);
   }
 
   /** Nodes with a geometry entirely inside `polygon`. */
   within(polygon: GeoPolygon): SortedIds {
     const box = bboxOf(polygon);
     const rings = polygon.coordinates;
-    return this.select([box], (it) => {
+    const ids: number[] = [];
+    this.points.select([box], (x, y) => pointInShape([x, y], polygon), ids);
+    return this.select([box], ids, (it) => {
       if (!bboxInside(it.bbox, box)) return false;
       const v = it.value;
       return v.type === 'Point' ? pointInShape(v.coordinates, polygon) : shapeWithinPolygon(v, rings);
@@ -147,7 +168,7 @@ export class GeoIndex implements ValueIndex {
   /** Nodes with a polygon / multipolygon containing `shape`. */
   contains(shape: GeoPoint | GeoPolygon): SortedIds {
     const box = bboxOf(shape);
-    return this.select([box], (it) => {
+    return this.select([box], [], (it) => {
       const v = it.value;
       if (v.type === 'Point' || !bboxInside(box, it.bbox)) return false;
       if (shape.type === 'Point') return pointInShape(shape.coordinates, v);
@@ -158,17 +179,18 @@ export class GeoIndex implements ValueIndex {
   /** Nodes with a geometry sharing at least one point with `shape`. */
   intersects(shape: GeoPolygon | GeoMultiPolygon): SortedIds {
     const box = bboxOf(shape);
-    return this.select([box], (it) => {
+    const ids: number[] = [];
+    this.points.select([box], (x, y) => pointInShape([x, y], shape), ids);
+    return this.select([box], ids, (it) => {
       if (!bboxesOverlap(it.bbox, box)) return false;
       const v = it.value;
       return v.type === 'Point' ? pointInShape(v.coordinates, shape) : shapesIntersect(v, shape);
     });
   }
 
-  /** Items whose cells meet any of `boxes`, filtered by `test`, as sorted distinct node ids. */
-  private select(boxes: readonly BBox[], test: (it: GeoItem) => boolean): SortedIds {
+  /** Polygon items whose cells meet any of `boxes`, filtered by `test`, added to `ids` (the points' matches): sorted distinct node ids. */
+  private select(boxes: readonly BBox[], ids: number[], test: (it: GeoItem) => boolean): SortedIds {
     const seen = new Set<GeoItem>();
-    const ids: number[] = [];
     const visit = (list: readonly GeoItem[] | undefined): void => {
       if (list === undefined) return;
       for (const it of list) {
@@ -194,6 +216,15 @@ export class GeoIndex implements ValueIndex {
         }
       }
     }
-    return toSortedIds(ids);
+    return sortedDistinct(ids);
   }
+}
+
+/** `ids` ascending without repeats (a typed-array sort: thousands of matches sort in microseconds). */
+function sortedDistinct(ids: number[]): SortedIds {
+  if (ids.length < 2) return ids;
+  const sorted = Int32Array.from(ids).sort();
+  const out: number[] = [sorted[0] as number];
+  for (let i = 1; i < sorted.length; i++) if (sorted[i] !== sorted[i - 1]) out.push(sorted[i] as number);
+  return out;
 }

@@ -19,7 +19,7 @@ import { distanceAt, selfDot, type VectorMetric } from './vector-metric.js';
 /** Dimensions up to which the k-d trees are kept. */
 export const KD_MAX_DIM = 8;
 /** Writes kept pending (scanned linearly) before the next search files them into a tree. */
-export const PENDING_MAX = 256;
+export const PENDING_MAX = 64;
 const PENDING = -1;
 
 export interface Nearest {
@@ -42,7 +42,8 @@ export class VectorIndex implements ValueIndex {
   }
 
   add(value: ScalarValue, id: number): void {
-    if (!(value instanceof Float32Array)) throw new TypeError('hnsw index expects float32 vectors');
+    // Other values (kept from before the field was an @embedding) are not vectors: never found, as before.
+    if (!(value instanceof Float32Array)) return;
     let group = this.groups.get(value.length);
     if (group === undefined) {
       group = new VectorGroup(value.length);
@@ -87,6 +88,8 @@ class VectorGroup {
   // k-d tree side (dim in 1..KD_MAX_DIM): where each id's current vector is (a tree serial, PENDING, 0).
   private readonly tree: boolean;
   private stamp = new Int32Array(0);
+  /** Position of each id's vector in the tree named by its stamp. */
+  private position = new Int32Array(0);
   private pending: number[] = [];
   /** index + 1 of each pending id. */
   private pendingAt = new Int32Array(0);
@@ -144,7 +147,7 @@ class VectorGroup {
     } else if (where > 0) {
       const owner = this.bySerial.get(where);
       if (owner !== undefined) {
-        owner.dead++;
+        owner.kill(this.position[id] as number);
         this.dead++;
       }
     }
@@ -165,7 +168,7 @@ class VectorGroup {
         this.stack = new Int32Array(depth);
         this.stackBounds = new Float64Array(depth);
       }
-      examined += t.search(q, top, this.stamp, this.stack, this.stackBounds);
+      examined += t.search(q, top, this.stack, this.stackBounds);
     }
     const { pending, slotOf, data, dim } = this;
     for (let i = 0; i < pending.length; i++) {
@@ -247,7 +250,7 @@ class VectorGroup {
     const live: number[] = [];
     for (const t of old) {
       this.bySerial.delete(t.serial);
-      for (const id of t.ids) if (this.stamp[id] === t.serial) live.push(id);
+      for (const id of t.liveIds()) live.push(id);
     }
     return this.build(Int32Array.from(live));
   }
@@ -263,7 +266,11 @@ class VectorGroup {
     }
     const serial = this.nextSerial++;
     const tree = new VectorKdTree(serial, dim, ids, coords);
-    for (let i = 0; i < n; i++) this.stamp[ids[i] as number] = serial;
+    // The tree reordered `ids` into leaf order.
+    for (let i = 0; i < n; i++) {
+      this.stamp[ids[i] as number] = serial;
+      this.position[ids[i] as number] = i;
+    }
     this.bySerial.set(serial, tree);
     return tree;
   }
@@ -278,6 +285,7 @@ class VectorGroup {
     this.slotOf = grow(this.slotOf);
     if (this.tree) {
       this.stamp = grow(this.stamp);
+      this.position = grow(this.position);
       this.pendingAt = grow(this.pendingAt);
     }
   }

@@ -3,13 +3,13 @@
 // whose distance lower bound exceeds the k-th best found so far. Leaves compute the exact distance
 // (vector-metric.ts), so answers equal a full scan's. (Cosine and dot product get loose box bounds
 // that prune little on spread data — slower than a scan when measured — so they scan.) The tree never
-// changes shape: a point deleted or re-written afterwards is skipped through `stamp` (the serial of
-// the tree holding each id's current vector), and vector-index.ts rebuilds or merges trees.
+// changes shape: a point deleted or re-written afterwards is marked dead (`kill`: a byte per point,
+// read next to the leaf's data), and vector-index.ts rebuilds or merges trees.
 
 import type { TopK } from '../util/top-k.js';
 import { distanceAt } from './vector-metric.js';
 
-const LEAF = 16;
+const LEAF = 8;
 /** Bounds are computed in floating point: prune only beyond this relative slack, so rounding never drops a true neighbour. */
 const SLACK = 1e-9;
 
@@ -17,8 +17,10 @@ export class VectorKdTree {
   /** Points of the tree in leaf order: ids and coordinates (size × dim). */
   readonly ids: Int32Array;
   private readonly coords: Float32Array;
-  private readonly lo: Float32Array;
-  private readonly hi: Float32Array;
+  /** 1 while the point at that position is its id's current vector (cleared by `kill`). */
+  private readonly alive: Uint8Array;
+  /** Per node its box: dim lows then dim highs (adjacent, one cache line for a few dimensions). */
+  private readonly box: Float32Array;
   private readonly start: Int32Array;
   private readonly end: Int32Array;
   /** First child (the second is left + 1); -1 for a leaf. */
@@ -38,8 +40,8 @@ export class VectorKdTree {
     const capacity = 4 * Math.ceil(n / LEAF) + 4;
     this.ids = ids;
     this.coords = coords;
-    this.lo = new Float32Array(capacity * dim);
-    this.hi = new Float32Array(capacity * dim);
+    this.alive = new Uint8Array(n).fill(1);
+    this.box = new Float32Array(capacity * 2 * dim);
     this.start = new Int32Array(capacity);
     this.end = new Int32Array(capacity);
     this.left = new Int32Array(capacity);
@@ -51,10 +53,10 @@ export class VectorKdTree {
   }
 
   /** Offers every live point that can still be among the k nearest of `q` (euclidean) to `top`; returns the points whose distance it computed. */
-  search(q: Float32Array, top: TopK, stamp: Int32Array, stack: Int32Array, bounds: Float64Array): number {
+  search(q: Float32Array, top: TopK, stack: Int32Array, bounds: Float64Array): number {
     if (this.size === 0) return 0;
     let examined = 0;
-    const { dim, serial, ids, coords, left } = this;
+    const { dim, ids, coords, alive, left } = this;
     let sp = 0;
     stack[sp] = 0;
     bounds[sp++] = -Infinity;
@@ -66,9 +68,8 @@ export class VectorKdTree {
         const stop = this.end[node] as number;
         examined += stop - (this.start[node] as number);
         for (let i = this.start[node] as number; i < stop; i++) {
-          const id = ids[i] as number;
-          if (stamp[id] !== serial) continue;
-          top.offer(distanceAt('euclidean', q, 0, coords, i * dim, 0), id);
+          if (alive[i] === 0) continue;
+          top.offer(distanceAt('euclidean', q, 0, coords, i * dim, 0), ids[i] as number);
         }
         continue;
       }
@@ -90,6 +91,21 @@ export class VectorKdTree {
     return examined;
   }
 
+  /** Marks the point at `position` as no longer current (deleted or re-written). */
+  kill(position: number): void {
+    if (this.alive[position] === 1) {
+      this.alive[position] = 0;
+      this.dead++;
+    }
+  }
+
+  /** Live ids (for a rebuild). */
+  liveIds(): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.ids.length; i++) if (this.alive[i] === 1) out.push(this.ids[i] as number);
+    return out;
+  }
+
   /** Most stack entries a search can hold (two per level). */
   get stackDepth(): number {
     return 2 * (Math.ceil(Math.log2(this.nodes + 1)) + 2);
@@ -97,13 +113,13 @@ export class VectorKdTree {
 
   /** A lower bound of the euclidean distance from `q` to any point under `node`. */
   private bound(node: number, q: Float32Array): number {
-    const { dim, lo, hi } = this;
-    const at = node * dim;
+    const { dim, box } = this;
+    const at = node * 2 * dim;
     let sq = 0;
     for (let i = 0; i < dim; i++) {
       const x = q[i] as number;
-      const l = lo[at + i] as number;
-      const h = hi[at + i] as number;
+      const l = box[at + i] as number;
+      const h = box[at + dim + i] as number;
       const d = x < l ? l - x : x > h ? x - h : 0;
       sq += d * d;
     }
@@ -111,17 +127,18 @@ export class VectorKdTree {
   }
 
   private split(node: number, from: number, to: number): void {
-    const { dim, lo, hi, coords } = this;
+    const { dim, box, coords } = this;
     this.start[node] = from;
     this.end[node] = to;
-    const at = node * dim;
-    lo.fill(Infinity, at, at + dim);
-    hi.fill(-Infinity, at, at + dim);
+    const lo = node * 2 * dim;
+    const hi = lo + dim;
+    box.fill(Infinity, lo, hi);
+    box.fill(-Infinity, hi, hi + dim);
     for (let i = from * dim; i < to * dim; i += dim) {
       for (let j = 0; j < dim; j++) {
         const x = coords[i + j] as number;
-        if (x < (lo[at + j] as number)) lo[at + j] = x;
-        if (x > (hi[at + j] as number)) hi[at + j] = x;
+        if (x < (box[lo + j] as number)) box[lo + j] = x;
+        if (x > (box[hi + j] as number)) box[hi + j] = x;
       }
     }
     if (to - from <= LEAF) {
@@ -131,7 +148,7 @@ export class VectorKdTree {
     let axis = 0;
     let widest = -1;
     for (let j = 0; j < dim; j++) {
-      const spread = (hi[at + j] as number) - (lo[at + j] as number);
+      const spread = (box[hi + j] as number) - (box[lo + j] as number);
       if (spread > widest) {
         widest = spread;
         axis = j;

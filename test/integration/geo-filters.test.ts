@@ -236,3 +236,32 @@ describe('geo filters against a Turf oracle', () => {
     });
   });
 });
+
+describe('near, ordered and paged, EXPLAINed', () => {
+  let debug: ServerProcess;
+  beforeAll(async () => {
+    debug = await startWithSchema(schema, { args: ['--debug'] });
+    const input = places.map((p) => ({ name: p.name, loc: pointRef(p.loc), area: polygonRef(p.area) }));
+    await postGraphql(debug.url, { query: 'mutation($input: [AddPlaceInput!]!) { addPlace(input: $input) { numUids } }', variables: { input } });
+  });
+  afterAll(async () => {
+    await debug?.stop();
+  });
+
+  it('the point grid answers near, then the page is the top of its matches', async () => {
+    const center = [3, -2];
+    const meters = 700_000;
+    const query = 'query($f: PlaceFilter) { queryPlace(filter: $f, order: { desc: name }, first: 5) { name } }';
+    const answer = (await postGraphql(debug.url, { query, variables: { f: { loc: { near: { coordinate: pointRef(center), distance: meters } } } }, extensions: { explain: true } })).json() as {
+      data?: { queryPlace: { name: string }[] };
+      extensions?: { explain: string };
+    };
+    const all = expected((p) => distance(center, p.loc, { units: 'radians' }) * earthRadiusMeters <= meters);
+    expect(all.length).toBeGreaterThan(5);
+    expect(answer.data).toEqual({ queryPlace: all.reverse().slice(0, 5).map((name) => ({ name })) });
+    // A geo index has no keys to estimate from: its estimate is 1 whatever the radius; the step that ran used the real count.
+    expect(answer.extensions?.explain).toBe(
+      ['queryPlace: Place', '  near loc via geo [1] got ' + String(all.length), '  order desc name by sort', '  page offset 0 first 5', `  ran top-k over ${all.length} candidates`].join('\n'),
+    );
+  });
+});

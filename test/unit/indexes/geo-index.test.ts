@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { GeoIndex } from '../../../engine/indexes/geo-index.js';
-import { haversineMeters } from '../../../engine/indexes/geo-geometry.js';
+import { capInnerBox, haversineMeters } from '../../../engine/indexes/geo-geometry.js';
 import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
 import { distance } from '@turf/distance';
 import type { GeoMultiPolygon, GeoPoint, GeoPolygon, GeoValue } from '../../../engine/indexes/value-index.js';
@@ -109,6 +109,59 @@ describe('GeoIndex', () => {
       }),
       { numRuns: 300 },
     );
+  });
+  it('points over the whole globe, some removed and re-added elsewhere: near, within and intersects agree with naive scans', () => {
+    // Points sit in the typed-array buckets of the point grid: candidates cross cell, antimeridian and pole boundaries.
+    // Half of them clustered in a few cells, so buckets hold many points (swap-removal inside a bucket).
+    const spread = fc.tuple(fc.integer({ min: -18_000, max: 18_000 }), fc.integer({ min: -9_000, max: 9_000 })).map(([a, b]): [number, number] => [a / 100, b / 100]);
+    const clustered = fc.tuple(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 300 })).map(([a, b]): [number, number] => [a / 100, b / 100]);
+    const world = fc.oneof(spread, clustered);
+    fc.assert(
+      fc.property(
+        fc.array(world, { minLength: 1, maxLength: 300 }),
+        fc.array(fc.tuple(fc.nat(), world), { maxLength: 40 }),
+        world,
+        fc.double({ min: 0, max: 21_000_000, noNaN: true }),
+        gridBox,
+        (ps, moves, [x, y], d, box) => {
+          const live = ps.slice();
+          const i = indexOf(ps.map(([a, b]) => pt(a, b)));
+          for (const [k, to] of moves) {
+            const at = k % live.length;
+            i.remove(pt(...(live[at] as [number, number])), at + 1);
+            i.add(pt(...to), at + 1);
+            live[at] = to;
+          }
+          const near = live.flatMap(([a, b], k) => (meters([x, y], [a, b]) <= d ? [k + 1] : []));
+          expect(i.near(pt(x, y), d)).toEqual(near);
+          const inBox = live.flatMap(([a, b], k) => (booleanPointInPolygon([a, b], { type: 'Polygon', coordinates: [box] }) ? [k + 1] : []));
+          expect(i.within(poly(box))).toEqual(inBox);
+          expect(i.intersects(poly(box))).toEqual(inBox);
+          expect(i.entryCount).toBe(live.length);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+  it("the cap's inner box (points accepted without their distance) lies inside the cap, and covers most of it", () => {
+    fc.assert(
+      fc.property(fc.double({ min: -180, max: 180, noNaN: true }), fc.double({ min: -89, max: 89, noNaN: true }), fc.double({ min: 1, max: 9_000_000, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (lng, lat, d, u, v) => {
+        const box = capInnerBox([lng, lat], d);
+        if (box === undefined) return;
+        const [w, s, e, n] = box;
+        // Corners, edge midpoints and one random point of the box: all within d by the exact formula.
+        for (const [x, y] of [[w, s], [w, n], [e, s], [e, n], [(w + e) / 2, s], [(w + e) / 2, n], [w, (s + n) / 2], [e, (s + n) / 2], [w + u * (e - w), s + v * (n - s)]] as [number, number][]) {
+          expect(haversineMeters([lng, lat], [x, y])).toBeLessThanOrEqual(d);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    // Away from the poles it is nearly the inscribed square (2/π of the cap): corners just inside the circle.
+    const box = capInnerBox([10, 45], 150_000);
+    expect(box).toBeDefined();
+    const [w, s, e, n] = box as [number, number, number, number];
+    expect(haversineMeters([10, 45], [e, n])).toBeGreaterThan(145_000);
+    expect(haversineMeters([10, 45], [w, s])).toBeGreaterThan(145_000);
   });
   it('answers near on 100k points quickly', () => {
     const i = new GeoIndex();

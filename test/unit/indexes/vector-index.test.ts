@@ -161,6 +161,16 @@ describe('VectorIndex: exact nearest-k', () => {
     expect(near(index, 'euclidean', Float32Array.from([1, 2, 3]), 1)).toEqual({ ids: [], distances: [] });
   });
 
+  it('values that are not float32 vectors (written before the field became an @embedding) are ignored', () => {
+    const index = new VectorIndex();
+    index.add(3, 1);
+    index.add('x', 2);
+    index.add(Float32Array.from([1]), 3);
+    index.remove(3, 1);
+    expect(near(index, 'euclidean', Float32Array.from([0]), 5)).toEqual({ ids: [3], distances: [1] });
+    expect(index.entryCount).toBe(1);
+  });
+
   it('topK larger than the stored vectors returns them all; topK 0 none', () => {
     const index = new VectorIndex();
     index.add(Float32Array.from([3]), 5);
