@@ -70,7 +70,10 @@ function checkedPage(
   if (choosePage(plan.order, limit, Math.min(check.bound, universe.length), total) !== 'index-walk') return undefined;
   const key = plan.order.keys[0] as OrderKey;
   const { ids, visited } = walkChecked(ctx, type, key, walk, check.test, universe, limit, checkedWalkBudget(limit, check.bound));
-  if (ids === undefined) return undefined;
+  if (ids === undefined) {
+    if (run !== undefined) run.visited = visited; // EXPLAIN: the walk gave up, the candidates are collected
+    return undefined;
+  }
   if (run !== undefined) record(run, plan, 'checked-walk', visited, ids.length);
   return { page: page.offset === 0 ? ids : ids.slice(page.offset) };
 }

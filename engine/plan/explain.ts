@@ -25,7 +25,8 @@ export function explainQuery(plan: QueryPlan, args: Readonly<Record<string, unkn
     else if (ran === 'checked-scan') lines.push(`  ran unordered page from the smallest list checking the filter per node: ${run.visited} visited, ${run.candidates} kept`);
     else {
       const how = ran === 'sort after @cascade' ? ran : strategyName(ran, plan);
-      lines.push(`  ran ${how} over ${run.candidates} candidates${run.cachedPrefix ? ' (cached prefix)' : ''}`);
+      const gaveUp = run.visited > 0 ? ` (after a walk checking the filter gave up at ${run.visited} visited)` : '';
+      lines.push(`  ran ${how} over ${run.candidates} candidates${run.cachedPrefix ? ' (cached prefix)' : ''}${gaveUp}`);
     }
   }
   return lines.join('\n');

@@ -73,7 +73,8 @@ describe('EXPLAIN after the run', () => {
         '  ge likes via int [100] got 0',
         '  order desc likes by walk int index',
         '  page offset 0 first 5',
-        '  ran sort over 0 candidates',
+        // The budget: as many entries as collecting the filter's bound (its estimate, 100) would cost.
+        '  ran sort over 0 candidates (after a walk checking the filter gave up at 100 visited)',
       ].join('\n'),
     );
   });
