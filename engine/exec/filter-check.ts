@@ -30,6 +30,8 @@ export interface IdCheck {
 
 export interface Driver {
   readonly ids: SortedIds;
+  /** When the driver's ids are exactly the node's matches (one list): them as a snapshot, to be collected as they are. */
+  readonly exact?: () => SortedIds;
   /** The test of an id drawn from `ids` (the driver's own list need not be tested again). */
   readonly test: (id: number) => boolean;
   /** Every id of `ids` is in the universe (no type membership test needed). */
@@ -81,7 +83,8 @@ function directCheck(source: CheckSource, node: FilterPlan): IdCheck | undefined
       const others = parts.filter((p) => p !== driven).map((p) => p.test);
       const own = driven.driver.test;
       const driverTest = others.length === 1 ? both(own, others[0] as Tester) : (id: number) => own(id) && others.every((t) => t(id));
-      return { bound, share, test, driver: { ...driven.driver, test: driverTest } };
+      const { ids, withinUniverse: within } = driven.driver;
+      return { bound, share, test, driver: { ids, test: driverTest, withinUniverse: within } };
     }
     case 'or': {
       const parts = node.children.map((c) => compileCheck(source, c)).sort((a, b) => b.bound - a.bound);
@@ -147,7 +150,8 @@ function allOf(lists: readonly Membership[], universe: number): IdCheck {
   const rest = sorted.slice(1).map((m) => m.has);
   const others: Tester = rest.length === 0 ? PASS : rest.length === 1 ? (rest[0] as Tester) : (id) => rest.every((t) => t(id));
   const share = sorted.slice(1).reduce((s, m) => s * Math.min(1, m.size / Math.max(1, universe)), bound);
-  return { bound, share, test: rest.length === 0 ? smallest.has : both(smallest.has, others), driver: { ids: smallest.ids, test: others, withinUniverse: false } };
+  if (rest.length === 0) return { bound, share, test: smallest.has, driver: { ids: smallest.ids, test: PASS, withinUniverse: false, exact: smallest.snapshot } };
+  return { bound, share, test: both(smallest.has, others), driver: { ids: smallest.ids, test: others, withinUniverse: false } };
 }
 
 function anyOf(lists: readonly Membership[]): IdCheck {

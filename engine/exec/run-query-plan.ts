@@ -58,6 +58,13 @@ function checkedPage(
   if ((walk === undefined && !unordered) || limit === undefined || plan.filter.op === 'scan') return undefined;
   const check = filter.check(plan.filter);
   if (check.ids !== undefined) return { candidates: withinUniverse(plan.filter) ? check.ids : intersect(check.ids, universe) };
+  // One list is its own candidate list: the usual page step (and its cached prefix per list) serves it.
+  const exact = check.driver?.exact;
+  if (exact !== undefined) {
+    const candidates = withinUniverse(plan.filter) ? exact() : intersect(exact(), universe);
+    run?.produced.set(plan.filter, candidates.length);
+    return { candidates };
+  }
   if (unordered) {
     // uid order: scan the driver (a superset of the matches, ascending) testing each id, stop at the page.
     const driver = check.driver;
