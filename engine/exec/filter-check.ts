@@ -9,6 +9,8 @@ import type { FilterPlan } from '../plan/filter-plan.js';
 import { valueAt, withinUniverse } from '../plan/filter-plan.js';
 import type { FieldModel } from '../schema/model.js';
 import type { TokenIndex } from '../indexes/token-index.js';
+import type { TrigramIndex } from '../indexes/trigram-index.js';
+import { regexpParts, withRegexpErrors } from './regexp-literal.js';
 import type { Membership } from '../indexes/postings/membership.js';
 import { membershipOf } from '../indexes/postings/membership.js';
 import type { SortedIds } from '../util/sorted-ids.js';
@@ -122,6 +124,16 @@ function indexCheck(source: CheckSource, field: FieldModel, fn: string, kind: st
       const index = column.index(kind) as TokenIndex<unknown> | undefined;
       if (index === undefined) return undefined;
       return fn.startsWith('all') ? allOf(index.members(String(arg)), source.universeSize) : anyOf(index.members(String(arg)));
+    }
+    case 'regexp': {
+      // Trigram candidates (a superset, ascending) as the driver, each verified by the matcher.
+      const index = column.index('trigram') as TrigramIndex | undefined;
+      if (kind !== 'trigram' || index === undefined) return undefined;
+      const { pattern, flags } = regexpParts(String(arg));
+      const check = withRegexpErrors(() => index.regexpCheck(pattern, flags));
+      if (check === undefined) return undefined;
+      const { candidates, test } = check;
+      return { bound: candidates.length, share: candidates.length, test, driver: { ids: candidates, test, withinUniverse: false } };
     }
     case 'le':
     case 'lt':
