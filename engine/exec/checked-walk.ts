@@ -46,7 +46,7 @@ export function walkChecked(
       if (passes(p)) out.push(p);
     } else {
       const ids = postingIds(p);
-      for (let i = 0; i < ids.length && out.length < need; i++) {
+      for (let i = 0; i < ids.length && out.length < need && visited < budget; i++) {
         visited++;
         const id = ids[i] as number;
         if (passes(id)) out.push(id);

@@ -16,6 +16,8 @@ import { hashKey, type HashKey } from '../indexes/hash-index.js';
 import type { RangeBounds, ScalarValue } from '../indexes/value-index.js';
 import type { Bound } from '../indexes/postings/sorted-chunk-map.js';
 import type { TokenIndex } from '../indexes/token-index.js';
+import type { TrigramIndex } from '../indexes/trigram-index.js';
+import { regexpParts, withRegexpErrors } from './regexp-literal.js';
 import { membershipOf, type Membership } from '../indexes/postings/membership.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import type { ExecContext } from './exec-context.js';
@@ -36,6 +38,8 @@ export interface IdCheck {
 
 export interface Driver {
   readonly ids: SortedIds;
+  /** When the driver's ids are exactly the node's matches (one list): them as a snapshot, to be collected as they are. */
+  readonly exact?: () => SortedIds;
   /** The test of an id drawn from `ids` (the driver's own list need not be tested again). */
   readonly test: (id: number) => boolean;
   /** Every id of `ids` is in the universe (no type membership test needed). */
@@ -123,7 +127,8 @@ function directCheck(source: CheckSource, node: FilterPlan): IdCheck | undefined
       const others = parts.filter((p) => p !== driven).map((p) => p.test);
       const own = driven.driver.test;
       const driverTest = others.length === 1 ? both(own, others[0] as Tester) : (id: number) => own(id) && others.every((t) => t(id));
-      return { bound, share, test, driver: { ...driven.driver, test: driverTest } };
+      const { ids, withinUniverse: within } = driven.driver;
+      return { bound, share, test, driver: { ids, test: driverTest, withinUniverse: within } };
     }
     case 'or': {
       const parts = node.children.map((c) => compileCheck(source, c)).sort((a, b) => b.bound - a.bound);
@@ -167,6 +172,16 @@ function indexCheck(source: CheckSource, field: FieldModel, fn: string, kind: st
       if (index === undefined) return undefined;
       return fn.startsWith('all') ? allOf(index.members(String(arg)), source.universeSize) : anyOf(index.members(String(arg)));
     }
+    case 'regexp': {
+      // Trigram candidates (a superset, ascending) as the driver, each verified by the matcher.
+      const index = column.index('trigram') as TrigramIndex | undefined;
+      if (kind !== 'trigram' || index === undefined) return undefined;
+      const { pattern, flags } = regexpParts(String(arg));
+      const check = withRegexpErrors(() => index.regexpCheck(pattern, flags));
+      if (check === undefined) return undefined;
+      const { candidates, test } = check;
+      return { bound: candidates.length, share: candidates.length, test, driver: { ids: candidates, test, withinUniverse: false } };
+    }
     case 'le':
     case 'lt':
     case 'ge':
@@ -194,7 +209,8 @@ function allOf(lists: readonly Membership[], universe: number): IdCheck {
   const rest = sorted.slice(1).map((m) => m.has);
   const others: Tester = rest.length === 0 ? PASS : rest.length === 1 ? (rest[0] as Tester) : (id) => rest.every((t) => t(id));
   const share = sorted.slice(1).reduce((s, m) => s * Math.min(1, m.size / Math.max(1, universe)), bound);
-  return { bound, share, test: rest.length === 0 ? smallest.has : both(smallest.has, others), driver: { ids: smallest.ids, test: others, withinUniverse: false } };
+  if (rest.length === 0) return { bound, share, test: smallest.has, driver: { ids: smallest.ids, test: PASS, withinUniverse: false, exact: smallest.snapshot } };
+  return { bound, share, test: both(smallest.has, others), driver: { ids: smallest.ids, test: others, withinUniverse: false } };
 }
 
 function anyOf(lists: readonly Membership[]): IdCheck {

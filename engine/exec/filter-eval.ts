@@ -5,6 +5,7 @@
 import type { SortedIds } from '../util/sorted-ids.js';
 import { difference, intersect, unionMany } from '../util/sorted-ids.js';
 import { checkFilter, compileCheck, type CheckSource, type IdCheck } from './filter-check.js';
+import { regexpParts, withRegexpErrors } from './regexp-literal.js';
 import { GraphStore } from '../store/graph-store.js';
 import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
 import type { ExecContext } from './exec-context.js';
@@ -274,18 +275,10 @@ function applyOperatorOn(ctx: ExecContext, column: ScalarColumn, field: FieldMod
   }
 }
 
-
-/** Splits `/pattern/flags` as Dgraph does (dql parseRegexArgs): at the last `/`, with `\/` → `/`. */
+/** `/pattern/flags` through the trigram index. */
 function regexp(trigram: TrigramIndex, literal: string): SortedIds {
-  const end = literal.lastIndexOf('/');
-  if (end < 1 || !literal.startsWith('/')) throw new FieldError(`regexp filter expects a value of the form /pattern/flags, got: ${literal}`);
-  const pattern = literal.slice(1, end).replaceAll('\\/', '/');
-  const flags = literal.slice(end + 1);
-  try {
-    return trigram.regexp(pattern, flags);
-  } catch (error) {
-    throw new FieldError(error instanceof Error ? error.message : String(error));
-  }
+  const { pattern, flags } = regexpParts(literal);
+  return withRegexpErrors(() => trigram.regexp(pattern, flags));
 }
 
 function geo(ctx: ExecContext, field: FieldModel): GeoIndex {

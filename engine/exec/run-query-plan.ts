@@ -66,6 +66,13 @@ function checkedPage(
   if ((walk === undefined && !unordered) || limit === undefined || plan.filter.op === 'scan') return undefined;
   const check = filter.check(plan.filter);
   if (check.ids !== undefined) return { candidates: withinUniverse(plan.filter) ? check.ids : restrictTo(check.ids, universe) };
+  // One list is its own candidate list: the usual page step (and its cached prefix per list) serves it.
+  const exact = check.driver?.exact;
+  if (exact !== undefined) {
+    const candidates = withinUniverse(plan.filter) ? exact() : restrictTo(exact(), universe);
+    run?.produced.set(plan.filter, candidates.length);
+    return { candidates };
+  }
   if (unordered) {
     // uid order: scan the driver (a superset of the matches, ascending) testing each id, stop at the page.
     const driver = check.driver;
@@ -78,7 +85,10 @@ function checkedPage(
   if (choosePage(plan.order, limit, Math.min(check.bound, universe.size), total) !== 'index-walk') return undefined;
   const key = plan.order.keys[0] as OrderKey;
   const { ids, visited } = walkChecked(ctx, type, key, walk, check.test, universe, limit, checkedWalkBudget(limit, check.bound));
-  if (ids === undefined) return undefined;
+  if (ids === undefined) {
+    if (run !== undefined) run.visited = visited; // EXPLAIN: the walk gave up, the candidates are collected
+    return undefined;
+  }
   if (run !== undefined) record(run, plan, 'checked-walk', visited, ids.length);
   return { page: page.offset === 0 ? ids : ids.slice(page.offset) };
 }

@@ -95,7 +95,8 @@ export class TokenIndex<L> implements ValueIndex {
     const out: Membership[] = [];
     for (const token of distinct(this.tokenizer.query(text))) {
       const list = this.store.list(token);
-      out.push(list === undefined ? NO_MEMBERS : membershipOf(this.store.ids(list)));
+      const store = this.store;
+      out.push(list === undefined ? NO_MEMBERS : membershipOf(store.ids(list), () => store.snapshot(list)));
     }
     return out;
   }

@@ -73,6 +73,17 @@ export class TrigramIndex extends TokenIndex<Posting> {
     return out;
   }
 
+  /**
+   * The regexp as a per-node test with its trigram candidates (ascending, a superset of the
+   * matches), for a filter that tests nodes one at a time and stops early; undefined when the
+   * pattern yields no trigram. Throws as `regexp` does.
+   */
+  regexpCheck(pattern: string, flags: string): { readonly candidates: SortedIds; test(id: number): boolean } | undefined {
+    const { compiled, query } = this.prepare(pattern, flags);
+    if (query.op === 'all') return undefined;
+    return { candidates: this.evaluate(query), test: (id) => this.holds(id, compiled) };
+  }
+
   /** Like `regexp`, but always tests every stored value (the reference the trigram path must equal). */
   regexpScan(pattern: string, flags: string): SortedIds {
     return this.scan(this.prepare(pattern, flags).compiled);

@@ -32,7 +32,8 @@ export function explainQuery(plan: QueryPlan, args: Readonly<Record<string, unkn
         how = `walk ${run.walked} index through the range, ${keep}`;
       }
       const over = streamStrategies.has(ran) ? `(${run.candidates} nodes checked)` : `over ${run.candidates} candidates`;
-      lines.push(`  ran ${how} ${over}${run.cachedPrefix ? ' (cached prefix)' : ''}`);
+      const gaveUp = run.visited > 0 ? ` (after a walk checking the filter gave up at ${run.visited} visited)` : '';
+      lines.push(`  ran ${how} ${over}${run.cachedPrefix ? ' (cached prefix)' : ''}${gaveUp}`);
     }
   }
   return lines.join('\n');

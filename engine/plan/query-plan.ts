@@ -32,7 +32,7 @@ export interface QueryRun {
   readonly checked: Set<FilterPlan>;
   candidates: number;
   strategy: PageStrategy | StreamStrategy | 'sort after @cascade' | 'checked-walk' | 'checked-scan';
-  /** Index entries (or driver ids, for `checked-scan`) a walk checking the filter visited. */
+  /** Index entries (or driver ids, for `checked-scan`) a walk checking the filter visited (also when it gave up). */
   visited: number;
   /** The page came from the cached first k of the same candidate list. */
   cachedPrefix: boolean;

@@ -8,17 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphql } from './helpers/http.js';
 import { startWithSchema, type ServerProcess } from './helpers/server-process.js';
 
-const schema = `type Post { id: ID!  title: String! @search(by: [term, hash])  likes: Int @search  score: Float }`;
+const schema = `type Post { id: ID!  title: String! @search(by: [term, hash])  likes: Int @search  score: Float  code: String @search(by: [regexp]) }`;
 
 interface Row {
   title: string;
   likes: number;
   score: number;
+  code: string;
 }
 
 const words = ['red', 'green', 'blue', 'gold'];
-// 400 posts: each colour in every 4th title, `rare` in every 40th; likes i % 37 (ties), score i.
-const rows: Row[] = Array.from({ length: 400 }, (_, i) => ({ title: `${words[i % 4]} ${i % 40 === 0 ? 'rare' : 'plain'} p${i}`, likes: i % 37, score: i }));
+// 400 posts: each colour in every 4th title, `rare` in every 40th; likes i % 37 (ties), score i, code k<i>.
+const rows: Row[] = Array.from({ length: 400 }, (_, i) => ({ title: `${words[i % 4]} ${i % 40 === 0 ? 'rare' : 'plain'} p${i}`, likes: i % 37, score: i, code: `k${i}` }));
 
 let server: ServerProcess;
 
@@ -121,6 +122,30 @@ describe('unordered pages of term lists', () => {
     expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe(
       ['queryPost: Post', '  allofterms title via term [3] got 10', '  page offset 1 first 3', '  ran unordered page over 10 candidates'].join('\n'),
     );
+  });
+});
+
+describe('regexp pages', () => {
+  it('unordered first 2: the trigram candidates scanned in uid order, each verified, stopping at the page', async () => {
+    // `k12` is held by k12 and k120..k129; only k12 ends with it: all 11 are verified, 1 kept.
+    const answer = await post('{ queryPost(filter: { code: { regexp: "/k12$/" } }, first: 2) { code } }', undefined, { explain: true });
+    expect(answer['data']).toEqual({ queryPost: [{ code: 'k12' }] });
+    expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe(
+      ['queryPost: Post', '  regexp code via trigram [2] checked', '  page offset 0 first 2', '  ran unordered page from the smallest list checking the filter per node: 11 visited, 1 kept'].join('\n'),
+    );
+    const prefix = await post('{ queryPost(filter: { code: { regexp: "/^k12/" } }, first: 2) { code } }');
+    expect(prefix['data']).toEqual({ queryPost: [{ code: 'k12' }, { code: 'k120' }] });
+  });
+
+  it('an invalid pattern or flag gets the same error on the checked path', async () => {
+    for (const [regexp, message] of [
+      ['/(?=abc)abc/', 'error parsing regexp: invalid or unsupported Perl syntax: `(?=`'],
+      ['/abc/g', 'Invalid regexp modifier: g'],
+      ['abc', 'regexp filter expects a value of the form /pattern/flags, got: abc'],
+    ] as const) {
+      const answer = await post('query ($r: String) { queryPost(filter: { code: { regexp: $r } }, first: 2) { code } }', { r: regexp });
+      expect(answer).toEqual({ errors: [{ message, locations: [{ line: 1, column: 22 }], path: ['queryPost'] }], data: { queryPost: null } });
+    }
   });
 });
 

@@ -8,13 +8,16 @@ export interface Membership {
   /** Ids in the list (exact). */
   readonly size: number;
   has(id: number): boolean;
-  /** The list's ids, ascending. */
+  /** The list's ids, ascending (read during the caller's call only). */
   readonly ids: SortedIds;
+  /** The list's ids as a snapshot later writes do not change (may copy). */
+  snapshot(): SortedIds;
 }
 
-export const NO_MEMBERS: Membership = { size: 0, has: () => false, ids: [] };
+export const NO_MEMBERS: Membership = { size: 0, has: () => false, ids: [], snapshot: () => [] };
 
-export function membershipOf(ids: SortedIds): Membership {
+/** `snapshot` defaults to `ids` itself, for lists that are snapshots already. */
+export function membershipOf(ids: SortedIds, snapshot: () => SortedIds = () => ids): Membership {
   if (ids.length === 0) return NO_MEMBERS;
-  return { size: ids.length, has: (id) => contains(ids, id), ids };
+  return { size: ids.length, has: (id) => contains(ids, id), ids, snapshot };
 }

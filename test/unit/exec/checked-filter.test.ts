@@ -174,6 +174,16 @@ describe('filters checked per candidate', () => {
     differential(12);
   });
 
+  it('gives up a walk that finds nothing after its budget (the entries collecting would cost), not at the end of the index', () => {
+    const args = { filter: { and: [{ title: { anyofterms: 'red teal' } }, { likes: { gt: 200 } }] }, order: { desc: 'likes' }, first: 5 };
+    const { ids, run: trace } = run(args);
+    expect(ids).toEqual([]);
+    expect(trace.strategy).not.toBe('checked-walk');
+    const withLikes = rows.filter((r) => r.alive && r.likes !== undefined).length;
+    expect(trace.visited).toBeGreaterThan(0);
+    expect(trace.visited).toBeLessThan(withLikes / 2);
+  });
+
   it('unordered pages (uid order) scan the smallest list testing the filter, and equal a naive scan', () => {
     const draw = prng(5);
     const seen = new Set<string>();
