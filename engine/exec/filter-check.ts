@@ -5,8 +5,9 @@
 // Term functions test the query tokens' postings (a binary search each, no list merged or copied, no
 // stored string re-tokenised); Int/Float ranges read the typed column; other comparisons on hash,
 // exact and ordered indexes (DateTime included) and `has` read the candidate's stored value with the
-// comparison its index uses; anything else (regexp, geo, ids, ngram) is materialised once (so errors
-// surface exactly as when run) and tested by binary search. Answers equal the run's exactly.
+// comparison its index uses; a regexp verifies its trigram candidates; anything else (geo, ids,
+// ngram) is materialised once (so errors surface exactly as when run) and tested by binary search.
+// Answers equal the run's exactly.
 
 import { isEdgeField, type FieldModel, type IndexKind, type TypeModel } from '../schema/model.js';
 import { isValueTested, valueAt, withinUniverse, type FilterPlan } from '../plan/filter-plan.js';

@@ -1,6 +1,7 @@
 // Small HTTP helpers over undici for the integration tests.
 
 import { request } from 'undici';
+import { expect } from 'vitest';
 
 export interface Answer {
   readonly status: number;
@@ -52,3 +53,10 @@ export async function uploadSchema(baseUrl: string, schema: string, headers: Rea
 }
 
 export const uploadSucceeded = { data: { code: 'Success', message: 'Done' } } as const;
+
+/** POSTs a GraphQL request, expects HTTP 200 and returns the parsed body (data, errors, extensions). */
+export async function askGraphql(baseUrl: string, query: string, variables?: Record<string, unknown>, extensions?: unknown): Promise<Record<string, unknown>> {
+  const answer = await postGraphql(baseUrl, { query, variables, extensions });
+  expect(answer.status).toBe(200);
+  return answer.json() as Record<string, unknown>;
+}
