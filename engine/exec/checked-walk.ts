@@ -1,5 +1,6 @@
-// Ordered page by walking the order field's index and testing each visited node against the whole
-// filter (filter-check.ts), before any candidate list exists: a page of k over a filter passing a
+// Pages taken by checking nodes in page order (`PageTaker`), shared with the streamed pages
+// (stream-page.ts). Here: an ordered page by walking the order field's index and testing each visited
+// node against the whole filter (filter-check.ts), before any candidate list exists: a page of k over a filter passing a
 // share s of the type visits about k / s index entries, whatever the type's size, where collecting the
 // candidates first costs every match. Taken when the plan's rule (plan/order-plan.ts choosePage) picks
 // an index walk for the filter's bound from its postings; gives up (undefined) once it visited as many
@@ -9,53 +10,71 @@
 import type { OrderedIndex } from '../indexes/ordered-index.js';
 import type { Posting } from '../indexes/postings/posting.js';
 import { postingIds } from '../indexes/postings/posting.js';
-import type { IndexKind, TypeModel } from '../schema/model.js';
-import type { OrderKey } from '../plan/order-plan.js';
+import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
+import type { OrderKey, PageParams } from '../plan/order-plan.js';
 import type { Universe } from './universe.js';
 import type { ExecContext } from './exec-context.js';
-import type { Driver } from './filter-check.js';
+import type { Driver, Tester } from './filter-check.js';
 
 export interface CheckedWalk {
-  /** The first `need` passing nodes in order, or undefined when the walk gave up. */
+  /** The page (offset skipped), or undefined when the walk gave up. */
   readonly ids: number[] | undefined;
   /** Index entries visited (EXPLAIN). */
   readonly visited: number;
 }
 
-export function walkChecked(
-  ctx: ExecContext,
-  type: TypeModel,
-  key: OrderKey,
-  kind: IndexKind,
-  test: (id: number) => boolean,
-  universe: Universe,
-  need: number,
-  budget: number,
-): CheckedWalk {
+/** Walks `kind`'s index in the order key's direction, taking the page from the nodes passing `test`; gives up after `budget` entries. */
+export function walkChecked(ctx: ExecContext, type: TypeModel, key: OrderKey, kind: IndexKind, test: Tester, page: PageParams, budget: number): CheckedWalk {
   const index = ctx.graph.store.scalar(key.model.predicate).index(kind) as OrderedIndex | undefined;
-  if (index === undefined || need === 0) return { ids: need === 0 ? [] : undefined, visited: 0 };
-  // A predicate only the type's nodes hold needs no membership test of the type.
-  const ownPredicate = type.kind === 'object' && key.model.predicate === `${type.name}.${key.field}`;
-  const passes = ownPredicate ? test : (id: number): boolean => universe.has(id) && test(id);
-  const out: number[] = [];
-  let visited = 0;
-  let full = false;
-  index.walk(key.desc ? 'desc' : 'asc', (p: Posting) => {
-    if (typeof p === 'number') {
-      visited++;
-      if (passes(p)) out.push(p);
-    } else {
-      const ids = postingIds(p);
-      for (let i = 0; i < ids.length && out.length < need && visited < budget; i++) {
-        visited++;
-        const id = ids[i] as number;
-        if (passes(id)) out.push(id);
-      }
-    }
-    full = out.length >= need;
-    return full || visited >= budget;
-  });
-  return { ids: full ? out : undefined, visited };
+  if (index === undefined) return { ids: undefined, visited: 0 };
+  if (page.first === 0) return { ids: [], visited: 0 };
+  const taker = new PageTaker(page, budget);
+  const member = typeMember(ctx, type, key.model, test);
+  index.walk(key.desc ? 'desc' : 'asc', (p: Posting) => taker.offerPosting(p, member));
+  return { ids: taker.done ? taker.out : undefined, visited: taker.checked };
+}
+
+/** Collects a page from nodes checked in page order: skips the first `offset` that pass, keeps up to `first`, stops after `budget` checks. */
+export class PageTaker {
+  readonly out: number[] = [];
+  /** Nodes checked (EXPLAIN's candidates or visited entries of a walk). */
+  checked = 0;
+  done = false;
+  private skip: number;
+  private readonly want: number;
+
+  constructor(
+    page: PageParams,
+    private readonly budget = Infinity,
+  ) {
+    this.skip = page.offset;
+    this.want = page.first ?? Infinity;
+  }
+
+  /** Checks one node; true once the page is complete or the budget spent. */
+  offer(id: number, check: Tester): boolean {
+    if (this.checked >= this.budget) return true;
+    this.checked++;
+    if (!check(id)) return false;
+    if (this.skip > 0) this.skip--;
+    else if (this.out.push(id) >= this.want) this.done = true;
+    return this.done;
+  }
+
+  offerPosting(p: Posting, check: Tester): boolean {
+    if (typeof p === 'number') return this.offer(p, check);
+    const ids = postingIds(p);
+    for (let k = 0; k < ids.length; k++) if (this.offer(ids[k] as number, check)) return true;
+    return false;
+  }
+}
+
+/** The check, plus membership of the queried type when the walked predicate may be held by other nodes. */
+export function typeMember(ctx: ExecContext, type: TypeModel, field: FieldModel, check: Tester): Tester {
+  if (type.kind === 'object' && field.predicate === `${type.name}.${field.name}`) return check;
+  const store = ctx.graph.store;
+  const name = type.name;
+  return (id) => store.hasType(id, name) && check(id);
 }
 
 /**

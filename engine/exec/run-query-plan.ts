@@ -84,13 +84,13 @@ function checkedPage(
   if (walk === undefined) return undefined;
   if (choosePage(plan.order, limit, Math.min(check.bound, universe.size), total) !== 'index-walk') return undefined;
   const key = plan.order.keys[0] as OrderKey;
-  const { ids, visited } = walkChecked(ctx, type, key, walk, check.test, universe, limit, checkedWalkBudget(limit, check.bound));
+  const { ids, visited } = walkChecked(ctx, type, key, walk, check.test, page, checkedWalkBudget(limit, check.bound));
   if (ids === undefined) {
     if (run !== undefined) run.visited = visited; // EXPLAIN: the walk gave up, the candidates are collected
     return undefined;
   }
-  if (run !== undefined) record(run, plan, 'checked-walk', visited, ids.length);
-  return { page: page.offset === 0 ? ids : ids.slice(page.offset) };
+  if (run !== undefined) record(run, plan, 'checked-walk', visited, page.offset + ids.length);
+  return { page: ids };
 }
 
 /** EXPLAIN: the whole filter was tested per node by `strategy`. */

@@ -17,11 +17,12 @@ import type { Tester as NodeCheck } from './filter-check.js';
 import { estimateMatches, requestBounds, type BoundsOf } from './filter-estimate.js';
 import { prepareFilter } from './filter-eval.js';
 import { typeUniverse } from './universe.js';
-import { FirstK } from './first-k.js';
+import { TopK } from '../util/top-k.js';
+import { PageTaker, typeMember } from './checked-walk.js';
 
 type Filter = Readonly<Record<string, unknown>> | null | undefined;
 
-/** Above this offset + first, keeping the first k in a sorted buffer costs more than sorting the matches. */
+/** Above this offset + first, keeping the first k in a bounded heap (util/top-k.ts) costs more than sorting the matches. */
 const maxFirstK = 256;
 
 /** The page by a walk, or undefined when the plan's rule says to collect the matches first. */
@@ -103,7 +104,7 @@ function rangeFirstK(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream:
   const keyOf = orderValue(ctx, plan);
   const check = keyOf === undefined ? undefined : nodeCheck(ctx, type, plan, filter);
   if (keyOf === undefined || check === undefined) return undefined;
-  const first = new FirstK(limit);
+  const first = new TopK(limit);
   const checked = walkMatches(ctx, type, range, check, (id) => first.offer(keyOf(id), id));
   if (run !== undefined) {
     run.checked.add(plan.filter);
@@ -112,7 +113,7 @@ function rangeFirstK(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream:
     run.cachedPrefix = false;
     run.walked = `${range.node.model.name} ${range.node.index}`;
   }
-  const ids = first.result();
+  const ids = first.drain().ids;
   return page.offset === 0 ? ids : ids.slice(page.offset);
 }
 
@@ -173,45 +174,6 @@ function walkMatches(ctx: ExecContext, type: TypeModel, range: WalkedRange, chec
     return false;
   });
   return checked;
-}
-
-/** Collects the page from checked nodes: skips the first `offset` that pass, keeps up to `first`. */
-class PageTaker {
-  readonly out: number[] = [];
-  /** Nodes checked (EXPLAIN's candidates of a walk). */
-  checked = 0;
-  done = false;
-  private skip: number;
-  private readonly want: number;
-
-  constructor(page: PageParams) {
-    this.skip = page.offset;
-    this.want = page.first ?? Infinity;
-  }
-
-  /** Checks one node; true once the page is complete. */
-  offer(id: number, check: NodeCheck): boolean {
-    this.checked++;
-    if (!check(id)) return false;
-    if (this.skip > 0) this.skip--;
-    else if (this.out.push(id) >= this.want) this.done = true;
-    return this.done;
-  }
-
-  offerPosting(p: Posting, check: NodeCheck): boolean {
-    if (typeof p === 'number') return this.offer(p, check);
-    const ids = p instanceof PostingList ? postingIds(p) : p;
-    for (let k = 0; k < ids.length; k++) if (this.offer(ids[k] as number, check)) return true;
-    return false;
-  }
-}
-
-/** The check, plus membership of the queried type when the walked predicate may be held by other nodes. */
-function typeMember(ctx: ExecContext, type: TypeModel, field: FieldModel, check: NodeCheck): NodeCheck {
-  if (type.kind === 'object' && field.predicate === `${type.name}.${field.name}`) return check;
-  const store = ctx.graph.store;
-  const name = type.name;
-  return (id) => store.hasType(id, name) && check(id);
 }
 
 /** Nodes of the type without a value for the order key, in id order. */
