@@ -3,7 +3,7 @@
 // node, a streamed page (stream-page.ts) when its rule prefers a walk. Nothing here chooses an
 // index or a strategy of its own; `run` (EXPLAIN only) records what ran.
 
-import { checkedWalkBudget, choosePage, pageLimit, pageParams, prefersDriverScan, type OrderKey, type PageParams } from '../plan/order-plan.js';
+import { checkedWalkBudget, choosePage, pageLimit, pageParams, prefersCheckedWalk, prefersDriverScan, type OrderKey, type PageParams } from '../plan/order-plan.js';
 import { withinUniverse } from '../plan/filter-plan.js';
 import { scanChecked, walkChecked } from './checked-walk.js';
 import type { QueryPlan, QueryRun } from '../plan/query-plan.js';
@@ -82,7 +82,8 @@ function checkedPage(
     return { page: page.offset === 0 ? scanned.ids : scanned.ids.slice(page.offset) };
   }
   if (walk === undefined) return undefined;
-  if (choosePage(plan.order, limit, Math.min(check.bound, universe.size), total) !== 'index-walk') return undefined;
+  const bound = Math.min(check.bound, universe.size);
+  if (!prefersCheckedWalk(limit, total, Math.min(bound, check.share * universe.size), bound)) return undefined;
   const key = plan.order.keys[0] as OrderKey;
   const { ids, visited } = walkChecked(ctx, type, key, walk, check.test, page, checkedWalkBudget(limit, check.bound));
   if (ids === undefined) {
