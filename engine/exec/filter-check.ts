@@ -142,7 +142,7 @@ function directCheck(source: CheckSource, node: FilterPlan): IdCheck | undefined
       return test === undefined ? undefined : { bound: Math.min(node.estimate, source.universeSize), share: Math.min(1, node.estimate / n), test };
     }
     case 'index': {
-      const check = indexCheck(source, node.model, node.fn, node.index, node.estimate, valueAt(source.filter, node.at));
+      const check = indexCheck(source, node.model, node.fn, node.index, valueAt(source.filter, node.at));
       if (check !== undefined) {
         const scaled = { ...check, share: Math.min(1, check.share / n) };
         return check.driver === undefined ? scaled : { ...scaled, driver: { ...check.driver, withinUniverse: withinUniverse(node) } };
@@ -159,8 +159,8 @@ function both(a: Tester, b: Tester): Tester {
   return (id) => a(id) && b(id);
 }
 
-/** Term and fulltext functions from the tokens' postings; Int/Float ranges from the typed column. */
-function indexCheck(source: CheckSource, field: FieldModel, fn: string, kind: string, estimate: number, arg: unknown): IdCheck | undefined {
+/** Term and fulltext functions from the tokens' postings; a regexp from its trigram candidates. Comparisons are `valueTest`'s. */
+function indexCheck(source: CheckSource, field: FieldModel, fn: string, kind: string, arg: unknown): IdCheck | undefined {
   if (field.languages !== undefined || arg === null || arg === undefined) return undefined;
   const column = source.ctx.graph.store.scalar(field.predicate);
   switch (fn) {
@@ -182,18 +182,6 @@ function indexCheck(source: CheckSource, field: FieldModel, fn: string, kind: st
       if (check === undefined) return undefined;
       const { candidates, test } = check;
       return { bound: candidates.length, share: candidates.length, test, driver: { ids: candidates, test, withinUniverse: false } };
-    }
-    case 'le':
-    case 'lt':
-    case 'ge':
-    case 'gt':
-    case 'between': {
-      if ((kind !== 'int' && kind !== 'float') || field.isList || (field.typeName !== 'Int' && field.typeName !== 'Float')) return undefined;
-      const view = column.numbers();
-      if (view === undefined) return undefined;
-      const { present, nums } = view;
-      const inRange = rangeTest(field, fn, arg);
-      return { bound: estimate, share: estimate, test: (id) => present[id] === 1 && inRange(nums[id] as number) };
     }
     default:
       return undefined;
@@ -220,35 +208,6 @@ function anyOf(lists: readonly Membership[]): IdCheck {
   if (sorted.length === 0) return { bound: 0, share: 0, test: FAIL };
   if (sorted.length === 1) return { bound, share: bound, test: (sorted[0] as Membership).has };
   return { bound, share: bound, test: (id) => sorted.some((m) => m.has(id)) };
-}
-
-/** The comparison the int/float index answers, over a stored number (NaN bounds match nothing, as there). */
-function rangeTest(field: FieldModel, fn: string, arg: unknown): (value: number) => boolean {
-  const num = (v: unknown): number => toStoredValue(field, v) as number;
-  switch (fn) {
-    case 'le': {
-      const b = num(arg);
-      return (v) => v <= b;
-    }
-    case 'lt': {
-      const b = num(arg);
-      return (v) => v < b;
-    }
-    case 'ge': {
-      const b = num(arg);
-      return (v) => v >= b;
-    }
-    case 'gt': {
-      const b = num(arg);
-      return (v) => v > b;
-    }
-    default: {
-      const { min, max } = arg as { min: unknown; max: unknown };
-      const lo = num(min);
-      const hi = num(max);
-      return (v) => v >= lo && v <= hi;
-    }
-  }
 }
 
 /** `has`: the node holds a value (a list: at least one element) or an edge; any-language fields are materialised. */

@@ -4,7 +4,6 @@
 // means "collect": the caller runs the filter and page steps as usual.
 
 import type { OrderedIndex } from '../indexes/ordered-index.js';
-import { PostingList } from '../indexes/postings/posting-list.js';
 import { postingIds, type Posting } from '../indexes/postings/posting.js';
 import { pageLimit, type OrderKey, type PageParams } from '../plan/order-plan.js';
 import type { QueryPlan, QueryRun } from '../plan/query-plan.js';
@@ -168,7 +167,7 @@ function walkMatches(ctx: ExecContext, type: TypeModel, range: WalkedRange, chec
       if (member(p)) take(p);
       return false;
     }
-    const ids = p instanceof PostingList ? postingIds(p) : p;
+    const ids = postingIds(p);
     checked += ids.length;
     for (let k = 0; k < ids.length; k++) if (member(ids[k] as number)) take(ids[k] as number);
     return false;
