@@ -5,18 +5,13 @@
 // `"Author.dob": "1988-01-01"`). Filters and `remove` still match the value in any layout.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphql } from './helpers/http.js';
+import { askWithoutExtensions } from './helpers/http.js';
 import { type ServerProcess, startWithSchema } from './helpers/server-process.js';
 
 const schema = `type Event { name: String! @id  at: DateTime @search }`;
 let server: ServerProcess;
 
-async function gql(query: string): Promise<{ data?: any; errors?: unknown[] }> {
-  const answer = await postGraphql(server.url, { query });
-  expect(answer.status).toBe(200);
-  const { extensions: _requestId, ...rest } = answer.json() as { data?: any; errors?: unknown[]; extensions?: unknown };
-  return rest;
-}
+const gql = (query: string): Promise<{ data?: any; errors?: unknown[] }> => askWithoutExtensions(server.url, query);
 
 beforeAll(async () => {
   server = await startWithSchema(schema);

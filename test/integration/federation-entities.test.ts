@@ -5,18 +5,13 @@
 // null for the missing ones (the query_test.yaml `_entities` cases on an empty store answer `[]`).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphql } from './helpers/http.js';
+import { askWithoutExtensions } from './helpers/http.js';
 import { type ServerProcess, startWithSchema } from './helpers/server-process.js';
 
 const schema = `type Mission @key(fields: "id") { id: String! @id  designation: String! }`;
 let server: ServerProcess;
 
-async function gql(query: string): Promise<{ data?: any; errors?: unknown[] }> {
-  const answer = await postGraphql(server.url, { query });
-  expect(answer.status).toBe(200);
-  const { extensions: _requestId, ...rest } = answer.json() as { data?: any; errors?: unknown[]; extensions?: unknown };
-  return rest;
-}
+const gql = (query: string): Promise<{ data?: any; errors?: unknown[] }> => askWithoutExtensions(server.url, query);
 
 const entities = (ids: string[]) =>
   `{ _entities(representations: [${ids.map((id) => `{ __typename: "Mission", id: "${id}" }`).join(', ')}]) { ... on Mission { id designation } } }`;

@@ -6,7 +6,7 @@
 
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
+import { askWithoutExtensions, uploadSchema, uploadSucceeded } from './helpers/http.js';
 import { makeTempDir, startServer, type ServerProcess } from './helpers/server-process.js';
 
 const schema = `
@@ -37,12 +37,7 @@ interface Response {
 const dataDir = makeTempDir('lang-');
 let server: ServerProcess;
 
-async function gql(query: string, variables?: Record<string, unknown>): Promise<Response> {
-  const answer = await postGraphql(server.url, { query, variables });
-  expect(answer.status).toBe(200);
-  const { extensions: _requestId, ...rest } = answer.json() as Response & { extensions?: unknown };
-  return rest;
-}
+const gql = (query: string, variables?: Record<string, unknown>): Promise<Response> => askWithoutExtensions<Response>(server.url, query, variables);
 
 function startOn(dir: string): Promise<ServerProcess> {
   return startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', dir] });

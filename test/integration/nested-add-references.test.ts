@@ -7,7 +7,7 @@
 //   be linked or upserted: `multiple nodes found for given xid values, updation not possible`.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphql } from './helpers/http.js';
+import { askWithoutExtensions } from './helpers/http.js';
 import { type ServerProcess, startWithSchema } from './helpers/server-process.js';
 
 const schema = `
@@ -19,12 +19,7 @@ type Writer { name: String! @id  book: Book }
 `;
 let server: ServerProcess;
 
-async function gql(query: string): Promise<{ data?: any; errors?: unknown[] }> {
-  const answer = await postGraphql(server.url, { query });
-  expect(answer.status).toBe(200);
-  const { extensions: _requestId, ...rest } = answer.json() as { data?: any; errors?: unknown[]; extensions?: unknown };
-  return rest;
-}
+const gql = (query: string): Promise<{ data?: any; errors?: unknown[] }> => askWithoutExtensions(server.url, query);
 
 beforeAll(async () => {
   server = await startWithSchema(schema);
