@@ -113,14 +113,21 @@ export class Engine {
     }
   }
 
-  /** Runs one /graphql request; `internal` reads (the /admin export) are not refused while draining. */
-  async execute(incoming: GraphQLRequest, internal = false): Promise<EngineResponse> {
-    let request = incoming;
+  /**
+   * Runs one /graphql request; `internal` reads (the /admin export) are not refused while draining.
+   * Answers synchronously when nothing waits (most queries: the direct writer), so the server can reply
+   * from inside the transport's callback; a promise otherwise (mutations, custom logic, persisted queries).
+   */
+  execute(incoming: GraphQLRequest, internal = false): EngineResponse | Promise<EngineResponse> {
     if (incoming.extensions !== undefined && incoming.extensions !== null) {
-      const persisted = await this.#commit.resolvePersistedQuery(incoming);
-      if ('kind' in persisted) return persisted;
-      request = persisted.request;
+      const persisted = this.#commit.resolvePersistedQuery(incoming);
+      if (persisted instanceof Promise) return persisted.then((resolved) => ('kind' in resolved ? resolved : this.#execute(resolved.request, internal)));
+      return 'kind' in persisted ? persisted : this.#execute(persisted.request, internal);
     }
+    return this.#execute(incoming, internal);
+  }
+
+  #execute(request: GraphQLRequest, internal: boolean): EngineResponse | Promise<EngineResponse> {
     const state = this.#schema.state;
     let requestId: string | undefined;
     try {
@@ -128,16 +135,21 @@ export class Engine {
       if (!prepared.ok) return { kind: prepared.kind, body: serializeResponse({ errors: prepared.errors }) };
       if (prepared.prepared.operation.operation === 'mutation') requestId = randomUUID();
       const running = this.#run(state, prepared.prepared, request, requestId, internal);
-      // Awaited only when it is a promise: a directly written answer needs no extra turn.
-      const response = running instanceof Promise ? await running : running;
       const cacheMaxAge = cacheMaxAgeOf(prepared.prepared.operation, prepared.prepared.variables);
-      return cacheMaxAge === undefined ? response : withCacheControl(response, cacheMaxAge);
+      const answer = (response: EngineResponse): EngineResponse => (cacheMaxAge === undefined ? response : withCacheControl(response, cacheMaxAge));
+      if (!(running instanceof Promise)) return answer(running);
+      const id = requestId;
+      return running.then(answer, (error: unknown) => this.#internalFailure(error, id));
     } catch (error) {
-      // Internal failures never leak details: the client gets an id to quote, the log gets the rest.
-      const id = requestId ?? randomUUID();
-      this.#log.error('request failed', { requestId: id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-      return { kind: 'ok', body: serializeResponse({ errors: [wireError(messages.internal(id))], data: null }) };
+      return this.#internalFailure(error, requestId);
     }
+  }
+
+  /** Internal failures never leak details: the client gets an id to quote, the log gets the rest. */
+  #internalFailure(error: unknown, requestId: string | undefined): EngineResponse {
+    const id = requestId ?? randomUUID();
+    this.#log.error('request failed', { requestId: id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    return { kind: 'ok', body: serializeResponse({ errors: [wireError(messages.internal(id))], data: null }) };
   }
 
   /** Runs a prepared operation: the direct JSON writer for most queries (synchronously), else the general path. */

@@ -7,15 +7,35 @@ import { refusals } from './responses.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The body as text: UTF-8, decoded once (400 if it is not UTF-8). */
-export function readBodyText(exchange: Exchange, maxBytes: number): Promise<string> {
+/** Gets the body (or the refusal that stopped it) once it has arrived. */
+export type BodyCallback = (error: unknown, text: string) => void;
+
+/**
+ * Calls `done` with the body as text (UTF-8, decoded once; 400 if it is not UTF-8) or with the refusal.
+ * An identity body is handed on from inside uWS's data callback, with no promise in between, so the
+ * answer can be written while the socket is still corked.
+ */
+export function readBody(exchange: Exchange, maxBytes: number, done: BodyCallback): void {
   let encoding: 'identity' | 'gzip';
   try {
     encoding = contentEncoding(exchange, maxBytes);
   } catch (error) {
-    return Promise.reject(error as Error);
+    done(error, '');
+    return;
   }
-  return encoding === 'identity' ? readRaw(exchange, maxBytes) : readGzip(exchange, maxBytes).then(decodeUtf8);
+  if (encoding === 'identity') readRaw(exchange, maxBytes, done);
+  else
+    readGzip(exchange, maxBytes)
+      .then(decodeUtf8)
+      .then(
+        (text) => done(undefined, text),
+        (error: unknown) => done(error, ''),
+      );
+}
+
+/** `readBody` as a promise, for the routes that wait on the body anyway. */
+export function readBodyText(exchange: Exchange, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => readBody(exchange, maxBytes, (error, text) => (error === undefined ? resolve(text) : reject(error as Error))));
 }
 
 function decodeUtf8(body: Uint8Array): string {
@@ -42,39 +62,41 @@ function contentEncoding(exchange: Exchange, maxBytes: number): 'identity' | 'gz
  * The body decoded. One that comes in one chunk (most do) is decoded straight from uWS's chunk, which
  * is valid only during the callback: no copy, no concatenation.
  */
-function readRaw(exchange: Exchange, maxBytes: number): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    exchange.onAbort(() => {
-      done = true;
-      reject(refusals.couldNotRead('the client closed the connection'));
-    });
-    exchange.sink.onData((chunk, isLast) => {
-      if (done) return;
-      size += chunk.byteLength;
-      if (size > maxBytes) {
-        done = true;
-        chunks.length = 0;
-        reject(refusals.tooLarge(maxBytes));
-        return;
-      }
-      let body: Uint8Array;
-      if (isLast && chunks.length === 0) {
-        body = new Uint8Array(chunk);
-      } else {
-        if (chunk.byteLength > 0) chunks.push(copy(chunk));
-        if (!isLast) return;
-        body = Buffer.concat(chunks, size);
-      }
-      done = true;
-      try {
-        resolve(decodeUtf8(body));
-      } catch (error) {
-        reject(error);
-      }
-    });
+function readRaw(exchange: Exchange, maxBytes: number, done: BodyCallback): void {
+  let chunks: Buffer[] | undefined;
+  let size = 0;
+  let finished = false;
+  const finish = (error: unknown, text: string): void => {
+    finished = true;
+    chunks = undefined;
+    done(error, text);
+  };
+  exchange.onAbort(() => {
+    if (!finished) finish(refusals.couldNotRead('the client closed the connection'), '');
+  });
+  exchange.onData((chunk, isLast) => {
+    if (finished) return;
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      finish(refusals.tooLarge(maxBytes), '');
+      return;
+    }
+    let body: Uint8Array;
+    if (isLast && chunks === undefined) {
+      body = new Uint8Array(chunk);
+    } else {
+      if (chunk.byteLength > 0) (chunks ??= []).push(copy(chunk));
+      if (!isLast) return;
+      body = chunks === undefined ? new Uint8Array(0) : Buffer.concat(chunks, size);
+    }
+    let text: string;
+    try {
+      text = decodeUtf8(body);
+    } catch (error) {
+      finish(error, '');
+      return;
+    }
+    finish(undefined, text);
   });
 }
 
@@ -89,7 +111,7 @@ function readGzip(exchange: Exchange, maxBytes: number): Promise<Buffer> {
       exchange.sink.resume();
     }
   });
-  exchange.sink.onData((chunk, isLast) => {
+  exchange.onData((chunk, isLast) => {
     size += chunk.byteLength;
     if (size > maxBytes) {
       gunzip.fail(refusals.tooLarge(maxBytes));

@@ -59,7 +59,9 @@ function statusLine(status: number): Uint8Array {
 export class Exchange {
   #aborted = false;
   #settled = false;
-  readonly #abortListeners: (() => void)[] = [];
+  /** Inside a uWS callback (the request handler, a body chunk): uWS has corked the socket itself. */
+  #inCallback = false;
+  #abortListeners: (() => void)[] | undefined;
 
   constructor(
     readonly request: IncomingRequest,
@@ -68,7 +70,7 @@ export class Exchange {
   ) {
     sink.onAborted(() => {
       this.#aborted = true;
-      for (const listener of this.#abortListeners) listener();
+      for (const listener of this.#abortListeners ?? []) listener();
       this.#settle();
     });
   }
@@ -86,7 +88,29 @@ export class Exchange {
   }
 
   onAbort(listener: () => void): void {
-    this.#abortListeners.push(listener);
+    (this.#abortListeners ??= []).push(listener);
+  }
+
+  /** Runs `handler` as uWS's request callback: what it writes synchronously needs no cork of its own. */
+  insideHandler(handler: () => void): void {
+    this.#inCallback = true;
+    try {
+      handler();
+    } finally {
+      this.#inCallback = false;
+    }
+  }
+
+  /** Body chunks; an answer written from inside the callback goes out with the socket still corked by uWS. */
+  onData(handler: (chunk: ArrayBuffer, isLast: boolean) => void): void {
+    this.sink.onData((chunk, isLast) => {
+      this.#inCallback = true;
+      try {
+        handler(chunk, isLast);
+      } finally {
+        this.#inCallback = false;
+      }
+    });
   }
 
   /**
@@ -96,14 +120,17 @@ export class Exchange {
   write(status: number, headers: Readonly<Record<string, string>>, body: string | Uint8Array, closeConnection = false, extra?: ExtraHeader): void {
     if (!this.open) return;
     const block = headerBlock(headers);
-    this.sink.cork(() => {
-      // uWS answers 200 OK unless told otherwise.
-      if (status !== 200) this.sink.writeStatus(statusLine(status));
-      if (block !== null) this.sink.writeHeader(block.name, block.value);
-      if (extra !== undefined) this.sink.writeHeader(extra.name, extra.value);
-      this.sink.end(body, closeConnection);
-    });
+    if (this.#inCallback) this.#writeNow(status, block, body, closeConnection, extra);
+    else this.sink.cork(() => this.#writeNow(status, block, body, closeConnection, extra));
     this.#settle();
+  }
+
+  #writeNow(status: number, block: HeaderBlock | null, body: string | Uint8Array, closeConnection: boolean, extra: ExtraHeader | undefined): void {
+    // uWS answers 200 OK unless told otherwise.
+    if (status !== 200) this.sink.writeStatus(statusLine(status));
+    if (block !== null) this.sink.writeHeader(block.name, block.value);
+    if (extra !== undefined) this.sink.writeHeader(extra.name, extra.value);
+    this.sink.end(body, closeConnection);
   }
 
   #settle(): void {

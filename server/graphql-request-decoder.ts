@@ -2,7 +2,7 @@
 // application/json or application/graphql. Malformed transport input becomes an HttpError (400/415).
 
 import { parseRequestJson, type GraphQLRequest } from '../engine/index.js';
-import { readBodyText } from './body-reader.js';
+import { readBody } from './body-reader.js';
 import type { Exchange } from './exchange.js';
 import { refusals } from './responses.js';
 import { mediaType } from './negotiate.js';
@@ -14,14 +14,27 @@ export interface DecodedRequest {
   readonly malformedVariables: boolean;
 }
 
-export async function decodeGraphqlRequest(exchange: Exchange, maxBodyBytes: number): Promise<DecodedRequest> {
+/** Gets the decoded request as a function that returns it or throws the refusal (for the router's catch-all). */
+export type Decoded = (decode: () => DecodedRequest) => void;
+
+/**
+ * Decodes the request: GET parameters at once, a POST body when it has arrived (from inside uWS's data
+ * callback, no promise). Refusals known before the body (405, 415, 413 by Content-Length) are thrown.
+ */
+export function decodeGraphqlRequest(exchange: Exchange, maxBodyBytes: number, then: Decoded): void {
   const method = exchange.request.method;
-  if (method === 'GET') return fromParameters(exchange);
+  if (method === 'GET') {
+    then(() => fromParameters(exchange));
+    return;
+  }
   if (method !== 'POST') throw refusals.badMethod();
   const type = requestMediaType(exchange.header('content-type'));
-  const text = await readBodyText(exchange, maxBodyBytes);
-  if (type === 'application/graphql') return decoded(exchange, { query: text });
-  return decoded(exchange, parseJsonBody(text));
+  readBody(exchange, maxBodyBytes, (error, text) =>
+    then(() => {
+      if (error !== undefined) throw error;
+      return decoded(exchange, type === 'application/graphql' ? { query: text } : parseJsonBody(text));
+    }),
+  );
 }
 
 /** The POST body's media type, or a 415 before the body is read. */

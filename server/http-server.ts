@@ -36,7 +36,7 @@ export async function startServer(transport: Transport, engine: Engine, config: 
     (request, sink) => {
       const exchange = new Exchange(request, sink, settled);
       inFlight++;
-      void router.handle(exchange); // never rejects: the router answers every failure
+      exchange.insideHandler(() => router.handle(exchange)); // never throws: the router answers every failure
     },
     (error, sink) => router.fail(error, sink),
     () => engine.readsRequestHeaders,

@@ -5,7 +5,6 @@
 
 import { authHeader, KeyChecker } from './auth.js';
 import { Exchange } from './exchange.js';
-import { HttpError } from './http-error.js';
 import type { IncomingRequest, Reply, ResponseSink } from './http-types.js';
 import { responseMode, type ResponseMode } from './negotiate.js';
 import { failureReply, optionsReply, refusalReply, refusals } from './responses.js';
@@ -14,7 +13,7 @@ import { graphqlCorsHeaders } from './cors-headers.js';
 import { schemaRoute, validateSchemaRoute } from './routes/admin-schema-routes.js';
 import { snapshotRoute } from './routes/admin-snapshot-route.js';
 import { adminRoute, graphqlRoute } from './routes/graphql-route.js';
-import type { Route, RouteContext } from './routes/route.js';
+import type { Answer, Respond, Route, RouteContext } from './routes/route.js';
 import { healthRoute, probeRoute } from './routes/status-routes.js';
 import { metricsRoute } from './routes/metrics-route.js';
 
@@ -52,31 +51,71 @@ export class Router {
     }
   }
 
-  /** Never rejects: whatever goes wrong is answered here. */
-  async handle(exchange: Exchange): Promise<void> {
-    const started = performance.now();
+  /**
+   * Never throws: whatever goes wrong is answered here. Synchronous up to the route, and so is the rest
+   * when the route answers from inside the transport's callback (most /graphql requests).
+   */
+  handle(exchange: Exchange): void {
     const mode = responseMode(exchange.header('accept'));
     const route = routes.get(exchange.request.path);
-    let reply: Reply | undefined;
+    const started = this.context.log.enabled('debug') ? performance.now() : 0;
+    let responded = false;
+    const respond: Respond = (answer) => {
+      if (responded) return;
+      responded = true;
+      this.#answer(exchange, route, mode, answer, started);
+    };
     try {
       const lengths = exchange.request.conflictingLengths;
       if (lengths !== undefined) {
         // The body's framing is ambiguous, so the connection cannot carry another request either.
-        reply = refusalReply(refusals.conflictingLengths(lengths), mode);
+        const reply = refusalReply(refusals.conflictingLengths(lengths), mode);
         exchange.write(reply.status, { 'Content-Type': reply.contentType ?? 'application/json' }, reply.body, true);
         return;
       }
-      reply = await this.#reply(exchange, route, mode);
-      const sending = this.#send(exchange, route, reply);
-      if (sending !== undefined) await sending;
+      if (route === undefined) throw refusals.notFound(exchange.request.path);
+      if (exchange.request.method === 'OPTIONS') return respond(() => optionsReply);
+      if (route.scope !== undefined) this.#keys.check(route.scope, exchange.header(authHeader));
+      route.handle(exchange, mode, this.context, respond);
     } catch (error) {
-      const failure = failureReply(error, mode, this.context.log);
-      // Failing before a reply: the failure goes out like any reply (small, so written at once);
-      // failing while sending: a bare answer, if the client is still there.
-      if (reply === undefined) void this.#send(exchange, route, (reply = failure));
-      else exchange.write(failure.status, { 'Content-Type': failure.contentType ?? 'application/json' }, failure.body);
+      respond(() => {
+        throw error;
+      });
     }
-    if (!this.context.log.enabled('debug')) return;
+  }
+
+  /** The route's answer, or the catch-all's (refusals as themselves, anything else a logged 500). */
+  #answer(exchange: Exchange, route: Route | undefined, mode: ResponseMode, answer: () => Answer, started: number): void {
+    let reply: Answer;
+    try {
+      reply = answer();
+    } catch (error) {
+      reply = failureReply(error, mode, this.context.log);
+    }
+    if (!(reply instanceof Promise)) return this.#deliver(exchange, route, mode, reply, started);
+    reply.then(
+      (settled) => this.#deliver(exchange, route, mode, settled, started),
+      (error: unknown) => this.#deliver(exchange, route, mode, failureReply(error, mode, this.context.log), started),
+    );
+  }
+
+  /** Sends the reply; failing while sending, a bare answer goes out instead, if the client is still there. */
+  #deliver(exchange: Exchange, route: Route | undefined, mode: ResponseMode, reply: Reply, started: number): void {
+    const failed = (error: unknown): void => {
+      const failure = failureReply(error, mode, this.context.log);
+      exchange.write(failure.status, { 'Content-Type': failure.contentType ?? 'application/json' }, failure.body);
+    };
+    try {
+      const sending = this.#send(exchange, route, reply);
+      if (sending !== undefined) void sending.then(() => this.#logRequest(exchange, reply, started), failed);
+      else if (started !== 0) this.#logRequest(exchange, reply, started);
+    } catch (error) {
+      failed(error);
+    }
+  }
+
+  #logRequest(exchange: Exchange, reply: Reply, started: number): void {
+    if (started === 0 || !this.context.log.enabled('debug')) return;
     this.context.log.debug('request', {
       method: exchange.request.method,
       path: exchange.request.path,
@@ -94,18 +133,5 @@ export class Router {
     const cors = graphqlCorsHeaders(this.context.engine.corsPolicy, exchange.header('origin'));
     const counted = reply.touchedUids !== undefined || exchange.request.method === 'OPTIONS' ? reply : { ...reply, touchedUids: 0 };
     return sendReply(exchange, counted, cors);
-  }
-
-  /** The route's reply; a refusal (HttpError) is a reply too. Anything else is left to `handle`. */
-  async #reply(exchange: Exchange, route: Route | undefined, mode: ResponseMode): Promise<Reply> {
-    try {
-      if (route === undefined) throw refusals.notFound(exchange.request.path);
-      if (exchange.request.method === 'OPTIONS') return optionsReply;
-      if (route.scope !== undefined) this.#keys.check(route.scope, exchange.header(authHeader));
-      return await route.handle(exchange, mode, this.context);
-    } catch (error) {
-      if (error instanceof HttpError) return refusalReply(error, mode);
-      throw error;
-    }
   }
 }

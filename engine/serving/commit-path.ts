@@ -70,9 +70,9 @@ export class CommitPath {
 
   /**
    * `extensions.persistedQuery`: the request with its registered query filled in (a new one registered,
-   * durably, first), or the refusal (Dgraph answers these before parsing, without `data`).
+   * durably, first: only then a promise), or the refusal (Dgraph answers these before parsing, without `data`).
    */
-  async resolvePersistedQuery(request: GraphQLRequest): Promise<{ readonly request: GraphQLRequest } | EngineResponse> {
+  resolvePersistedQuery(request: GraphQLRequest): { readonly request: GraphQLRequest } | EngineResponse | Promise<{ readonly request: GraphQLRequest } | EngineResponse> {
     const lookup = this.persistedQueries.lookup(request);
     switch (lookup.kind) {
       case 'none':
@@ -82,9 +82,11 @@ export class CommitPath {
       case 'refused':
         return { kind: 'request-error', body: serializeResponse({ errors: [wireError(lookup.message)] }) };
       case 'register':
-        break;
+        return this.#register(request, lookup.sha256, lookup.query);
     }
-    const { sha256, query } = lookup;
+  }
+
+  async #register(request: GraphQLRequest, sha256: string, query: string): Promise<{ readonly request: GraphQLRequest } | EngineResponse> {
     const persistence = this.persistence;
     if (persistence === undefined) this.persistedQueries.register(sha256, query);
     else {

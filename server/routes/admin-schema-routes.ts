@@ -7,7 +7,7 @@ import type { Exchange } from '../exchange.js';
 import type { Reply } from '../http-types.js';
 import type { ResponseMode } from '../negotiate.js';
 import { currentSchemaReply, refusals, schemaUpdateReply, schemaValidationReply } from '../responses.js';
-import type { Route, RouteContext } from './route.js';
+import { answering, type Route, type RouteContext } from './route.js';
 
 /** Where `updateGQLSchema` sits in Dgraph's internal admin query; part of its error text. */
 const adminQueryLocation = ' (Locations: [{Line: 3, Column: 4}])';
@@ -16,7 +16,7 @@ const uploadMethods = new Set(['POST', 'PUT']);
 
 export const schemaRoute: Route = {
   scope: 'admin',
-  async handle(exchange: Exchange, mode: ResponseMode, context: RouteContext): Promise<Reply> {
+  handle: answering(async (exchange: Exchange, mode: ResponseMode, context: RouteContext): Promise<Reply> => {
     if (exchange.request.method === 'GET') return currentSchemaReply(context.engine.currentSchema()?.schema, mode);
     const sdl = await readSchemaBody(exchange, context);
     const result = await context.engine.updateSchema(sdl);
@@ -25,16 +25,16 @@ export const schemaRoute: Route = {
       return schemaUpdateReply(undefined, mode);
     }
     return schemaUpdateReply(`resolving updateGQLSchema failed because ${renderSchemaErrors(result.errors)}${adminQueryLocation}`, mode);
-  },
+  }),
 };
 
 export const validateSchemaRoute: Route = {
   scope: 'admin',
-  async handle(exchange: Exchange, mode: ResponseMode, context: RouteContext): Promise<Reply> {
+  handle: answering(async (exchange: Exchange, mode: ResponseMode, context: RouteContext): Promise<Reply> => {
     const sdl = await readSchemaBody(exchange, context);
     const errors = await context.engine.validateSchema(sdl);
     return schemaValidationReply(errors.map(renderOne), mode);
-  },
+  }),
 };
 
 async function readSchemaBody(exchange: Exchange, context: RouteContext): Promise<string> {

@@ -4,14 +4,14 @@ import type { Exchange } from '../exchange.js';
 import type { Reply } from '../http-types.js';
 import type { ResponseMode } from '../negotiate.js';
 import { refusals, snapshotReply } from '../responses.js';
-import type { Route, RouteContext } from './route.js';
+import { answering, type Route, type RouteContext } from './route.js';
 
 export const snapshotRoute: Route = {
   scope: 'admin',
-  async handle(exchange: Exchange, mode: ResponseMode, context: RouteContext): Promise<Reply> {
+  handle: answering(async (exchange: Exchange, mode: ResponseMode, context: RouteContext): Promise<Reply> => {
     if (exchange.request.method !== 'POST') throw refusals.invalidMethod();
     const result = await context.engine.snapshot();
     if (!result.ok) context.log.warn('snapshot on demand failed', { error: result.message });
     return snapshotReply(result, mode);
-  },
+  }),
 };

@@ -3,20 +3,27 @@
 import type { EngineResponse, GraphQLRequest } from '../../engine/index.js';
 import type { Exchange } from '../exchange.js';
 import { decodeGraphqlRequest } from '../graphql-request-decoder.js';
-import type { Reply } from '../http-types.js';
 import type { ResponseMode } from '../negotiate.js';
 import { engineReply } from '../responses.js';
-import type { Route, RouteContext } from './route.js';
+import type { Respond, Route, RouteContext } from './route.js';
 
-type Run = (context: RouteContext, request: GraphQLRequest) => Promise<EngineResponse>;
+type Run = (context: RouteContext, request: GraphQLRequest) => EngineResponse | Promise<EngineResponse>;
 
 function graphqlEndpoint(scope: 'graphql' | 'admin', run: Run): Route {
+  const countTouched = scope === 'graphql';
   return {
     scope,
-    schemaHeaders: scope === 'graphql',
-    async handle(exchange: Exchange, mode: ResponseMode, context: RouteContext): Promise<Reply> {
-      const { request, malformedVariables } = await decodeGraphqlRequest(exchange, context.config.maxBodyBytes);
-      return engineReply(await run(context, request), mode, malformedVariables, scope === 'graphql');
+    schemaHeaders: countTouched,
+    handle(exchange: Exchange, mode: ResponseMode, context: RouteContext, respond: Respond): void {
+      decodeGraphqlRequest(exchange, context.config.maxBodyBytes, (decode) =>
+        respond(() => {
+          const { request, malformedVariables } = decode();
+          const response = run(context, request);
+          // Most queries are answered synchronously: no promise, no extra turn.
+          if (!(response instanceof Promise)) return engineReply(response, mode, malformedVariables, countTouched);
+          return response.then((r) => engineReply(r, mode, malformedVariables, countTouched));
+        }),
+      );
     },
   };
 }

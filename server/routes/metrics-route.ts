@@ -2,14 +2,14 @@
 
 import { createMetrics, metricsContentType } from '../metrics.js';
 import { refusals } from '../responses.js';
-import type { Route } from './route.js';
+import { answering, type Route } from './route.js';
 
 const registry = createMetrics();
 
 export const metricsRoute: Route = {
   scope: 'admin',
-  async handle(exchange) {
+  handle: answering(async (exchange) => {
     if (exchange.request.method !== 'GET') throw refusals.invalidMethod();
     return { status: 200, contentType: metricsContentType, body: await registry.metrics() };
-  },
+  }),
 };

@@ -18,10 +18,29 @@ export interface RouteContext {
   readonly admin: AdminHost;
 }
 
+/** A route's answer: the reply, or a promise of it. */
+export type Answer = Reply | Promise<Reply>;
+
+/**
+ * Hands the router the answer: a function that computes it, called inside the router's catch-all (so a
+ * refusal it throws is answered like a returned reply). Called exactly once per request.
+ */
+export type Respond = (answer: () => Answer) => void;
+
 export interface Route {
   /** Which key opens it; undefined = always open. */
   readonly scope: Scope | undefined;
   /** /graphql: CORS from the deployed schema and a `Graphql-TouchedUids` header on every answer (refusals: 0). */
   readonly schemaHeaders?: boolean;
-  handle(exchange: Exchange, mode: ResponseMode, context: RouteContext): Promise<Reply>;
+  /**
+   * Answers through `respond`, at once or once the body has arrived: continuation-passing rather than a
+   * promise, so a /graphql answer ready inside uWS's data callback is written there, still corked.
+   * A refusal thrown before `respond` is the router's too.
+   */
+  handle(exchange: Exchange, mode: ResponseMode, context: RouteContext, respond: Respond): void;
+}
+
+/** A route whose answer is a function of the request (most routes): `respond` with it at once. */
+export function answering(answer: (exchange: Exchange, mode: ResponseMode, context: RouteContext) => Answer): Route['handle'] {
+  return (exchange, mode, context, respond) => respond(() => answer(exchange, mode, context));
 }

@@ -3,20 +3,20 @@
 import type { Exchange } from '../exchange.js';
 import type { Reply } from '../http-types.js';
 import { healthReply, probeReply } from '../responses.js';
-import type { Route, RouteContext } from './route.js';
+import { answering, type Route, type RouteContext } from './route.js';
 
 export const healthRoute: Route = {
   scope: undefined,
-  async handle(exchange: Exchange, _mode, context: RouteContext): Promise<Reply> {
+  handle: answering((exchange: Exchange, _mode, context: RouteContext): Reply => {
     const live = new URLSearchParams(exchange.request.query).has('live');
     const ready = live || context.engine.probe().status !== 'init';
     return healthReply(ready ? context.engine.health(context.address()) : undefined);
-  },
+  }),
 };
 
 export const probeRoute: Route = {
   scope: undefined,
-  async handle(_exchange, _mode, context: RouteContext): Promise<Reply> {
+  handle: answering((_exchange, _mode, context: RouteContext): Reply => {
     return probeReply(context.engine.probe());
-  },
+  }),
 };
