@@ -136,10 +136,12 @@ export class Engine {
       if (prepared.prepared.operation.operation === 'mutation') requestId = randomUUID();
       const running = this.#run(state, prepared.prepared, request, requestId, internal);
       const cacheMaxAge = cacheMaxAgeOf(prepared.prepared.operation, prepared.prepared.variables);
-      const answer = (response: EngineResponse): EngineResponse => (cacheMaxAge === undefined ? response : withCacheControl(response, cacheMaxAge));
-      if (!(running instanceof Promise)) return answer(running);
+      if (!(running instanceof Promise)) return cacheMaxAge === undefined ? running : withCacheControl(running, cacheMaxAge);
       const id = requestId;
-      return running.then(answer, (error: unknown) => this.#internalFailure(error, id));
+      return running.then(
+        (response) => (cacheMaxAge === undefined ? response : withCacheControl(response, cacheMaxAge)),
+        (error: unknown) => this.#internalFailure(error, id),
+      );
     } catch (error) {
       return this.#internalFailure(error, requestId);
     }

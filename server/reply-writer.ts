@@ -3,7 +3,7 @@
 
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import type { Exchange } from './exchange.js';
+import type { Exchange, ExtraHeader } from './exchange.js';
 import type { Reply } from './http-types.js';
 import { acceptsGzip } from './negotiate.js';
 import { staticCorsHeaders, type HeaderSet } from './cors-headers.js';
@@ -45,6 +45,15 @@ function baseHeaders(cors: HeaderSet, contentType: string | undefined, maxAge: n
 }
 
 const touchedUidsHeader = Buffer.from('Graphql-TouchedUids', 'latin1');
+/** Counts below this get a merged headers object of their own (cached), so the block goes out in one call. */
+const cachedTouchedCounts = 64;
+const withTouched = new WeakMap<HeaderSet, HeaderSet[]>();
+
+function headersWithTouched(headers: HeaderSet, touched: number): HeaderSet {
+  let byCount = withTouched.get(headers);
+  if (byCount === undefined) withTouched.set(headers, (byCount = []));
+  return (byCount[touched] ??= { ...headers, 'Graphql-TouchedUids': String(touched) });
+}
 
 /** Writes the reply at once, or once gzipped: then the promise of that (most replies need no await). */
 export function sendReply(exchange: Exchange, reply: Reply, cors: HeaderSet = staticCorsHeaders): Promise<void> | undefined {
@@ -52,9 +61,14 @@ export function sendReply(exchange: Exchange, reply: Reply, cors: HeaderSet = st
   const large = longerThan(reply.body, gzipThreshold);
   const gzipped = large && acceptsGzip(exchange.header('accept-encoding'));
   const base = baseHeaders(cors, reply.contentType, reply.cacheMaxAge, large, gzipped);
-  const headers = reply.headers === undefined ? base : { ...base, ...reply.headers };
-  // The count differs per answer: its own header call, not part of the cached block.
-  const extra = reply.touchedUids === undefined ? undefined : { name: touchedUidsHeader, value: String(reply.touchedUids) };
+  let headers = reply.headers === undefined ? base : { ...base, ...reply.headers };
+  // The count differs per answer: a small one is part of a cached block, a large one its own header call.
+  const touched = reply.touchedUids;
+  let extra: ExtraHeader | undefined;
+  if (touched !== undefined) {
+    if (touched < cachedTouchedCounts && reply.headers === undefined) headers = headersWithTouched(base, touched);
+    else extra = { name: touchedUidsHeader, value: String(touched) };
+  }
   if (!gzipped) {
     exchange.write(reply.status, headers, reply.body, false, extra);
     return undefined;
