@@ -140,9 +140,11 @@ export class JsonBytes {
     buf[this.#pos++] = QUOTE;
   }
 
-  /** A copy of the bytes written so far. */
+  /** A copy of the bytes written so far (a pooled allocation filled by one typed-array copy). */
   finish(): Buffer {
-    return Buffer.from(this.#buf.subarray(0, this.#pos));
+    const copy = Buffer.allocUnsafe(this.#pos);
+    copy.set(new Uint8Array(this.#buf.buffer, this.#buf.byteOffset, this.#pos));
+    return copy;
   }
 
   /** Empties the text and lets a large buffer go (a reused writer must not pin its largest answer). */
