@@ -10,7 +10,7 @@ import { isNonNullType } from 'graphql';
 import type { FieldPlan, SelectionPlan } from '../plan/selection-plan.js';
 import type { FieldModel, RootFieldModel, TypeModel } from '../schema/model.js';
 import type { ScalarValue } from '../indexes/value-index.js';
-import { GraphStore } from '../store/graph-store.js';
+import type { GraphStore } from '../store/graph-store.js';
 import type { EdgeColumn } from '../store/edge-column.js';
 import type { ScalarColumn } from '../store/scalar-column.js';
 import type { SortedIds } from '../util/sorted-ids.js';
@@ -160,7 +160,7 @@ function writeField(ctx: ExecContext, id: number, type: TypeModel, writer: Field
       out.string(type.name);
       return false;
     case 'id':
-      out.ascii(`"${GraphStore.uidOf(id)}"`);
+      out.quotedHex(id); // GraphStore.uidOf's text
       return false;
     case 'aggregate':
       out.json(writeJson(aggregateEdge(ctx, id, type, writer.plan)));
@@ -200,7 +200,7 @@ function writeScalar(value: ScalarValue, plan: FieldPlan, ctx: ExecContext, out:
       out.string(value);
       return;
     case 'number':
-      out.ascii(Number.isFinite(value) ? String(value) : 'null');
+      out.number(value);
       return;
     case 'boolean':
       out.ascii(value ? 'true' : 'false');

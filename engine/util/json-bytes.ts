@@ -123,6 +123,50 @@ export class JsonBytes {
     this.#pos = at + n;
   }
 
+  /**
+   * A number as JSON.stringify writes it (`null` when not finite). Integers of 31 bits (counts, Int
+   * fields) are written digit by digit: no string is made.
+   */
+  number(value: number): void {
+    if ((value | 0) !== value || value === -0x80000000) {
+      this.ascii(Number.isFinite(value) ? String(value) : 'null');
+      return;
+    }
+    let v = value;
+    let digits = 1;
+    if (v < 0) {
+      this.byte(0x2d); // -
+      v = -v;
+    }
+    for (let t = v; t >= 10; t = (t / 10) | 0) digits++;
+    const buf = this.reserve(digits);
+    for (let at = this.#pos + digits - 1; at >= this.#pos; at--) {
+      const next = (v / 10) | 0;
+      buf[at] = 0x30 + v - next * 10;
+      v = next;
+    }
+    this.#pos += digits;
+  }
+
+  /** `"0x…"`: a non-negative safe integer in lowercase hex, quoted (GraphStore.uidOf's form of a uid). */
+  quotedHex(value: number): void {
+    let digits = 1;
+    for (let t = value; t >= 16; t = Math.floor(t / 16)) digits++;
+    const buf = this.reserve(digits + 4);
+    const at = this.#pos;
+    buf[at] = QUOTE;
+    buf[at + 1] = 0x30; // 0
+    buf[at + 2] = 0x78; // x
+    let v = value;
+    for (let i = at + 2 + digits; i > at + 2; i--) {
+      const d = v % 16;
+      buf[i] = d < 10 ? 0x30 + d : 0x57 + d;
+      v = (v - d) / 16;
+    }
+    buf[at + 3 + digits] = QUOTE;
+    this.#pos = at + 4 + digits;
+  }
+
   /** Text that is already JSON (any characters). */
   json(text: string): void {
     this.#pos += this.reserve(3 * text.length).utf8Write(text, this.#pos);
