@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonBytes } from '../../../engine/util/json-bytes.js';
+import { ByteLimitExceeded, JsonBytes } from '../../../engine/util/json-bytes.js';
 import { GraphStore } from '../../../engine/store/graph-store.js';
 
 const written = (write: (out: JsonBytes) => void): string => {
@@ -27,5 +27,34 @@ describe('JsonBytes', () => {
     out.reset();
     out.ascii('[2]');
     expect([first.toString(), out.finish().toString()]).toEqual(['{"a":1}', '[2]']);
+  });
+
+  it('answers handed out stay intact while later ones fill the slab and move to a new one', () => {
+    const out = new JsonBytes();
+    const answers: Buffer[] = [];
+    for (let i = 0; i < 3000; i++) {
+      out.reset();
+      out.ascii(`{"n":${i},"pad":"`);
+      out.ascii('x'.repeat(i % 97));
+      out.ascii('"}');
+      answers.push(out.finish());
+      out.release();
+    }
+    answers.forEach((answer, i) => expect(answer.toString()).toBe(`{"n":${i},"pad":"${'x'.repeat(i % 97)}"}`));
+  });
+
+  it('the size limit counts the answer being written only', () => {
+    const out = new JsonBytes();
+    out.ascii('y'.repeat(30));
+    out.finish();
+    out.reset();
+    out.limit = 40;
+    out.ascii('z'.repeat(35));
+    expect(out.length).toBe(35);
+    expect(() => out.ascii('z'.repeat(10))).toThrow(new ByteLimitExceeded(45));
+    out.release();
+    out.reset();
+    out.ascii('ok');
+    expect(out.finish().toString()).toBe('ok');
   });
 });
