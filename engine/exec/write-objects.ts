@@ -21,7 +21,7 @@ import type { ExecContext } from './exec-context.js';
 import { isEdgeField } from './filter-eval.js';
 import { orderAndPage, type PageArgs } from './order-page.js';
 import { aggregateEdge, completeScalar, concreteTypeOf, filteredTargets } from './read-objects.js';
-import { getTarget, queryPage } from './query-root.js';
+import { aggregateRoot, getTarget, queryPage } from './query-root.js';
 import { languageValue } from './language-value.js';
 
 /** Thrown when the answer needs the general path (errors, null propagation, cascade, custom logic). */
@@ -30,12 +30,17 @@ export const NOT_WRITABLE: unique symbol = Symbol('not writable');
 const COMMA = 0x2c;
 const NULL = asciiBytes('null');
 
-/** Writes a `get<T>` or `query<T>` root field's value; false (nothing written) for the other root kinds. */
+/** Writes a `get<T>`, `query<T>` or `aggregate<T>` root field's value; false (nothing written) for the other root kinds. */
 export function writeQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: FieldPlan, out: JsonBytes): boolean {
-  if (root.kind !== 'get' && root.kind !== 'query') return false;
+  if (root.kind !== 'get' && root.kind !== 'query' && root.kind !== 'aggregate') return false;
   if (plan.selection === undefined || cascadeFor(plan, undefined, ctx.variables) !== undefined) throw NOT_WRITABLE;
   const type = ctx.typeModel(root.type ?? '');
   const args = ctx.argumentsOf(plan);
+  if (root.kind === 'aggregate') {
+    // A flat object of counts and reductions, as a nested aggregate field writes its own.
+    out.json(writeJson(aggregateRoot(ctx, root, type, args, plan, plan.selection)));
+    return true;
+  }
   if (root.kind === 'get') {
     const id = getTarget(ctx, type, args, plan);
     if (id === undefined) out.bytes(NULL);
