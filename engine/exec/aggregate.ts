@@ -12,9 +12,18 @@ import type { NumericColumnView } from '../store/scalar-column.js';
 const suffixes = ['Min', 'Max', 'Sum', 'Avg'] as const;
 type Suffix = (typeof suffixes)[number];
 
+/** `<T>AggregateResult` per type, made once: a new string per request is hashed again by every Map lookup. */
+const resultNames = new WeakMap<TypeModel, string>();
+
+function resultTypeName(type: TypeModel): string {
+  let name = resultNames.get(type);
+  if (name === undefined) resultNames.set(type, (name = `${type.name}AggregateResult`));
+  return name;
+}
+
 export function aggregateObject(ctx: ExecContext, type: TypeModel, ids: SortedIds, selection: SelectionPlan): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const typeName = `${type.name}AggregateResult`;
+  const typeName = resultTypeName(type);
   for (const plan of selection.forType(typeName)) {
     if (!ctx.isIncluded(plan)) continue;
     if (plan.fieldName === '__typename') out[plan.responseName] = typeName;
@@ -26,7 +35,7 @@ export function aggregateObject(ctx: ExecContext, type: TypeModel, ids: SortedId
 
 /** Whether the selection sums floats (`<f>Sum`/`<f>Avg` of a Float field): their rounding follows the order of the ids. */
 export function needsIdOrder(type: TypeModel, selection: SelectionPlan): boolean {
-  for (const plan of selection.forType(`${type.name}AggregateResult`)) {
+  for (const plan of selection.forType(resultTypeName(type))) {
     const name = plan.fieldName;
     if (!name.endsWith('Sum') && !name.endsWith('Avg')) continue;
     if (type.fields.get(name.slice(0, -3))?.typeName !== 'Int') return true;

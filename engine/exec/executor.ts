@@ -18,7 +18,7 @@ import { installApiScalars } from './api-scalars.js';
 import { INVALID, type Completed } from './read-objects.js';
 import type { CustomResolver } from './custom-resolver.js';
 import { NOT_WRITABLE, writeQueryRoot } from './write-objects.js';
-import { asciiBytes, asciiChunk, ByteLimitExceeded, JsonBytes } from '../util/json-bytes.js';
+import { asciiBytes, asciiChunk, ByteLimitExceeded, JsonBytes, type ByteChunk } from '../util/json-bytes.js';
 import { wireError } from '../errors/wire-error.js';
 import { estimateQueryCost, type CostInputs } from '../plan/query-cost.js';
 import { storeEstimates, type CostEstimates } from '../plan/estimates.js';
@@ -54,6 +54,8 @@ export class Executor {
   readonly #estimates: CostEstimates;
   /** Operations whose cost bound is fixed by the document and was under the limit, with the store version it was computed at. */
   readonly #admitted = new WeakMap<OperationDefinitionNode, number>();
+  /** `#directRoots`, keyed by the (cached) root field list of an operation. */
+  readonly #roots = new WeakMap<readonly FieldPlan[], readonly DirectRoot[]>();
 
   constructor(
     private readonly compiled: CompiledSchema,
@@ -207,13 +209,12 @@ export class Executor {
     let first = true;
     let running: FieldPlan | undefined;
     try {
-      for (const plan of this.#plan(prepared).forType('Query')) {
+      for (const { plan, key, root } of this.#directRoots(prepared)) {
         if (!ctx.isIncluded(plan)) continue;
         running = plan;
         if (!first) out.byte(0x2c);
         first = false;
-        out.ascii(`"${plan.responseName}":`);
-        const root = this.compiled.model.queries.get(plan.fieldName);
+        out.chunk(key);
         if (plan.fieldName === '__typename') out.ascii('"Query"');
         else if (root === undefined || !writeQueryRoot(ctx, root, plan, out)) throw NOT_WRITABLE;
       }
@@ -222,7 +223,7 @@ export class Executor {
       // Dgraph's extensions.touched_uids (omitted when 0), appended where the data object ends.
       if (ctx.touched > 0) {
         out.chunk(TOUCHED_OPEN);
-        out.ascii(String(ctx.touched));
+        out.number(ctx.touched);
       }
       out.ascii('}}');
       this.directTouched = ctx.touched;
@@ -259,6 +260,17 @@ export class Executor {
     return serializeResponse({ errors: [budgetError(messages.resultTooLarge(bytes, max), root)], data: null });
   }
 
+  /** The root fields of a query with their key bytes and root models, resolved once per operation. */
+  #directRoots(prepared: PreparedOperation): readonly DirectRoot[] {
+    const plans = this.#plan(prepared).forType('Query');
+    let roots = this.#roots.get(plans);
+    if (roots === undefined) {
+      roots = plans.map((plan) => ({ plan, key: asciiChunk(`"${plan.responseName}":`), root: this.compiled.model.queries.get(plan.fieldName) }));
+      this.#roots.set(plans, roots);
+    }
+    return roots;
+  }
+
   #plan(prepared: PreparedOperation): SelectionPlan {
     let plan = this.#plans.get(prepared.operation);
     if (plan === undefined) {
@@ -289,6 +301,13 @@ export class Executor {
       return null;
     }
   }
+}
+
+/** A root field of the direct JSON path: `"responseName":` as bytes, and its root model (undefined: not a generated query). */
+interface DirectRoot {
+  readonly plan: FieldPlan;
+  readonly key: ByteChunk;
+  readonly root: RootFieldModel | undefined;
 }
 
 /** The root field running when the budget ran out (mutable: the executor moves it along). */

@@ -33,11 +33,8 @@ export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: F
     }
     case 'query':
       return runQuery(ctx, root, type, plan, path, args, cascade);
-    case 'aggregate': {
-      if (plan.selection === undefined) return null;
-      const ids = aggregateIds(ctx, root.name, type, args, plan, plan.selection);
-      return aggregateObject(ctx, type, ids, plan.selection);
-    }
+    case 'aggregate':
+      return plan.selection === undefined ? null : aggregateRoot(ctx, root, type, args, plan, plan.selection);
     case 'checkPassword': {
       const id = getTarget(ctx, type, args, plan);
       const secret = type.secret?.field ?? '';
@@ -89,6 +86,11 @@ export function queryIds(ctx: ExecContext, rootName: string, type: TypeModel, ar
   const ids = runQueryFilter(ctx, type, queryPlan, args, run);
   ctx.explain?.push(explainQuery(queryPlan, args, run));
   return ids;
+}
+
+/** An `aggregate<T>` field's object (both read paths). */
+export function aggregateRoot(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Readonly<Record<string, unknown>>, plan: FieldPlan, selection: SelectionPlan): Record<string, unknown> {
+  return aggregateObject(ctx, type, aggregateIds(ctx, root.name, type, args, plan, selection), selection);
 }
 
 /** The matches an aggregate reduces (exec/run-query-plan.ts runQueryMatches), EXPLAINed after it ran. */

@@ -10,7 +10,7 @@ import { isNonNullType } from 'graphql';
 import type { FieldPlan, SelectionPlan } from '../plan/selection-plan.js';
 import type { FieldModel, RootFieldModel, TypeModel } from '../schema/model.js';
 import type { ScalarValue } from '../indexes/value-index.js';
-import { GraphStore } from '../store/graph-store.js';
+import type { GraphStore } from '../store/graph-store.js';
 import type { EdgeColumn } from '../store/edge-column.js';
 import type { ScalarColumn } from '../store/scalar-column.js';
 import type { SortedIds } from '../util/sorted-ids.js';
@@ -21,7 +21,7 @@ import type { ExecContext } from './exec-context.js';
 import { isEdgeField } from './filter-eval.js';
 import { orderAndPage, type PageArgs } from './order-page.js';
 import { aggregateEdge, completeScalar, concreteTypeOf, filteredTargets } from './read-objects.js';
-import { getTarget, queryPage } from './query-root.js';
+import { aggregateRoot, getTarget, queryPage } from './query-root.js';
 import { languageValue } from './language-value.js';
 
 /** Thrown when the answer needs the general path (errors, null propagation, cascade, custom logic). */
@@ -30,12 +30,17 @@ export const NOT_WRITABLE: unique symbol = Symbol('not writable');
 const COMMA = 0x2c;
 const NULL = asciiBytes('null');
 
-/** Writes a `get<T>` or `query<T>` root field's value; false (nothing written) for the other root kinds. */
+/** Writes a `get<T>`, `query<T>` or `aggregate<T>` root field's value; false (nothing written) for the other root kinds. */
 export function writeQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: FieldPlan, out: JsonBytes): boolean {
-  if (root.kind !== 'get' && root.kind !== 'query') return false;
+  if (root.kind !== 'get' && root.kind !== 'query' && root.kind !== 'aggregate') return false;
   if (plan.selection === undefined || cascadeFor(plan, undefined, ctx.variables) !== undefined) throw NOT_WRITABLE;
   const type = ctx.typeModel(root.type ?? '');
   const args = ctx.argumentsOf(plan);
+  if (root.kind === 'aggregate') {
+    // A flat object of counts and reductions, as a nested aggregate field writes its own.
+    out.json(writeJson(aggregateRoot(ctx, root, type, args, plan, plan.selection)));
+    return true;
+  }
   if (root.kind === 'get') {
     const id = getTarget(ctx, type, args, plan);
     if (id === undefined) out.bytes(NULL);
@@ -160,7 +165,7 @@ function writeField(ctx: ExecContext, id: number, type: TypeModel, writer: Field
       out.string(type.name);
       return false;
     case 'id':
-      out.ascii(`"${GraphStore.uidOf(id)}"`);
+      out.quotedHex(id); // GraphStore.uidOf's text
       return false;
     case 'aggregate':
       out.json(writeJson(aggregateEdge(ctx, id, type, writer.plan)));
@@ -200,7 +205,7 @@ function writeScalar(value: ScalarValue, plan: FieldPlan, ctx: ExecContext, out:
       out.string(value);
       return;
     case 'number':
-      out.ascii(Number.isFinite(value) ? String(value) : 'null');
+      out.number(value);
       return;
     case 'boolean':
       out.ascii(value ? 'true' : 'false');

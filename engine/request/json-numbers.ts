@@ -1,8 +1,8 @@
 // JSON numbers written with a fraction or exponent but an integral value (`180143985094.0`, `1e3`):
 // JSON.parse turns them into plain integers, while Dgraph (Go, json.Number) still sees a float and
 // refuses it for Int64 with the number's text. `parseRequestJson` keeps that text in a marker, on a
-// slow path taken only when the body contains such a number: a body with no integral number costs
-// JSON.parse and a walk of the parsed value, one with integers also a regex test of the text.
+// slow path taken only when the body contains such a number: a body without one costs JSON.parse and
+// one scan of the text outside its strings (strings are jumped over with indexOf).
 
 import { exceedsJsonNesting, maxJsonNesting } from '../util/json-nesting.js';
 import { mayHoldLoneSurrogate, wellFormedJson } from './lone-surrogates.js';
@@ -18,38 +18,51 @@ export class FloatText {
 /** Containers (the request body, `variables`, nested values) that hold a FloatText somewhere. */
 const holdsFloatText = new WeakSet<object>();
 
-// A number where JSON puts one (after `:`, `,`, `[` or at the start) with a point and only zeros
-// (`5.0`, `7.`) or an exponent: cheap to test, and rare in bodies. Ordinary fractions like `2.5`,
-// prose with full stops and hex uids inside strings (`"0x2e5"`) do not take the slow path.
-const integralFloatLike = /(?:^|[:,[])\s*-?\d+(?:\.0*(?!\d)|(?:\.\d*)?[eE])/;
 const numberToken = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 const marker = '\u0000float:';
 
 export function parseRequestJson(text: string): unknown {
   if (exceedsJsonNesting(text)) throw new SyntaxError(`exceeded max depth of ${maxJsonNesting}`);
-  // JSON.parse first: only a body holding an integral number can have written one as a float, so
-  // most bodies (no numbers at all, or fractions only) never pay for a look at the text.
+  // JSON.parse first: its syntax errors are the answer, and the scan may then assume JSON text.
   const fast = JSON.parse(text) as unknown;
-  const parsed = holdsInteger(fast) && integralFloatLike.test(text) ? parseKeepingFloatText(text, fast) : fast;
+  const parsed = writesIntegralFloat(text) ? parseKeepingFloatText(text, fast) : fast;
   return mayHoldLoneSurrogate(text) ? wellFormedJson(parsed) : parsed;
 }
 
-/** Whether a parsed JSON value holds an integral number anywhere (no recursion: depth is bounded but large). */
-function holdsInteger(value: unknown): boolean {
-  if (typeof value === 'number') return Number.isInteger(value);
-  if (typeof value !== 'object' || value === null) return false;
-  const stack: object[] = [value];
-  while (stack.length > 0) {
-    const container = stack.pop() as object;
-    const values = Array.isArray(container) ? (container as unknown[]) : Object.values(container);
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i];
-      if (typeof v === 'number') {
-        if (Number.isInteger(v)) return true;
-      } else if (typeof v === 'object' && v !== null) stack.push(v);
+/**
+ * Whether JSON text writes an integral number with a fraction or exponent (`2.0`, `1e3`, `1.5e3`),
+ * strings skipped: a character loop outside strings only, so the query text costs one indexOf.
+ */
+function writesIntegralFloat(text: string): boolean {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) i = closingQuote(text, i);
+    else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      const start = i;
+      let float = false;
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x2e || d === 0x65 || d === 0x45) float = true; // . e E
+        else if (!(d >= 0x30 && d <= 0x39) && d !== 0x2b && d !== 0x2d) break;
+      }
+      if (float && Number.isInteger(Number(text.slice(start, i)))) return true;
+      i--;
     }
   }
   return false;
+}
+
+/** The index of the quote closing the string opened at `open` (one preceded by an even run of backslashes). */
+function closingQuote(text: string, open: number): number {
+  let at = open;
+  for (;;) {
+    at = text.indexOf('"', at + 1);
+    if (at < 0) return text.length;
+    let backslashes = 0;
+    for (let j = at - 1; text.charCodeAt(j) === 0x5c; j--) backslashes++;
+    if ((backslashes & 1) === 0) return at;
+  }
 }
 
 function parseKeepingFloatText(text: string, parsed: unknown): unknown {

@@ -19,7 +19,7 @@ import {
   UndoLog,
   type ColumnContext,
 } from './undo-log.js';
-import { parseUint } from './parse-uid.js';
+import { parseSafeUint, parseUint } from './parse-uid.js';
 import type { ScalarColumnSnapshot } from './scalar-column.js';
 import { R_CREATE, R_DELETE, R_EDGE_ADD, R_EDGE_REMOVE, R_INDEX, R_SET, R_TYPES, R_UNSET, type RedoOps } from './redo.js';
 
@@ -101,8 +101,7 @@ export class GraphStore implements ColumnContext {
 
   /** Go's strconv.ParseUint(uid, 0, 64); undefined if not parseable or above Number.MAX_SAFE_INTEGER. */
   static parseUid(uid: string): number | undefined {
-    const n = parseUint(uid);
-    return n !== undefined && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : undefined;
+    return parseSafeUint(uid);
   }
 
   /** True if Go's strconv.ParseUint(uid, 0, 64) accepts `uid` (even when it is too large to be a node id here). */

@@ -11,6 +11,29 @@ export function parseUint(s: string): bigint | undefined {
   return parseSlow(s);
 }
 
+/**
+ * parseUint's value when it is a safe integer, else undefined. A `0x` uid of up to 13 hex digits
+ * (below 2^52, the ids the store hands out) is read without a regex or BigInt.
+ */
+export function parseSafeUint(s: string): number | undefined {
+  const n = s.length;
+  if (n >= 3 && n <= 15 && s.charCodeAt(0) === 0x30 && (s.charCodeAt(1) | 0x20) === 0x78) {
+    let value = 0;
+    for (let i = 2; i < n; i++) {
+      const c = s.charCodeAt(i);
+      const l = c | 0x20;
+      const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : l >= 0x61 && l <= 0x66 ? l - 0x61 + 10 : -1;
+      if (d < 0) return safe(parseUint(s)); // `_` separators; syntax errors
+      value = value * 16 + d;
+    }
+    return value;
+  }
+  return safe(parseUint(s));
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const safe = (n: bigint | undefined): number | undefined => (n !== undefined && n <= MAX_SAFE ? Number(n) : undefined);
+
 function parseSlow(s0: string): bigint | undefined {
   if (s0.length === 0) return undefined;
   let s = s0;

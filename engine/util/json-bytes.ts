@@ -1,6 +1,8 @@
 // JSON text written as UTF-8 bytes into one growing buffer, for answers written straight from the
 // store: a response leaves as these bytes, with no JS string to build, flatten and encode again
 // at the socket, and stored Latin-1 text is copied byte for byte (StringArena.writeJson).
+// Answers are written one after another into a slab and handed out as views of it (no copy): a new
+// answer starts where the last one ended, and a full slab is left to the answers that still view it.
 
 /** Node's own Buffer codecs, without the argument checks of write(). */
 interface RawBuffer extends Buffer {
@@ -9,7 +11,7 @@ interface RawBuffer extends Buffer {
 }
 
 const QUOTE = 0x22;
-const initialBytes = 16 * 1024;
+const initialBytes = 64 * 1024;
 /** A buffer grown past this is dropped after its answer, so one huge answer does not stay resident. */
 const keptBytes = 1024 * 1024;
 
@@ -26,6 +28,8 @@ export class JsonBytes {
   #buf = Buffer.allocUnsafeSlow(initialBytes) as RawBuffer;
   /** Over #buf, for copying 4 bytes at a time (`quoted`). */
   #view = viewOf(this.#buf);
+  /** Where the answer being written starts in #buf (the bytes before it were handed out by `finish`). */
+  #start = 0;
   #pos = 0;
   /**
    * Most bytes the text may reach (the answer-size cap), checked where `reserve` already checks the
@@ -33,7 +37,7 @@ export class JsonBytes {
    * for text), so the limit may trip up to one value's reservation early.
    */
   #limit = Infinity;
-  /** Where `reserve` must look again: the buffer's end or the limit, whichever comes first. */
+  /** Where `reserve` must look again: the buffer's end or the limit (from #start), whichever comes first. */
   #end = this.#buf.length;
 
   get limit(): number {
@@ -42,15 +46,16 @@ export class JsonBytes {
 
   set limit(bytes: number) {
     this.#limit = bytes;
-    this.#end = Math.min(this.#buf.length, bytes);
+    this.#end = Math.min(this.#buf.length, this.#start + bytes);
   }
 
   get length(): number {
-    return this.#pos;
+    return this.#pos - this.#start;
   }
 
+  /** Starts the answer over (empty). */
   reset(): void {
-    this.#pos = 0;
+    this.#pos = this.#start;
   }
 
   /** Room for `n` more bytes. */
@@ -60,14 +65,18 @@ export class JsonBytes {
   }
 
   #grow(need: number): void {
-    if (need > this.#limit) throw new ByteLimitExceeded(need);
+    const size = need - this.#start;
+    if (size > this.#limit) throw new ByteLimitExceeded(size);
     if (need > this.#buf.length) {
-      const next = Buffer.allocUnsafeSlow(Math.max(Math.min(this.#buf.length * 2, this.#limit), need)) as RawBuffer;
-      this.#buf.copy(next, 0, 0, this.#pos);
+      // A new slab, with the answer so far moved to its start (the old one stays with its views).
+      const next = Buffer.allocUnsafeSlow(Math.max(Math.min(2 * size, this.#limit), size, initialBytes)) as RawBuffer;
+      this.#buf.copy(next, 0, this.#start, this.#pos);
       this.#buf = next;
       this.#view = viewOf(next);
+      this.#pos -= this.#start;
+      this.#start = 0;
     }
-    this.#end = Math.min(this.#buf.length, this.#limit);
+    this.#end = Math.min(this.#buf.length, this.#start + this.#limit);
   }
 
   byte(code: number): void {
@@ -123,6 +132,50 @@ export class JsonBytes {
     this.#pos = at + n;
   }
 
+  /**
+   * A number as JSON.stringify writes it (`null` when not finite). Integers of 31 bits (counts, Int
+   * fields) are written digit by digit: no string is made.
+   */
+  number(value: number): void {
+    if ((value | 0) !== value || value === -0x80000000) {
+      this.ascii(Number.isFinite(value) ? String(value) : 'null');
+      return;
+    }
+    let v = value;
+    let digits = 1;
+    if (v < 0) {
+      this.byte(0x2d); // -
+      v = -v;
+    }
+    for (let t = v; t >= 10; t = (t / 10) | 0) digits++;
+    const buf = this.reserve(digits);
+    for (let at = this.#pos + digits - 1; at >= this.#pos; at--) {
+      const next = (v / 10) | 0;
+      buf[at] = 0x30 + v - next * 10;
+      v = next;
+    }
+    this.#pos += digits;
+  }
+
+  /** `"0x…"`: a non-negative safe integer in lowercase hex, quoted (GraphStore.uidOf's form of a uid). */
+  quotedHex(value: number): void {
+    let digits = 1;
+    for (let t = value; t >= 16; t = Math.floor(t / 16)) digits++;
+    const buf = this.reserve(digits + 4);
+    const at = this.#pos;
+    buf[at] = QUOTE;
+    buf[at + 1] = 0x30; // 0
+    buf[at + 2] = 0x78; // x
+    let v = value;
+    for (let i = at + 2 + digits; i > at + 2; i--) {
+      const d = v % 16;
+      buf[i] = d < 10 ? 0x30 + d : 0x57 + d;
+      v = (v - d) / 16;
+    }
+    buf[at + 3 + digits] = QUOTE;
+    this.#pos = at + 4 + digits;
+  }
+
   /** Text that is already JSON (any characters). */
   json(text: string): void {
     this.#pos += this.reserve(3 * text.length).utf8Write(text, this.#pos);
@@ -140,17 +193,20 @@ export class JsonBytes {
     buf[this.#pos++] = QUOTE;
   }
 
-  /** A copy of the bytes written so far. */
+  /** The answer written: a view of its bytes, never written again (the next answer starts after it). */
   finish(): Buffer {
-    return Buffer.from(this.#buf.subarray(0, this.#pos));
+    const answer = this.#buf.subarray(this.#start, this.#pos);
+    this.#start = this.#pos;
+    return answer;
   }
 
-  /** Empties the text and lets a large buffer go (a reused writer must not pin its largest answer). */
+  /** Drops an unfinished answer and lets a large buffer go (a reused writer must not pin its largest answer). */
   release(): void {
-    this.#pos = 0;
+    this.#pos = this.#start;
     if (this.#buf.length <= keptBytes) return;
     this.#buf = Buffer.allocUnsafeSlow(initialBytes) as RawBuffer;
     this.#view = viewOf(this.#buf);
+    this.#start = this.#pos = 0;
     this.#end = Math.min(this.#buf.length, this.#limit);
   }
 }

@@ -75,6 +75,18 @@ describe('direct JSON answers equal the general path byte for byte', () => {
     for (const skip of [true, false]) await same(query, { skip, first: 2 });
   });
 
+  it('root aggregates are written directly', async () => {
+    const queries = [
+      'query { aggregatePost { count numViewsMax numViewsAvg numViewsSum titleMin __typename } }',
+      'query ($t: String!) { a: aggregatePost(filter: { title: { anyofterms: $t } }) { n: count titleMax } b: aggregatePost(filter: { title: { anyofterms: "nothingmatches" } }) { count numViewsAvg } }',
+    ];
+    for (const query of queries) {
+      const answer = await directBody(direct, query, { t: 'Introducing GraphQL' });
+      expect(answer).toBe(await body(general, query, { t: 'Introducing GraphQL' }));
+      expect(answer).not.toContain('"errors"');
+    }
+  });
+
   it('stored strings that JSON must escape', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.string({ unit: awkwardChar, maxLength: 12 }), { minLength: 1, maxLength: 5 }), async (names) => {

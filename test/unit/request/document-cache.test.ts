@@ -28,4 +28,16 @@ describe('LruCache (CLOCK eviction)', () => {
     cache.set('a', 10);
     expect([cache.get('a'), cache.get('b')]).toEqual([10, 2]);
   });
+
+  it('a key read last is still replaced and evicted like the others', () => {
+    const cache = new LruCache<number>(1);
+    cache.set('a', 1);
+    expect(cache.get('a')).toBe(1);
+    cache.set('a', 2);
+    expect(cache.get('a')).toBe(2);
+    cache.set('b', 3);
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('b')).toBe(3);
+    expect(cache.get(['b'].join(''))).toBe(3);
+  });
 });

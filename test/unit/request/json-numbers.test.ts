@@ -29,4 +29,19 @@ describe('parseRequestJson', () => {
     expect(parsed.s).toBe('a:1e3');
     expect(parseRequestJson('7.0')).toMatchObject({ value: 7, text: '7.0' });
   });
+
+  it('skips strings with escaped quotes and backslashes, and leaves fractions and non-integral exponents as numbers', () => {
+    const text = '{"query":"{ q(a: 1.0) }","s":"x\\"2.0\\" \\\\","t":"\\\\","f":[2.5,1e-1,-0.25],"n":3}';
+    const parsed = parseRequestJson(text);
+    expect(parsed).toEqual(JSON.parse(text));
+    expect(hasFloatText(parsed)).toBe(false);
+    const after = parseRequestJson('{"t":"\\\\","n":4.0}') as any;
+    expect(after.n).toMatchObject({ value: 4, text: '4.0' });
+  });
+
+  it('keeps the text of a fraction that rounds to an integer whatever else the body holds (Go sees a float)', () => {
+    // Before, this depended on an unrelated number: marked beside `1e3`, a plain integer alone.
+    expect((parseRequestJson('{"a":2.000000000000000001}') as any).a).toMatchObject({ value: 2, text: '2.000000000000000001' });
+    expect((parseRequestJson('{"a":2.000000000000000001,"b":1e3}') as any).a).toMatchObject({ value: 2, text: '2.000000000000000001' });
+  });
 });

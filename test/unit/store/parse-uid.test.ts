@@ -18,12 +18,16 @@ describe('GraphStore.parseUid (Go strconv.ParseUint(s, 0, 64))', () => {
     ['0_7', 7],
     ['0x1fffffffffffff', Number.MAX_SAFE_INTEGER],
     ['9007199254740991', Number.MAX_SAFE_INTEGER],
+    ['0x0001', 1],
+    ['0xFfFfFfFfFfFfF', 2 ** 52 - 1],
+    ['0x1_0', 16],
+    ['0x00000000000000001', 1],
   ])('%s → %d', (text, id) => {
     expect(GraphStore.parseUid(text)).toBe(id);
     expect(GraphStore.isUidSyntax(text)).toBe(true);
   });
 
-  it.each(['', '0x', '0b', '0o', '08', '0b2', '0xg', '-1', '+1', ' 1', '1 ', 'abc', '1__0', '_1', '1_', '0x1_', '1.5', '1e3', 'HI!', '0x_'])(
+  it.each(['', '0x', '0b', '0o', '08', '0b2', '0xg', '-1', '+1', ' 1', '1 ', 'abc', '1__0', '_1', '1_', '0x1_', '1.5', '1e3', 'HI!', '0x_', '0x1g', '0x 1', '0x-1', '0x1.0', '0xz', '0x@', '0x`'])(
     'rejects %j',
     (text) => {
       expect(GraphStore.parseUid(text)).toBeUndefined();

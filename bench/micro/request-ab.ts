@@ -1,0 +1,84 @@
+// The engine's per-request work for small answers, A against B in one process: two builds (their
+// dist/ folders) each load the same data set, and each shape's requests run as the server runs them
+// (the JSON body parsed by parseRequestJson, then Engine.execute), in alternating rounds, so both
+// builds see the same machine noise. Both answer the same bodies (checked first).
+// Run: taskset -c 1 node dist/bench/micro/request-ab.js <distA> <distB> [--posts 10000] [--shapes a,b]
+
+import { resolve } from 'node:path';
+import type { Engine, GraphQLRequest } from '../../engine/index.js';
+import type * as EngineModule from '../../engine/index.js';
+import type * as DatasetModule from '../data/dataset.js';
+import type * as VariedShapeModule from '../matrix/varied-shape.js';
+import type * as ScenariosModule from '../scenarios.js';
+import type { Scenario, ContenderIds } from '../scenarios.js';
+import type * as FixtureModule from './engine-fixture.js';
+
+type Build = {
+  readonly engine: Engine;
+  readonly parse: (text: string) => unknown;
+  readonly scenarios: readonly Scenario[];
+  readonly ids: ContenderIds;
+};
+
+const argv = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const [distA, distB] = argv;
+if (distA === undefined || distB === undefined) throw new Error('usage: request-ab.js <distA> <distB> [--posts n] [--shapes a,b]');
+const posts = Number(flag('--posts') ?? 10_000);
+const shapes = (flag('--shapes') ?? 'get-by-id,get-by-xid,filtered-list,nested-edge,hash-eq,count').split(',');
+const rounds = 16;
+const opsPerRound = 5_000;
+
+async function load(dist: string): Promise<Build> {
+  const from = (path: string): string => resolve(dist, path);
+  const { loadedEngine, run } = (await import(from('bench/micro/engine-fixture.js'))) as typeof FixtureModule;
+  const { generateDataset } = (await import(from('bench/data/dataset.js'))) as typeof DatasetModule;
+  const { buildScenarios } = (await import(from('bench/scenarios.js'))) as typeof ScenariosModule;
+  const { idPool } = (await import(from('bench/matrix/varied-shape.js'))) as typeof VariedShapeModule;
+  const { parseRequestJson } = (await import(from('engine/index.js'))) as typeof EngineModule;
+  const data = generateDataset({ posts, authors: Math.max(100, posts / 10) });
+  const engine = await loadedEngine(data);
+  const body = await run(engine, 'query ($s: [String]) { queryPost(filter: { slug: { in: $s } }) { id slug } }', { s: idPool(data) });
+  const found = new Map((JSON.parse(body) as { data: { queryPost: { id: string; slug: string }[] } }).data.queryPost.map((p) => [p.slug, p.id]));
+  const scenarios = buildScenarios(data).filter((s) => shapes.includes(s.name));
+  return { engine, parse: parseRequestJson, scenarios, ids: { idOf: (slug) => found.get(slug) ?? `no id for ${slug}` } };
+}
+
+/** One request as the server makes it from a POST body. */
+function requester(build: Build, scenario: Scenario): (i: number) => Promise<string> {
+  const bodies = Array.from({ length: 500 }, (_, i) => JSON.stringify({ query: scenario.document, variables: scenario.variables(build.ids, i, 'ab') }));
+  return async (i) => {
+    const raw = build.parse(bodies[i % bodies.length] as string) as Record<string, unknown>;
+    const request: GraphQLRequest = { method: 'POST', query: raw['query'] as string, variables: raw['variables'], headers: {} };
+    return (await build.engine.execute(request)).body;
+  };
+}
+
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
+
+const builds = [await load(distA), await load(distB)] as const;
+console.log(`${posts} posts; us per request (median of ${rounds} alternating rounds of ${opsPerRound}), B/A the median of the rounds' ratios`);
+for (const scenario of builds[0].scenarios) {
+  const other = builds[1].scenarios.find((s) => s.name === scenario.name);
+  if (other === undefined) continue;
+  const ops = [requester(builds[0], scenario), requester(builds[1], other)] as const;
+  for (let i = 0; i < 50; i++) {
+    const [a, b] = [await ops[0](i), await ops[1](i)];
+    if (a !== b) throw new Error(`${scenario.name}: the builds answer request ${i} differently:\n${a.slice(0, 300)}\n${b.slice(0, 300)}`);
+  }
+  for (const op of ops) for (let i = 0; i < opsPerRound; i++) await op(i);
+  const times: [number[], number[]] = [[], []];
+  for (let r = 0; r < rounds; r++) {
+    for (const side of r % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
+      const started = process.hrtime.bigint();
+      for (let k = 0; k < opsPerRound; k++) await ops[side](r * opsPerRound + k);
+      times[side].push(Number(process.hrtime.bigint() - started) / 1e3 / opsPerRound);
+    }
+  }
+  const ratio = median(times[1].map((b, r) => b / (times[0][r] as number)));
+  console.log(`${scenario.name.padEnd(18)} A ${median(times[0]).toFixed(2).padStart(7)}  B ${median(times[1]).toFixed(2).padStart(7)}  B/A ${ratio.toFixed(3)}`);
+}
+for (const build of builds) await build.engine.close();
