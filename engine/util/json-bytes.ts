@@ -188,7 +188,8 @@ export class JsonBytes {
 
   /** Text that is already JSON (any characters). */
   json(text: string): void {
-    this.#pos += this.reserve(3 * text.length).utf8Write(text, this.#pos);
+    const buf = this.reserve(3 * text.length); // first: a new slab moves #pos
+    this.#pos += buf.utf8Write(text, this.#pos);
   }
 
   /** A string value, quoted and escaped as JSON.stringify does. */
