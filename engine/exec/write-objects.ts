@@ -176,7 +176,7 @@ function writeField(ctx: ExecContext, id: number, type: TypeModel, writer: Field
       break;
   }
   const column = writer.column;
-  if (column?.writeJsonString(id, out) === true) return false;
+  if (column?.writeJson(id, out) === true) return false;
   const stored = column === undefined ? languageValue(ctx.graph.store, writer.field as FieldModel, id) : column.get(id);
   if (stored === undefined) {
     if ((writer.field as FieldModel).isList) {

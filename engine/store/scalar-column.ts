@@ -42,8 +42,11 @@ export interface ScalarColumn {
   numbers(): NumericColumnView | undefined;
   /** Changes with every write to the column (caches of orderings by this column compare it). */
   readonly version: number;
-  /** Writes a stored string value as JSON straight from its bytes; false (nothing written) for anything else. */
-  writeJsonString(id: number, out: JsonBytes): boolean;
+  /**
+   * Writes a stored string (straight from its bytes) or number as JSON, as JSON.stringify would;
+   * false (nothing written) when there is none or it is another kind of value.
+   */
+  writeJson(id: number, out: JsonBytes): boolean;
 }
 
 /** `nums[id]` is the value of `id` where `present[id] === 1`; valid until the column's next write. */
@@ -118,8 +121,11 @@ export class ScalarColumnImpl implements ScalarColumn {
     }
   }
 
-  writeJsonString(id: number, out: JsonBytes): boolean {
-    return this.repr === STR && (this.strings as StringArena).writeJson(id, out);
+  writeJson(id: number, out: JsonBytes): boolean {
+    if (this.repr === STR) return (this.strings as StringArena).writeJson(id, out);
+    if (this.repr !== NUM || this.flags[id] !== 1) return false;
+    out.number(this.nums[id] as number);
+    return true;
   }
 
   numbers(): NumericColumnView | undefined {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GraphStore } from '../../../engine/store/graph-store.js';
+import { JsonBytes } from '../../../engine/util/json-bytes.js';
 import type { HashIndex } from '../../../engine/indexes/hash-index.js';
 import type { OrderedIndex } from '../../../engine/indexes/ordered-index.js';
 import type { TermIndex } from '../../../engine/indexes/term-index.js';
@@ -94,6 +95,26 @@ describe('ScalarColumn', () => {
     b.set(1, true);
     expect([b.get(1), b.get(2), b.get(3)]).toEqual([true, undefined, false]);
     expect(b.ids()).toEqual([1, 3]);
+  });
+
+  it('writeJson writes stored strings and numbers as JSON.stringify does, and nothing for other values', () => {
+    const s = storeWith(8);
+    const written = (col: ReturnType<GraphStore['scalar']>, id: number): string | false => {
+      const out = new JsonBytes();
+      return col.writeJson(id, out) && out.finish().toString();
+    };
+    const nums = s.scalar('T.n');
+    const values = [0, -0, 7, -123456, 2 ** 40, 1.5, 1e21, Number.NaN];
+    values.forEach((v, i) => nums.set(i + 1, v));
+    values.forEach((v, i) => expect(written(nums, i + 1)).toBe(JSON.stringify(v)));
+    const strs = s.scalar('T.s');
+    strs.set(1, 'plain');
+    strs.set(2, 'quote " and \u00e9');
+    expect([written(strs, 1), written(strs, 2), written(strs, 3)]).toEqual(['"plain"', JSON.stringify('quote " and \u00e9'), false]);
+    const other = s.scalar('T.o');
+    other.set(1, true);
+    expect(written(other, 1)).toBe(false);
+    expect(written(other, 2)).toBe(false);
   });
 
   it('maintains attached indexes, back-filling on ensureIndex and indexing each list element', () => {

@@ -36,11 +36,21 @@ describe('JsonBytes', () => {
       out.reset();
       out.ascii(`{"n":${i},"pad":"`);
       out.ascii('x'.repeat(i % 97));
-      out.ascii('"}');
+      out.ascii('",');
+      // Every writer, so that each of them at some point moves an answer to a new slab.
+      out.json(`"j":${JSON.stringify('é'.repeat(i % 13))},"s":`);
+      out.string('y'.repeat(i % 7));
+      out.byte(0x2c);
+      out.quotedHex(i);
+      out.byte(0x2c);
+      out.number(-i);
+      out.ascii('}');
       answers.push(out.finish());
       out.release();
     }
-    answers.forEach((answer, i) => expect(answer.toString()).toBe(`{"n":${i},"pad":"${'x'.repeat(i % 97)}"}`));
+    answers.forEach((answer, i) =>
+      expect(answer.toString()).toBe(`{"n":${i},"pad":"${'x'.repeat(i % 97)}","j":"${'é'.repeat(i % 13)}","s":"${'y'.repeat(i % 7)}","0x${i.toString(16)}",${-i}}`),
+    );
   });
 
   it('the size limit counts the answer being written only', () => {
