@@ -5,7 +5,8 @@
 // Term functions test the query tokens' postings (a binary search each, no list merged or copied, no
 // stored string re-tokenised); Int/Float ranges read the typed column; other comparisons on hash,
 // exact and ordered indexes (DateTime included) and `has` read the candidate's stored value with the
-// comparison its index uses; a regexp verifies its trigram candidates; anything else (geo, ids,
+// comparison its index uses; a regexp verifies its trigram candidates; `near` tests each node's point
+// (indexes/geo-index.ts nearCheck); anything else (other geo functions, ids,
 // ngram) is materialised once (so errors surface exactly as when run) and tested by binary search.
 // Answers equal the run's exactly.
 
@@ -22,7 +23,8 @@ import { regexpParts, withRegexpErrors } from './regexp-literal.js';
 import { membershipOf, type Membership } from '../indexes/postings/membership.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import type { ExecContext } from './exec-context.js';
-import { rangeBounds, toStoredValue } from './stored-values.js';
+import { geoPoint, rangeBounds, toStoredValue, type PointInput } from './stored-values.js';
+import type { GeoIndex } from '../indexes/geo-index.js';
 
 export interface IdCheck {
   /** An upper bound of the universe's ids that pass (exact for postings and materialised nodes). */
@@ -182,6 +184,13 @@ function indexCheck(source: CheckSource, field: FieldModel, fn: string, kind: st
       if (check === undefined) return undefined;
       const { candidates, test } = check;
       return { bound: candidates.length, share: candidates.length, test, driver: { ids: candidates, test, withinUniverse: false } };
+    }
+    case 'near': {
+      // Each node's point against the cap (the index's own test); bound: the points of the buckets `near` reads.
+      const index = column.index('geo') as GeoIndex | undefined;
+      const { coordinate, distance } = arg as { coordinate: PointInput; distance: number };
+      const near = kind === 'geo' ? index?.nearCheck(geoPoint(coordinate), distance) : undefined;
+      return near === undefined ? undefined : { bound: near.upper, share: near.estimate, test: near.test };
     }
     default:
       return undefined;
