@@ -164,7 +164,8 @@ interface CachedPrefix {
  * (an intersection) is simply collected with its entry.
  */
 const prefixByCandidates = new WeakMap<SortedIds, CachedPrefix>();
-const maxCachedPrefix = 1000;
+// A power of two, as the fills are: a cap of 1,000 left pages ending at 1,001–1,024 recomputed on every request.
+const maxCachedPrefix = 1024;
 /** Up to this many candidates a one-number sort is an insertion sort (quadratic, but no allocation per row). */
 const maxInsertionSort = 64;
 /** Lists at least this long keep their order (whole, or first k): shorter ones are ordered in a few µs. */
