@@ -12,6 +12,7 @@ import type { EdgeRun } from '../plan/explain.js';
 import { languageValue } from './language-value.js';
 import { walkOrdered } from './index-walk.js';
 import { cacheCounters } from '../util/cache-stats.js';
+import { TopK } from '../util/top-k.js';
 
 export interface OrderInput {
   readonly asc?: string | null;
@@ -163,7 +164,8 @@ interface CachedPrefix {
  * (an intersection) is simply collected with its entry.
  */
 const prefixByCandidates = new WeakMap<SortedIds, CachedPrefix>();
-const maxCachedPrefix = 1000;
+// A power of two, as the fills are: a cap of 1,000 left pages ending at 1,001–1,024 recomputed on every request.
+const maxCachedPrefix = 1024;
 /** Up to this many candidates a one-number sort is an insertion sort (quadratic, but no allocation per row). */
 const maxInsertionSort = 64;
 /** Lists at least this long keep their order (whole, or first k): shorter ones are ordered in a few µs. */
@@ -195,51 +197,23 @@ export function cachedOrderPrefix<T extends SortedIds | undefined>(
 }
 
 /**
- * Top-k for the commonest order (one Int/Float key) straight over the column's typed arrays: a
- * sorted buffer of k (key, id) pairs, no per-row objects and no per-id column call. Missing values
- * sort last, ties by ascending id, as in the general path.
+ * Top-k for the commonest order (one Int/Float key) straight over the column's typed arrays, in the
+ * bounded heap of util/top-k.ts (the one streamed pages and vector scans use): no per-row objects and
+ * no per-id column call. Keys are the value times the sign (smaller is better), missing values
+ * +Infinity (last), ties by ascending id, as in the general path.
  */
 function topKNumeric(ids: SortedIds, k: number, column: NumericColumnView, descending: boolean): number[] {
   if (k === 0) return [];
   const { present, nums } = column;
   const sign = descending ? -1 : 1;
-  // Keys: the value times the sign (so "smaller is better"); ties keep the ascending id order
-  // because ids arrive ascending. Insertion shifts in place: Array#splice costs a runtime call and
-  // an array per insert, which dominated this loop.
-  const keys = new Float64Array(k);
-  const out = new Array<number>(k);
-  let size = 0;
-  let worst = Infinity;
-  let missing: number[] | undefined;
+  const top = new TopK(k);
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i] as number;
     const value = nums[id];
     // Absent slots hold 0 (or lie past the end): only then is `present` read, sparing a cache miss.
-    if ((value === 0 || value === undefined) && present[id] !== 1) {
-      if (missing === undefined || missing.length < k) (missing ??= []).push(id);
-      continue;
-    }
-    const key = (value as number) * sign;
-    if (key >= worst) continue;
-    let lo = 0;
-    let hi = size;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((keys[mid] as number) <= key) lo = mid + 1;
-      else hi = mid;
-    }
-    const last = size === k ? k - 1 : size++;
-    for (let j = last; j > lo; j--) {
-      keys[j] = keys[j - 1] as number;
-      out[j] = out[j - 1] as number;
-    }
-    keys[lo] = key;
-    out[lo] = id;
-    if (size === k) worst = keys[k - 1] as number;
+    top.offer((value === 0 || value === undefined) && present[id] !== 1 ? Infinity : (value as number) * sign, id);
   }
-  out.length = size;
-  if (size < k && missing !== undefined) for (let j = 0; j < missing.length && out.length < k; j++) out.push(missing[j] as number);
-  return out;
+  return top.drain().ids;
 }
 
 /** The `k` smallest rows in order, keeping a sorted buffer and rejecting most rows with one compare. */

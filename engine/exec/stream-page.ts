@@ -21,6 +21,8 @@ import { PageTaker, typeMember } from './checked-walk.js';
 
 type Filter = Readonly<Record<string, unknown>> | null | undefined;
 
+const pass: NodeCheck = () => true;
+
 /** Above this offset + first, keeping the first k in a bounded heap (util/top-k.ts) costs more than sorting the matches. */
 const maxFirstK = 256;
 
@@ -34,7 +36,8 @@ export function streamPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, s
   const matches = stream.driver === undefined && limit !== undefined ? estimateMatches(ctx, type, plan.filter, filter, boundsOf, total) : 0;
   const strategy = chooseStream(stream, plan.order, limit, matches, total);
   if (strategy === undefined) return limit === undefined || limit > maxFirstK ? undefined : rangeFirstK(ctx, type, plan, stream, filter, boundsOf, page, limit, run);
-  const check = nodeCheck(ctx, type, plan, filter);
+  // A filter that is only the walked range holds for every node the walk visits: nothing to read per node.
+  const check = strategy === 'range-walk' && plan.filter === stream.driver ? pass : nodeCheck(ctx, type, plan, filter);
   const taker = new PageTaker(page);
   if (strategy === 'scan-check') {
     const universe = store.nodesOfType(type.name);

@@ -82,6 +82,11 @@ export class GeoIndex implements ValueIndex {
   private readonly byId = new Map<number, GeoItem[]>();
   private readonly points = new GeoPointGrid();
   private entries = 0;
+  /**
+   * Each node's point by id, interleaved (lng, lat; NaN: none), while every node holds at most one
+   * point and no node holds a polygon: a near filter is then checked per node in place.
+   */
+  private coords: Float64Array | undefined = new Float64Array(0);
 
   get entryCount(): number {
     return this.entries + this.points.size;
@@ -91,9 +96,13 @@ export class GeoIndex implements ValueIndex {
     if (!isGeoValue(value)) throw new TypeError('geo index expects Point, Polygon or MultiPolygon values');
     if (value.type === 'Point') {
       const [lng, lat] = value.coordinates;
-      if (Number.isFinite(lng) && Number.isFinite(lat)) this.points.add(lng, lat, id);
+      if (Number.isFinite(lng) && Number.isFinite(lat)) {
+        this.points.add(lng, lat, id);
+        this.keepPoint(id, lng, lat);
+      }
       return;
     }
+    this.coords = undefined; // polygons are not checked in place
     const bbox = bboxOf(value);
     if (!bbox.every(Number.isFinite)) return; // empty shape: nothing to find
     const level = levelFor(bbox);
@@ -117,6 +126,8 @@ export class GeoIndex implements ValueIndex {
     if (!isGeoValue(value)) return;
     if (value.type === 'Point') {
       this.points.remove(value.coordinates[0], value.coordinates[1], id);
+      const coords = this.coords;
+      if (coords !== undefined && 2 * id < coords.length && Object.is(coords[2 * id], value.coordinates[0]) && Object.is(coords[2 * id + 1], value.coordinates[1])) coords[2 * id] = coords[2 * id + 1] = NaN;
       return;
     }
     const own = this.byId.get(id);
@@ -137,6 +148,47 @@ export class GeoIndex implements ValueIndex {
       if (list.length === 0) map.delete(c);
     }
     this.entries -= item.cells.length;
+  }
+
+  private keepPoint(id: number, lng: number, lat: number): void {
+    let coords = this.coords;
+    if (coords === undefined) return;
+    if (2 * id + 1 >= coords.length) {
+      const next = new Float64Array(Math.max(2 * id + 2, Math.ceil(coords.length * 1.5), 2048)).fill(NaN);
+      next.set(coords);
+      coords = this.coords = next;
+    }
+    if (!Number.isNaN(coords[2 * id] as number)) this.coords = undefined; // a second point: no longer one per node
+    else {
+      coords[2 * id] = lng;
+      coords[2 * id + 1] = lat;
+    }
+  }
+
+  /**
+   * `near` as a test of one node's point (the same boxes and distance test as `near`), with the
+   * points of the buckets it reads (an upper bound of the matches) and about how many it matches;
+   * undefined when the index holds polygons or nodes with several points.
+   */
+  nearCheck(point: GeoPoint, distanceMeters: number): { readonly test: (id: number) => boolean; readonly upper: number; readonly estimate: number } | undefined {
+    const coords = this.coords;
+    if (coords === undefined) return undefined;
+    if (!(distanceMeters >= 0)) return { test: () => false, upper: 0, estimate: 0 };
+    const [lng, lat] = point.coordinates;
+    const boxes = capBoxes(point.coordinates, distanceMeters);
+    const { upper, inside } = this.points.count(boxes);
+    const [w, s, e, n] = capInnerBox(point.coordinates, distanceMeters) ?? [0, 0, -1, -1];
+    // capBoxes gives one box, or two split at the antimeridian; the absent second one holds nothing.
+    const [w0, s0, e0, n0] = boxes[0] as BBox;
+    const [w1, s1, e1, n1] = boxes[1] ?? [1, 1, 0, 0];
+    const test = (id: number): boolean => {
+      const x = coords[2 * id] as number; // NaN (no point) and undefined (past the end) fail every comparison
+      const y = coords[2 * id + 1] as number;
+      if (!((y >= s0 && y <= n0 && x >= w0 && x <= e0) || (y >= s1 && y <= n1 && x >= w1 && x <= e1))) return false;
+      return (x >= w && x <= e && y >= s && y <= n) || haversineLngLat(lng, lat, x, y) <= distanceMeters;
+    };
+    // A cap fills about π/4 of its bounding box.
+    return { test, upper, estimate: Math.min(upper, (inside * Math.PI) / 4) };
   }
 
   /** Nodes with a geometry within `distanceMeters` of `point` (none for a negative distance). */

@@ -82,6 +82,37 @@ export class GeoPointGrid {
     if (bucket.n === 0) this.buckets.delete(key);
   }
 
+  /**
+   * Points in the buckets `boxes` meet (every point inside them is there: an upper bound of any
+   * selection) and about how many lie inside the boxes (each bucket's count times the share of its
+   * cell the box covers), read from bucket sizes only: for choosing an access path.
+   */
+  count(boxes: readonly BBox[]): { readonly upper: number; readonly inside: number } {
+    let upper = 0;
+    let inside = 0;
+    const w = 360 / CELLS;
+    const h = 180 / CELLS;
+    for (const box of boxes) {
+      const [west, south, east, north] = box;
+      const x0 = cellX(west);
+      const x1 = cellX(east);
+      const y0 = cellY(south);
+      const y1 = cellY(north);
+      if ((x1 - x0 + 1) * (y1 - y0 + 1) > this.buckets.size) return { upper: this.size, inside: this.size };
+      for (let y = y0; y <= y1; y++) {
+        const cs = y * h - 90;
+        const dy = Math.max(0, Math.min(north, cs + h) - Math.max(south, cs)) / h;
+        for (let x = x0; x <= x1; x++) {
+          const n = this.buckets.get(y * CELLS + x)?.n ?? 0;
+          const cw = x * w - 180;
+          upper += n;
+          inside += n * dy * (Math.max(0, Math.min(east, cw + w) - Math.max(west, cw)) / w);
+        }
+      }
+    }
+    return { upper, inside };
+  }
+
   /** Pushes onto `out` the id of every point inside one of `boxes` (edges included) that passes `test`. */
   select(boxes: readonly BBox[], test: (lng: number, lat: number) => boolean, out: number[]): void {
     for (const box of boxes) {

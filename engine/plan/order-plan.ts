@@ -104,16 +104,24 @@ export function checkedWalkBudget(limit: number, bound: number): number {
   return Math.max(bound, 4 * limit);
 }
 
+/** A walk's test of one node, in units of one collected id: a typed value read, a posting's binary search. */
+export const typedTestCost = 1;
+export const postingTestCost = walkStepCost;
+/** Ordering a collected match (sorting the gathered ids, then top-k) costs about this many units. */
+const collectCostPerMatch = 3;
+
 /**
- * An ordered page by walking the order index and testing the filter per node, rather than collecting
- * the matches: the walk visits about `limit × total / matches` entries (a test each, ~walkStepCost
- * merge steps), collecting costs about the filter's bound (its smallest list). `matches` is an
- * estimate (lists taken as independent): two common words each in 3% of the posts bound the walk at
- * 3% but match 0.1%, where the walk would visit a third of the index for nothing.
+ * The one rule between a walk in page order testing each node (the order index, or uid order) and
+ * collecting the matches first: the walk visits about `limit × total / matches` nodes (matches spread
+ * through the order) at `testCost` each; collecting gathers the `bound` ids the matches are drawn
+ * from (a range, a posting, a grid's buckets) and orders each match. `matches` is an estimate (lists
+ * taken as independent): two common words each in 3% of the posts bound the walk at 3% but match
+ * 0.1%, where the walk would visit a third of the index for nothing.
  */
-export function prefersCheckedWalk(limit: number, total: number, matches: number, bound: number): boolean {
-  if (bound === 0) return false;
-  return (limit * total * walkStepCost) / Math.max(matches, 1e-9) < bound;
+export function prefersWalk(limit: number, total: number, matches: number, bound: number, testCost: number): boolean {
+  if (matches <= 0) return false;
+  const visits = Math.min(total, (limit * total) / matches);
+  return visits * testCost < bound + collectCostPerMatch * matches;
 }
 
 /**

@@ -8,7 +8,7 @@
 
 import type { FieldKind, FieldModel, IndexKind, TypeModel } from '../schema/model.js';
 import type { FilterPlan } from './filter-plan.js';
-import type { OrderPlan } from './order-plan.js';
+import { prefersWalk, typedTestCost, type OrderPlan } from './order-plan.js';
 
 export type IndexNode = Extract<FilterPlan, { op: 'index' }>;
 
@@ -29,8 +29,6 @@ const scalarKinds: readonly FieldKind[] = ['scalar', 'enum', 'geo', 'embedding']
 const comparisons = new Set(['eq', 'le', 'lt', 'ge', 'gt', 'between']);
 const numberKinds: readonly IndexKind[] = ['int', 'float'];
 const dateTimeKinds: readonly IndexKind[] = ['year', 'month', 'day', 'hour'];
-/** A collected match costs about this many checked steps (gathering, sorting the ids, then top-k). */
-const collectCostPerMatch = 4;
 
 /** The stream plan of a filter and order, when every filter condition can be checked per node. */
 export function planStream(type: TypeModel, filter: FilterPlan, order: OrderPlan): StreamPlan | undefined {
@@ -85,15 +83,14 @@ function driverOf(ranges: readonly IndexNode[], order: OrderPlan): IndexNode | u
 }
 
 /**
- * The walk to take, or undefined to collect every match first. A walk checks about
- * `limit × total / matches` nodes before it has the page; collecting costs a few steps per match.
- * A walk from the range bound of the order key visits no more than the range holds: it always pays.
+ * The walk to take, or undefined to collect every match first (order-plan.ts prefersWalk: typed
+ * tests, the matches gathered from their ranges). A walk from the range bound of the order key
+ * visits no more than the range holds: it always pays.
  */
 export function chooseStream(stream: StreamPlan, order: OrderPlan, limit: number | undefined, matches: number, total: number): StreamStrategy | undefined {
   if (stream.driver !== undefined) return 'range-walk';
   if (limit === undefined) return undefined;
   const walk = order.keys.length === 0 ? 'scan-check' : order.walk === undefined ? undefined : 'walk-check';
   if (walk === undefined) return undefined;
-  const steps = (limit * total) / Math.max(1, matches);
-  return steps < collectCostPerMatch * matches ? walk : undefined;
+  return prefersWalk(limit, total, matches, matches, typedTestCost) ? walk : undefined;
 }

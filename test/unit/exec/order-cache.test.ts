@@ -112,3 +112,20 @@ describe('a few edge targets sorted by one number', () => {
     }
   });
 });
+
+describe('cachedOrderPrefix', () => {
+  it('keeps a top-k miss up to the power of two above it, page ends just past 1,000 included', async () => {
+    const { cachedOrderPrefix } = await import('../../../engine/exec/order-page.js');
+    const column = { version: 0 } as unknown as Parameters<typeof cachedOrderPrefix>[2];
+    const ids = Array.from({ length: 5_000 }, (_, i) => i);
+    let computed = 0;
+    const compute = (n: number): number[] => {
+      computed++;
+      return ids.slice(0, n);
+    };
+    expect(cachedOrderPrefix(ids, 1_004, column, false, compute)).toEqual(ids.slice(0, 1_004));
+    expect(cachedOrderPrefix(ids, 1_004, column, false, compute)).toEqual(ids.slice(0, 1_004));
+    expect(cachedOrderPrefix(ids, 600, column, false, compute)).toEqual(ids.slice(0, 600));
+    expect(computed).toBe(1);
+  });
+});

@@ -134,6 +134,12 @@ describe('GeoIndex', () => {
           }
           const near = live.flatMap(([a, b], k) => (meters([x, y], [a, b]) <= d ? [k + 1] : []));
           expect(i.near(pt(x, y), d)).toEqual(near);
+          // The per-node test answers the same for every id (ids past the last and 0 hold no point).
+          const check = i.nearCheck(pt(x, y), d);
+          expect(check).toBeDefined();
+          const tested = Array.from({ length: live.length + 2 }, (_, k) => k).filter((k) => check?.test(k));
+          expect(tested).toEqual(near);
+          expect(check?.upper).toBeGreaterThanOrEqual(near.length);
           const inBox = live.flatMap(([a, b], k) => (booleanPointInPolygon([a, b], { type: 'Polygon', coordinates: [box] }) ? [k + 1] : []));
           expect(i.within(poly(box))).toEqual(inBox);
           expect(i.intersects(poly(box))).toEqual(inBox);
@@ -142,6 +148,24 @@ describe('GeoIndex', () => {
       ),
       { numRuns: 200 },
     );
+  });
+  it('near checks each node in place only while every node holds one point and no polygon', () => {
+    const i = indexOf([pt(1, 1), pt(1.001, 1)]);
+    expect([0, 1, 2, 3].filter((id) => i.nearCheck(pt(1, 1), 200)?.test(id))).toEqual([1, 2]);
+    expect(i.nearCheck(pt(1, 1), -1)?.test(1)).toBe(false);
+    i.add(pt(2, 2), 1); // a second point of node 1
+    expect(i.nearCheck(pt(1, 1), 200)).toBeUndefined();
+    expect(indexOf([pt(1, 1), poly(rect(0, 0, 2, 2))]).nearCheck(pt(1, 1), 200)).toBeUndefined();
+  });
+  it('estimates near matches from bucket sizes: about the points inside the cap, at most the points of its buckets', () => {
+    const points: GeoValue[] = [];
+    for (let k = 0; k < 40_000; k++) points.push(pt(-30 + ((k * 7919) % 60_000) / 1000, 20 + ((k * 104_729) % 40_000) / 1000));
+    const i = indexOf(points);
+    const check = i.nearCheck(pt(0, 40), 150_000);
+    const exact = i.near(pt(0, 40), 150_000).length;
+    expect(check?.upper).toBeGreaterThanOrEqual(exact);
+    expect(check?.estimate).toBeGreaterThan(exact * 0.8);
+    expect(check?.estimate).toBeLessThan(exact * 1.25);
   });
   it("the cap's inner box (points accepted without their distance) lies inside the cap, and covers most of it", () => {
     fc.assert(
