@@ -1,11 +1,11 @@
 // A membership test over one sorted id list, for filters checked per candidate (an ordered walk, or the
-// small side of an intersection): a binary search per id, never materialising or copying the list; or,
+// small side of an intersection): a search per id (galloping when ids come ascending), never materialising or copying the list; or,
 // once the list's cached bitset exists or the searches so far cost about what building it costs
 // (log2(n) steps each, n to build), one bit test per id. A walk over a common token's list (40k ids at
 // 1M posts) spent most of its time in those searches' cache misses. Valid while the list is not written
 // (one request's call).
 
-import { contains, type SortedIds } from '../../util/sorted-ids.js';
+import { lowerBound, type SortedIds } from '../../util/sorted-ids.js';
 
 export interface Membership {
   /** Ids in the list (exact). */
@@ -29,7 +29,18 @@ export type BitsetOf = (build: boolean) => Uint32Array | undefined;
 export function membershipOf(ids: SortedIds, snapshot: () => SortedIds = () => ids, bitset?: BitsetOf): Membership {
   const n = ids.length;
   if (n === 0) return NO_MEMBERS;
-  const search = (id: number): boolean => contains(ids, id);
+  // Ascending probes (a driver scanned in uid order) gallop from the previous answer's place: a few
+  // steps in cache instead of a search over the whole list each; others search below it.
+  let at = 0;
+  const search = (id: number): boolean => {
+    const prev = at;
+    if (prev < n && (ids[prev] as number) < id) {
+      let bound = 1;
+      while (prev + bound < n && (ids[prev + bound] as number) < id) bound *= 2;
+      at = lowerBound(ids, id, prev + (bound >>> 1) + 1, Math.min(prev + bound + 1, n));
+    } else at = lowerBound(ids, id, 0, Math.min(prev + 1, n));
+    return at < n && ids[at] === id;
+  };
   if (bitset === undefined) return { size: n, has: search, ids, snapshot };
   const cached = bitset(false);
   if (cached !== undefined) return { size: n, has: bitTest(cached), ids, snapshot };

@@ -38,3 +38,20 @@ describe('membership tests', () => {
     expect(both).toEqual(index.allOf('alpha beta'));
   });
 });
+
+describe('membership searches', () => {
+  it('ascending, descending and random probes answer as the list holds', () => {
+    const ids = Array.from({ length: 3000 }, (_, i) => 3 * i + (i % 3));
+    const holds = new Set(ids);
+    const probes = [
+      Array.from({ length: 10_000 }, (_, i) => i),
+      Array.from({ length: 10_000 }, (_, i) => 10_000 - i),
+      Array.from({ length: 10_000 }, (_, i) => (i * 7919) % 10_007),
+      [5, 5, 4, 9000, 9001, 8999, 0, 1 << 30, 2, 2],
+    ];
+    for (const sequence of probes) {
+      const m = membershipOf(ids);
+      expect(sequence.map((id) => m.has(id))).toEqual(sequence.map((id) => holds.has(id)));
+    }
+  });
+});
