@@ -195,14 +195,15 @@ function indexCheck(source: CheckSource, field: FieldModel, fn: string, kind: st
       return fn.startsWith('all') ? allOf(index.members(String(arg)), source.universeSize) : anyOf(index.members(String(arg)));
     }
     case 'regexp': {
-      // Trigram candidates (a superset, ascending) as the driver, each verified by the matcher.
+      // Trigram candidates (a superset, ascending: the query's smallest list) as the driver, each
+      // tested against the rest of the trigram query, then verified by the matcher.
       const index = column.index('trigram') as TrigramIndex | undefined;
       if (kind !== 'trigram' || index === undefined) return undefined;
       const { pattern, flags } = regexpParts(String(arg));
       const check = withRegexpErrors(() => index.regexpCheck(pattern, flags));
       if (check === undefined) return undefined;
-      const { candidates, test } = check;
-      return { bound: candidates.length, share: candidates.length, test, driver: { ids: candidates, test, withinUniverse: false } };
+      const { candidates, candidateTest, test } = check;
+      return { bound: candidates.length, share: candidates.length, test, driver: { ids: candidates, test: candidateTest, withinUniverse: false } };
     }
     case 'near': {
       // Each node's point against the cap (the index's own test); bound: the points of the buckets `near` reads.

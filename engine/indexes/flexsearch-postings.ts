@@ -286,8 +286,9 @@ export class FlexsearchPostings implements TokenStore<number[]> {
     return (d.copy ??= ids.slice());
   }
 
-  bitset(ids: number[]): Uint32Array | undefined {
+  bitset(ids: number[], build = true): Uint32Array | undefined {
     if (ids.length < BITSET_MIN) return undefined;
+    if (!build) return this.derived.get(ids)?.bits ?? undefined;
     const d = this.derivedOf(ids);
     if (d.bits === undefined) d.bits = bitsetOf(ids) ?? null;
     return d.bits ?? undefined;

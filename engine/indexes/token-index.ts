@@ -96,7 +96,7 @@ export class TokenIndex<L> implements ValueIndex {
     for (const token of distinct(this.tokenizer.query(text))) {
       const list = this.store.list(token);
       const store = this.store;
-      out.push(list === undefined ? NO_MEMBERS : membershipOf(store.ids(list), () => store.snapshot(list)));
+      out.push(list === undefined ? NO_MEMBERS : membershipOf(store.ids(list), () => store.snapshot(list), (build) => store.bitset(list, build)));
     }
     return out;
   }

@@ -12,6 +12,7 @@ import type { SortedIds } from '../util/sorted-ids.js';
 import { intersectAll, toSortedIds, unionMany } from '../util/sorted-ids.js';
 import type { Posting } from './postings/posting.js';
 import { TokenPostings } from './postings/token-postings.js';
+import { membershipOf } from './postings/membership.js';
 import { compileRegexp, type CompiledRegexp } from './regexp-compile.js';
 import { trigramQuery, type TrigramQuery } from './regexp-trigram-query.js';
 import { TokenIndex } from './token-index.js';
@@ -25,6 +26,16 @@ interface PreparedRegexp {
 }
 
 const CACHE_LIMIT = 256;
+
+/** A regexp tested per node (TrigramIndex.regexpCheck). */
+export interface RegexpCheck {
+  /** Ascending ids holding every match (a superset). */
+  readonly candidates: SortedIds;
+  /** Whether an id of `candidates` matches. */
+  candidateTest(id: number): boolean;
+  /** Whether any node of the field matches (its value against the pattern). */
+  test(id: number): boolean;
+}
 
 export class TrigramIndex extends TokenIndex<Posting> {
   /** Each node's value (a list's values as an array), to verify candidates and to scan. */
@@ -78,10 +89,13 @@ export class TrigramIndex extends TokenIndex<Posting> {
    * matches), for a filter that tests nodes one at a time and stops early; undefined when the
    * pattern yields no trigram. Throws as `regexp` does.
    */
-  regexpCheck(pattern: string, flags: string): { readonly candidates: SortedIds; test(id: number): boolean } | undefined {
+  regexpCheck(pattern: string, flags: string): RegexpCheck | undefined {
     const { compiled, query } = this.prepare(pattern, flags);
     if (query.op === 'all') return undefined;
-    return { candidates: this.evaluate(query), test: (id) => this.holds(id, compiled) };
+    const test = (id: number): boolean => this.holds(id, compiled);
+    const lazy = this.lazy(query);
+    const within = lazy.test;
+    return { candidates: lazy.ids, candidateTest: within === undefined ? test : (id) => within(id) && test(id), test };
   }
 
   /** Like `regexp`, but always tests every stored value (the reference the trigram path must equal). */
@@ -118,6 +132,30 @@ export class TrigramIndex extends TokenIndex<Posting> {
     const v = this.values.get(id);
     if (v === undefined) return false;
     return typeof v === 'string' ? compiled.test(v) : v.some(compiled.test);
+  }
+
+  /**
+   * The query as a list holding every node it selects (a conjunction's smallest list, not the
+   * intersection) and the test of an id of that list against the rest of the query (undefined: none
+   * needed), so a page tests candidates in uid order and stops early instead of intersecting whole
+   * lists; a disjunction is evaluated.
+   */
+  private lazy(q: TrigramQuery): { readonly ids: SortedIds; readonly test?: (id: number) => boolean } {
+    if (q.op === 'tri') return { ids: this.ids(q.trigram) };
+    if (q.op !== 'and') return { ids: this.evaluate(q) };
+    const parts = q.args.filter((a) => a.op !== 'all').map((a) => this.lazy(a));
+    parts.sort((a, b) => a.ids.length - b.ids.length);
+    const driver = parts[0];
+    if (driver === undefined || driver.ids.length === 0) return { ids: [] };
+    const tests = parts.slice(1).map((p) => {
+      const has = membershipOf(p.ids).has;
+      const own = p.test;
+      return own === undefined ? has : (id: number) => has(id) && own(id);
+    });
+    if (driver.test !== undefined) tests.unshift(driver.test);
+    if (tests.length === 0) return { ids: driver.ids };
+    const only = tests[0] as (id: number) => boolean;
+    return { ids: driver.ids, test: tests.length === 1 ? only : (id) => tests.every((t) => t(id)) };
   }
 
   private evaluate(q: TrigramQuery): SortedIds {

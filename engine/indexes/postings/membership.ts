@@ -1,8 +1,11 @@
 // A membership test over one sorted id list, for filters checked per candidate (an ordered walk, or the
-// small side of an intersection): one binary search per id, so testing k ids costs k·log(n) and never
-// materialises or copies the list. Valid while the list is not written (one request's call).
+// small side of an intersection): a search per id (galloping when ids come ascending), never materialising or copying the list; or,
+// once the list's cached bitset exists or the searches so far cost about what building it costs
+// (log2(n) steps each, n to build), one bit test per id. A walk over a common token's list (40k ids at
+// 1M posts) spent most of its time in those searches' cache misses. Valid while the list is not written
+// (one request's call).
 
-import { contains, type SortedIds } from '../../util/sorted-ids.js';
+import { lowerBound, type SortedIds } from '../../util/sorted-ids.js';
 
 export interface Membership {
   /** Ids in the list (exact). */
@@ -16,8 +19,47 @@ export interface Membership {
 
 export const NO_MEMBERS: Membership = { size: 0, has: () => false, ids: [], snapshot: () => [] };
 
-/** `snapshot` defaults to `ids` itself, for lists that are snapshots already. */
-export function membershipOf(ids: SortedIds, snapshot: () => SortedIds = () => ids): Membership {
-  if (ids.length === 0) return NO_MEMBERS;
-  return { size: ids.length, has: (id) => contains(ids, id), ids, snapshot };
+/**
+ * The list's membership bitset: with `build` false only when already cached; undefined when the list
+ * has none (short or sparse lists, see bitsets.ts).
+ */
+export type BitsetOf = (build: boolean) => Uint32Array | undefined;
+
+/** `snapshot` defaults to `ids` itself, for lists that are snapshots already; without `bitset`, binary searches only. */
+export function membershipOf(ids: SortedIds, snapshot: () => SortedIds = () => ids, bitset?: BitsetOf): Membership {
+  const n = ids.length;
+  if (n === 0) return NO_MEMBERS;
+  // Ascending probes (a driver scanned in uid order) gallop from the previous answer's place: a few
+  // steps in cache instead of a search over the whole list each; others search below it.
+  let at = 0;
+  const search = (id: number): boolean => {
+    const prev = at;
+    if (prev < n && (ids[prev] as number) < id) {
+      let bound = 1;
+      while (prev + bound < n && (ids[prev + bound] as number) < id) bound *= 2;
+      at = lowerBound(ids, id, prev + (bound >>> 1) + 1, Math.min(prev + bound + 1, n));
+    } else at = lowerBound(ids, id, 0, Math.min(prev + 1, n));
+    return at < n && ids[at] === id;
+  };
+  if (bitset === undefined) return { size: n, has: search, ids, snapshot };
+  const cached = bitset(false);
+  if (cached !== undefined) return { size: n, has: bitTest(cached), ids, snapshot };
+  // Ski rental: search until the searches cost what building the bitset costs, then build it.
+  let left = Math.ceil(n / Math.log2(n + 1));
+  let has: (id: number) => boolean = (id) => {
+    if (--left <= 0) {
+      const built = bitset(true);
+      has = built === undefined ? search : bitTest(built);
+    }
+    return search(id);
+  };
+  return { size: n, has: (id) => has(id), ids, snapshot };
+}
+
+function bitTest(bits: Uint32Array): (id: number) => boolean {
+  const words = bits.length;
+  return (id) => {
+    const w = id >>> 5;
+    return w < words && ((bits[w] as number) & (1 << (id & 31))) !== 0;
+  };
 }

@@ -101,9 +101,9 @@ export class PostingList {
     }
   }
 
-  /** A membership bitset (cached until the next write), or undefined when it would outweigh the list. */
-  bitset(): Uint32Array | undefined {
-    if (this.bits !== undefined) return this.bits;
+  /** A membership bitset (cached until the next write), or undefined when it would outweigh the list; `build` false: only a cached one. */
+  bitset(build = true): Uint32Array | undefined {
+    if (this.bits !== undefined || !build) return this.bits;
     const ids = this.toArray();
     this.bits = bitsetOf(ids);
     return this.bits;

@@ -67,7 +67,7 @@ export class TokenPostings implements TokenStore<Posting> {
     return postingIds(list);
   }
 
-  bitset(list: Posting): Uint32Array | undefined {
-    return list instanceof PostingList ? list.bitset() : undefined;
+  bitset(list: Posting, build = true): Uint32Array | undefined {
+    return list instanceof PostingList ? list.bitset(build) : undefined;
   }
 }

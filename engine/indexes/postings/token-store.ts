@@ -22,6 +22,6 @@ export interface TokenStore<L> {
   ids(list: L): SortedIds;
   /** The list's ids ascending, as a snapshot later writes do not change. */
   snapshot(list: L): SortedIds;
-  /** The list's cached membership bitset, when it is long and dense enough to have one. */
-  bitset(list: L): Uint32Array | undefined;
+  /** The list's cached membership bitset, when it is long and dense enough to have one (`build` false: only if already built). */
+  bitset(list: L, build?: boolean): Uint32Array | undefined;
 }

@@ -159,3 +159,23 @@ describe('TrigramIndex', () => {
     expect(indexedHits).toBeGreaterThan(250);
   });
 });
+
+describe('TrigramIndex.regexpCheck', () => {
+  it('drives by the smallest trigram list, the rest of the query tested per candidate (same matches as regexp)', () => {
+    const index = new TrigramIndex();
+    for (let id = 1; id <= 3000; id++) index.add(`k${String((id * 7919) % 10_000).padStart(4, '0')}`, id);
+    for (const pattern of ['^k123', 'k12', '23', '(k1|k2)34', '^k0.*9$']) {
+      const check = index.regexpCheck(pattern, '');
+      const expected = index.regexp(pattern, '');
+      if (check === undefined) {
+        expect(index.needsScan(pattern, '')).toBe(true);
+        continue;
+      }
+      expect(check.candidates.filter((id) => check.candidateTest(id))).toEqual(expected);
+      expect(check.candidates.filter((id) => check.test(id))).toEqual(expected);
+    }
+    // ^k123: 'k12' and '123' lists, the driver is the smaller one (not their intersection).
+    const check = index.regexpCheck('^k123', '');
+    expect(check?.candidates.length).toBe(Math.min(index.ids('k12').length, index.ids('123').length));
+  });
+});

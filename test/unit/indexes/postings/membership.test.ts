@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { bitsetOf } from '../../../../engine/indexes/postings/bitsets.js';
+import { membershipOf } from '../../../../engine/indexes/postings/membership.js';
+import { TermIndex } from '../../../../engine/indexes/term-index.js';
+
+const evens = Array.from({ length: 4096 }, (_, i) => 2 * i + 2);
+
+describe('membership tests', () => {
+  it('answers like a binary search before and after switching to the bitset', () => {
+    const builds: boolean[] = [];
+    const m = membershipOf(evens, undefined, (build) => {
+      builds.push(build);
+      return build ? bitsetOf(evens) : undefined;
+    });
+    // 4096 / log2(4097) ≈ 342 searches, then the bitset.
+    const answers: boolean[] = [];
+    for (let id = 0; id < 20_000; id++) answers.push(m.has(id));
+    expect(answers).toEqual(Array.from({ length: 20_000 }, (_, id) => id >= 2 && id <= 8192 && id % 2 === 0));
+    expect(builds).toEqual([false, true]);
+  });
+
+  it('uses a cached bitset at once and never builds for a few tests', () => {
+    const asked: boolean[] = [];
+    const few = membershipOf(evens, undefined, (build) => (asked.push(build), undefined));
+    for (let id = 0; id < 100; id++) few.has(id);
+    expect(asked).toEqual([false]);
+    const bits = bitsetOf(evens);
+    const cached = membershipOf(evens, undefined, (build) => (build ? undefined : bits));
+    expect([cached.has(8192), cached.has(8194), cached.has(3), cached.has(1 << 30)]).toEqual([true, false, false, false]);
+  });
+
+  it('a token index member switches to its posting bitset (same answers as allOf)', () => {
+    const index = new TermIndex();
+    for (let id = 1; id <= 6000; id++) index.add(id % 3 === 0 ? 'alpha beta' : 'alpha', id);
+    const [alpha, beta] = index.members('alpha beta');
+    const both = [];
+    for (let id = 0; id <= 6001; id++) if (alpha?.has(id) && beta?.has(id)) both.push(id);
+    expect(both).toEqual(index.allOf('alpha beta'));
+  });
+});
+
+describe('membership searches', () => {
+  it('ascending, descending and random probes answer as the list holds', () => {
+    const ids = Array.from({ length: 3000 }, (_, i) => 3 * i + (i % 3));
+    const holds = new Set(ids);
+    const probes = [
+      Array.from({ length: 10_000 }, (_, i) => i),
+      Array.from({ length: 10_000 }, (_, i) => 10_000 - i),
+      Array.from({ length: 10_000 }, (_, i) => (i * 7919) % 10_007),
+      [5, 5, 4, 9000, 9001, 8999, 0, 1 << 30, 2, 2],
+    ];
+    for (const sequence of probes) {
+      const m = membershipOf(ids);
+      expect(sequence.map((id) => m.has(id))).toEqual(sequence.map((id) => holds.has(id)));
+    }
+  });
+});
