@@ -9,6 +9,8 @@ export type AuthResult =
 
 /** Dgraph's supported signing methods (its message lists a Go map, in random order: ours is fixed). */
 const algorithms = ['RS256', 'RS384', 'RS512', 'HS256', 'HS384', 'HS512'];
+/** ES256 too (jose makes it free); the refusal keeps listing Dgraph's six. */
+const accepted = new Set([...algorithms, 'ES256']);
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
@@ -47,7 +49,7 @@ export function parseAuthorization(line: string | undefined): AuthResult {
   if (str(meta['Namespace']) === '') missing += ' `Namespace`';
   if (hasJwk && list(meta['Audience']).length === 0) missing += ' `Audience`';
   if (missing !== '') return { ok: false, message: `required field missing in ${header}:${missing}` };
-  if (!hasJwk && !algorithms.includes(str(meta['Algo']))) {
+  if (!hasJwk && !accepted.has(str(meta['Algo']))) {
     return { ok: false, message: `invalid jwt algorithm: found ${str(meta['Algo'])}, but supported options are: ${algorithms.join(',')}` };
   }
   return { ok: true, authorization: meta };
