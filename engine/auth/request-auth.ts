@@ -22,16 +22,14 @@ const anonymous: AuthOutcome = { kind: 'anonymous' };
 const missingToken: AuthOutcome = { kind: 'refused', message: 'a valid JWT is required but was not provided' };
 
 export function authenticate(verifier: TokenVerifier, headers: Readonly<Record<string, string>>): AuthOutcome | Promise<AuthOutcome> {
-  let token = headers[verifier.config.header];
-  if (token === undefined || token === '') return verifier.config.closedByDefault ? missingToken : anonymous;
-  if (token.length > 7 && token.slice(0, 7).toLowerCase() === 'bearer ') {
-    const parts = token.split(' ');
-    if (parts.length !== 2) return { kind: 'request-error', error: wireError(`invalid Bearer-formatted header value for JWT (${token})`) };
-    token = parts[1]!;
-  } else if (token.toLowerCase() === 'bearer ') {
-    return { kind: 'request-error', error: wireError(`invalid Bearer-formatted header value for JWT (${token})`) };
+  const value = headers[verifier.config.header];
+  if (value === undefined || value === '') return verifier.config.closedByDefault ? missingToken : anonymous;
+  let token = value;
+  if (value.charCodeAt(6) === 32 && /^bearer /i.test(value)) {
+    if (value.indexOf(' ', 7) >= 0) return { kind: 'request-error', error: wireError(`invalid Bearer-formatted header value for JWT (${value})`) };
+    token = value.slice(7); // `Bearer ` alone leaves '' to verify: malformed, as in Dgraph
   }
-  const verified = verifier.verify(token);
+  const verified = verifier.verify(token, value);
   return verified instanceof Promise ? verified.then(outcomeOf) : outcomeOf(verified);
 }
 

@@ -131,6 +131,8 @@ describe('forged and unusable tokens (HS256 schema with an Audience)', () => {
 
   it('"Bearer a b" fails the whole request with no data', async () => {
     expect(await ask('Bearer a b')).toEqual({ errors: [{ message: 'invalid Bearer-formatted header value for JWT (Bearer a b)' }] });
+    expect(await ask('bearer  x')).toEqual({ errors: [{ message: 'invalid Bearer-formatted header value for JWT (bearer  x)' }] });
+    expect(await ask('Bearer ')).toEqual(refused('unable to parse jwt token:token is malformed: token contains an invalid number of segments'));
   });
 
   it('mutations: the first fails its rewrite, the next is not executed', async () => {
