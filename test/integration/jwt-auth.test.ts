@@ -85,6 +85,13 @@ describe('a pinned algorithm with its key', () => {
     expect(await ask(await sign('RS256', rsa.privateKey))).toEqual(served);
   });
 
+  it('the Authorization JSON keys match case-insensitively (Go encoding/json), the last of a kind winning', async () => {
+    const line = `# Service.Authorization ${JSON.stringify({ header: 'X-Test-Auth', NAMESPACE: ns, algo: 'HS256', verificationkey: 'first', VerificationKey: secret, closedbydefault: true })}`;
+    expect(await uploadSchema(server.url, types + line)).toEqual(uploadSucceeded);
+    expect(await ask(await sign('HS256', hs(secret)))).toEqual(served);
+    expect(await ask()).toEqual(refused('a valid JWT is required but was not provided'));
+  });
+
   it('an unreadable key fails the upload', async () => {
     expect(await uploadSchema(server.url, types + authLine({ Algo: 'RS256', VerificationKey: 'not a key' }))).toEqual(uploadRefused('invalid key: Key must be a PEM encoded PKCS1 or PKCS8 key'));
   });
