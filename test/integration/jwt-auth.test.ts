@@ -189,11 +189,13 @@ describe('JWKS', () => {
   let body: unknown = { keys: [] };
   let delayMs = 0;
   let fetches = 0;
+  let cacheControl: string | undefined;
   beforeAll(async () => {
     jwks = createServer((_req, res) => {
       fetches++;
       const reply = JSON.stringify(body);
-      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(reply), delayMs);
+      const headers = { 'content-type': 'application/json', ...(cacheControl === undefined ? {} : { 'cache-control': cacheControl }) };
+      setTimeout(() => res.writeHead(200, headers).end(reply), delayMs);
     });
     await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
     jwksUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`;
@@ -260,6 +262,24 @@ describe('JWKS', () => {
     expect(Date.now() - started).toBeLessThan(500);
     expect(await waiting).toEqual(served);
     expect(fetches).toBe(before + 1);
+    delayMs = 0;
+  });
+
+  it('after max-age the set is refetched in the background: known keys keep answering at once meanwhile', async () => {
+    body = { keys: [await jwk(rsa.publicKey, 'k1')] };
+    cacheControl = 'public, max-age=1';
+    await deploy({ JWKUrl: jwksUrl, Audience: ['aud1'] });
+    cacheControl = undefined;
+    body = { keys: [await jwk(rsa.publicKey, 'k1'), await jwk(ec.publicKey, 'k4')] };
+    delayMs = 1_000;
+    await new Promise((resolve) => setTimeout(resolve, 1_100)); // max-age has passed
+    const before = fetches;
+    const started = Date.now();
+    expect(await ask(await sign('RS256', rsa.privateKey, {}, { kid: 'k1' }))).toEqual(served); // starts the refresh, does not wait
+    expect(Date.now() - started).toBeLessThan(500);
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect(fetches).toBe(before + 1);
+    expect(await ask(await sign('ES256', ec.privateKey, {}, { kid: 'k4' }))).toEqual(served); // the refreshed set
     delayMs = 0;
   });
 });
