@@ -68,6 +68,10 @@ export interface CustomLogicOptions {
   readonly inlineMaxCalls?: number;
   /** Timeout of the remote introspection at schema upload, in ms (default 5000). */
   readonly introspectionTimeoutMs?: number;
+  /** Timeout of each JWKS fetch (`JWKUrl`/`JWKUrls`), at upload and in background refreshes, in ms (default 10000). */
+  readonly jwksTimeoutMs?: number;
+  /** A token with an unknown `kid` refetches the JWKS at most this often, in ms (default 30000). */
+  readonly jwksRefreshMs?: number;
 }
 
 export interface QueryBudgetOptions {

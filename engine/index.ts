@@ -19,6 +19,8 @@ import { adminRootValue } from './admin/admin-api.js';
 import { adminSchema } from './admin/admin-schema.js';
 import { executeAdmin } from './admin/execute-admin.js';
 import { TaskList } from './admin/task-list.js';
+import { authenticate, refuseForAuth, type AuthOutcome } from './auth/request-auth.js';
+import type { TokenVerifier } from './auth/token-verifier.js';
 import { answerWhileDraining } from './request/draining.js';
 import { messages } from './errors/messages.js';
 import { wireError } from './errors/wire-error.js';
@@ -134,7 +136,7 @@ export class Engine {
       const prepared = state.preparer.prepare(request);
       if (!prepared.ok) return { kind: prepared.kind, body: serializeResponse({ errors: prepared.errors }) };
       if (prepared.prepared.operation.operation === 'mutation') requestId = randomUUID();
-      const running = this.#run(state, prepared.prepared, request, requestId, internal);
+      const running = state.auth === null || internal ? this.#run(state, prepared.prepared, request, requestId, internal) : this.#authenticated(state, state.auth, prepared.prepared, request, requestId);
       const cacheMaxAge = cacheMaxAgeOf(prepared.prepared.operation, prepared.prepared.variables);
       if (!(running instanceof Promise)) return cacheMaxAge === undefined ? running : withCacheControl(running, cacheMaxAge);
       const id = requestId;
@@ -145,6 +147,23 @@ export class Engine {
     } catch (error) {
       return this.#internalFailure(error, requestId);
     }
+  }
+
+  /**
+   * Verifies the request's token before it runs (synchronously when the token was seen before). The
+   * claims are what `@auth` rules will read; for now only their absence or invalidity changes answers.
+   */
+  #authenticated(state: ServingState, auth: TokenVerifier, prepared: PreparedOperation, request: GraphQLRequest, requestId: string | undefined): EngineResponse | Promise<EngineResponse> {
+    const outcome = authenticate(auth, request.headers);
+    return outcome instanceof Promise ? outcome.then((o) => this.#runAs(o, state, prepared, request, requestId)) : this.#runAs(outcome, state, prepared, request, requestId);
+  }
+
+  #runAs(outcome: AuthOutcome, state: ServingState, prepared: PreparedOperation, request: GraphQLRequest, requestId: string | undefined): EngineResponse | Promise<EngineResponse> {
+    if (outcome.kind === 'request-error') return { kind: 'request-error', body: serializeResponse({ errors: [outcome.error] }) };
+    if (outcome.kind === 'refused' && state.compiled !== null && !this.#draining) {
+      return { kind: 'ok', body: serializeResponse({ ...refuseForAuth(prepared, state.compiled.apiSchema, outcome.message), ...requestExtensions(requestId) }) };
+    }
+    return this.#run(state, prepared, request, requestId, false);
   }
 
   /** Internal failures never leak details: the client gets an id to quote, the log gets the rest. */

@@ -48,6 +48,8 @@ export interface CustomConfig {
   readonly workers: number;
   readonly inlineMaxCalls: number;
   readonly introspectionTimeoutMs: number;
+  readonly jwksTimeoutMs: number;
+  readonly jwksRefreshMs: number;
 }
 
 const fsyncSettings = ['always', 'everysec', 'no'] as const;
@@ -79,6 +81,8 @@ export const defaults = {
   customWorkers: 2,
   customInlineMax: 8,
   customIntrospectionTimeoutMs: 5_000,
+  jwksTimeoutMs: 10_000,
+  jwksRefreshMs: 30_000,
   maxQueryCost: 10_000_000,
   maxResultBytes: 32 * 1024 * 1024,
   queryTimeoutMs: 2_000,
@@ -135,6 +139,16 @@ const optionTable = {
     type: 'string',
     env: 'SERVICE_CUSTOM_INTROSPECTION_TIMEOUT_MS',
     help: `timeout of remote GraphQL introspection at upload (default ${defaults.customIntrospectionTimeoutMs})`,
+  },
+  'jwks-timeout-ms': {
+    type: 'string',
+    env: 'SERVICE_JWKS_TIMEOUT_MS',
+    help: `timeout of each JWKS fetch (JWKUrl/JWKUrls of # Service.Authorization), at upload and in background refreshes (default ${defaults.jwksTimeoutMs})`,
+  },
+  'jwks-refresh-ms': {
+    type: 'string',
+    env: 'SERVICE_JWKS_REFRESH_MS',
+    help: `a token with an unknown kid refetches the JWKS at most this often (default ${defaults.jwksRefreshMs})`,
   },
   'max-query-cost': {
     type: 'string',
@@ -260,6 +274,8 @@ function build(source: Source, cwd: string): ServerConfig {
       workers: source.integer('custom-workers', 0, 64) ?? defaults.customWorkers,
       inlineMaxCalls: source.integer('custom-inline-max', 0, 1_000_000) ?? defaults.customInlineMax,
       introspectionTimeoutMs: source.integer('custom-introspection-timeout-ms', 1, 600_000) ?? defaults.customIntrospectionTimeoutMs,
+      jwksTimeoutMs: source.integer('jwks-timeout-ms', 1, 600_000) ?? defaults.jwksTimeoutMs,
+      jwksRefreshMs: source.integer('jwks-refresh-ms', 0, 86_400_000) ?? defaults.jwksRefreshMs,
     },
     budget: {
       maxQueryCost: source.integer('max-query-cost', 0, Number.MAX_SAFE_INTEGER) ?? defaults.maxQueryCost,

@@ -9,6 +9,19 @@ export type AuthResult =
 
 /** Dgraph's supported signing methods (its message lists a Go map, in random order: ours is fixed). */
 const algorithms = ['RS256', 'RS384', 'RS512', 'HS256', 'HS384', 'HS512'];
+/** ES256 too (jose makes it free); the refusal keeps listing Dgraph's six. */
+const accepted = new Set([...algorithms, 'ES256']);
+
+/** The JSON keys as Dgraph's struct names them; Go's encoding/json matches them case-insensitively. */
+const keys = ['VerificationKey', 'Header', 'Namespace', 'Algo', 'JWKUrl', 'JWKUrls', 'Audience', 'ClosedByDefault'];
+const keyByLowerCase = new Map(keys.map((k) => [k.toLowerCase(), k]));
+
+/** Each key under its canonical spelling; of keys that differ only in case the last wins (as in Go). */
+function canonicalKeys(json: Record<string, unknown>): Record<string, unknown> {
+  const meta: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(json)) meta[keyByLowerCase.get(key.toLowerCase()) ?? key] = value;
+  return meta;
+}
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
@@ -28,7 +41,7 @@ export function parseAuthorization(line: string | undefined): AuthResult {
     try {
       const v: unknown = JSON.parse(line.slice(brace));
       if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('not an object');
-      meta = v as Record<string, unknown>;
+      meta = canonicalKeys(v as Record<string, unknown>);
     } catch (e) {
       return { ok: false, message: `unable to parse ${header}. Reason: ${(e as Error).message}` };
     }
@@ -47,7 +60,7 @@ export function parseAuthorization(line: string | undefined): AuthResult {
   if (str(meta['Namespace']) === '') missing += ' `Namespace`';
   if (hasJwk && list(meta['Audience']).length === 0) missing += ' `Audience`';
   if (missing !== '') return { ok: false, message: `required field missing in ${header}:${missing}` };
-  if (!hasJwk && !algorithms.includes(str(meta['Algo']))) {
+  if (!hasJwk && !accepted.has(str(meta['Algo']))) {
     return { ok: false, message: `invalid jwt algorithm: found ${str(meta['Algo'])}, but supported options are: ${algorithms.join(',')}` };
   }
   return { ok: true, authorization: meta };

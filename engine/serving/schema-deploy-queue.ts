@@ -39,10 +39,15 @@ export class SchemaDeployQueue {
     const compiled = result.compiled;
     const remoteErrors = await validateRemoteGraphql(compiled, this.introspection());
     if (remoteErrors.length > 0) return { ok: false, errors: remoteErrors };
+    // The key is read and every JWKS fetched now (bounded): an unusable one fails the upload.
+    const auth = this.schema.verifierFor(compiled);
+    if (typeof auth === 'string') return { ok: false, errors: [{ message: auth }] };
+    const jwksFailure = await auth?.loadKeys();
+    if (jwksFailure !== undefined) return { ok: false, errors: [{ message: jwksFailure }] };
     const persistence = this.persistence();
-    if (persistence === undefined) return this.schema.install(compiled);
+    if (persistence === undefined) return this.schema.install(compiled, auth);
     try {
-      return await persistence.schema(sdl, () => this.schema.install(compiled));
+      return await persistence.schema(sdl, () => this.schema.install(compiled, auth));
     } catch (error) {
       if (!(error instanceof DurabilityError)) throw error;
       return { ok: false, errors: [{ message: error.message.replace('the mutation', 'the schema upload') }] };

@@ -3,6 +3,9 @@
 
 import type { CorsPolicy, EngineOptions, ProbeStatus, SchemaUpdateResult } from '../api.js';
 import { renderSchemaErrors } from '../admin/admin-api.js';
+import { authConfigOf } from '../auth/auth-config.js';
+import { defaultJwksOptions } from '../auth/jwks.js';
+import { TokenVerifier } from '../auth/token-verifier.js';
 import type { CallRunner } from '../custom/call-runner.js';
 import { CustomStage } from '../custom/custom-stage.js';
 import { readsRequestHeaders } from '../custom/request-headers.js';
@@ -20,6 +23,8 @@ export interface ServingState {
   readonly compiled: CompiledSchema | null;
   /** Custom logic of this schema reads request headers (custom/request-headers.ts). */
   readonly readsRequestHeaders: boolean;
+  /** Verifies the tokens of `# Service.Authorization` (auth/); null when the schema has none. */
+  readonly auth: TokenVerifier | null;
   /** Allow-Origin list and extra allowed headers of /graphql (schema/cors-policy.ts). */
   readonly cors: CorsPolicy;
   readonly preparer: RequestPreparer;
@@ -36,7 +41,7 @@ export class SchemaLifecycle {
     private readonly calls: CallRunner,
     private readonly options: EngineOptions,
   ) {
-    this.#state = { version: 0, compiled: null, readsRequestHeaders: false, cors: openCorsPolicy, preparer: new RequestPreparer(noSchemaApi, { ...options, validate: false }), executor: null };
+    this.#state = { version: 0, compiled: null, readsRequestHeaders: false, auth: null, cors: openCorsPolicy, preparer: new RequestPreparer(noSchemaApi, { ...options, validate: false }), executor: null };
   }
 
   get state(): ServingState {
@@ -55,10 +60,26 @@ export class SchemaLifecycle {
   deployOrThrow(sdl: string, where: string): void {
     const result = this.compile(sdl);
     if (!result.ok) throw new Error(`the schema in ${where} no longer compiles: ${renderSchemaErrors(result.errors)}`);
-    this.install(result.compiled);
+    const auth = this.verifierFor(result.compiled);
+    if (typeof auth === 'string') throw new Error(`the schema in ${where} no longer compiles: ${auth}`);
+    auth?.loadInBackground();
+    this.install(result.compiled, auth);
   }
 
-  install(compiled: CompiledSchema): SchemaUpdateResult {
+  /** The schema's token verifier (JWKS not loaded yet), null without authorization, or why its key is unusable. */
+  verifierFor(compiled: CompiledSchema): TokenVerifier | null | string {
+    const config = authConfigOf(compiled.model.authorization);
+    if (config === undefined) return null;
+    const custom = this.options.custom;
+    const built = TokenVerifier.build(config, {
+      ...defaultJwksOptions,
+      timeoutMs: custom?.jwksTimeoutMs ?? defaultJwksOptions.timeoutMs,
+      minRefreshMs: custom?.jwksRefreshMs ?? defaultJwksOptions.minRefreshMs,
+    });
+    return built.ok ? built.value : built.message;
+  }
+
+  install(compiled: CompiledSchema, auth: TokenVerifier | null = null): SchemaUpdateResult {
     const previous = this.status;
     this.status = 'updating schema';
     try {
@@ -66,7 +87,9 @@ export class SchemaLifecycle {
       this.#state = {
         version: this.#state.version + 1,
         compiled,
-        readsRequestHeaders: readsRequestHeaders(compiled),
+        // The token header must reach the engine: the edge then copies every header.
+        readsRequestHeaders: auth !== null || readsRequestHeaders(compiled),
+        auth,
         cors: corsPolicyOf(compiled.model),
         preparer: new RequestPreparer(compiled.apiSchema, this.options),
         executor: new Executor(
