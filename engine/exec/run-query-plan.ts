@@ -3,7 +3,7 @@
 // node, a streamed page (stream-page.ts) when its rule prefers a walk. Nothing here chooses an
 // index or a strategy of its own; `run` (EXPLAIN only) records what ran.
 
-import { checkedWalkBudget, choosePage, pageLimit, pageParams, prefersDriverScan, prefersWalk, postingTestCost, type OrderKey, type PageParams } from '../plan/order-plan.js';
+import { checkedWalkBudget, choosePage, pageLimit, pageParams, prefersDriverScan, prefersWalk, checkedVisitCost, type OrderKey, type PageParams } from '../plan/order-plan.js';
 import { withinUniverse } from '../plan/filter-plan.js';
 import { scanChecked, walkChecked } from './checked-walk.js';
 import type { QueryPlan, QueryRun } from '../plan/query-plan.js';
@@ -83,9 +83,10 @@ function checkedPage(
   }
   if (walk === undefined) return undefined;
   const bound = Math.min(check.bound, universe.size);
-  if (!prefersWalk(limit, total, Math.min(bound, check.share * universe.size), bound, postingTestCost)) return undefined;
+  const matches = Math.min(bound, check.share * universe.size);
+  if (!prefersWalk(limit, total, matches, bound, checkedVisitCost)) return undefined;
   const key = plan.order.keys[0] as OrderKey;
-  const { ids, visited } = walkChecked(ctx, type, key, walk, check.test, page, checkedWalkBudget(limit, check.bound));
+  const { ids, visited } = walkChecked(ctx, type, key, walk, check.test, page, checkedWalkBudget(limit, bound, matches, checkedVisitCost));
   if (ids === undefined) {
     if (run !== undefined) run.visited = visited; // EXPLAIN: the walk gave up, the candidates are collected
     return undefined;

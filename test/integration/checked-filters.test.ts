@@ -46,9 +46,9 @@ function naive(keep: (row: Row) => boolean, offset: number, first: number): { ti
 
 describe('boolean trees and term lists, checked per node on an order walk', () => {
   it('and: [allofterms, likes gt], desc likes: exact page, the walk checks the whole tree', async () => {
-    const query = 'query ($t: String!, $gt: Int!) { queryPost(filter: { and: [{ title: { allofterms: $t } }, { likes: { gt: $gt } }] }, order: { desc: likes }, first: 2) { title likes } }';
-    const answer = await post(query, { t: 'red', gt: 20 }, { explain: true });
-    expect(answer['data']).toEqual({ queryPost: naive((r) => has(r, 'red') && r.likes > 20, 0, 2) });
+    const query = 'query ($t: String!, $gt: Int!) { queryPost(filter: { and: [{ title: { allofterms: $t } }, { likes: { gt: $gt } }] }, order: { desc: likes }, first: 1) { title likes } }';
+    const answer = await post(query, { t: 'gold', gt: 5 }, { explain: true });
+    expect(answer['data']).toEqual({ queryPost: naive((r) => has(r, 'gold') && r.likes > 5, 0, 1) });
     expect((answer['extensions'] as Record<string, unknown>)['explain']).toBe(
       [
         'queryPost: Post',
@@ -57,8 +57,8 @@ describe('boolean trees and term lists, checked per node on an order walk', () =
         '    allofterms title via term [3] checked',
         '    gt likes via int [134] checked',
         '  order desc likes by sort',
-        '  page offset 0 first 2',
-        '  ran walk int index checking the filter per node: 5 visited, 2 kept',
+        '  page offset 0 first 1',
+        '  ran walk int index checking the filter per node: 4 visited, 1 kept',
       ].join('\n'),
     );
   });

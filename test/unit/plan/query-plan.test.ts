@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { explainQuery } from '../../../engine/plan/explain.js';
-import { choosePage, planOrder, postingTestCost, prefersIndexWalk, prefersTopK, prefersWalk, typedTestCost } from '../../../engine/plan/order-plan.js';
+import { choosePage, planOrder, checkedVisitCost, prefersIndexWalk, prefersTopK, prefersWalk, typedTestCost } from '../../../engine/plan/order-plan.js';
 import { planQuery } from '../../../engine/plan/query-plan.js';
 import { goldenEstimates as estimates, planGoldens, post } from './query-plan-goldens.js';
 
@@ -22,19 +22,22 @@ describe('query plans', () => {
 
   it('walks testing each node only when the expected visits cost less than collecting the bound and ordering the matches', () => {
     // Two fulltext words in ~3% of 100k posts each, matching ~90 together: the walk would visit ~11k entries.
-    expect(prefersWalk(10, 100_000, 90, 2_960, postingTestCost)).toBe(false);
+    expect(prefersWalk(10, 100_000, 90, 2_960, checkedVisitCost)).toBe(false);
     // A term in 4% of 1M posts and a range keeping half of them: ~500 visits against 40k collected.
-    expect(prefersWalk(10, 1_000_000, 20_000, 40_000, postingTestCost)).toBe(true);
-    // The boundary: 10 × 10,000 / 100 = 1,000 visits × 4 against the bound + 3 × 100.
-    expect(prefersWalk(10, 10_000, 100, 3_701, postingTestCost)).toBe(true);
-    expect(prefersWalk(10, 10_000, 100, 3_700, postingTestCost)).toBe(false);
-    expect(prefersWalk(10, 10_000, 0, 0, postingTestCost)).toBe(false);
+    expect(prefersWalk(10, 1_000_000, 20_000, 40_000, checkedVisitCost)).toBe(true);
+    // The boundary: 10 × 10,000 / 100 = 1,000 visits × 16 against the bound + 3 × 100.
+    expect(prefersWalk(10, 10_000, 100, 15_701, checkedVisitCost)).toBe(true);
+    expect(prefersWalk(10, 10_000, 100, 15_700, checkedVisitCost)).toBe(false);
+    // Two title words in ~4% of 10k posts each, offset up to 45: ~690 visits; collecting ~800 ids was
+    // measured 2.5x faster than the walk.
+    expect(prefersWalk(55, 11_000, 800, 800, checkedVisitCost)).toBe(false);
+    expect(prefersWalk(10, 10_000, 0, 0, checkedVisitCost)).toBe(false);
     // Typed tests (a streamed range, bound = matches): a walk while visits < 4 × matches.
     expect(prefersWalk(10, 1_000_000, 1_582, 1_582, typedTestCost)).toBe(true);
     expect(prefersWalk(10, 1_000_000, 1_581, 1_581, typedTestCost)).toBe(false);
-    // A near filter: ~3,100 of 1M posts in ~8,200 grid points walks; the same share of 100k collects.
-    expect(prefersWalk(10, 1_000_000, 3_100, 8_200, postingTestCost)).toBe(true);
-    expect(prefersWalk(10, 100_000, 310, 820, postingTestCost)).toBe(false);
+    // A near filter: ~3,100 of 1M posts in ~8,200 grid points collects at a visit's measured cost.
+    expect(prefersWalk(10, 1_000_000, 3_100, 8_200, checkedVisitCost)).toBe(false);
+    expect(prefersWalk(10, 100_000, 310, 820, checkedVisitCost)).toBe(false);
   });
 
   it('keeps top-k for small pages only: k ≤ a quarter of the candidates and k² ≤ 64 × candidates', () => {
