@@ -94,10 +94,7 @@ export class GeoPointGrid {
     const h = 180 / CELLS;
     for (const box of boxes) {
       const [west, south, east, north] = box;
-      const x0 = cellX(west);
-      const x1 = cellX(east);
-      const y0 = cellY(south);
-      const y1 = cellY(north);
+      const [x0, x1, y0, y1] = cellsOf(box);
       if ((x1 - x0 + 1) * (y1 - y0 + 1) > this.buckets.size) return { upper: this.size, inside: this.size };
       for (let y = y0; y <= y1; y++) {
         const cs = y * h - 90;
@@ -116,11 +113,7 @@ export class GeoPointGrid {
   /** Pushes onto `out` the id of every point inside one of `boxes` (edges included) that passes `test`. */
   select(boxes: readonly BBox[], test: (lng: number, lat: number) => boolean, out: number[]): void {
     for (const box of boxes) {
-      const [west, south, east, north] = box;
-      const x0 = cellX(west);
-      const x1 = cellX(east);
-      const y0 = cellY(south);
-      const y1 = cellY(north);
+      const [x0, x1, y0, y1] = cellsOf(box);
       if ((x1 - x0 + 1) * (y1 - y0 + 1) <= this.buckets.size) {
         for (let y = y0; y <= y1; y++) {
           for (let x = x0; x <= x1; x++) {
@@ -144,4 +137,10 @@ function scan(bucket: Bucket, box: BBox, test: (lng: number, lat: number) => boo
     if (y < south || y > north || x < west || x > east) continue;
     if (test(x, y)) out.push(ids[i] as number);
   }
+}
+
+/** The cells a box covers: first and last column, first and last row. */
+function cellsOf(box: BBox): readonly [number, number, number, number] {
+  const [west, south, east, north] = box;
+  return [cellX(west), cellX(east), cellY(south), cellY(north)];
 }
