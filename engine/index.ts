@@ -138,10 +138,10 @@ export class Engine {
       if (prepared.prepared.operation.operation === 'mutation') requestId = randomUUID();
       const running = state.auth === null || internal ? this.#run(state, prepared.prepared, request, requestId, internal) : this.#authenticated(state, state.auth, prepared.prepared, request, requestId);
       const cacheMaxAge = cacheMaxAgeOf(prepared.prepared.operation, prepared.prepared.variables);
-      if (!(running instanceof Promise)) return cacheMaxAge === undefined ? running : withCacheControl(running, cacheMaxAge);
+      if (!(running instanceof Promise)) return withCacheControl(running, cacheMaxAge);
       const id = requestId;
       return running.then(
-        (response) => (cacheMaxAge === undefined ? response : withCacheControl(response, cacheMaxAge)),
+        (response) => withCacheControl(response, cacheMaxAge),
         (error: unknown) => this.#internalFailure(error, id),
       );
     } catch (error) {

@@ -91,7 +91,7 @@ export class Exchange {
     (this.#abortListeners ??= []).push(listener);
   }
 
-  /** Runs `handler` as uWS's request callback: what it writes synchronously needs no cork of its own. */
+  /** Runs `handler` as part of a uWS callback (the request, a body chunk): what it writes synchronously needs no cork of its own. */
   insideHandler(handler: () => void): void {
     this.#inCallback = true;
     try {
@@ -103,14 +103,7 @@ export class Exchange {
 
   /** Body chunks; an answer written from inside the callback goes out with the socket still corked by uWS. */
   onData(handler: (chunk: ArrayBuffer, isLast: boolean) => void): void {
-    this.sink.onData((chunk, isLast) => {
-      this.#inCallback = true;
-      try {
-        handler(chunk, isLast);
-      } finally {
-        this.#inCallback = false;
-      }
-    });
+    this.sink.onData((chunk, isLast) => this.insideHandler(() => handler(chunk, isLast)));
   }
 
   /**

@@ -101,21 +101,27 @@ export class Router {
 
   /** Sends the reply; failing while sending, a bare answer goes out instead, if the client is still there. */
   #deliver(exchange: Exchange, route: Route | undefined, mode: ResponseMode, reply: Reply, started: number): void {
-    const failed = (error: unknown): void => {
-      const failure = failureReply(error, mode, this.context.log);
-      exchange.write(failure.status, { 'Content-Type': failure.contentType ?? 'application/json' }, failure.body);
-    };
     try {
       const sending = this.#send(exchange, route, reply);
-      if (sending !== undefined) void sending.then(() => this.#logRequest(exchange, reply, started), failed);
-      else if (started !== 0) this.#logRequest(exchange, reply, started);
+      if (sending === undefined) this.#logRequest(exchange, reply, started);
+      else
+        void sending.then(
+          () => this.#logRequest(exchange, reply, started),
+          (error: unknown) => this.#failedSending(exchange, mode, error),
+        );
     } catch (error) {
-      failed(error);
+      this.#failedSending(exchange, mode, error);
     }
   }
 
+  #failedSending(exchange: Exchange, mode: ResponseMode, error: unknown): void {
+    const failure = failureReply(error, mode, this.context.log);
+    exchange.write(failure.status, { 'Content-Type': failure.contentType ?? 'application/json' }, failure.body);
+  }
+
+  /** The debug request line; `started` is 0 when debug logging was off as the request came in. */
   #logRequest(exchange: Exchange, reply: Reply, started: number): void {
-    if (started === 0 || !this.context.log.enabled('debug')) return;
+    if (started === 0) return;
     this.context.log.debug('request', {
       method: exchange.request.method,
       path: exchange.request.path,

@@ -22,28 +22,30 @@ function decodeJson(segment: string): unknown {
   return JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
 }
 
+/** A segment holding a JSON object (`what` names it in the error, as Go's library does). */
+function decodeObject(segment: string, what: 'header' | 'claim'): Parsed<Record<string, unknown>> {
+  let value: unknown;
+  try {
+    value = decodeJson(segment);
+  } catch (e) {
+    return fail(`token is malformed: could not JSON decode ${what}: ${(e as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail(`token is malformed: could not JSON decode ${what}`);
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
 export function parseUnverified(token: string): Parsed<UnverifiedToken> {
   const parts = token.split('.');
   if (parts.length !== 3) return fail('token is malformed: token contains an invalid number of segments');
-  let header: unknown;
-  try {
-    header = decodeJson(parts[0]!);
-  } catch (e) {
-    return fail(`token is malformed: could not JSON decode header: ${(e as Error).message}`);
-  }
-  if (header === null || typeof header !== 'object' || Array.isArray(header)) return fail('token is malformed: could not JSON decode header');
-  let claims: unknown;
-  try {
-    claims = decodeJson(parts[1]!);
-  } catch (e) {
-    return fail(`token is malformed: could not JSON decode claim: ${(e as Error).message}`);
-  }
-  if (claims === null || typeof claims !== 'object' || Array.isArray(claims)) return fail('token is malformed: could not JSON decode claim');
-  const { alg, kid } = header as Record<string, unknown>;
+  const header = decodeObject(parts[0]!, 'header');
+  if (!header.ok) return header;
+  const claims = decodeObject(parts[1]!, 'claim');
+  if (!claims.ok) return claims;
+  const { alg, kid } = header.value;
   if (typeof alg !== 'string') return fail('token is unverifiable: signing method (alg) is unspecified');
   if (!knownAlgorithms.has(alg)) return fail('token is unverifiable: signing method (alg) is unavailable');
   if (!/^[A-Za-z0-9_-]*$/.test(parts[2]!)) return fail('token is malformed: could not base64 decode signature');
-  return { ok: true, value: { alg, kid: typeof kid === 'string' ? kid : undefined, claims: claims as Record<string, unknown> } };
+  return { ok: true, value: { alg, kid: typeof kid === 'string' ? kid : undefined, claims: claims.value } };
 }
 
 /** Seconds since the epoch, or undefined when absent; NaN when present but not a number (malformed). */

@@ -18,9 +18,9 @@ export class BytesResponse implements EngineResponse {
   }
 }
 
-/** The response with its `@cacheControl` maxAge (a BytesResponse keeps its lazy body). */
-export function withCacheControl(response: EngineResponse, cacheMaxAge: number): EngineResponse {
-  if (response.kind !== 'ok') return response;
+/** The response with its `@cacheControl` maxAge, if the query has one (a BytesResponse keeps its lazy body). */
+export function withCacheControl(response: EngineResponse, cacheMaxAge: number | undefined): EngineResponse {
+  if (cacheMaxAge === undefined || response.kind !== 'ok') return response;
   if (response instanceof BytesResponse) {
     response.cacheMaxAge = cacheMaxAge;
     return response;
