@@ -24,6 +24,11 @@ async function ids(engine: Engine, data: Dataset): Promise<ContenderIds> {
   return { idOf: (slug) => found.get(slug) ?? `no id for ${slug}` };
 }
 
+/** The names `scenarioCases` can run. */
+export function scenarioNames(data: Dataset): string[] {
+  return buildScenarios(data).map((s) => s.name);
+}
+
 /**
  * The shape requests through the facade, on an engine holding `data`; `checks` variants of each are
  * checked first (the scan over 1M posts is slow, so fewer there). Writes come last: they change data.

@@ -3,9 +3,10 @@
 // Prints a table; with --out also writes the results as JSON (the suite runs this pinned to one core).
 
 import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { generateDataset } from '../data/dataset.js';
 import { loadedEngine } from './engine-fixture.js';
-import { fixedCases, scenarioCases, type MicroResult } from './micro-cases.js';
+import { fixedCases, scenarioCases, scenarioNames, type MicroResult } from './micro-cases.js';
 
 export interface MicroReport {
   readonly scales: readonly number[];
@@ -13,16 +14,33 @@ export interface MicroReport {
   readonly loadSeconds: Readonly<Record<string, number>>;
 }
 
-const argv = process.argv.slice(2);
-const quick = argv.includes('--quick');
-const outIndex = argv.indexOf('--out');
-const out = outIndex >= 0 ? argv[outIndex + 1] : undefined;
-const flag = (name: string): string | undefined => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const only = flag('--scenario')?.split(',') ?? null;
-const scales = flag('--scales')?.split(',').map(Number) ?? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]);
+const usage = 'usage: node dist/bench/micro/run-micro.js [--quick] [--out <file>] [--scenario <a,b>] [--scales <n,n>]';
+// Strict: a mistyped flag (or --help) must not silently start a run of every case at every scale.
+let parsed;
+try {
+  parsed = parseArgs({ options: { quick: { type: 'boolean' }, out: { type: 'string' }, scenario: { type: 'string' }, scales: { type: 'string' }, help: { type: 'boolean' } }, strict: true });
+} catch (error) {
+  console.error(`${(error as Error).message}\n${usage}`);
+  process.exit(2);
+}
+if (parsed.values.help === true) {
+  console.log(usage);
+  process.exit(0);
+}
+const quick = parsed.values.quick === true;
+const out = parsed.values.out;
+const only = parsed.values.scenario?.split(',') ?? null;
+const scales = parsed.values.scales?.split(',').map(Number) ?? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]);
+if (scales.some((n) => !Number.isInteger(n) || n <= 0)) {
+  console.error(`--scales takes positive integers\n${usage}`);
+  process.exit(2);
+}
+const known = scenarioNames(generateDataset({ posts: 100, authors: 100 }));
+const unknown = only?.filter((name) => !known.includes(name)) ?? [];
+if (unknown.length > 0) {
+  console.error(`unknown scenario ${unknown.join(', ')}; known: ${known.join(', ')}`);
+  process.exit(2);
+}
 const options = quick ? { rounds: 5, roundMs: 60 } : { rounds: 9, roundMs: 200 };
 
 const results: MicroResult[] = [];
