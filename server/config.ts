@@ -77,7 +77,7 @@ export const defaults = {
   customTimeoutMs: 30_000,
   customMaxResponseBytes: 16 * 1024 * 1024,
   customMaxConcurrency: 64,
-  customMaxConcurrencyPerHost: 16,
+  customMaxConcurrencyPerHost: 48,
   customWorkers: 2,
   customInlineMax: 8,
   customIntrospectionTimeoutMs: 5_000,

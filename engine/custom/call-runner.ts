@@ -25,7 +25,7 @@ export class CallRunner {
   #inFlight = 0;
   /** Calls in flight per upstream host:port, so one slow host cannot hold every slot. */
   readonly #hostInFlight = new Map<string, number>();
-  readonly #waiting: (() => void)[] = [];
+  readonly #waiting: { readonly n: number; readonly hosts: readonly string[]; readonly wake: () => void }[] = [];
   /** Counters for tests and the benchmark. */
   readonly stats = { calls: 0, batches: 0, workerBatches: 0 };
 
@@ -85,7 +85,13 @@ export class CallRunner {
 
   /** Waits until `n` more calls fit both process-wide and for each of `hosts`, then takes them all at once. */
   async #acquire(n: number, hosts: readonly string[]): Promise<void> {
-    while (!this.#fits(n, hosts)) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    if (this.#fits(n, hosts)) return this.#take(n, hosts);
+    // Slots are handed over by #release, in arrival order among the waiters that fit (waiters never fit
+    // at this point, so an arrival that fits does not jump a queue that could have gone).
+    await new Promise<void>((wake) => this.#waiting.push({ n, hosts, wake }));
+  }
+
+  #take(n: number, hosts: readonly string[]): void {
     this.#inFlight += n;
     for (const host of hosts) this.#hostInFlight.set(host, (this.#hostInFlight.get(host) ?? 0) + n);
   }
@@ -107,8 +113,16 @@ export class CallRunner {
       if (left <= 0) this.#hostInFlight.delete(host);
       else this.#hostInFlight.set(host, left);
     }
-    const waiting = this.#waiting.splice(0);
-    for (const wake of waiting) wake();
+    // Wake only the waiters that now fit (a waiter on a capped host lets later ones on other hosts
+    // pass): waking every waiter to re-check cost a promise per waiter per finished call.
+    let kept = 0;
+    for (const waiter of this.#waiting) {
+      if (this.#fits(waiter.n, waiter.hosts)) {
+        this.#take(waiter.n, waiter.hosts);
+        waiter.wake();
+      } else this.#waiting[kept++] = waiter;
+    }
+    this.#waiting.length = kept;
   }
 }
 
