@@ -32,7 +32,8 @@ export function validateDocument(schema: GraphQLSchema, document: DocumentNode, 
     }
     errors.push(error);
   });
-  const visitor = lazyParallel(rules.map((rule) => rule(context)));
+  const visitors = rules.map((rule) => rule(context));
+  const visitor = lazyParallel(shapeOf(rules, visitors), visitors);
   try {
     visit(document, visitWithTypeInfo(typeInfo, visitor), keysToValidate as never);
   } catch (error) {
@@ -40,6 +41,50 @@ export function validateDocument(schema: GraphQLSchema, document: DocumentNode, 
     else if (error !== abort) throw error;
   }
   return errors;
+}
+
+/**
+ * Which visitors have handlers for each AST kind. Rules build a new visitor per document, but of the
+ * same shape (the same keys) every time, so the per-kind lists are kept per rule list and reused while
+ * every visitor still has the keys they were built from (checked per document: a visitor whose shape
+ * changed rebuilds them).
+ */
+interface Shape {
+  readonly keys: readonly (readonly string[])[];
+  readonly byKind: Map<string, readonly number[] | undefined>;
+}
+
+const shapes = new WeakMap<readonly ValidationRule[], Shape>();
+
+function shapeOf(rules: readonly ValidationRule[], visitors: readonly ASTVisitor[]): Shape {
+  const cached = shapes.get(rules);
+  if (cached !== undefined && sameKeys(cached.keys, visitors)) return cached;
+  const shape: Shape = { keys: visitors.map((v) => Object.keys(v)), byKind: new Map() };
+  shapes.set(rules, shape);
+  return shape;
+}
+
+function sameKeys(keys: readonly (readonly string[])[], visitors: readonly ASTVisitor[]): boolean {
+  for (let i = 0; i < visitors.length; i++) {
+    const expected = keys[i] as readonly string[];
+    let n = 0;
+    for (const key in visitors[i]) if (expected[n++] !== key) return false;
+    if (n !== expected.length) return false;
+  }
+  return true;
+}
+
+/** The visitors (indices) with an enter or leave handler for `kind`, as graphql-js's getEnterLeaveForKind finds them. */
+function visitorsFor(shape: Shape, visitors: readonly ASTVisitor[], kind: string): readonly number[] | undefined {
+  if (shape.byKind.has(kind)) return shape.byKind.get(kind);
+  const found: number[] = [];
+  for (let i = 0; i < visitors.length; i++) {
+    const { enter, leave } = handlersOf(visitors[i] as ASTVisitor, kind);
+    if (enter != null || leave != null) found.push(i);
+  }
+  const list = found.length === 0 ? undefined : found;
+  shape.byKind.set(kind, list);
+  return list;
 }
 
 const noHandlers: EnterLeave = {};
@@ -76,25 +121,26 @@ for (const kind of kinds) {
  * `visitor[node.kind]` per node; `enter`/`leave` are absent, as in graphql-js's): `false` from enter skips that visitor's subtree, BREAK stops that visitor,
  * any other value returned ends the loop and is the merged result, as in graphql-js.
  */
-function lazyParallel(visitors: readonly ASTVisitor[]): ASTVisitor {
+function lazyParallel(shape: Shape, visitors: readonly ASTVisitor[]): ASTVisitor {
   const skipping: (ASTNode | typeof BREAK | null)[] = visitors.map(() => null);
   const build = (kind: string): EnterLeave | undefined => {
+    const indices = visitorsFor(shape, visitors, kind);
+    if (indices === undefined) return undefined;
+    // This document's visitors' handlers for the kind (same keys as the shape, their own closures).
     const enters: (Handler | undefined)[] = [];
     const leaves: (Handler | undefined)[] = [];
-    let any = false;
-    for (const visitor of visitors) {
-      const { enter, leave } = handlersOf(visitor, kind);
+    for (const i of indices) {
+      const { enter, leave } = handlersOf(visitors[i] as ASTVisitor, kind);
       enters.push(enter);
       leaves.push(leave);
-      any ||= enter != null || leave != null;
     }
-    if (!any) return undefined;
     return {
       enter(...args: unknown[]) {
         const node = args[0] as ASTNode;
-        for (let i = 0; i < visitors.length; i++) {
+        for (let k = 0; k < indices.length; k++) {
+          const i = indices[k] as number;
           if (skipping[i] !== null) continue;
-          const result = enters[i]?.apply(visitors[i] as ASTVisitor, args);
+          const result = enters[k]?.apply(visitors[i] as ASTVisitor, args);
           if (result === false) skipping[i] = node;
           else if (result === BREAK) skipping[i] = BREAK;
           else if (result !== undefined) return result;
@@ -103,9 +149,10 @@ function lazyParallel(visitors: readonly ASTVisitor[]): ASTVisitor {
       },
       leave(...args: unknown[]) {
         const node = args[0] as ASTNode;
-        for (let i = 0; i < visitors.length; i++) {
+        for (let k = 0; k < indices.length; k++) {
+          const i = indices[k] as number;
           if (skipping[i] === null) {
-            const result = leaves[i]?.apply(visitors[i] as ASTVisitor, args);
+            const result = leaves[k]?.apply(visitors[i] as ASTVisitor, args);
             if (result === BREAK) skipping[i] = BREAK;
             else if (result !== undefined && result !== false) return result;
           } else if (skipping[i] === node) skipping[i] = null;

@@ -55,4 +55,17 @@ describe('validateDocument', () => {
     expect(ourSeen).toEqual(['a:Q', 'b:Q', 'b:getPost', 'b:id', 'b:slug']);
     expect(messages(ours)).toEqual(messages(theirs));
   });
+
+  it('a rule whose visitor changes shape between documents is followed (the per-kind lists are rebuilt)', () => {
+    let calls = 0;
+    const changing: ValidationRule = (context) =>
+      calls++ % 2 === 0 ? {} : { Field: (node) => context.reportError(new GraphQLError(`field ${node.name.value}`, { nodes: node })) };
+    const document = parse('{ getPost(id: "1") { slug } }');
+    const first = validateDocument(schema, document, [changing], 50);
+    const second = validateDocument(schema, document, [changing], 50);
+    const third = validateDocument(schema, document, [changing], 50);
+    expect(messages(first)).toEqual([]);
+    expect(messages(second).map((e) => e.message)).toEqual(['field getPost', 'field slug']);
+    expect(messages(third)).toEqual([]);
+  });
 });
