@@ -2,7 +2,8 @@
 // document: its visitInParallel resolves every rule's handlers for all 40-odd AST kinds up front
 // (1,300+ look-ups, each allocating, for our 34 rules: a quarter of validating a small query, which
 // every request with literals in its text pays on a document-cache miss). Here a kind's handlers
-// are resolved the first time the document has a node of that kind, with the same skip/break rules.
+// are resolved the first time the document has a node of that kind, with the same skip/break rules,
+// and which rules handle a kind is remembered across documents (`Shape`).
 
 import { assertValidSchema, BREAK, GraphQLError, Kind, TypeInfo, ValidationContext, visit, visitWithTypeInfo, type ASTNode, type ASTVisitor, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { QueryDocumentKeys } from 'graphql/language/ast.js';
