@@ -26,7 +26,7 @@ import { inDgraphOrder, requestRules } from '../gqlparser/dgraph-rules.js';
 import { noFragmentCyclesAt } from '../gqlparser/gqlparser-rules.js';
 import { hasFloatText } from './json-numbers.js';
 import { unwrapFloatText, variableError } from './variable-errors.js';
-import { checkVariableValues } from './variable-rules.js';
+import { checkVariableValues, collectVariableUses } from './variable-rules.js';
 import { selectionBoundsError } from './selection-bounds.js';
 import { toGqlparserSyntax } from '../gqlparser/syntax-errors.js';
 import { typeSystemDefinitionError } from './type-system-definition.js';
@@ -37,7 +37,9 @@ const defaultMaxQuerySelections = 20_000;
 
 /** Past this many fragments, cycles are looked for by findFragmentCycles instead of graphql-js's rule. */
 const manyFragments = 50;
-const rulesButCycles: readonly ValidationRule[] = requestRules.filter((rule) => rule !== noFragmentCyclesAt);
+// Both lists end with the collector of variable uses (variable-rules.ts), which reports nothing.
+const allRules: readonly ValidationRule[] = [...requestRules, collectVariableUses];
+const rulesButCycles: readonly ValidationRule[] = allRules.filter((rule) => rule !== noFragmentCyclesAt);
 
 export interface RequestLimits {
   readonly maxQueryTokens: number;
@@ -135,7 +137,7 @@ export class RequestPreparer {
       // A fragment cycle also looks unbounded: Dgraph names the cycle.
       if (cycles !== undefined && cycles.errors.length > 0 && this.limits.validate !== false) return { ok: false, errors: cycles.errors.map(toWireError) };
       if (outOfBounds !== undefined) return { ok: false, errors: [outOfBounds] };
-      const errors = this.#validate(document, cycles === undefined ? requestRules : rulesButCycles);
+      const errors = this.#validate(document, cycles === undefined ? allRules : rulesButCycles);
       if (errors.length > 0) return { ok: false, errors: inDgraphOrder(errors).map(toWireError) };
     } catch (error) {
       if (error instanceof RangeError) return tooNested;

@@ -18,6 +18,8 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
   type ASTNode,
+  type ASTVisitor,
+  type ValidationRule,
 } from 'graphql';
 import { singleFunctionFilters } from '../gqlparser/dgraph-rules.js';
 import { messages } from '../errors/messages.js';
@@ -61,29 +63,45 @@ function canHoldFilter(type: GraphQLInputType, seen = new Set<string>()): boolea
 function variableUses(schema: GraphQLSchema, document: DocumentNode): readonly VariableUse[] {
   const cached = usesByDocument.get(document);
   if (cached !== undefined) return cached;
+  // Validation collects them (collectVariableUses); this visit is for documents run unvalidated.
   const uses: VariableUse[] = [];
   const typeInfo = new TypeInfo(schema);
-  visit(
-    document,
-    visitWithTypeInfo(typeInfo, {
-      VariableDefinition: () => false, // the declarations themselves are not uses
-      Directive(node) {
-        if (node.name.value !== 'cascade') return;
-        const arg = node.arguments?.find((a) => a.name.value === 'fields');
-        if (arg?.value.kind !== Kind.VARIABLE) return;
-        const type = getNamedType(typeInfo.getType() ?? undefined);
-        if (!isObjectType(type) && !isInterfaceType(type)) return;
-        uses.push({ kind: 'cascade', variable: arg.value.name.value, typeName: type.name, fields: new Set(Object.keys(type.getFields())), node: node.name });
-      },
-      Variable(node) {
-        const type = typeInfo.getInputType();
-        if (type !== null && type !== undefined && canHoldFilter(type)) uses.push({ kind: 'filter', variable: node.name.value, type, node });
-      },
-    }),
-  );
+  visit(document, visitWithTypeInfo(typeInfo, useCollector(uses, typeInfo)));
   usesByDocument.set(document, uses);
   return uses;
 }
+
+/** Where the document uses variables that Dgraph checks, read from the type information of the visit. */
+function useCollector(uses: VariableUse[], types: Pick<TypeInfo, 'getType' | 'getInputType'>): ASTVisitor {
+  return {
+    VariableDefinition: () => false, // the declarations themselves are not uses
+    Directive(node) {
+      if (node.name.value !== 'cascade') return;
+      const arg = node.arguments?.find((a) => a.name.value === 'fields');
+      if (arg?.value.kind !== Kind.VARIABLE) return;
+      const type = getNamedType(types.getType() ?? undefined);
+      if (!isObjectType(type) && !isInterfaceType(type)) return;
+      uses.push({ kind: 'cascade', variable: arg.value.name.value, typeName: type.name, fields: new Set(Object.keys(type.getFields())), node: node.name });
+    },
+    Variable(node) {
+      const type = types.getInputType();
+      if (type !== null && type !== undefined && canHoldFilter(type)) uses.push({ kind: 'filter', variable: node.name.value, type, node });
+    },
+  };
+}
+
+/**
+ * A validation rule that reports nothing: it finds the variable uses during validation's own visit
+ * (which has the type information), so a new document is not visited a third time for them. They are
+ * kept only once the visit reached the document's end (an aborted validation keeps nothing).
+ */
+export const collectVariableUses: ValidationRule = (context) => {
+  const uses: VariableUse[] = [];
+  return {
+    ...useCollector(uses, context),
+    Document: { leave: (node: DocumentNode) => void usesByDocument.set(node, uses) },
+  };
+};
 
 /** The request errors for values given through variables (empty when all is well). */
 export function checkVariableValues(schema: GraphQLSchema, document: DocumentNode, values: Readonly<Record<string, unknown>>): GraphQLError[] {
