@@ -113,12 +113,12 @@ export function runQueryFilter(ctx: ExecContext, type: TypeModel, plan: QueryPla
 
 /**
  * The matches of an aggregate: by a walk of a range condition when the filter is checkable per node
- * (no id list of the range is built and sorted), else the filter's candidates. `inIdOrder` false
- * allows any order (count, min, max and integer sums do not depend on it).
+ * (no id list of the range is built and sorted; the ids come in the range's value order), else the
+ * filter's candidates (ascending). Count, min, max and integer sums do not depend on the order.
  */
-export function runQueryMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan, args: Args, inIdOrder: boolean, run?: QueryRun): SortedIds {
+export function runQueryMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan, args: Args, run?: QueryRun): readonly number[] {
   if (plan.stream !== undefined) {
-    const ids = streamMatches(ctx, type, plan, plan.stream, args['filter'] as Args | null | undefined, inIdOrder, run);
+    const ids = streamMatches(ctx, type, plan, plan.stream, args['filter'] as Args | null | undefined, run);
     if (ids !== undefined) return ids;
   }
   return runQueryFilter(ctx, type, plan, args, run);

@@ -69,14 +69,15 @@ export function streamPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, s
 
 /**
  * Every match of a filter with a range condition, gathered by walking the narrowest range's postings
- * and checking the rest (no range list built and sorted); in ascending id order only if asked (a
- * float sum depends on the order of its terms). Undefined when the plan has no such range.
+ * and checking the rest (no range list built and sorted), in the walk's order (value order, not id
+ * order: aggregate.ts orders ids itself where a float sum needs it). Undefined when the plan has no such range.
  */
-export function streamMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream: StreamPlan, filter: Filter, inIdOrder: boolean, run?: QueryRun): SortedIds | undefined {
+export function streamMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream: StreamPlan, filter: Filter, run?: QueryRun): number[] | undefined {
   const boundsOf = requestBounds(filter);
   const range = narrowestRange(ctx, stream, boundsOf);
   if (range === undefined) return undefined;
-  const check = nodeCheck(ctx, type, plan, filter);
+  // A filter that is only the walked range holds for every node the walk visits.
+  const check = plan.filter === range.node ? pass : nodeCheck(ctx, type, plan, filter);
   const out: number[] = [];
   const checked = walkMatches(ctx, type, range, check, (id) => void out.push(id));
   if (run !== undefined) {
@@ -84,12 +85,6 @@ export function streamMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan
     run.strategy = 'range-walk';
     run.candidates = checked;
     run.walked = `${range.node.model.name} ${range.node.index}`;
-  }
-  if (inIdOrder) {
-    // One value per node: the ids are distinct, so sorting is all the id order needs. A typed sort
-    // (node ids fit Int32) copied back by a loop: Array.from of a typed array is several times slower.
-    const sorted = Int32Array.from(out).sort();
-    for (let i = 0; i < sorted.length; i++) out[i] = sorted[i] as number;
   }
   return out;
 }
