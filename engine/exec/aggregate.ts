@@ -1,12 +1,13 @@
 // `<T>AggregateResult`: count, and per field Min/Max (orderable fields) and Sum/Avg (numbers).
-// Empty input gives count 0 and null for the rest (REFERENCE §6). The matches may come in any order
-// (a range walk gives value order); a float sum is rounded after each term, so it follows ascending
-// ids as Dgraph's does, and only then are the ids put in that order.
+// Empty input gives count 0 and null for the rest (REFERENCE §6). The matches come ascending, or in
+// one field's value order (a range walk's: then that field's Min and Max are its ends); a float sum
+// is rounded after each term, so it follows ascending ids as Dgraph's does, and only then are the
+// ids put in that order.
 
 import type { SelectionPlan } from '../plan/selection-plan.js';
 import type { ScalarValue } from '../indexes/value-index.js';
-import type { TypeModel } from '../schema/model.js';
-import { ascendingIds } from '../util/id-sort.js';
+import type { FieldModel, TypeModel } from '../schema/model.js';
+import { sortedDistinct } from '../util/id-sort.js';
 import type { ExecContext } from './exec-context.js';
 import { languageValue } from './language-value.js';
 import type { NumericColumnView } from '../store/scalar-column.js';
@@ -23,26 +24,42 @@ function resultTypeName(type: TypeModel): string {
   return name;
 }
 
-/** The object of `ids`, distinct node ids in any order. */
-export function aggregateObject(ctx: ExecContext, type: TypeModel, ids: ArrayLike<number>, selection: SelectionPlan): Record<string, unknown> {
+/** The nodes an aggregate reduces: distinct ids, ascending unless `byValueOf` is set. */
+export interface AggregateMatches {
+  readonly ids: ArrayLike<number>;
+  /** The ids come in ascending order of this single-valued field's value (ties by id), not ascending. */
+  readonly byValueOf?: FieldModel;
+}
+
+/** The object of the matches (`ids` ascending, or as `AggregateMatches` says). */
+export function aggregateObject(ctx: ExecContext, type: TypeModel, ids: ArrayLike<number> | AggregateMatches, selection: SelectionPlan): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const typeName = resultTypeName(type);
-  const matches = new Matches(ids);
+  const matches = new Matches(ctx, 'length' in ids ? { ids } : ids);
   for (const plan of selection.forType(typeName)) {
     if (!ctx.isIncluded(plan)) continue;
     if (plan.fieldName === '__typename') out[plan.responseName] = typeName;
-    else if (plan.fieldName === 'count') out[plan.responseName] = ids.length;
+    else if (plan.fieldName === 'count') out[plan.responseName] = matches.ids.length;
     else out[plan.responseName] = fieldAggregate(ctx, type, matches, plan.fieldName);
   }
   return out;
 }
 
-/** The ids as given, and ascending (sorted once, when a sum first needs it). */
+/** The matches as given, and ascending (sorted once, when a sum first needs it). */
 class Matches {
+  readonly ids: ArrayLike<number>;
+  readonly byValueOf: FieldModel | undefined;
   private ascending: ArrayLike<number> | undefined;
-  constructor(readonly ids: ArrayLike<number>) {}
+  constructor(
+    private readonly ctx: ExecContext,
+    matches: AggregateMatches,
+  ) {
+    this.ids = matches.ids;
+    this.byValueOf = matches.byValueOf;
+    if (matches.byValueOf === undefined) this.ascending = matches.ids;
+  }
   inIdOrder(): ArrayLike<number> {
-    return (this.ascending ??= ascendingIds(this.ids));
+    return (this.ascending ??= sortedDistinct(this.ids, this.ctx.graph.store.maxNodeId + 1));
   }
 }
 
@@ -55,9 +72,13 @@ function fieldAggregate(ctx: ExecContext, type: TypeModel, matches: Matches, nam
   const column = store.scalar(field.predicate);
   const numbers = field.languages === undefined ? column.numbers() : undefined;
   // Min, Max and Int sums (exact below 2^53) are the same in any order.
-  const anyOrder = suffix === 'Min' || suffix === 'Max' || field.typeName === 'Int';
-  const ids = anyOrder ? matches.ids : matches.inIdOrder();
-  if (numbers !== undefined) return numberAggregate(ids, numbers, suffix);
+  const minMax = suffix === 'Min' || suffix === 'Max';
+  const ids = minMax || field.typeName === 'Int' ? matches.ids : matches.inIdOrder();
+  if (numbers !== undefined) {
+    // Ids in this number field's value order: its Min and Max are the values at the ends.
+    if (minMax && matches.byValueOf?.predicate === field.predicate && ids.length > 0) return numbers.nums[ids[suffix === 'Min' ? 0 : ids.length - 1] as number] as number;
+    return numberAggregate(ids, numbers, suffix);
+  }
   const values: ScalarValue[] = [];
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i] as number;

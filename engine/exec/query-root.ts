@@ -5,7 +5,7 @@ import type { FieldPlan, SelectionPlan } from '../plan/selection-plan.js';
 import type { RootFieldModel, TypeModel } from '../schema/model.js';
 import { GraphStore } from '../store/graph-store.js';
 import type { SortedIds } from '../util/sorted-ids.js';
-import { aggregateObject } from './aggregate.js';
+import { aggregateObject, type AggregateMatches } from './aggregate.js';
 import { cascadeFor, type Cascade } from './cascade.js';
 import { explainQuery } from '../plan/explain.js';
 import { newQueryRun } from '../plan/query-plan.js';
@@ -94,7 +94,7 @@ export function aggregateRoot(ctx: ExecContext, root: RootFieldModel, type: Type
 }
 
 /** The matches an aggregate reduces (exec/run-query-plan.ts runQueryMatches), EXPLAINed after it ran. */
-function aggregateIds(ctx: ExecContext, rootName: string, type: TypeModel, args: Readonly<Record<string, unknown>>, occurrence: FieldPlan): readonly number[] {
+function aggregateIds(ctx: ExecContext, rootName: string, type: TypeModel, args: Readonly<Record<string, unknown>>, occurrence: FieldPlan): AggregateMatches {
   const queryPlan = queryPlanFor(ctx, rootName, type, args, occurrence);
   const run = ctx.explain === undefined ? undefined : newQueryRun();
   const ids = runQueryMatches(ctx, type, queryPlan, args, run);

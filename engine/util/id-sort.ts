@@ -5,23 +5,12 @@
 const insertionMax = 24;
 /** A bitset pays while its words (32 ids each) are at most this many per id. */
 const wordsPerId = 4;
-/** Whether `ids` is strictly ascending (already SortedIds order). */
-export function isAscending(ids: ArrayLike<number>): boolean {
-  for (let i = 1; i < ids.length; i++) if ((ids[i] as number) <= (ids[i - 1] as number)) return false;
-  return true;
-}
-
-/** `ids` ascending with repeats dropped: `ids` itself when it already is, else a new Int32Array. */
-export function ascendingIds(ids: ArrayLike<number>): ArrayLike<number> {
-  return isAscending(ids) ? ids : sortedDistinct(ids);
-}
-
-/** The ids ascending, repeats dropped, as a new Int32Array (`ids` is left as it was). */
-export function sortedDistinct(ids: ArrayLike<number>): Int32Array {
+/** The ids ascending, repeats dropped, as a new Int32Array (`ids` is left as it was); `bound`, if given, exceeds every id. */
+export function sortedDistinct(ids: ArrayLike<number>, bound?: number): Int32Array {
   const n = ids.length;
-  let max = 0;
-  for (let i = 0; i < n; i++) if ((ids[i] as number) > max) max = ids[i] as number;
   if (n <= insertionMax) return insertionSorted(ids);
+  let max = bound === undefined ? 0 : bound - 1;
+  if (bound === undefined) for (let i = 0; i < n; i++) if ((ids[i] as number) > max) max = ids[i] as number;
   const words = (max >>> 5) + 1;
   return words <= wordsPerId * n ? bitsetSorted(ids, words) : nativeSorted(ids);
 }
