@@ -1,10 +1,13 @@
 // `<T>AggregateResult`: count, and per field Min/Max (orderable fields) and Sum/Avg (numbers).
-// Empty input gives count 0 and null for the rest (REFERENCE §6).
+// Empty input gives count 0 and null for the rest (REFERENCE §6). The matches come ascending, or in
+// one field's value order (a range walk's: then that field's Min and Max are its ends); a float sum
+// is rounded after each term, so it follows ascending ids as Dgraph's does, and only then are the
+// ids put in that order.
 
 import type { SelectionPlan } from '../plan/selection-plan.js';
 import type { ScalarValue } from '../indexes/value-index.js';
-import type { TypeModel } from '../schema/model.js';
-import type { SortedIds } from '../util/sorted-ids.js';
+import type { FieldModel, TypeModel } from '../schema/model.js';
+import { sortedDistinct } from '../util/id-sort.js';
 import type { ExecContext } from './exec-context.js';
 import { languageValue } from './language-value.js';
 import type { NumericColumnView } from '../store/scalar-column.js';
@@ -21,29 +24,46 @@ function resultTypeName(type: TypeModel): string {
   return name;
 }
 
-export function aggregateObject(ctx: ExecContext, type: TypeModel, ids: SortedIds, selection: SelectionPlan): Record<string, unknown> {
+/** The nodes an aggregate reduces: distinct ids, ascending unless `byValueOf` is set. */
+export interface AggregateMatches {
+  readonly ids: ArrayLike<number>;
+  /** The ids come in ascending order of this single-valued field's value (ties by id), not ascending. */
+  readonly byValueOf?: FieldModel;
+}
+
+/** The object of the matches (`ids` ascending, or as `AggregateMatches` says). */
+export function aggregateObject(ctx: ExecContext, type: TypeModel, ids: ArrayLike<number> | AggregateMatches, selection: SelectionPlan): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const typeName = resultTypeName(type);
+  const matches = new Matches(ctx, 'length' in ids ? { ids } : ids);
   for (const plan of selection.forType(typeName)) {
     if (!ctx.isIncluded(plan)) continue;
     if (plan.fieldName === '__typename') out[plan.responseName] = typeName;
-    else if (plan.fieldName === 'count') out[plan.responseName] = ids.length;
-    else out[plan.responseName] = fieldAggregate(ctx, type, ids, plan.fieldName);
+    else if (plan.fieldName === 'count') out[plan.responseName] = matches.ids.length;
+    else out[plan.responseName] = fieldAggregate(ctx, type, matches, plan.fieldName);
   }
   return out;
 }
 
-/** Whether the selection sums floats (`<f>Sum`/`<f>Avg` of a Float field): their rounding follows the order of the ids. */
-export function needsIdOrder(type: TypeModel, selection: SelectionPlan): boolean {
-  for (const plan of selection.forType(resultTypeName(type))) {
-    const name = plan.fieldName;
-    if (!name.endsWith('Sum') && !name.endsWith('Avg')) continue;
-    if (type.fields.get(name.slice(0, -3))?.typeName !== 'Int') return true;
+/** The matches as given, and ascending (sorted once, when a sum first needs it). */
+class Matches {
+  readonly ids: ArrayLike<number>;
+  readonly byValueOf: FieldModel | undefined;
+  private ascending: ArrayLike<number> | undefined;
+  constructor(
+    private readonly ctx: ExecContext,
+    matches: AggregateMatches,
+  ) {
+    this.ids = matches.ids;
+    this.byValueOf = matches.byValueOf;
+    if (matches.byValueOf === undefined) this.ascending = matches.ids;
   }
-  return false;
+  inIdOrder(): ArrayLike<number> {
+    return (this.ascending ??= sortedDistinct(this.ids, this.ctx.graph.store.maxNodeId + 1));
+  }
 }
 
-function fieldAggregate(ctx: ExecContext, type: TypeModel, ids: SortedIds, name: string): unknown {
+function fieldAggregate(ctx: ExecContext, type: TypeModel, matches: Matches, name: string): unknown {
   const suffix = suffixes.find((s) => name.endsWith(s));
   if (suffix === undefined) return null;
   const field = type.fields.get(name.slice(0, -suffix.length));
@@ -51,9 +71,17 @@ function fieldAggregate(ctx: ExecContext, type: TypeModel, ids: SortedIds, name:
   const store = ctx.graph.store;
   const column = store.scalar(field.predicate);
   const numbers = field.languages === undefined ? column.numbers() : undefined;
-  if (numbers !== undefined) return numberAggregate(ids, numbers, suffix);
+  // Min, Max and Int sums (exact below 2^53) are the same in any order.
+  const minMax = suffix === 'Min' || suffix === 'Max';
+  const ids = minMax || field.typeName === 'Int' ? matches.ids : matches.inIdOrder();
+  if (numbers !== undefined) {
+    // Ids in this number field's value order: its Min and Max are the values at the ends.
+    if (minMax && matches.byValueOf?.predicate === field.predicate && ids.length > 0) return numbers.nums[ids[suffix === 'Min' ? 0 : ids.length - 1] as number] as number;
+    return numberAggregate(ids, numbers, suffix);
+  }
   const values: ScalarValue[] = [];
-  for (const id of ids) {
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] as number;
     const v = field.languages === undefined ? column.get(id) : languageValue(store, field, id);
     if (v === undefined) continue;
     if (Array.isArray(v)) values.push(...(v as ScalarValue[]));
@@ -64,7 +92,7 @@ function fieldAggregate(ctx: ExecContext, type: TypeModel, ids: SortedIds, name:
 }
 
 /** The reduction straight over a number column's arrays (no value list), in the ids' order as `reduce` does. */
-function numberAggregate(ids: SortedIds, column: NumericColumnView, suffix: Suffix): number | null {
+function numberAggregate(ids: ArrayLike<number>, column: NumericColumnView, suffix: Suffix): number | null {
   const { present, nums } = column;
   let count = 0;
   let acc = suffix === 'Min' ? Infinity : suffix === 'Max' ? -Infinity : 0;

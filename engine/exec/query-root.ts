@@ -5,7 +5,7 @@ import type { FieldPlan, SelectionPlan } from '../plan/selection-plan.js';
 import type { RootFieldModel, TypeModel } from '../schema/model.js';
 import { GraphStore } from '../store/graph-store.js';
 import type { SortedIds } from '../util/sorted-ids.js';
-import { aggregateObject, needsIdOrder } from './aggregate.js';
+import { aggregateObject, type AggregateMatches } from './aggregate.js';
 import { cascadeFor, type Cascade } from './cascade.js';
 import { explainQuery } from '../plan/explain.js';
 import { newQueryRun } from '../plan/query-plan.js';
@@ -90,14 +90,14 @@ export function queryIds(ctx: ExecContext, rootName: string, type: TypeModel, ar
 
 /** An `aggregate<T>` field's object (both read paths). */
 export function aggregateRoot(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Readonly<Record<string, unknown>>, plan: FieldPlan, selection: SelectionPlan): Record<string, unknown> {
-  return aggregateObject(ctx, type, aggregateIds(ctx, root.name, type, args, plan, selection), selection);
+  return aggregateObject(ctx, type, aggregateIds(ctx, root.name, type, args, plan), selection);
 }
 
 /** The matches an aggregate reduces (exec/run-query-plan.ts runQueryMatches), EXPLAINed after it ran. */
-function aggregateIds(ctx: ExecContext, rootName: string, type: TypeModel, args: Readonly<Record<string, unknown>>, occurrence: FieldPlan, selection: SelectionPlan): SortedIds {
+function aggregateIds(ctx: ExecContext, rootName: string, type: TypeModel, args: Readonly<Record<string, unknown>>, occurrence: FieldPlan): AggregateMatches {
   const queryPlan = queryPlanFor(ctx, rootName, type, args, occurrence);
   const run = ctx.explain === undefined ? undefined : newQueryRun();
-  const ids = runQueryMatches(ctx, type, queryPlan, args, needsIdOrder(type, selection), run);
+  const ids = runQueryMatches(ctx, type, queryPlan, args, run);
   ctx.explain?.push(explainQuery(queryPlan, args, run));
   return ids;
 }

@@ -9,6 +9,7 @@ import { scanChecked, walkChecked } from './checked-walk.js';
 import type { QueryPlan, QueryRun } from '../plan/query-plan.js';
 import type { TypeModel } from '../schema/model.js';
 import type { SortedIds } from '../util/sorted-ids.js';
+import type { AggregateMatches } from './aggregate.js';
 import type { ExecContext } from './exec-context.js';
 import { prepareFilter, runFilter, type PreparedFilter } from './filter-eval.js';
 import { runPage } from './order-page.js';
@@ -113,13 +114,13 @@ export function runQueryFilter(ctx: ExecContext, type: TypeModel, plan: QueryPla
 
 /**
  * The matches of an aggregate: by a walk of a range condition when the filter is checkable per node
- * (no id list of the range is built and sorted), else the filter's candidates. `inIdOrder` false
- * allows any order (count, min, max and integer sums do not depend on it).
+ * (no id list of the range is built and sorted; the ids come in the range field's value order), else
+ * the filter's candidates (ascending).
  */
-export function runQueryMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan, args: Args, inIdOrder: boolean, run?: QueryRun): SortedIds {
+export function runQueryMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan, args: Args, run?: QueryRun): AggregateMatches {
   if (plan.stream !== undefined) {
-    const ids = streamMatches(ctx, type, plan, plan.stream, args['filter'] as Args | null | undefined, inIdOrder, run);
-    if (ids !== undefined) return ids;
+    const walked = streamMatches(ctx, type, plan, plan.stream, args['filter'] as Args | null | undefined, run);
+    if (walked !== undefined) return walked;
   }
-  return runQueryFilter(ctx, type, plan, args, run);
+  return { ids: runQueryFilter(ctx, type, plan, args, run) };
 }

@@ -11,20 +11,19 @@ import type { VectorMetric } from '../indexes/vector-metric.js';
 
 export type Metric = VectorMetric;
 
-const metrics = new WeakMap<GraphQLSchema, Map<string, Metric>>();
+/** Per API schema, per type, the metric of each embedding field (no key string made per request). */
+const metrics = new WeakMap<GraphQLSchema, WeakMap<TypeModel, Map<string, Metric>>>();
 
 /** The `hnsw(metric: ...)` option of an embedding field, read once from the API schema's SDL nodes. */
 export function metricOf(schema: GraphQLSchema, type: TypeModel, field: FieldModel): Metric {
-  let byField = metrics.get(schema);
-  if (byField === undefined) {
-    byField = new Map();
-    metrics.set(schema, byField);
-  }
-  const key = `${type.name}.${field.name}`;
-  let metric = byField.get(key);
+  let byType = metrics.get(schema);
+  if (byType === undefined) metrics.set(schema, (byType = new WeakMap()));
+  let byField = byType.get(type);
+  if (byField === undefined) byType.set(type, (byField = new Map()));
+  let metric = byField.get(field.name);
   if (metric === undefined) {
     metric = readMetric(schema, type.name, field.name);
-    byField.set(key, metric);
+    byField.set(field.name, metric);
   }
   return metric;
 }
@@ -58,7 +57,7 @@ export function nearest(
   metric: Metric,
   vector: Float32Array,
   topK: number,
-): { ids: number[]; distances: Map<number, number>; explain: string } {
+): { ids: number[]; distances: Map<number, number>; explain: string | undefined } {
   if (topK < 0) throw new FieldError('topK must be a non-negative integer');
   const column = ctx.graph.store.scalar(field.predicate);
   const index = column.index('hnsw');
@@ -67,6 +66,6 @@ export function nearest(
   const found = index.nearest(metric, vector, topK);
   const distances = new Map<number, number>();
   for (let i = 0; i < found.ids.length; i++) distances.set(found.ids[i] as number, found.distances[i] as number);
-  const explain = `  nearest ${topK} by ${field.name} (${metric}) via hnsw ${found.path} over ${found.vectors} vectors\n  ran: examined ${found.examined}, got ${found.ids.length}`;
+  const explain = ctx.explain === undefined ? undefined : `  nearest ${topK} by ${field.name} (${metric}) via hnsw ${found.path} over ${found.vectors} vectors\n  ran: examined ${found.examined}, got ${found.ids.length}`;
   return { ids: found.ids, distances, explain };
 }

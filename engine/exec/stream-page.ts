@@ -11,6 +11,7 @@ import { chooseStream, type IndexNode, type StreamPlan } from '../plan/stream-pl
 import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import type { RangeBounds, ScalarValue } from '../indexes/value-index.js';
+import type { AggregateMatches } from './aggregate.js';
 import type { ExecContext } from './exec-context.js';
 import type { Tester as NodeCheck } from './filter-check.js';
 import { estimateMatches, requestBounds, type BoundsOf } from './filter-estimate.js';
@@ -69,29 +70,24 @@ export function streamPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, s
 
 /**
  * Every match of a filter with a range condition, gathered by walking the narrowest range's postings
- * and checking the rest (no range list built and sorted); in ascending id order only if asked (a
- * float sum depends on the order of its terms). Undefined when the plan has no such range.
+ * and checking the rest (no range list built and sorted), in the walked field's value order (not id
+ * order: aggregate.ts orders ids itself where a float sum needs it). Undefined when the plan has no such range.
  */
-export function streamMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream: StreamPlan, filter: Filter, inIdOrder: boolean, run?: QueryRun): SortedIds | undefined {
+export function streamMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream: StreamPlan, filter: Filter, run?: QueryRun): AggregateMatches | undefined {
   const boundsOf = requestBounds(filter);
   const range = narrowestRange(ctx, stream, boundsOf);
   if (range === undefined) return undefined;
-  const check = nodeCheck(ctx, type, plan, filter);
+  // A filter that is only the walked range of the type's own field holds for every node the walk visits.
+  const whole = plan.filter === range.node && typeMember(ctx, type, range.node.model, pass) === pass;
   const out: number[] = [];
-  const checked = walkMatches(ctx, type, range, check, (id) => void out.push(id));
+  const checked = whole ? range.index.idsInRange(range.bounds, out).length : walkMatches(ctx, type, range, nodeCheck(ctx, type, plan, filter), (id) => void out.push(id));
   if (run !== undefined) {
     run.checked.add(plan.filter);
     run.strategy = 'range-walk';
     run.candidates = checked;
     run.walked = `${range.node.model.name} ${range.node.index}`;
   }
-  if (inIdOrder) {
-    // One value per node: the ids are distinct, so sorting is all the id order needs. A typed sort
-    // (node ids fit Int32) copied back by a loop: Array.from of a typed array is several times slower.
-    const sorted = Int32Array.from(out).sort();
-    for (let i = 0; i < sorted.length; i++) out[i] = sorted[i] as number;
-  }
-  return out;
+  return { ids: out, byValueOf: range.node.model };
 }
 
 /**

@@ -178,6 +178,22 @@ export class OrderedIndex<K extends OrderKey = number | bigint> implements Value
     if (lower !== null && upper !== null) this.map.forEachPostingIn(lower, upper, direction === 'desc', fn);
   }
 
+  /**
+   * The ids within the bounds in value order (ties by id), appended to `out` (not id order: no sort),
+   * for callers whose result does not depend on the order. Unparseable bounds add nothing.
+   */
+  idsInRange(bounds: RangeBounds<ScalarValue>, out: number[]): number[] {
+    this.walkRange(bounds, 'asc', (p) => {
+      if (typeof p === 'number') out.push(p);
+      else {
+        const ids = postingIds(p);
+        for (let k = 0; k < ids.length; k++) out.push(ids[k] as number);
+      }
+      return false;
+    });
+    return out;
+  }
+
   /** About how many entries lie within the bounds (key positions, no key visited): for choosing an access path. */
   estimateRange(bounds: RangeBounds<ScalarValue>): number {
     const lower = this.bound(bounds.lower);

@@ -1,13 +1,12 @@
 // A static k-d tree over a set of vectors (low dimensions), for exact euclidean nearest-k searches:
 // each node keeps its points' bounding box, a search visits nearer children first and skips a node
-// whose distance lower bound exceeds the k-th best found so far. Leaves compute the exact distance
-// (vector-metric.ts), so answers equal a full scan's. (Cosine and dot product get loose box bounds
+// whose distance lower bound exceeds the k-th best found so far (both squared: no root per node).
+// Leaves compute the exact distance (vector-metric.ts's sum), so answers equal a full scan's. (Cosine and dot product get loose box bounds
 // that prune little on spread data — slower than a scan when measured — so they scan.) The tree never
 // changes shape: a point deleted or re-written afterwards is marked dead (`kill`: a byte per point,
 // read next to the leaf's data), and vector-index.ts rebuilds or merges trees.
 
 import type { TopK } from '../util/top-k.js';
-import { distanceAt } from './vector-metric.js';
 
 const LEAF = 8;
 /** Bounds are computed in floating point: prune only beyond this relative slack, so rounding never drops a true neighbour. */
@@ -52,24 +51,38 @@ export class VectorKdTree {
     return this.ids.length;
   }
 
-  /** Offers every live point that can still be among the k nearest of `q` (euclidean) to `top`; returns the points whose distance it computed. */
+  /**
+   * Offers every live point that can still be among the k nearest of `q` (euclidean) to `top`; returns
+   * the points whose distance it computed. Bounds and the pruning limit are compared squared (no square
+   * root per node), and a leaf's point is offered (its exact distance taken) only when its squared
+   * distance is within the limit: the limit has the slack `pruned` gives, so no possible neighbour is skipped.
+   */
   search(q: Float32Array, top: TopK, stack: Int32Array, bounds: Float64Array): number {
     if (this.size === 0) return 0;
     let examined = 0;
     const { dim, ids, coords, alive, left } = this;
+    let limit = limitOf(top);
     let sp = 0;
     stack[sp] = 0;
     bounds[sp++] = -Infinity;
     while (sp > 0) {
       const node = stack[--sp] as number;
-      if (pruned(bounds[sp] as number, top)) continue;
+      if ((bounds[sp] as number) > limit) continue;
       const first = left[node] as number;
       if (first < 0) {
         const stop = this.end[node] as number;
         examined += stop - (this.start[node] as number);
-        for (let i = this.start[node] as number; i < stop; i++) {
+        for (let i = this.start[node] as number, at = i * dim; i < stop; i++, at += dim) {
           if (alive[i] === 0) continue;
-          top.offer(distanceAt('euclidean', q, 0, coords, i * dim, 0), ids[i] as number);
+          // distanceAt's sum, in its order
+          let sq = 0;
+          for (let j = 0; j < dim; j++) {
+            const d = (q[j] as number) - (coords[at + j] as number);
+            sq += d * d;
+          }
+          if (sq > limit) continue;
+          top.offer(Math.sqrt(sq), ids[i] as number);
+          limit = limitOf(top);
         }
         continue;
       }
@@ -79,11 +92,11 @@ export class VectorKdTree {
       const nearFirst = a <= b;
       const farBound = nearFirst ? b : a;
       const nearBound = nearFirst ? a : b;
-      if (!pruned(farBound, top)) {
+      if (farBound <= limit) {
         stack[sp] = nearFirst ? first + 1 : first;
         bounds[sp++] = farBound;
       }
-      if (!pruned(nearBound, top)) {
+      if (nearBound <= limit) {
         stack[sp] = nearFirst ? first : first + 1;
         bounds[sp++] = nearBound;
       }
@@ -111,7 +124,7 @@ export class VectorKdTree {
     return 2 * (Math.ceil(Math.log2(this.nodes + 1)) + 2);
   }
 
-  /** A lower bound of the euclidean distance from `q` to any point under `node`. */
+  /** A lower bound of the squared euclidean distance from `q` to any point under `node`. */
   private bound(node: number, q: Float32Array): number {
     const { dim, box } = this;
     const at = node * 2 * dim;
@@ -123,7 +136,7 @@ export class VectorKdTree {
       const d = x < l ? l - x : x > h ? x - h : 0;
       sq += d * d;
     }
-    return Math.sqrt(sq);
+    return sq;
   }
 
   private split(node: number, from: number, to: number): void {
@@ -164,10 +177,15 @@ export class VectorKdTree {
   }
 }
 
-function pruned(bound: number, top: TopK): boolean {
-  if (!top.full) return false;
+/**
+ * The squared distance beyond which nothing can enter `top`: Infinity until it is full, then the
+ * square of its worst distance plus a relative slack, so rounding never drops a true neighbour.
+ */
+function limitOf(top: TopK): number {
+  if (!top.full) return Infinity;
   const worst = top.worst;
-  return bound > worst + SLACK * (1 + Math.abs(worst));
+  const reach = worst + SLACK * (1 + Math.abs(worst));
+  return reach * reach * (1 + SLACK);
 }
 
 /** Reorders points left..right (ids and coordinate rows, in place: sequential memory) so the point at `nth` ranks there on `axis` (Hoare's selection). */

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, parseDateTime } from '../../../engine/indexes/datetime-key.js';
+import { formatDateTime, formatLayout, parseDateTime, parseLayout } from '../../../engine/indexes/datetime-key.js';
 
 describe('parseDateTime', () => {
   it.each([
@@ -57,5 +58,33 @@ describe('formatDateTime', () => {
   it('is undefined for text that is not a DateTime', () => {
     expect(formatDateTime('2020-13-01')).toBeUndefined();
     expect(formatDateTime('yesterday')).toBeUndefined();
+  });
+});
+
+// parseDateTime and formatDateTime read the full layout (`YYYY-MM-DDTHH:MM:SS…`) without the regular
+// expression: on texts near that layout, valid or not, both must answer as the regular expression does.
+describe('the full layout without the regular expression', () => {
+  const pick = (options: readonly string[]) => fc.constantFrom(...options);
+  const digits = (n: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n, maxLength: n }).map((d) => d.join(''));
+  const near = fc
+    .tuple(
+      fc.oneof(digits(4), pick(['0999', '1000', '2024', '9999', '1900', '2000', '2100'])),
+      fc.oneof(digits(2), pick(['01', '02', '12', '13', '00'])),
+      fc.oneof(digits(2), pick(['01', '28', '29', '30', '31', '32', '00'])),
+      pick(['T', 't', ' ', 'X']),
+      fc.oneof(digits(2), pick(['00', '23', '24'])),
+      fc.oneof(digits(2), pick(['00', '59', '60'])),
+      fc.oneof(digits(2), pick(['00', '59', '60'])),
+      fc.oneof(pick(['', '.', ',']), fc.integer({ min: 1, max: 10 }).chain((n) => digits(n).map((d) => `${n % 2 === 0 ? '.' : ','}${d}`)), digits(3).map((d) => `.${d}000`)),
+      fc.oneof(pick(['', 'Z', 'z', '+00:00', '-00:00', '+0530', '+05:30', '-23:59', '+24:00', '+05:60', 'ZZ', '+5:30', '+05:3']), fc.tuple(pick(['+', '-']), digits(2), pick([':', '']), digits(2)).map((p) => p.join(''))),
+    )
+    .map(([y, mo, d, t, h, mi, s, f, z]) => `${y}-${mo}-${d}${t}${h}:${mi}:${s}${f}${z}`);
+
+  it('parses as the regular expression does', () => {
+    fc.assert(fc.property(near, (text) => Object.is(parseDateTime(text), parseLayout(text))), { numRuns: 20_000 });
+  });
+
+  it('formats as the regular expression does', () => {
+    fc.assert(fc.property(near, (text) => formatDateTime(text) === (parseLayout(text) === undefined ? undefined : formatLayout(text))), { numRuns: 20_000 });
   });
 });
