@@ -20,7 +20,7 @@ import type { Bound } from '../indexes/postings/sorted-chunk-map.js';
 import type { TokenIndex } from '../indexes/token-index.js';
 import type { TrigramIndex } from '../indexes/trigram-index.js';
 import { regexpParts, withRegexpErrors } from './regexp-literal.js';
-import { membershipOf, type Membership } from '../indexes/postings/membership.js';
+import { inBitsets, membershipOf, type Membership } from '../indexes/postings/membership.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import type { ExecContext } from './exec-context.js';
 import { geoPoint, rangeBounds, toStoredValue, type PointInput } from './stored-values.js';
@@ -37,6 +37,8 @@ export interface IdCheck {
   readonly ids?: SortedIds;
   /** Ascending ids holding every node that passes (e.g. an `allofterms`' smallest list), for an unordered page to scan. */
   readonly driver?: Driver;
+  /** A node passes exactly when it is in one of these (postings' cached bitsets): an `or` of such nodes is one `inBitsets` test. */
+  readonly inAny?: readonly Uint32Array[];
 }
 
 export interface Driver {
@@ -137,7 +139,10 @@ function directCheck(source: CheckSource, node: FilterPlan): IdCheck | undefined
       const parts = node.children.map((c) => compileCheck(source, c)).sort((a, b) => b.bound - a.bound);
       const tests = parts.map((p) => p.test);
       const bound = Math.min(source.universeSize, parts.reduce((s, p) => s + p.bound, 0));
-      return { bound, share: Math.min(1, parts.reduce((s, p) => s + p.share, 0)), test: tests.length === 2 ? either(tests[0] as Tester, tests[1] as Tester) : any(tests) };
+      const share = Math.min(1, parts.reduce((s, p) => s + p.share, 0));
+      const sets = parts.every((p) => p.inAny !== undefined) ? parts.flatMap((p) => p.inAny ?? []) : undefined;
+      if (sets !== undefined && parts.length > 0) return { bound, share, test: inBitsets(sets), inAny: sets };
+      return { bound, share, test: tests.length === 2 ? either(tests[0] as Tester, tests[1] as Tester) : any(tests) };
     }
     case 'has': {
       const test = hasTest(source, node.field ?? String(valueAt(source.filter, node.at)));
@@ -227,7 +232,10 @@ function allOf(lists: readonly Membership[], universe: number): IdCheck {
   const rest = sorted.slice(1).map((m) => m.has);
   const others: Tester = rest.length === 0 ? PASS : rest.length === 1 ? (rest[0] as Tester) : all(rest);
   const share = sorted.slice(1).reduce((s, m) => s * Math.min(1, m.size / Math.max(1, universe)), bound);
-  if (rest.length === 0) return { bound, share, test: smallest.has, driver: { ids: smallest.ids, test: PASS, withinUniverse: false, exact: smallest.snapshot } };
+  if (rest.length === 0) {
+    const driver = { ids: smallest.ids, test: PASS, withinUniverse: false, exact: smallest.snapshot };
+    return smallest.bits === undefined ? { bound, share, test: smallest.has, driver } : { bound, share, test: inBitsets([smallest.bits]), driver, inAny: [smallest.bits] };
+  }
   return { bound, share, test: both(smallest.has, others), driver: { ids: smallest.ids, test: others, withinUniverse: false } };
 }
 
@@ -235,6 +243,8 @@ function anyOf(lists: readonly Membership[]): IdCheck {
   const sorted = lists.filter((m) => m.size > 0).sort((a, b) => b.size - a.size);
   const bound = sorted.reduce((s, m) => s + m.size, 0);
   if (sorted.length === 0) return { bound: 0, share: 0, test: FAIL };
+  const sets = sorted.every((m) => m.bits !== undefined) ? sorted.map((m) => m.bits as Uint32Array) : undefined;
+  if (sets !== undefined) return { bound, share: bound, test: inBitsets(sets), inAny: sets };
   if (sorted.length === 1) return { bound, share: bound, test: (sorted[0] as Membership).has };
   return { bound, share: bound, test: any(sorted.map((m) => m.has)) };
 }

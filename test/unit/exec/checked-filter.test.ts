@@ -13,6 +13,7 @@ import { storeEstimates } from '../../../engine/plan/estimates.js';
 import type { FilterPlan } from '../../../engine/plan/filter-plan.js';
 import { newQueryRun, planQuery, type QueryRun } from '../../../engine/plan/query-plan.js';
 import { compiledPost, post } from '../plan/query-plan-goldens.js';
+import type { TermIndex } from '../../../engine/indexes/term-index.js';
 
 interface Row {
   readonly id: number;
@@ -153,6 +154,18 @@ describe('filters checked per candidate', () => {
     expect(taken.get('anyofterms of two words')?.has('checked-walk')).toBe(true);
     // A term no node holds bounds the filter at 0: no walk, nothing collected.
     expect([...(taken.get('likes between and a term that no post has') ?? [])]).toEqual(['sort']);
+  });
+
+  it('stay exact when the terms\' postings have cached bitsets (unions and ors tested over the bitsets in one function)', () => {
+    const index = graph.store.scalar('Post.title').index('term') as TermIndex;
+    for (const w of words) {
+      const [m] = index.members(w);
+      for (let id = 0; id < 4000; id++) m?.has(id); // past the searches' budget: the posting's bitset is built
+    }
+    // The three common words (about 1,100 posts each) have bitsets; lists under 1,024 ids have none (bitsets.ts).
+    expect(words.filter((w) => index.members(w)[0]?.bits !== undefined)).toEqual(['red', 'green', 'blue']);
+    const taken = differential(13);
+    expect(taken.get('anyofterms of two words')?.has('checked-walk')).toBe(true);
   });
 
   it('stay exact after deletes and rewrites of the order and filter values', () => {

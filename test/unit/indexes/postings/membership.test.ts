@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bitsetOf } from '../../../../engine/indexes/postings/bitsets.js';
-import { membershipOf } from '../../../../engine/indexes/postings/membership.js';
+import { inBitsets, membershipOf } from '../../../../engine/indexes/postings/membership.js';
 import { TermIndex } from '../../../../engine/indexes/term-index.js';
 
 const evens = Array.from({ length: 4096 }, (_, i) => 2 * i + 2);
@@ -53,5 +53,26 @@ describe('membership searches', () => {
       const m = membershipOf(ids);
       expect(sequence.map((id) => m.has(id))).toEqual(sequence.map((id) => holds.has(id)));
     }
+  });
+});
+
+describe('inBitsets', () => {
+  it('answers whether an id is in any of one, two or three bitsets (ids past a bitset\'s end included)', () => {
+    const lists = [evens, Array.from({ length: 2000 }, (_, i) => 3 * i + 1), Array.from({ length: 3000 }, (_, i) => 5 * i + 3)];
+    const sets = lists.map((l) => bitsetOf(l) as Uint32Array);
+    for (let n = 1; n <= 3; n++) {
+      const test = inBitsets(sets.slice(0, n));
+      const holds = new Set(lists.slice(0, n).flat());
+      const probes = Array.from({ length: 20_000 }, (_, id) => id);
+      expect(probes.filter(test), `${n} bitsets`).toEqual(probes.filter((id) => holds.has(id)));
+    }
+    expect(inBitsets([])(5)).toBe(false);
+  });
+
+  it('a membership exposes its bitset only once cached (a built-on-the-way one is not)', () => {
+    const bits = bitsetOf(evens);
+    expect(membershipOf(evens, undefined, (build) => (build ? undefined : bits)).bits).toBe(bits);
+    expect(membershipOf(evens, undefined, (build) => (build ? bits : undefined)).bits).toBeUndefined();
+    expect(membershipOf(evens).bits).toBeUndefined();
   });
 });
