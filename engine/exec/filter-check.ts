@@ -29,7 +29,7 @@ import type { GeoIndex } from '../indexes/geo-index.js';
 export interface IdCheck {
   /** An upper bound of the universe's ids that pass (exact for postings and materialised nodes). */
   readonly bound: number;
-  /** The estimated share of the universe that passes (lists taken as independent). */
+  /** The estimated share of the universe that passes (lists taken as independent); for a walk (compileCheck's `walk`), a range holding the walk's start counts 1 (rangeEstimate). */
   readonly share: number;
   /** Whether a node of the universe passes. */
   readonly test: (id: number) => boolean;
@@ -67,9 +67,15 @@ export type Tester = (id: number) => boolean;
 const PASS: Tester = () => true;
 const FAIL: Tester = () => false;
 
-/** The per-candidate test of `node`; nodes without a direct test are materialised. */
-export function compileCheck(source: CheckSource, node: FilterPlan): IdCheck {
-  const direct = directCheck(source, node);
+/** The order a checked walk visits nodes in: the walked predicate and its direction. */
+export interface WalkedOrder {
+  readonly predicate: string;
+  readonly desc: boolean;
+}
+
+/** The per-candidate test of `node`; nodes without a direct test are materialised. `walk`: the order a walk would test in (shares of ranges on its key). */
+export function compileCheck(source: CheckSource, node: FilterPlan, walk?: WalkedOrder): IdCheck {
+  const direct = directCheck(source, node, walk);
   if (direct !== undefined) return direct;
   const ids = source.materialise(node);
   return { bound: ids.length, share: ids.length / Math.max(1, source.universeSize), test: membershipOf(ids).has, ids, driver: { ids, test: PASS, withinUniverse: withinUniverse(node) } };
@@ -109,19 +115,19 @@ function countedCheck(source: CheckSource, node: FilterPlan, produced: Map<Filte
   };
 }
 
-function directCheck(source: CheckSource, node: FilterPlan): IdCheck | undefined {
+function directCheck(source: CheckSource, node: FilterPlan, walk: WalkedOrder | undefined): IdCheck | undefined {
   const n = Math.max(1, source.universeSize);
   switch (node.op) {
     case 'scan':
       return { bound: source.universeSize, share: 1, test: PASS };
     case 'not': {
-      const child = compileCheck(source, node.child);
+      const child = compileCheck(source, node.child, walk);
       const test = child.test;
       return { bound: source.universeSize, share: 1 - child.share, test: (id) => !test(id) };
     }
     case 'and': {
       // Most selective first: a failing node ends the test soonest.
-      const parts = node.children.map((c) => compileCheck(source, c)).sort((a, b) => a.bound - b.bound);
+      const parts = node.children.map((c) => compileCheck(source, c, walk)).sort((a, b) => a.bound - b.bound);
       const bound = parts[0]?.bound ?? source.universeSize;
       const share = parts.reduce((s, p) => s * p.share, 1);
       const tests = parts.map((p) => p.test);
@@ -136,7 +142,7 @@ function directCheck(source: CheckSource, node: FilterPlan): IdCheck | undefined
       return { bound, share, test, driver: { ids, test: driverTest, withinUniverse: within } };
     }
     case 'or': {
-      const parts = node.children.map((c) => compileCheck(source, c)).sort((a, b) => b.bound - a.bound);
+      const parts = node.children.map((c) => compileCheck(source, c, walk)).sort((a, b) => b.bound - a.bound);
       const tests = parts.map((p) => p.test);
       const bound = Math.min(source.universeSize, parts.reduce((s, p) => s + p.bound, 0));
       const share = Math.min(1, parts.reduce((s, p) => s + p.share, 0));
@@ -155,7 +161,10 @@ function directCheck(source: CheckSource, node: FilterPlan): IdCheck | undefined
         return check.driver === undefined ? scaled : { ...scaled, driver: { ...check.driver, withinUniverse: withinUniverse(node) } };
       }
       const test = isValueTested(node) ? valueTest(source, node) : undefined;
-      return test === undefined ? undefined : { bound: Math.min(node.estimate, source.universeSize), share: Math.min(1, node.estimate / n), test };
+      if (test === undefined) return undefined;
+      const range = rangeEstimate(source, node, walk);
+      const estimate = range?.size ?? node.estimate;
+      return { bound: Math.min(estimate, source.universeSize), share: range?.walkedFirst === true ? 1 : Math.min(1, estimate / n), test };
     }
     default:
       return undefined;
@@ -294,6 +303,25 @@ function valueTest(source: CheckSource, node: Extract<FilterPlan, { op: 'index' 
   const bound = { value: stored(arg), inclusive: node.fn === 'le' || node.fn === 'ge' };
   return valueMatches(column, [index.rangeTest(node.fn === 'le' || node.fn === 'lt' ? { upper: bound } : { lower: bound })]);
 }
+
+/**
+ * A range's size with this request's bounds (the ordered index's key positions, O(log n)), not the
+ * plan's estimate for values it never saw: `score > x` passes nine in ten nodes or one in a hundred
+ * depending on x, and the walk-or-collect rule weighs exactly that share. `walkedFirst`: the range is
+ * on the walked key and holds the walk's start (`gt` walking down, `lt` walking up), so its nodes
+ * come first rather than spread through the walk (its share then does not thin the walk out).
+ * Undefined for other nodes.
+ */
+function rangeEstimate(source: CheckSource, node: Extract<FilterPlan, { op: 'index' }>, walk: WalkedOrder | undefined): { readonly size: number; readonly walkedFirst: boolean } | undefined {
+  if (node.index === 'hash' || node.index === 'none' || !rangeFns.has(node.fn)) return undefined;
+  const index = source.ctx.graph.store.scalar(node.model.predicate).index(node.index) as OrderedIndex | undefined;
+  if (index === undefined) return undefined;
+  const bounds = rangeBounds(node.model, node.fn, valueAt(source.filter, node.at));
+  const open = walk?.desc === true ? bounds.upper === undefined : bounds.lower === undefined;
+  return { size: index.estimateRange(bounds), walkedFirst: walk?.predicate === node.model.predicate && open };
+}
+
+const rangeFns = new Set(['lt', 'le', 'gt', 'ge', 'between']);
 
 /** A hash lookup's ids are the nodes whose value holds the key (the index's own matcher). */
 function holdsAny(column: ScalarColumn, keys: readonly (HashKey | undefined)[]): Tester {

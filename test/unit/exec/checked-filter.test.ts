@@ -188,13 +188,26 @@ describe('filters checked per candidate', () => {
   });
 
   it('gives up a walk that finds nothing after its budget (the entries collecting would cost), not at the end of the index', () => {
-    const args = { filter: { and: [{ title: { anyofterms: 'red teal' } }, { likes: { gt: 200 } }] }, order: { desc: 'likes' }, first: 5 };
+    // Only posts without likes pass (they are not in the likes index), where `in`'s plan estimate says few fail.
+    const all = Array.from({ length: 100 }, (_, i) => i);
+    const args = { filter: { and: [{ title: { anyofterms: 'red teal' } }, { not: { likes: { in: all } } }] }, order: { desc: 'likes' }, first: 5 };
     const { ids, run: trace } = run(args);
-    expect(ids).toEqual([]);
+    expect(ids).toEqual(naive((r) => hasAny(r, 'red teal') && r.likes === undefined, true, 0, 5));
     expect(trace.strategy).not.toBe('checked-walk');
     const withLikes = rows.filter((r) => r.alive && r.likes !== undefined).length;
     expect(trace.visited).toBeGreaterThan(0);
     expect(trace.visited).toBeLessThan(withLikes / 2);
+  });
+
+  it('weighs a range by its bounds in this request, not the plan\'s estimate: a range nothing passes is not walked', () => {
+    const args = { filter: { and: [{ title: { anyofterms: 'red teal' } }, { likes: { gt: 200 } }] }, order: { desc: 'likes' }, first: 5 };
+    const { ids, run: trace } = run(args);
+    expect(ids).toEqual([]);
+    expect(trace.visited).toBe(0);
+    // Nearly every post passes `likes ge 1`: the walk stops at the page.
+    const wide = run({ filter: { and: [{ title: { anyofterms: 'red teal' } }, { likes: { ge: 1 } }] }, order: { desc: 'likes' }, first: 5 });
+    expect(wide.ids).toEqual(naive((r) => hasAny(r, 'red teal') && r.likes !== undefined && r.likes >= 1, true, 0, 5));
+    expect(wide.run.strategy).toBe('checked-walk');
   });
 
   it('unordered pages (uid order) scan the smallest list testing the filter, and equal a naive scan', () => {
