@@ -123,7 +123,11 @@ function directCheck(source: CheckSource, node: FilterPlan, walk: WalkedOrder | 
     case 'not': {
       const child = compileCheck(source, node.child, walk);
       const test = child.test;
-      return { bound: source.universeSize, share: 1 - child.share, test: (id) => !test(id) };
+      // Not a range holding the walk's end: the rest of the walk comes first (as a range holding its
+      // start); not one holding the start: the plain share (the child's counts 1 for the walk).
+      const range = node.child.op === 'index' ? rangeEstimate(source, node.child, walk) : undefined;
+      const share = range?.walked === 'end' ? 1 : range?.walked === 'start' ? 1 - Math.min(1, range.size / n) : 1 - child.share;
+      return { bound: source.universeSize, share, test: (id) => !test(id) };
     }
     case 'and': {
       // Most selective first: a failing node ends the test soonest.
@@ -164,7 +168,7 @@ function directCheck(source: CheckSource, node: FilterPlan, walk: WalkedOrder | 
       if (test === undefined) return undefined;
       const range = rangeEstimate(source, node, walk);
       const estimate = range?.size ?? node.estimate;
-      return { bound: Math.min(estimate, source.universeSize), share: range?.walkedFirst === true ? 1 : Math.min(1, estimate / n), test };
+      return { bound: Math.min(estimate, source.universeSize), share: range?.walked === 'start' ? 1 : Math.min(1, estimate / n), test };
     }
     default:
       return undefined;
@@ -307,18 +311,20 @@ function valueTest(source: CheckSource, node: Extract<FilterPlan, { op: 'index' 
 /**
  * A range's size with this request's bounds (the ordered index's key positions, O(log n)), not the
  * plan's estimate for values it never saw: `score > x` passes nine in ten nodes or one in a hundred
- * depending on x, and the walk-or-collect rule weighs exactly that share. `walkedFirst`: the range is
- * on the walked key and holds the walk's start (`gt` walking down, `lt` walking up), so its nodes
- * come first rather than spread through the walk (its share then does not thin the walk out).
- * Undefined for other nodes.
+ * depending on x, and the walk-or-collect rule weighs exactly that share. `walked`: the range is on
+ * the walked key and holds the walk's start (`gt` walking down, `lt` walking up) or its end, so its
+ * nodes come first (or last) rather than spread through the walk (a range holding the start, or the
+ * negation of one holding the end, then does not thin the walk out). Undefined for other nodes.
  */
-function rangeEstimate(source: CheckSource, node: Extract<FilterPlan, { op: 'index' }>, walk: WalkedOrder | undefined): { readonly size: number; readonly walkedFirst: boolean } | undefined {
+function rangeEstimate(source: CheckSource, node: Extract<FilterPlan, { op: 'index' }>, walk: WalkedOrder | undefined): { readonly size: number; readonly walked?: 'start' | 'end' } | undefined {
   if (node.index === 'hash' || node.index === 'none' || !rangeFns.has(node.fn)) return undefined;
   const index = source.ctx.graph.store.scalar(node.model.predicate).index(node.index) as OrderedIndex | undefined;
   if (index === undefined) return undefined;
   const bounds = rangeBounds(node.model, node.fn, valueAt(source.filter, node.at));
-  const open = walk?.desc === true ? bounds.upper === undefined : bounds.lower === undefined;
-  return { size: index.estimateRange(bounds), walkedFirst: walk?.predicate === node.model.predicate && open };
+  const size = index.estimateRange(bounds);
+  if (walk === undefined || walk.predicate !== node.model.predicate || (bounds.lower === undefined) === (bounds.upper === undefined)) return { size };
+  const start = walk.desc ? bounds.upper === undefined : bounds.lower === undefined;
+  return { size, walked: start ? 'start' : 'end' };
 }
 
 const rangeFns = new Set(['lt', 'le', 'gt', 'ge', 'between']);

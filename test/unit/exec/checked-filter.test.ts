@@ -14,6 +14,8 @@ import type { FilterPlan } from '../../../engine/plan/filter-plan.js';
 import { newQueryRun, planQuery, type QueryRun } from '../../../engine/plan/query-plan.js';
 import { compiledPost, post } from '../plan/query-plan-goldens.js';
 import type { TermIndex } from '../../../engine/indexes/term-index.js';
+import { prepareFilter } from '../../../engine/exec/filter-eval.js';
+import { typeUniverse } from '../../../engine/exec/universe.js';
 
 interface Row {
   readonly id: number;
@@ -208,6 +210,29 @@ describe('filters checked per candidate', () => {
     const wide = run({ filter: { and: [{ title: { anyofterms: 'red teal' } }, { likes: { ge: 1 } }] }, order: { desc: 'likes' }, first: 5 });
     expect(wide.ids).toEqual(naive((r) => hasAny(r, 'red teal') && r.likes !== undefined && r.likes >= 1, true, 0, 5));
     expect(wide.run.strategy).toBe('checked-walk');
+    // likes ≥ 97 (as not likes < 97) holds the start of a walk down the likes: few posts pass, but they come first.
+    const top = { filter: { and: [{ title: { anyofterms: 'red teal' } }, { not: { likes: { lt: 97 } } }] }, order: { desc: 'likes' }, first: 5 };
+    const walked = run(top);
+    expect(walked.ids).toEqual(naive((r) => hasAny(r, 'red teal') && !(r.likes !== undefined && r.likes < 97), true, 0, 5));
+    expect(walked.run.strategy).toBe('checked-walk');
+    expect(walked.run.visited).toBeLessThan(40);
+  });
+
+  it('counts a range holding the walk\'s start, or the negation of one holding its end, as passing all for the walk', () => {
+    const share = (filter: Record<string, unknown>, desc?: boolean): number => {
+      const plan = planQuery('queryPost', post, { filter }, storeEstimates(graph.store));
+      const prepared = prepareFilter(ctx, post, filter, typeUniverse(graph.store, 'Post'));
+      return prepared.check(plan.filter, desc === undefined ? undefined : { predicate: 'Post.likes', desc }).share;
+    };
+    const top = { likes: { ge: 97 } };
+    expect(share(top)).toBeLessThan(0.1);
+    expect(share(top, true)).toBe(1);
+    expect(share(top, false)).toBe(share(top));
+    const notBottom = { not: { likes: { lt: 97 } } };
+    expect(share(notBottom)).toBeLessThan(0.5);
+    expect(share(notBottom, true)).toBe(1);
+    expect(share(notBottom, false)).toBe(share(notBottom));
+    expect(share({ likes: { between: { min: 90, max: 99 } } }, true)).toBeLessThan(0.2);
   });
 
   it('unordered pages (uid order) scan the smallest list testing the filter, and equal a naive scan', () => {
