@@ -19,6 +19,23 @@ describe('membership tests', () => {
     expect(builds).toEqual([false, true]);
   });
 
+  it('counts the searches of one list across memberships (one per request): a list searched a little by many requests gets its bitset', () => {
+    const ids = Array.from({ length: 4096 }, (_, i) => 2 * i + 1);
+    const builds: boolean[] = [];
+    let bits: Uint32Array | undefined;
+    const bitset = (build: boolean): Uint32Array | undefined => {
+      builds.push(build);
+      if (build) bits = bitsetOf(ids);
+      return bits;
+    };
+    // Each request tests 200 ids; the budget is about 342 searches in all.
+    for (let request = 0; request < 3; request++) {
+      const m = membershipOf(ids, undefined, bitset);
+      for (let k = 0; k < 200; k++) expect(m.has(k * 37)).toBe((k * 37) % 2 === 1);
+    }
+    expect(builds).toEqual([false, false, true, false]);
+  });
+
   it('uses a cached bitset at once and never builds for a few tests', () => {
     const asked: boolean[] = [];
     const few = membershipOf(evens, undefined, (build) => (asked.push(build), undefined));
