@@ -30,7 +30,24 @@ export function walkChecked(ctx: ExecContext, type: TypeModel, key: OrderKey, ki
   if (page.first === 0) return { ids: [], visited: 0 };
   const taker = new PageTaker(page, budget);
   const member = typeMember(ctx, type, key.model, test);
-  index.walk(key.desc ? 'desc' : 'asc', (p: Posting) => taker.offerPosting(p, member));
+  // A chunk of postings per call (not a callback per posting): the visit is the test and the taker.
+  if (key.desc) {
+    index.walkChunks('desc', (postings) => {
+      for (let i = postings.length - 1; i >= 0; i--) {
+        const p = postings[i] as Posting;
+        if (typeof p === 'number' ? taker.offer(p, member) : taker.offerPosting(p, member)) return true;
+      }
+      return false;
+    });
+  } else {
+    index.walkChunks('asc', (postings) => {
+      for (let i = 0; i < postings.length; i++) {
+        const p = postings[i] as Posting;
+        if (typeof p === 'number' ? taker.offer(p, member) : taker.offerPosting(p, member)) return true;
+      }
+      return false;
+    });
+  }
   return { ids: taker.done ? taker.out : undefined, visited: taker.checked };
 }
 

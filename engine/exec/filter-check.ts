@@ -20,7 +20,7 @@ import type { Bound } from '../indexes/postings/sorted-chunk-map.js';
 import type { TokenIndex } from '../indexes/token-index.js';
 import type { TrigramIndex } from '../indexes/trigram-index.js';
 import { regexpParts, withRegexpErrors } from './regexp-literal.js';
-import { membershipOf, type Membership } from '../indexes/postings/membership.js';
+import { inBitsets, membershipOf, type Membership } from '../indexes/postings/membership.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import type { ExecContext } from './exec-context.js';
 import { geoPoint, rangeBounds, toStoredValue, type PointInput } from './stored-values.js';
@@ -29,7 +29,7 @@ import type { GeoIndex } from '../indexes/geo-index.js';
 export interface IdCheck {
   /** An upper bound of the universe's ids that pass (exact for postings and materialised nodes). */
   readonly bound: number;
-  /** The estimated share of the universe that passes (lists taken as independent). */
+  /** The estimated share of the universe that passes (lists taken as independent); for a walk (compileCheck's `walk`), a range holding the walk's start counts 1 (rangeEstimate). */
   readonly share: number;
   /** Whether a node of the universe passes. */
   readonly test: (id: number) => boolean;
@@ -37,6 +37,8 @@ export interface IdCheck {
   readonly ids?: SortedIds;
   /** Ascending ids holding every node that passes (e.g. an `allofterms`' smallest list), for an unordered page to scan. */
   readonly driver?: Driver;
+  /** A node passes exactly when it is in one of these (postings' cached bitsets): an `or` of such nodes is one `inBitsets` test. */
+  readonly inAny?: readonly Uint32Array[];
 }
 
 export interface Driver {
@@ -65,9 +67,15 @@ export type Tester = (id: number) => boolean;
 const PASS: Tester = () => true;
 const FAIL: Tester = () => false;
 
-/** The per-candidate test of `node`; nodes without a direct test are materialised. */
-export function compileCheck(source: CheckSource, node: FilterPlan): IdCheck {
-  const direct = directCheck(source, node);
+/** The order a checked walk visits nodes in: the walked predicate and its direction. */
+export interface WalkedOrder {
+  readonly predicate: string;
+  readonly desc: boolean;
+}
+
+/** The per-candidate test of `node`; nodes without a direct test are materialised. `walk`: the order a walk would test in (shares of ranges on its key). */
+export function compileCheck(source: CheckSource, node: FilterPlan, walk?: WalkedOrder): IdCheck {
+  const direct = directCheck(source, node, walk);
   if (direct !== undefined) return direct;
   const ids = source.materialise(node);
   return { bound: ids.length, share: ids.length / Math.max(1, source.universeSize), test: membershipOf(ids).has, ids, driver: { ids, test: PASS, withinUniverse: withinUniverse(node) } };
@@ -107,19 +115,23 @@ function countedCheck(source: CheckSource, node: FilterPlan, produced: Map<Filte
   };
 }
 
-function directCheck(source: CheckSource, node: FilterPlan): IdCheck | undefined {
+function directCheck(source: CheckSource, node: FilterPlan, walk: WalkedOrder | undefined): IdCheck | undefined {
   const n = Math.max(1, source.universeSize);
   switch (node.op) {
     case 'scan':
       return { bound: source.universeSize, share: 1, test: PASS };
     case 'not': {
-      const child = compileCheck(source, node.child);
+      const child = compileCheck(source, node.child, walk);
       const test = child.test;
-      return { bound: source.universeSize, share: 1 - child.share, test: (id) => !test(id) };
+      // Not a range holding the walk's end: the rest of the walk comes first (as a range holding its
+      // start); not one holding the start: the plain share (the child's counts 1 for the walk).
+      const range = node.child.op === 'index' ? rangeEstimate(source, node.child, walk) : undefined;
+      const share = range?.walked === 'end' ? 1 : range?.walked === 'start' ? 1 - Math.min(1, range.size / n) : 1 - child.share;
+      return { bound: source.universeSize, share, test: (id) => !test(id) };
     }
     case 'and': {
       // Most selective first: a failing node ends the test soonest.
-      const parts = node.children.map((c) => compileCheck(source, c)).sort((a, b) => a.bound - b.bound);
+      const parts = node.children.map((c) => compileCheck(source, c, walk)).sort((a, b) => a.bound - b.bound);
       const bound = parts[0]?.bound ?? source.universeSize;
       const share = parts.reduce((s, p) => s * p.share, 1);
       const tests = parts.map((p) => p.test);
@@ -134,10 +146,13 @@ function directCheck(source: CheckSource, node: FilterPlan): IdCheck | undefined
       return { bound, share, test, driver: { ids, test: driverTest, withinUniverse: within } };
     }
     case 'or': {
-      const parts = node.children.map((c) => compileCheck(source, c)).sort((a, b) => b.bound - a.bound);
+      const parts = node.children.map((c) => compileCheck(source, c, walk)).sort((a, b) => b.bound - a.bound);
       const tests = parts.map((p) => p.test);
       const bound = Math.min(source.universeSize, parts.reduce((s, p) => s + p.bound, 0));
-      return { bound, share: Math.min(1, parts.reduce((s, p) => s + p.share, 0)), test: tests.length === 2 ? either(tests[0] as Tester, tests[1] as Tester) : any(tests) };
+      const share = Math.min(1, parts.reduce((s, p) => s + p.share, 0));
+      const sets = parts.every((p) => p.inAny !== undefined) ? parts.flatMap((p) => p.inAny ?? []) : undefined;
+      if (sets !== undefined && parts.length > 0) return { bound, share, test: inBitsets(sets), inAny: sets };
+      return { bound, share, test: tests.length === 2 ? either(tests[0] as Tester, tests[1] as Tester) : any(tests) };
     }
     case 'has': {
       const test = hasTest(source, node.field ?? String(valueAt(source.filter, node.at)));
@@ -150,7 +165,10 @@ function directCheck(source: CheckSource, node: FilterPlan): IdCheck | undefined
         return check.driver === undefined ? scaled : { ...scaled, driver: { ...check.driver, withinUniverse: withinUniverse(node) } };
       }
       const test = isValueTested(node) ? valueTest(source, node) : undefined;
-      return test === undefined ? undefined : { bound: Math.min(node.estimate, source.universeSize), share: Math.min(1, node.estimate / n), test };
+      if (test === undefined) return undefined;
+      const range = rangeEstimate(source, node, walk);
+      const estimate = range?.size ?? node.estimate;
+      return { bound: Math.min(estimate, source.universeSize), share: range?.walked === 'start' ? 1 : Math.min(1, estimate / n), test };
     }
     default:
       return undefined;
@@ -227,7 +245,10 @@ function allOf(lists: readonly Membership[], universe: number): IdCheck {
   const rest = sorted.slice(1).map((m) => m.has);
   const others: Tester = rest.length === 0 ? PASS : rest.length === 1 ? (rest[0] as Tester) : all(rest);
   const share = sorted.slice(1).reduce((s, m) => s * Math.min(1, m.size / Math.max(1, universe)), bound);
-  if (rest.length === 0) return { bound, share, test: smallest.has, driver: { ids: smallest.ids, test: PASS, withinUniverse: false, exact: smallest.snapshot } };
+  if (rest.length === 0) {
+    const driver = { ids: smallest.ids, test: PASS, withinUniverse: false, exact: smallest.snapshot };
+    return smallest.bits === undefined ? { bound, share, test: smallest.has, driver } : { bound, share, test: inBitsets([smallest.bits]), driver, inAny: [smallest.bits] };
+  }
   return { bound, share, test: both(smallest.has, others), driver: { ids: smallest.ids, test: others, withinUniverse: false } };
 }
 
@@ -235,6 +256,8 @@ function anyOf(lists: readonly Membership[]): IdCheck {
   const sorted = lists.filter((m) => m.size > 0).sort((a, b) => b.size - a.size);
   const bound = sorted.reduce((s, m) => s + m.size, 0);
   if (sorted.length === 0) return { bound: 0, share: 0, test: FAIL };
+  const sets = sorted.every((m) => m.bits !== undefined) ? sorted.map((m) => m.bits as Uint32Array) : undefined;
+  if (sets !== undefined) return { bound, share: bound, test: inBitsets(sets), inAny: sets };
   if (sorted.length === 1) return { bound, share: bound, test: (sorted[0] as Membership).has };
   return { bound, share: bound, test: any(sorted.map((m) => m.has)) };
 }
@@ -284,6 +307,27 @@ function valueTest(source: CheckSource, node: Extract<FilterPlan, { op: 'index' 
   const bound = { value: stored(arg), inclusive: node.fn === 'le' || node.fn === 'ge' };
   return valueMatches(column, [index.rangeTest(node.fn === 'le' || node.fn === 'lt' ? { upper: bound } : { lower: bound })]);
 }
+
+/**
+ * A range's size with this request's bounds (the ordered index's key positions, O(log n)), not the
+ * plan's estimate for values it never saw: `score > x` passes nine in ten nodes or one in a hundred
+ * depending on x, and the walk-or-collect rule weighs exactly that share. `walked`: the range is on
+ * the walked key and holds the walk's start (`gt` walking down, `lt` walking up) or its end, so its
+ * nodes come first (or last) rather than spread through the walk (a range holding the start, or the
+ * negation of one holding the end, then does not thin the walk out). Undefined for other nodes.
+ */
+function rangeEstimate(source: CheckSource, node: Extract<FilterPlan, { op: 'index' }>, walk: WalkedOrder | undefined): { readonly size: number; readonly walked?: 'start' | 'end' } | undefined {
+  if (node.index === 'hash' || node.index === 'none' || !rangeFns.has(node.fn)) return undefined;
+  const index = source.ctx.graph.store.scalar(node.model.predicate).index(node.index) as OrderedIndex | undefined;
+  if (index === undefined) return undefined;
+  const bounds = rangeBounds(node.model, node.fn, valueAt(source.filter, node.at));
+  const size = index.estimateRange(bounds);
+  if (walk === undefined || walk.predicate !== node.model.predicate || (bounds.lower === undefined) === (bounds.upper === undefined)) return { size };
+  const start = walk.desc ? bounds.upper === undefined : bounds.lower === undefined;
+  return { size, walked: start ? 'start' : 'end' };
+}
+
+const rangeFns = new Set(['lt', 'le', 'gt', 'ge', 'between']);
 
 /** A hash lookup's ids are the nodes whose value holds the key (the index's own matcher). */
 function holdsAny(column: ScalarColumn, keys: readonly (HashKey | undefined)[]): Tester {

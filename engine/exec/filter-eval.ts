@@ -4,7 +4,7 @@
 
 import type { SortedIds } from '../util/sorted-ids.js';
 import { difference, intersect, unionMany } from '../util/sorted-ids.js';
-import { checkFilter, compileCheck, type CheckSource, type IdCheck } from './filter-check.js';
+import { checkFilter, compileCheck, type CheckSource, type IdCheck, type WalkedOrder } from './filter-check.js';
 import { regexpParts, withRegexpErrors } from './regexp-literal.js';
 import { GraphStore } from '../store/graph-store.js';
 import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
@@ -66,7 +66,8 @@ export function runFilter(
 
 /** One request's filter over `universe`, run or compiled into a per-candidate test (filter-check.ts); nodes materialised for a test are run once. */
 export interface PreparedFilter {
-  check(plan: FilterPlan): IdCheck;
+  /** `walk`: the order a checked walk would visit nodes in (filter-check.ts WalkedOrder). */
+  check(plan: FilterPlan, walk?: WalkedOrder): IdCheck;
   /** The plan's ids within the universe (as runFilter). */
   bounded(plan: FilterPlan): SortedIds;
 }
@@ -109,8 +110,8 @@ class FilterRun implements CheckSource {
     return this.universe.size;
   }
 
-  check(node: FilterPlan): IdCheck {
-    return compileCheck(this, node);
+  check(node: FilterPlan, walk?: WalkedOrder): IdCheck {
+    return compileCheck(this, node, walk);
   }
 
   materialise(node: FilterPlan): SortedIds {

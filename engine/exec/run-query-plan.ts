@@ -65,7 +65,8 @@ function checkedPage(
   const walk = plan.order.walk;
   const unordered = plan.order.keys.length === 0;
   if ((walk === undefined && !unordered) || limit === undefined || plan.filter.op === 'scan') return undefined;
-  const check = filter.check(plan.filter);
+  const first = plan.order.keys[0];
+  const check = filter.check(plan.filter, first === undefined ? undefined : { predicate: first.model.predicate, desc: first.desc });
   if (check.ids !== undefined) return { candidates: withinUniverse(plan.filter) ? check.ids : restrictTo(check.ids, universe) };
   // One list is its own candidate list: the usual page step (and its cached prefix per list) serves it.
   const exact = check.driver?.exact;
@@ -85,7 +86,8 @@ function checkedPage(
   if (walk === undefined) return undefined;
   const bound = Math.min(check.bound, universe.size);
   const matches = Math.min(bound, check.share * universe.size);
-  if (!prefersWalk(limit, total, matches, bound, checkedVisitCost)) return undefined;
+  // A range holding the walk's start counts as passing all (filter-check.ts rangeEstimate): the share is the walk's density, not the matches.
+  if (!prefersWalk(limit, total, matches, bound, checkedVisitCost, Math.min(universe.size, check.share * universe.size))) return undefined;
   const key = plan.order.keys[0] as OrderKey;
   const { ids, visited } = walkChecked(ctx, type, key, walk, check.test, page, checkedWalkBudget(limit, bound, matches, checkedVisitCost));
   if (ids === undefined) {

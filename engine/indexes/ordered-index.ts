@@ -225,6 +225,11 @@ export class OrderedIndex<K extends OrderKey = number | bigint> implements Value
     this.map.forEachPosting(direction === 'desc', fn);
   }
 
+  /** `walk` a chunk of postings at a time (`fn` reads each chunk in `direction`, returns true to stop). Do not write while walking. */
+  walkChunks(direction: OrderDirection, fn: (postings: readonly Posting[]) => boolean): void {
+    this.map.forEachChunk(direction === 'desc', fn);
+  }
+
   /** Distinct keys with their ids, ascending (for tests, snapshots and aggregates). */
   entriesInOrder(): Iterable<[K, SortedIds]> {
     return this.map.entries();

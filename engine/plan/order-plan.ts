@@ -122,11 +122,13 @@ const collectCostPerMatch = 3;
  * through the order) at `testCost` each; collecting gathers the `bound` ids the matches are drawn
  * from (a range, a posting, a grid's buckets) and orders each match. `matches` is an estimate (lists
  * taken as independent): two common words each in 3% of the posts bound the walk at 3% but match
- * 0.1%, where the walk would visit a third of the index for nothing.
+ * 0.1%, where the walk would visit a third of the index for nothing. `spread`: the matches the walk's
+ * visits are counted from when not `matches` (a range holding the walk's start does not thin the walk
+ * out: the walk meets the other conditions' share of `total`, while collecting costs the range).
  */
-export function prefersWalk(limit: number, total: number, matches: number, bound: number, testCost: number): boolean {
-  if (matches <= 0) return false;
-  const visits = Math.min(total, (limit * total) / matches);
+export function prefersWalk(limit: number, total: number, matches: number, bound: number, testCost: number, spread = matches): boolean {
+  if (matches <= 0 || spread <= 0) return false;
+  const visits = Math.min(total, (limit * total) / spread);
   return visits * testCost < bound + collectCostPerMatch * matches;
 }
 

@@ -142,6 +142,20 @@ export class SortedChunkMap<K> {
   }
 
   /**
+   * Every chunk's postings in key order (chunks first to last, or last to first when `desc`; the caller
+   * reads each chunk's postings in the same direction): one call per chunk of up to CHUNK_MAX keys
+   * rather than one per posting, for walks testing each id. `fn` returns true to stop.
+   */
+  forEachChunk(desc: boolean, fn: (vals: readonly Posting[]) => boolean): void {
+    const chunks = this.chunks;
+    if (!desc) {
+      for (let c = 0; c < chunks.length; c++) if (fn((chunks[c] as Chunk<K>).vals)) return;
+      return;
+    }
+    for (let c = chunks.length - 1; c >= 0; c--) if (fn((chunks[c] as Chunk<K>).vals)) return;
+  }
+
+  /**
    * The postings of keys within the bounds, in key order, without a generator (ordered walks from a
    * range bound): `fn` returns true to stop.
    */

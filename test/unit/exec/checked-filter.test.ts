@@ -13,6 +13,9 @@ import { storeEstimates } from '../../../engine/plan/estimates.js';
 import type { FilterPlan } from '../../../engine/plan/filter-plan.js';
 import { newQueryRun, planQuery, type QueryRun } from '../../../engine/plan/query-plan.js';
 import { compiledPost, post } from '../plan/query-plan-goldens.js';
+import type { TermIndex } from '../../../engine/indexes/term-index.js';
+import { prepareFilter } from '../../../engine/exec/filter-eval.js';
+import { typeUniverse } from '../../../engine/exec/universe.js';
 
 interface Row {
   readonly id: number;
@@ -155,6 +158,18 @@ describe('filters checked per candidate', () => {
     expect([...(taken.get('likes between and a term that no post has') ?? [])]).toEqual(['sort']);
   });
 
+  it('stay exact when the terms\' postings have cached bitsets (unions and ors tested over the bitsets in one function)', () => {
+    const index = graph.store.scalar('Post.title').index('term') as TermIndex;
+    for (const w of words) {
+      const [m] = index.members(w);
+      for (let id = 0; id < 4000; id++) m?.has(id); // past the searches' budget: the posting's bitset is built
+    }
+    // The three common words (about 1,100 posts each) have bitsets; lists under 1,024 ids have none (bitsets.ts).
+    expect(words.filter((w) => index.members(w)[0]?.bits !== undefined)).toEqual(['red', 'green', 'blue']);
+    const taken = differential(13);
+    expect(taken.get('anyofterms of two words')?.has('checked-walk')).toBe(true);
+  });
+
   it('stay exact after deletes and rewrites of the order and filter values', () => {
     const store = graph.store;
     const draw = prng(3);
@@ -175,13 +190,49 @@ describe('filters checked per candidate', () => {
   });
 
   it('gives up a walk that finds nothing after its budget (the entries collecting would cost), not at the end of the index', () => {
-    const args = { filter: { and: [{ title: { anyofterms: 'red teal' } }, { likes: { gt: 200 } }] }, order: { desc: 'likes' }, first: 5 };
+    // Only posts without likes pass (they are not in the likes index), where `in`'s plan estimate says few fail.
+    const all = Array.from({ length: 100 }, (_, i) => i);
+    const args = { filter: { and: [{ title: { anyofterms: 'red teal' } }, { not: { likes: { in: all } } }] }, order: { desc: 'likes' }, first: 5 };
     const { ids, run: trace } = run(args);
-    expect(ids).toEqual([]);
+    expect(ids).toEqual(naive((r) => hasAny(r, 'red teal') && r.likes === undefined, true, 0, 5));
     expect(trace.strategy).not.toBe('checked-walk');
     const withLikes = rows.filter((r) => r.alive && r.likes !== undefined).length;
     expect(trace.visited).toBeGreaterThan(0);
     expect(trace.visited).toBeLessThan(withLikes / 2);
+  });
+
+  it('weighs a range by its bounds in this request, not the plan\'s estimate: a range nothing passes is not walked', () => {
+    const args = { filter: { and: [{ title: { anyofterms: 'red teal' } }, { likes: { gt: 200 } }] }, order: { desc: 'likes' }, first: 5 };
+    const { ids, run: trace } = run(args);
+    expect(ids).toEqual([]);
+    expect(trace.visited).toBe(0);
+    // Nearly every post passes `likes ge 1`: the walk stops at the page.
+    const wide = run({ filter: { and: [{ title: { anyofterms: 'red teal' } }, { likes: { ge: 1 } }] }, order: { desc: 'likes' }, first: 5 });
+    expect(wide.ids).toEqual(naive((r) => hasAny(r, 'red teal') && r.likes !== undefined && r.likes >= 1, true, 0, 5));
+    expect(wide.run.strategy).toBe('checked-walk');
+    // likes ≥ 97 (as not likes < 97) holds the start of a walk down the likes: few posts pass, but they come first.
+    const top = { filter: { and: [{ title: { anyofterms: 'red teal' } }, { not: { likes: { lt: 97 } } }] }, order: { desc: 'likes' }, first: 5 };
+    const walked = run(top);
+    expect(walked.ids).toEqual(naive((r) => hasAny(r, 'red teal') && !(r.likes !== undefined && r.likes < 97), true, 0, 5));
+    expect(walked.run.strategy).toBe('checked-walk');
+    expect(walked.run.visited).toBeLessThan(40);
+  });
+
+  it('counts a range holding the walk\'s start, or the negation of one holding its end, as passing all for the walk', () => {
+    const share = (filter: Record<string, unknown>, desc?: boolean): number => {
+      const plan = planQuery('queryPost', post, { filter }, storeEstimates(graph.store));
+      const prepared = prepareFilter(ctx, post, filter, typeUniverse(graph.store, 'Post'));
+      return prepared.check(plan.filter, desc === undefined ? undefined : { predicate: 'Post.likes', desc }).share;
+    };
+    const top = { likes: { ge: 97 } };
+    expect(share(top)).toBeLessThan(0.1);
+    expect(share(top, true)).toBe(1);
+    expect(share(top, false)).toBe(share(top));
+    const notBottom = { not: { likes: { lt: 97 } } };
+    expect(share(notBottom)).toBeLessThan(0.5);
+    expect(share(notBottom, true)).toBe(1);
+    expect(share(notBottom, false)).toBe(share(notBottom));
+    expect(share({ likes: { between: { min: 90, max: 99 } } }, true)).toBeLessThan(0.2);
   });
 
   it('unordered pages (uid order) scan the smallest list testing the filter, and equal a naive scan', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bitsetOf } from '../../../../engine/indexes/postings/bitsets.js';
-import { membershipOf } from '../../../../engine/indexes/postings/membership.js';
+import { inBitsets, membershipOf } from '../../../../engine/indexes/postings/membership.js';
 import { TermIndex } from '../../../../engine/indexes/term-index.js';
 
 const evens = Array.from({ length: 4096 }, (_, i) => 2 * i + 2);
@@ -17,6 +17,23 @@ describe('membership tests', () => {
     for (let id = 0; id < 20_000; id++) answers.push(m.has(id));
     expect(answers).toEqual(Array.from({ length: 20_000 }, (_, id) => id >= 2 && id <= 8192 && id % 2 === 0));
     expect(builds).toEqual([false, true]);
+  });
+
+  it('counts the searches of one list across memberships (one per request): a list searched a little by many requests gets its bitset', () => {
+    const ids = Array.from({ length: 4096 }, (_, i) => 2 * i + 1);
+    const builds: boolean[] = [];
+    let bits: Uint32Array | undefined;
+    const bitset = (build: boolean): Uint32Array | undefined => {
+      builds.push(build);
+      if (build) bits = bitsetOf(ids);
+      return bits;
+    };
+    // Each request tests 200 ids; the budget is about 342 searches in all.
+    for (let request = 0; request < 3; request++) {
+      const m = membershipOf(ids, undefined, bitset);
+      for (let k = 0; k < 200; k++) expect(m.has(k * 37)).toBe((k * 37) % 2 === 1);
+    }
+    expect(builds).toEqual([false, false, true, false]);
   });
 
   it('uses a cached bitset at once and never builds for a few tests', () => {
@@ -53,5 +70,26 @@ describe('membership searches', () => {
       const m = membershipOf(ids);
       expect(sequence.map((id) => m.has(id))).toEqual(sequence.map((id) => holds.has(id)));
     }
+  });
+});
+
+describe('inBitsets', () => {
+  it('answers whether an id is in any of one, two or three bitsets (ids past a bitset\'s end included)', () => {
+    const lists = [evens, Array.from({ length: 2000 }, (_, i) => 3 * i + 1), Array.from({ length: 3000 }, (_, i) => 5 * i + 3)];
+    const sets = lists.map((l) => bitsetOf(l) as Uint32Array);
+    for (let n = 1; n <= 3; n++) {
+      const test = inBitsets(sets.slice(0, n));
+      const holds = new Set(lists.slice(0, n).flat());
+      const probes = Array.from({ length: 20_000 }, (_, id) => id);
+      expect(probes.filter(test), `${n} bitsets`).toEqual(probes.filter((id) => holds.has(id)));
+    }
+    expect(inBitsets([])(5)).toBe(false);
+  });
+
+  it('a membership exposes its bitset only once cached (a built-on-the-way one is not)', () => {
+    const bits = bitsetOf(evens);
+    expect(membershipOf(evens, undefined, (build) => (build ? undefined : bits)).bits).toBe(bits);
+    expect(membershipOf(evens, undefined, (build) => (build ? bits : undefined)).bits).toBeUndefined();
+    expect(membershipOf(evens).bits).toBeUndefined();
   });
 });

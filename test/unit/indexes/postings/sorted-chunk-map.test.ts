@@ -6,6 +6,32 @@ import { postingIds } from '../../../../engine/indexes/postings/posting.js';
 const cmp = (a: number, b: number): number => a - b;
 
 describe('SortedChunkMap', () => {
+  it('forEachChunk yields every posting in key order, chunk by chunk in either direction, and stops when asked', () => {
+    const map = new SortedChunkMap<number>(cmp);
+    for (let k = 0; k < 1000; k++) map.add((k * 7919) % 1000, k);
+    const each = (desc: boolean): number[][] => {
+      const out: number[][] = [];
+      map.forEachPosting(desc, (p) => (out.push([...postingIds(p)]), false));
+      return out;
+    };
+    for (const desc of [false, true]) {
+      const chunked: number[][] = [];
+      let calls = 0;
+      map.forEachChunk(desc, (vals) => {
+        calls++;
+        if (desc) for (let i = vals.length - 1; i >= 0; i--) chunked.push([...postingIds(vals[i])]);
+        else for (const p of vals) chunked.push([...postingIds(p)]);
+        return false;
+      });
+      expect(chunked).toEqual(each(desc));
+      expect(calls).toBeGreaterThan(1);
+      expect(calls).toBeLessThan(100);
+    }
+    let stopped = 0;
+    map.forEachChunk(true, () => (stopped++, true));
+    expect(stopped).toBe(1);
+  });
+
   it('keeps keys ordered across chunk splits and merges ranges correctly', () => {
     fc.assert(
       fc.property(
