@@ -26,6 +26,9 @@ import { BudgetExceeded, noBudgetLimits, QueryBudget, type BudgetLimits } from '
 import { serializeResponse } from './serialize-response.js';
 import { cacheCounters } from '../util/cache-stats.js';
 import { explainEdge } from '../plan/explain.js';
+import { AuthRules } from '../auth/auth-rules.js';
+import { RequestRules, RuleCache } from '../auth/rule-eval.js';
+import { readsRestricted } from '../auth/rule-reach.js';
 
 /** Failed direct-JSON attempts after which an operation always takes the general path. */
 const maxDirectMisses = 4;
@@ -56,6 +59,10 @@ export class Executor {
   readonly #admitted = new WeakMap<OperationDefinitionNode, number>();
   /** `#directRoots`, keyed by the (cached) root field list of an operation. */
   readonly #roots = new WeakMap<readonly FieldPlan[], readonly DirectRoot[]>();
+  /** The schema's `@auth` query rules and their results per claims (absent: no type has a query rule). */
+  readonly #auth: RuleCache | undefined;
+  /** Whether an operation reads a type with query rules (then it takes the general path, which applies them). */
+  readonly #restricted = new WeakMap<OperationDefinitionNode, boolean>();
 
   constructor(
     private readonly compiled: CompiledSchema,
@@ -70,6 +77,8 @@ export class Executor {
   ) {
     installApiScalars(compiled.apiSchema);
     this.#estimates = storeEstimates(graph.store);
+    const rules = new AuthRules(compiled.sdl, compiled.model);
+    this.#auth = rules.hasQueryRules ? new RuleCache(rules) : undefined;
   }
 
   /**
@@ -114,14 +123,19 @@ export class Executor {
    * The answer written directly as JSON (write-objects.ts), synchronously, or undefined when the
    * request needs `run`: not a query, EXPLAIN asked for, or some field needs the general path.
    */
-  writeDirect(prepared: PreparedOperation, request: GraphQLRequest, budget = new QueryBudget(this.limits)): Buffer | undefined {
+  writeDirect(prepared: PreparedOperation, request: GraphQLRequest, budget = new QueryBudget(this.limits), claims?: Readonly<Record<string, unknown>>): Buffer | undefined {
     if (!this.directJson || prepared.operation.operation !== 'query' || (this.debug && wantsExplain(request.extensions))) return undefined;
+    if (claims !== undefined && this.#readsRestricted(prepared)) return undefined;
     return this.#writeQuery(prepared, budget);
   }
 
-  /** The general path: response objects, errors, custom logic, mutations (callers try `writeDirect` first). */
-  async run(prepared: PreparedOperation, request: GraphQLRequest, budget?: QueryBudget): Promise<ExecutionResult> {
+  /**
+   * The general path: response objects, errors, custom logic, mutations (callers try `writeDirect` first).
+   * With `claims` (the request's JWT claims; `ANONYMOUS` without a token) reads follow the `@auth` query rules.
+   */
+  async run(prepared: PreparedOperation, request: GraphQLRequest, budget?: QueryBudget, claims?: Readonly<Record<string, unknown>>): Promise<ExecutionResult> {
     const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema, budget);
+    if (claims !== undefined && this.#auth !== undefined) ctx.auth = new RequestRules(this.#auth, claims, ctx);
     const running: Running = { root: undefined };
     try {
       return await this.#run(ctx, prepared, request, running);
@@ -269,6 +283,16 @@ export class Executor {
       this.#roots.set(plans, roots);
     }
     return roots;
+  }
+
+  #readsRestricted(prepared: PreparedOperation): boolean {
+    if (this.#auth === undefined) return false;
+    let restricted = this.#restricted.get(prepared.operation);
+    if (restricted === undefined) {
+      restricted = readsRestricted(this.compiled.model, this.#auth.rules, this.#plan(prepared).forType('Query'));
+      this.#restricted.set(prepared.operation, restricted);
+    }
+    return restricted;
   }
 
   #plan(prepared: PreparedOperation): SelectionPlan {

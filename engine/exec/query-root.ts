@@ -27,14 +27,15 @@ export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: F
   switch (root.kind) {
     case 'get': {
       const id = getTarget(ctx, type, args, plan);
-      if (id === undefined || plan.selection === undefined) return null;
+      if (id === undefined || plan.selection === undefined || (ctx.auth !== undefined && !ctx.auth.mayRead(id, type))) return null;
       const object = readObject(ctx, id, type, plan.selection, path, cascade);
       return object === CASCADED ? null : object;
     }
     case 'query':
       return runQuery(ctx, root, type, plan, path, args, cascade);
     case 'aggregate':
-      return plan.selection === undefined ? null : aggregateRoot(ctx, root, type, args, plan, plan.selection);
+      // A rule false for the claims as a whole answers null, not a count of 0 (Dgraph).
+      return plan.selection === undefined || ctx.auth?.denies(type) === true ? null : aggregateRoot(ctx, root, type, args, plan, plan.selection);
     case 'checkPassword': {
       const id = getTarget(ctx, type, args, plan);
       const secret = type.secret?.field ?? '';
@@ -59,6 +60,8 @@ function runQuery(
   args: Record<string, unknown>,
   cascade: Cascade | undefined,
 ): Completed {
+  // Under `@auth` rules the page is taken from the nodes the rules let through.
+  if (ctx.auth?.restrictsType(type) === true) return readPage(ctx, ctx.auth.filter(queryIds(ctx, root.name, type, args, plan), type), type, plan, path, args as PageArgs, cascade);
   if (cascade === undefined) return readList(ctx, queryPage(ctx, root, type, args, plan), type, plan, path);
   // Under @cascade the page is taken from the survivors, so every candidate is read in order.
   const queryPlan = queryPlanFor(ctx, root.name, type, args, plan);
@@ -99,7 +102,7 @@ function aggregateIds(ctx: ExecContext, rootName: string, type: TypeModel, args:
   const run = ctx.explain === undefined ? undefined : newQueryRun();
   const ids = runQueryMatches(ctx, type, queryPlan, args, needsIdOrder(type, selection), run);
   ctx.explain?.push(explainQuery(queryPlan, args, run));
-  return ids;
+  return ctx.auth === undefined ? ids : ctx.auth.filter(ids, type);
 }
 
 /** The topK nearest nodes (exec/similarity.ts), then the type and the filter, in distance order. */
@@ -116,7 +119,7 @@ function similar(ctx: ExecContext, root: RootFieldModel, type: TypeModel, plan: 
   }
   const { ids, distances, explain } = nearest(ctx, field, metricOf(ctx.apiSchema, type, field), vector, Number(args['topK']));
   const store = ctx.graph.store;
-  const ofType = ids.filter((id) => store.hasType(id, type.name)).sort((a, b) => a - b);
+  const ofType = ids.filter((id) => store.hasType(id, type.name) && (ctx.auth === undefined || ctx.auth.mayRead(id, type))).sort((a, b) => a - b);
   const kept = new Set(evaluateFilter(ctx, type, args['filter'] as Record<string, unknown> | undefined, ofType));
   ctx.explain?.push(`${plan.fieldName}: ${type.name}\n${explain}, ${kept.size} of the type after the filter`);
   ctx.vectorDistances = distances;
