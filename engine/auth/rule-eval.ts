@@ -9,7 +9,7 @@ import { getVariableValues } from 'graphql';
 import { membershipOf, type Membership } from '../indexes/postings/membership.js';
 import { SelectionPlan, type FieldPlan } from '../plan/selection-plan.js';
 import { isEdgeField, type TypeModel } from '../schema/model.js';
-import { difference, intersect, union, type SortedIds } from '../util/sorted-ids.js';
+import { difference, EMPTY_IDS, intersect, union, type SortedIds } from '../util/sorted-ids.js';
 import { ExecContext } from '../exec/exec-context.js';
 import { concreteTypeOf, filteredTargets } from '../exec/read-objects.js';
 import { queryIds } from '../exec/query-root.js';
@@ -75,6 +75,16 @@ export class RequestRules {
     let allowed = entry.byType.get(typeName);
     if (allowed === undefined) entry.byType.set(typeName, (allowed = this.#evaluate(typeName, rules)));
     return allowed;
+  }
+
+  /**
+   * The nodes of an object type the claims may read, as a candidate list to run a root filter over
+   * ('all': unrestricted); undefined for interfaces (their nodes are checked one by one, `filter`).
+   */
+  scope(declared: TypeModel): SortedIds | 'all' | undefined {
+    if (declared.kind !== 'object') return undefined;
+    const allowed = this.allowed(declared.name);
+    return allowed.kind === 'all' ? 'all' : allowed.kind === 'denied' ? EMPTY_IDS : allowed.members.ids;
   }
 
   /** `ids` (of `declared`, an object or interface type) that may be read, in their order. */

@@ -13,7 +13,8 @@ import { getPlanFor, queryPlanFor } from './query-plan-cache.js';
 import { explainGet, type GetPlan } from '../plan/get-plan.js';
 import { passwordMatches } from './check-password.js';
 import { FieldError, type ExecContext, type Path } from './exec-context.js';
-import { evaluateFilter } from './filter-eval.js';
+import { evaluateFilter, runFilter } from './filter-eval.js';
+import type { RequestRules } from '../auth/rule-eval.js';
 import { type PageArgs } from './order-page.js';
 import { runQueryFilter, runQueryMatches, runQueryPlan } from './run-query-plan.js';
 import { CASCADED, readList, readObject, readPage, type Completed } from './read-objects.js';
@@ -60,8 +61,13 @@ function runQuery(
   args: Record<string, unknown>,
   cascade: Cascade | undefined,
 ): Completed {
-  // Under `@auth` rules the page is taken from the nodes the rules let through.
-  if (ctx.auth?.restrictsType(type) === true) return readPage(ctx, ctx.auth.filter(queryIds(ctx, root.name, type, args, plan), type), type, plan, path, args as PageArgs, cascade);
+  // Under `@auth` rules the page is taken from the nodes the rules let through: the filter runs over
+  // them (an object type), or its matches are checked one by one (an interface's implementations).
+  const scope = ctx.auth?.restrictsType(type) === true ? ctx.auth.scope(type) : 'all';
+  if (scope !== 'all') {
+    const ids = scope === undefined ? (ctx.auth as RequestRules).filter(queryIds(ctx, root.name, type, args, plan), type) : runFilter(ctx, type, queryPlanFor(ctx, root.name, type, args, plan).filter, args['filter'] as Readonly<Record<string, unknown>> | undefined, scope);
+    return readPage(ctx, ids, type, plan, path, args as PageArgs, cascade);
+  }
   if (cascade === undefined) return readList(ctx, queryPage(ctx, root, type, args, plan), type, plan, path);
   // Under @cascade the page is taken from the survivors, so every candidate is read in order.
   const queryPlan = queryPlanFor(ctx, root.name, type, args, plan);
