@@ -28,7 +28,7 @@ import { cacheCounters } from '../util/cache-stats.js';
 import { explainEdge } from '../plan/explain.js';
 import { AuthRules } from '../auth/auth-rules.js';
 import { RequestRules, RuleCache } from '../auth/rule-eval.js';
-import { readsRestricted } from '../auth/rule-reach.js';
+import { restrictedReads, type RestrictedReads } from '../auth/rule-reach.js';
 
 /** Failed direct-JSON attempts after which an operation always takes the general path. */
 const maxDirectMisses = 4;
@@ -61,8 +61,8 @@ export class Executor {
   readonly #roots = new WeakMap<readonly FieldPlan[], readonly DirectRoot[]>();
   /** The schema's `@auth` query rules and their results per claims (absent: no type has a query rule). */
   readonly #auth: RuleCache | undefined;
-  /** Whether an operation reads a type with query rules (then it takes the general path, which applies them). */
-  readonly #restricted = new WeakMap<OperationDefinitionNode, boolean>();
+  /** Where an operation reads types with query rules (auth/rule-reach.ts): below its roots, it takes the general path. */
+  readonly #restricted = new WeakMap<OperationDefinitionNode, RestrictedReads>();
 
   constructor(
     private readonly compiled: CompiledSchema,
@@ -125,8 +125,9 @@ export class Executor {
    */
   writeDirect(prepared: PreparedOperation, request: GraphQLRequest, budget = new QueryBudget(this.limits), claims?: Readonly<Record<string, unknown>>): Buffer | undefined {
     if (!this.directJson || prepared.operation.operation !== 'query' || (this.debug && wantsExplain(request.extensions))) return undefined;
-    if (claims !== undefined && this.#readsRestricted(prepared)) return undefined;
-    return this.#writeQuery(prepared, budget);
+    const restricted = claims === undefined ? 'none' : this.#restrictedReads(prepared);
+    if (restricted === 'nested') return undefined;
+    return this.#writeQuery(prepared, budget, restricted === 'roots' ? claims : undefined);
   }
 
   /**
@@ -211,11 +212,12 @@ export class Executor {
    * The whole answer of a query written as JSON text with no response objects, or undefined when
    * some root field needs the general path (which then answers the request from the start).
    */
-  #writeQuery(prepared: PreparedOperation, budget: QueryBudget): Buffer | undefined {
+  #writeQuery(prepared: PreparedOperation, budget: QueryBudget, claims: Readonly<Record<string, unknown>> | undefined): Buffer | undefined {
     const { operation } = prepared;
     const misses = this.#notWritable.get(operation) ?? 0;
     if (misses >= maxDirectMisses) return undefined;
     const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema, budget);
+    if (claims !== undefined && this.#auth !== undefined) ctx.auth = new RequestRules(this.#auth, claims, ctx);
     const out = directBody;
     out.reset();
     out.limit = budget.limits.maxResultBytes;
@@ -285,11 +287,11 @@ export class Executor {
     return roots;
   }
 
-  #readsRestricted(prepared: PreparedOperation): boolean {
-    if (this.#auth === undefined) return false;
+  #restrictedReads(prepared: PreparedOperation): RestrictedReads {
+    if (this.#auth === undefined) return 'none';
     let restricted = this.#restricted.get(prepared.operation);
     if (restricted === undefined) {
-      restricted = readsRestricted(this.compiled.model, this.#auth.rules, this.#plan(prepared).forType('Query'));
+      restricted = restrictedReads(this.compiled.model, this.#auth.rules, this.#plan(prepared).forType('Query'));
       this.#restricted.set(prepared.operation, restricted);
     }
     return restricted;

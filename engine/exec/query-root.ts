@@ -4,7 +4,7 @@ import { messages } from '../errors/messages.js';
 import type { FieldPlan, SelectionPlan } from '../plan/selection-plan.js';
 import type { RootFieldModel, TypeModel } from '../schema/model.js';
 import { GraphStore } from '../store/graph-store.js';
-import type { SortedIds } from '../util/sorted-ids.js';
+import { intersect, type SortedIds } from '../util/sorted-ids.js';
 import { aggregateObject, needsIdOrder } from './aggregate.js';
 import { cascadeFor, type Cascade } from './cascade.js';
 import { explainQuery } from '../plan/explain.js';
@@ -13,8 +13,7 @@ import { getPlanFor, queryPlanFor } from './query-plan-cache.js';
 import { explainGet, type GetPlan } from '../plan/get-plan.js';
 import { passwordMatches } from './check-password.js';
 import { FieldError, type ExecContext, type Path } from './exec-context.js';
-import { evaluateFilter, runFilter } from './filter-eval.js';
-import type { RequestRules } from '../auth/rule-eval.js';
+import { evaluateFilter } from './filter-eval.js';
 import { type PageArgs } from './order-page.js';
 import { runQueryFilter, runQueryMatches, runQueryPlan } from './run-query-plan.js';
 import { CASCADED, readList, readObject, readPage, type Completed } from './read-objects.js';
@@ -61,13 +60,9 @@ function runQuery(
   args: Record<string, unknown>,
   cascade: Cascade | undefined,
 ): Completed {
-  // Under `@auth` rules the page is taken from the nodes the rules let through: the filter runs over
-  // them (an object type), or its matches are checked one by one (an interface's implementations).
-  const scope = ctx.auth?.restrictsType(type) === true ? ctx.auth.scope(type) : 'all';
-  if (scope !== 'all') {
-    const ids = scope === undefined ? (ctx.auth as RequestRules).filter(queryIds(ctx, root.name, type, args, plan), type) : runFilter(ctx, type, queryPlanFor(ctx, root.name, type, args, plan).filter, args['filter'] as Readonly<Record<string, unknown>> | undefined, scope);
-    return readPage(ctx, ids, type, plan, path, args as PageArgs, cascade);
-  }
+  // Under `@auth` rules the page is taken from the nodes the rules let through.
+  const allowed = authorizedMatches(ctx, root, type, args, plan);
+  if (allowed !== undefined) return readPage(ctx, allowed, type, plan, path, args as PageArgs, cascade);
   if (cascade === undefined) return readList(ctx, queryPage(ctx, root, type, args, plan), type, plan, path);
   // Under @cascade the page is taken from the survivors, so every candidate is read in order.
   const queryPlan = queryPlanFor(ctx, root.name, type, args, plan);
@@ -76,6 +71,20 @@ function runQuery(
   if (run !== undefined) run.strategy = 'sort after @cascade';
   ctx.explain?.push(explainQuery(queryPlan, args, run));
   return readPage(ctx, ids, type, plan, path, args as PageArgs, cascade);
+}
+
+/**
+ * A `query<T>`'s matches the request's `@auth` rules let through, in id order (undefined: the type is
+ * not restricted). An object type's allowed list is intersected with the filter's matches; an
+ * interface's matches are checked one by one. Root plans assume their type's universe (their index
+ * answers are not re-checked), so the filter runs as planned and is never handed the allowed list.
+ */
+export function authorizedMatches(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Record<string, unknown>, plan: FieldPlan): SortedIds | undefined {
+  const auth = ctx.auth;
+  const scope = auth?.restrictsType(type) === true ? auth.scope(type) : 'all';
+  if (auth === undefined || scope === 'all') return undefined;
+  if (scope === undefined) return auth.filter(queryIds(ctx, root.name, type, args, plan), type);
+  return args['filter'] === undefined || args['filter'] === null ? scope : intersect(queryIds(ctx, root.name, type, args, plan), scope);
 }
 
 /** The ordered page a `query<T>` without `@cascade` returns (exec/run-query-plan.ts), EXPLAINed after it ran. */
