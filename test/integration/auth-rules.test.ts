@@ -49,6 +49,7 @@ beforeAll(async () => {
       {name: "Region5", global: true}
     ]) { numUids }
     addAuthor(input: [{name: "user1"}, {name: "user2"}]) { numUids }
+    addContact(input: [{nickName: "Contact1", adminTasks: [{name: "Task1", occurrences: [{role: "ADMINISTRATOR"}, {role: "USER"}]}]}]) { numUids }
   }`);
   const regions = (await (await postGraphql(server.url, { query: '{ queryRegion(order: {asc: name}) { id name } }' })).json()) as {
     data: { queryRegion: { id: string; name: string }[] };
@@ -136,6 +137,29 @@ describe('graph-traversal rules', () => {
     const q = '{ queryMovie(order: {asc: content}) { content } }';
     expect(await ask(q, { USER: 'user1' })).toEqual({ data: { queryMovie: [{ content: 'Movie1' }, { content: 'Movie3' }] } });
     expect(await ask(q, { USER: 'user2' })).toEqual({ data: { queryMovie: [{ content: 'Movie2' }, { content: 'Movie3' }] } });
+  });
+});
+
+describe('deep RBAC rules (auth_query_test.yaml "Deep RBAC rule - …")', () => {
+  const q = '{ queryContact { nickName adminTasks { name occurrences(order: {asc: role}) { role } } } }';
+  it('all levels true', async () => {
+    const claims = { ContactRole: 'ADMINISTRATOR', TaskRole: 'ADMINISTRATOR', TaskOccuranceRole: 'ADMINISTRATOR' };
+    // TaskOccurrence: the RBAC part holds, and only occurrences whose role is the claim's.
+    expect(await ask(q, claims)).toEqual({ data: { queryContact: [{ nickName: 'Contact1', adminTasks: [{ name: 'Task1', occurrences: [{ role: 'ADMINISTRATOR' }] }] }] } });
+    expect(await ask(q, { ...claims, ROLE: 'ADMIN' })).toEqual({
+      data: { queryContact: [{ nickName: 'Contact1', adminTasks: [{ name: 'Task1', occurrences: [{ role: 'ADMINISTRATOR' }, { role: 'USER' }] }] }] },
+    });
+  });
+  it('level 0 false: no root nodes; level 1 false: the edge is empty', async () => {
+    expect(await ask(q, { ContactRole: 'User', TaskRole: 'ADMINISTRATOR', TaskOccuranceRole: 'ADMINISTRATOR' })).toEqual({ data: { queryContact: [] } });
+    expect(await ask(q, { ContactRole: 'ADMINISTRATOR', TaskRole: 'User', TaskOccuranceRole: 'ADMINISTRATOR' })).toEqual({ data: { queryContact: [{ nickName: 'Contact1', adminTasks: [] }] } });
+    expect(await ask('{ queryContact @cascade { nickName adminTasks { name } } }', { ContactRole: 'ADMINISTRATOR', TaskRole: 'User' })).toEqual({ data: { queryContact: [] } });
+  });
+});
+
+describe('no token', () => {
+  it('Movie: the rule parts needing $USER are false, the global-region part still selects', async () => {
+    expect(await ask('{ queryMovie(order: {asc: content}) { content } }')).toEqual({ data: { queryMovie: [{ content: 'Movie3' }] } });
   });
 });
 
