@@ -198,7 +198,7 @@ export class Engine {
     }
     const persistence = this.#commit.persistence;
     if (requestId !== undefined && persistence !== undefined) {
-      return this.#commit.mutateDurably(persistence, state, prepared, request, requestId);
+      return this.#commit.mutateDurably(persistence, state, prepared, request, requestId, claims);
     }
     // Queries run under a budget (cost checked now; size and time while they run); mutations do not.
     const budget = requestId === undefined ? state.executor.admit(prepared) : undefined;
@@ -206,7 +206,7 @@ export class Engine {
     // Most queries are written directly, with no await in between.
     const direct = budget === undefined ? undefined : state.executor.writeDirect(prepared, request, budget, claims);
     if (direct !== undefined) return new BytesResponse(direct, state.executor.directTouched);
-    return this.#runGeneral(state, state.executor, prepared, request, requestId, budget, requestId === undefined ? claims : undefined); // mutations: rules not yet applied
+    return this.#runGeneral(state, state.executor, prepared, request, requestId, budget, claims);
   }
 
   async #runGeneral(

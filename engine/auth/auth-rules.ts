@@ -77,10 +77,9 @@ export class AuthRules {
     return this.#rules.get(typeName)?.get(operation) ?? [];
   }
 
-  /** Whether any object type has a `query` rule (else reads need no auth work at all). */
-  get hasQueryRules(): boolean {
-    for (const byOperation of this.#rules.values()) if (byOperation.has('query')) return true;
-    return false;
+  /** Whether no object type has a rule (then requests need no auth work at all). */
+  get empty(): boolean {
+    return this.#rules.size === 0;
   }
 }
 

@@ -13,7 +13,7 @@ import { difference, EMPTY_IDS, intersect, union, type SortedIds } from '../util
 import { ExecContext } from '../exec/exec-context.js';
 import { concreteTypeOf, filteredTargets } from '../exec/read-objects.js';
 import { queryIds } from '../exec/query-root.js';
-import type { AuthRules, GraphLeaf, RbacLeaf, RuleNode } from './auth-rules.js';
+import type { AuthOperation, AuthRules, GraphLeaf, RbacLeaf, RuleNode } from './auth-rules.js';
 
 /** What a type's query rules let one request read. `denied`: a rule is false for the claims as a whole (Dgraph's static evaluation). */
 export type Allowed = { readonly kind: 'all' } | { readonly kind: 'denied' } | { readonly kind: 'some'; readonly members: Membership };
@@ -65,16 +65,37 @@ export class RequestRules {
     return declared.kind === 'object' && this.allowed(declared.name).kind === 'denied';
   }
 
-  /** The nodes of an object type these claims may read. */
-  allowed(typeName: string): Allowed {
-    const rules = this.cache.rules.rulesOf(typeName, 'query');
+  /** The nodes of an object type these claims may read (or update, delete: the rules of `operation`). */
+  allowed(typeName: string, operation: AuthOperation = 'query'): Allowed {
+    const rules = this.cache.rules.rulesOf(typeName, operation);
     if (rules.length === 0) return ALL;
     const version = this.ctx.graph.store.version;
     let entry = this.cache.entries.get(this.claims);
     if (entry === undefined || entry.version !== version) this.cache.entries.set(this.claims, (entry = { version, byType: new Map() }));
-    let allowed = entry.byType.get(typeName);
-    if (allowed === undefined) entry.byType.set(typeName, (allowed = this.#evaluate(typeName, rules)));
+    const key = operation === 'query' ? typeName : `${operation} ${typeName}`;
+    let allowed = entry.byType.get(key);
+    if (allowed === undefined) entry.byType.set(key, (allowed = this.#evaluate(typeName, rules)));
     return allowed;
+  }
+
+  /**
+   * The nodes an update or delete of an object type affects: those its rule lets through (Dgraph
+   * reports nothing for the others; they are simply not matched). Mutations run in their own
+   * transaction, so the rule sees the store as the mutation starts.
+   */
+  affected(ids: SortedIds, type: TypeModel, operation: 'update' | 'delete'): SortedIds {
+    if (type.kind !== 'object') {
+      // An interface's mutation: each node under its implementation's rules (which include the interface's).
+      return ids.filter((id) => {
+        const concrete = concreteTypeOf(this.ctx, id, type);
+        const allowed = concrete === undefined ? ALL : this.allowed(concrete.name, operation);
+        return allowed.kind === 'all' || (allowed.kind === 'some' && allowed.members.has(id));
+      });
+    }
+    const allowed = this.allowed(type.name, operation);
+    if (allowed.kind === 'all') return ids;
+    if (allowed.kind === 'denied') return EMPTY_IDS;
+    return ids.filter((id) => allowed.members.has(id));
   }
 
   /**

@@ -59,7 +59,7 @@ export class Executor {
   readonly #admitted = new WeakMap<OperationDefinitionNode, number>();
   /** `#directRoots`, keyed by the (cached) root field list of an operation. */
   readonly #roots = new WeakMap<readonly FieldPlan[], readonly DirectRoot[]>();
-  /** The schema's `@auth` query rules and their results per claims (absent: no type has a query rule). */
+  /** The schema's `@auth` rules and their results per claims (absent: no type has a rule). */
   readonly #auth: RuleCache | undefined;
   /** Where an operation reads types with query rules (auth/rule-reach.ts): below its roots, it takes the general path. */
   readonly #restricted = new WeakMap<OperationDefinitionNode, RestrictedReads>();
@@ -78,7 +78,7 @@ export class Executor {
     installApiScalars(compiled.apiSchema);
     this.#estimates = storeEstimates(graph.store);
     const rules = new AuthRules(compiled.sdl, compiled.model);
-    this.#auth = rules.hasQueryRules ? new RuleCache(rules) : undefined;
+    this.#auth = rules.empty ? undefined : new RuleCache(rules);
   }
 
   /**

@@ -195,3 +195,27 @@ describe('nested edges and interfaces', () => {
     });
   });
 });
+
+// Last: these change the data. Update and delete affect only the nodes their rule lets through, with no error.
+describe('update and delete rules', () => {
+  async function mutateAs(query: string, claims?: Record<string, unknown>): Promise<unknown> {
+    return ask(query, claims);
+  }
+
+  it('update: a false RBAC rule matches nothing; a true one every node', async () => {
+    const q = 'mutation { updateLog(input: {filter: {has: logs}, set: {random: "changed"}}) { numUids } }';
+    expect(await mutateAs(q, { ROLE: 'USER' })).toEqual({ data: { updateLog: { numUids: 0 } } });
+    expect(await ask('{ queryLog(order: {asc: logs}) { random } }', { ROLE: 'ADMIN' })).toEqual({ data: { queryLog: [{ random: 'a' }, { random: 'b' }] } });
+    expect(await mutateAs(q, { ROLE: 'ADMIN' })).toEqual({ data: { updateLog: { numUids: 2 } } });
+    expect(await ask('{ queryLog(order: {asc: logs}) { random } }', { ROLE: 'ADMIN' })).toEqual({ data: { queryLog: [{ random: 'changed' }, { random: 'changed' }] } });
+  });
+
+  it('delete: a graph-traversal rule deletes only the nodes it selects', async () => {
+    const q = 'mutation { deleteUserSecret(filter: {aSecret: {anyofterms: "Secret1 Secret2"}}) { msg numUids userSecret { aSecret } } }';
+    expect(await mutateAs(q, { USER: 'user1' })).toEqual({ data: { deleteUserSecret: { msg: 'Deleted', numUids: 1, userSecret: [{ aSecret: 'Secret1' }] } } });
+    expect(await ask('{ queryUserSecret { aSecret } }', { USER: 'user2' })).toEqual({ data: { queryUserSecret: [{ aSecret: 'Secret2' }] } });
+    // Region's delete rule: only global regions, for anyone (no token needed).
+    expect(await mutateAs('mutation { deleteRegion(filter: {name: {in: ["Region1", "Region5"]}}) { numUids } }')).toEqual({ data: { deleteRegion: { numUids: 1 } } });
+    expect(await ask('{ queryRegion(order: {asc: name}) { name } }')).toEqual({ data: { queryRegion: [{ name: 'Region1' }, { name: 'Region2' }] } });
+  });
+});
