@@ -20,6 +20,7 @@ import { adminSchema } from './admin/admin-schema.js';
 import { executeAdmin } from './admin/execute-admin.js';
 import { TaskList } from './admin/task-list.js';
 import { authenticate, refuseForAuth, type AuthOutcome } from './auth/request-auth.js';
+import { ANONYMOUS } from './auth/rule-eval.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import { answerWhileDraining } from './request/draining.js';
 import { messages } from './errors/messages.js';
@@ -163,7 +164,7 @@ export class Engine {
     if (outcome.kind === 'refused' && state.compiled !== null && !this.#draining) {
       return { kind: 'ok', body: serializeResponse({ ...refuseForAuth(prepared, state.compiled.apiSchema, outcome.message), ...requestExtensions(requestId) }) };
     }
-    return this.#run(state, prepared, request, requestId, false);
+    return this.#run(state, prepared, request, requestId, false, outcome.kind === 'claims' ? outcome.claims.variables : ANONYMOUS);
   }
 
   /** Internal failures never leak details: the client gets an id to quote, the log gets the rest. */
@@ -174,7 +175,15 @@ export class Engine {
   }
 
   /** Runs a prepared operation: the direct JSON writer for most queries (synchronously), else the general path. */
-  #run(state: ServingState, prepared: PreparedOperation, request: GraphQLRequest, requestId: string | undefined, internal: boolean): EngineResponse | Promise<EngineResponse> {
+  /** `claims`: what `@auth` query rules read (`ANONYMOUS` without a token); internal reads pass none and see everything. */
+  #run(
+    state: ServingState,
+    prepared: PreparedOperation,
+    request: GraphQLRequest,
+    requestId: string | undefined,
+    internal: boolean,
+    claims: Readonly<Record<string, unknown>> | undefined = internal ? undefined : ANONYMOUS,
+  ): EngineResponse | Promise<EngineResponse> {
     if (state.executor === null) {
       return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(prepared), ...requestExtensions(requestId) }) };
     }
@@ -189,15 +198,15 @@ export class Engine {
     }
     const persistence = this.#commit.persistence;
     if (requestId !== undefined && persistence !== undefined) {
-      return this.#commit.mutateDurably(persistence, state, prepared, request, requestId);
+      return this.#commit.mutateDurably(persistence, state, prepared, request, requestId, claims);
     }
     // Queries run under a budget (cost checked now; size and time while they run); mutations do not.
     const budget = requestId === undefined ? state.executor.admit(prepared) : undefined;
     if (budget !== undefined && !(budget instanceof QueryBudget)) return { kind: 'request-error', body: serializeResponse({ errors: [budget] }) };
     // Most queries are written directly, with no await in between.
-    const direct = budget === undefined ? undefined : state.executor.writeDirect(prepared, request, budget);
+    const direct = budget === undefined ? undefined : state.executor.writeDirect(prepared, request, budget, claims);
     if (direct !== undefined) return new BytesResponse(direct, state.executor.directTouched);
-    return this.#runGeneral(state, state.executor, prepared, request, requestId, budget);
+    return this.#runGeneral(state, state.executor, prepared, request, requestId, budget, claims);
   }
 
   async #runGeneral(
@@ -207,8 +216,9 @@ export class Engine {
     request: GraphQLRequest,
     requestId: string | undefined,
     budget: QueryBudget | undefined,
+    claims: Readonly<Record<string, unknown>> | undefined,
   ): Promise<EngineResponse> {
-    const { events, touchedUids = 0, ...result } = await executor.run(prepared, request, budget);
+    const { events, touchedUids = 0, ...result } = await executor.run(prepared, request, budget, claims);
     if (events !== undefined) this.#commit.committedInMemory(state, events, request);
     const extensions = { ...result.extensions, ...requestExtensions(requestId).extensions };
     const body = serializeResponse({ ...result, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) });

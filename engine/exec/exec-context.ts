@@ -8,6 +8,7 @@ import type { SchemaModel, TypeModel } from '../schema/model.js';
 import type { Graph } from './graph.js';
 import { QueryBudget } from './query-budget.js';
 import { cacheCounters } from '../util/cache-stats.js';
+import type { RequestRules } from '../auth/rule-eval.js';
 
 /** A response path as a linked list: cheap to extend per field, turned into an array only for errors. */
 export interface Path {
@@ -70,6 +71,8 @@ export class ExecContext {
    * was read for) and one per change a mutation made. Counted as the answer is built, never afterwards.
    */
   touched = 0;
+  /** The request's `@auth` query rules (auth/rule-eval.ts); undefined when nothing it reads is restricted. */
+  auth: RequestRules | undefined;
 
   constructor(
     readonly model: SchemaModel,

@@ -26,6 +26,9 @@ import { BudgetExceeded, noBudgetLimits, QueryBudget, type BudgetLimits } from '
 import { serializeResponse } from './serialize-response.js';
 import { cacheCounters } from '../util/cache-stats.js';
 import { explainEdge } from '../plan/explain.js';
+import { AuthRules } from '../auth/auth-rules.js';
+import { RequestRules, RuleCache } from '../auth/rule-eval.js';
+import { restrictedReads, type RestrictedReads } from '../auth/rule-reach.js';
 
 /** Failed direct-JSON attempts after which an operation always takes the general path. */
 const maxDirectMisses = 4;
@@ -56,6 +59,10 @@ export class Executor {
   readonly #admitted = new WeakMap<OperationDefinitionNode, number>();
   /** `#directRoots`, keyed by the (cached) root field list of an operation. */
   readonly #roots = new WeakMap<readonly FieldPlan[], readonly DirectRoot[]>();
+  /** The schema's `@auth` rules and their results per claims (absent: no type has a rule). */
+  readonly #auth: RuleCache | undefined;
+  /** Where an operation reads types with query rules (auth/rule-reach.ts): below its roots, it takes the general path. */
+  readonly #restricted = new WeakMap<OperationDefinitionNode, RestrictedReads>();
 
   constructor(
     private readonly compiled: CompiledSchema,
@@ -70,6 +77,8 @@ export class Executor {
   ) {
     installApiScalars(compiled.apiSchema);
     this.#estimates = storeEstimates(graph.store);
+    const rules = new AuthRules(compiled.sdl, compiled.model);
+    this.#auth = rules.empty ? undefined : new RuleCache(rules);
   }
 
   /**
@@ -114,14 +123,20 @@ export class Executor {
    * The answer written directly as JSON (write-objects.ts), synchronously, or undefined when the
    * request needs `run`: not a query, EXPLAIN asked for, or some field needs the general path.
    */
-  writeDirect(prepared: PreparedOperation, request: GraphQLRequest, budget = new QueryBudget(this.limits)): Buffer | undefined {
+  writeDirect(prepared: PreparedOperation, request: GraphQLRequest, budget = new QueryBudget(this.limits), claims?: Readonly<Record<string, unknown>>): Buffer | undefined {
     if (!this.directJson || prepared.operation.operation !== 'query' || (this.debug && wantsExplain(request.extensions))) return undefined;
-    return this.#writeQuery(prepared, budget);
+    const restricted = claims === undefined ? 'none' : this.#restrictedReads(prepared);
+    if (restricted === 'nested') return undefined;
+    return this.#writeQuery(prepared, budget, restricted === 'roots' ? claims : undefined);
   }
 
-  /** The general path: response objects, errors, custom logic, mutations (callers try `writeDirect` first). */
-  async run(prepared: PreparedOperation, request: GraphQLRequest, budget?: QueryBudget): Promise<ExecutionResult> {
+  /**
+   * The general path: response objects, errors, custom logic, mutations (callers try `writeDirect` first).
+   * With `claims` (the request's JWT claims; `ANONYMOUS` without a token) reads follow the `@auth` query rules.
+   */
+  async run(prepared: PreparedOperation, request: GraphQLRequest, budget?: QueryBudget, claims?: Readonly<Record<string, unknown>>): Promise<ExecutionResult> {
     const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema, budget);
+    if (claims !== undefined && this.#auth !== undefined) ctx.auth = new RequestRules(this.#auth, claims, ctx);
     const running: Running = { root: undefined };
     try {
       return await this.#run(ctx, prepared, request, running);
@@ -197,11 +212,12 @@ export class Executor {
    * The whole answer of a query written as JSON text with no response objects, or undefined when
    * some root field needs the general path (which then answers the request from the start).
    */
-  #writeQuery(prepared: PreparedOperation, budget: QueryBudget): Buffer | undefined {
+  #writeQuery(prepared: PreparedOperation, budget: QueryBudget, claims: Readonly<Record<string, unknown>> | undefined): Buffer | undefined {
     const { operation } = prepared;
     const misses = this.#notWritable.get(operation) ?? 0;
     if (misses >= maxDirectMisses) return undefined;
     const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema, budget);
+    if (claims !== undefined && this.#auth !== undefined) ctx.auth = new RequestRules(this.#auth, claims, ctx);
     const out = directBody;
     out.reset();
     out.limit = budget.limits.maxResultBytes;
@@ -269,6 +285,16 @@ export class Executor {
       this.#roots.set(plans, roots);
     }
     return roots;
+  }
+
+  #restrictedReads(prepared: PreparedOperation): RestrictedReads {
+    if (this.#auth === undefined) return 'none';
+    let restricted = this.#restricted.get(prepared.operation);
+    if (restricted === undefined) {
+      restricted = restrictedReads(this.compiled.model, this.#auth.rules, this.#plan(prepared).forType('Query'));
+      this.#restricted.set(prepared.operation, restricted);
+    }
+    return restricted;
   }
 
   #plan(prepared: PreparedOperation): SelectionPlan {

@@ -33,7 +33,8 @@ export function resolveMutationRoot(ctx: ExecContext, root: RootFieldModel, plan
       return payload(ctx, type, plan, path, ids, ids.length);
     }
     case 'delete': {
-      const ids = queryIds(ctx, plan.fieldName, type, args, plan);
+      const matched = queryIds(ctx, plan.fieldName, type, args, plan);
+      const ids = ctx.auth === undefined ? matched : ctx.auth.affected(matched, type, 'delete');
       const before = payload(ctx, type, plan, path, ids, ids.length);
       inTransaction(ctx, plan, () => {
         for (const id of ids) ctx.graph.store.deleteNode(id);
@@ -97,7 +98,8 @@ function updateNodes(ctx: ExecContext, type: TypeModel, input: Input, occurrence
     if (error !== undefined) throw new FieldError(error);
   }
   if (remove !== undefined && remove !== null) checkRemovedReferences(ctx, type, remove);
-  const ids = [...queryIds(ctx, `update${type.name}`, type, { filter: input['filter'] }, occurrence)];
+  const matched = queryIds(ctx, `update${type.name}`, type, { filter: input['filter'] }, occurrence);
+  const ids = [...(ctx.auth === undefined ? matched : ctx.auth.affected(matched, type, 'update'))];
   const writer = new NodeWriter(ctx, precheck);
   if (ids.length === 0 && set !== undefined && set !== null) rewriteUnmatched(ctx, writer, type, set);
   for (const id of ids) {

@@ -4,7 +4,7 @@ import { messages } from '../errors/messages.js';
 import type { FieldPlan, SelectionPlan } from '../plan/selection-plan.js';
 import type { RootFieldModel, TypeModel } from '../schema/model.js';
 import { GraphStore } from '../store/graph-store.js';
-import type { SortedIds } from '../util/sorted-ids.js';
+import { intersect, type SortedIds } from '../util/sorted-ids.js';
 import { aggregateObject, type AggregateMatches } from './aggregate.js';
 import { cascadeFor, type Cascade } from './cascade.js';
 import { explainQuery } from '../plan/explain.js';
@@ -27,14 +27,15 @@ export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: F
   switch (root.kind) {
     case 'get': {
       const id = getTarget(ctx, type, args, plan);
-      if (id === undefined || plan.selection === undefined) return null;
+      if (id === undefined || plan.selection === undefined || (ctx.auth !== undefined && !ctx.auth.mayRead(id, type))) return null;
       const object = readObject(ctx, id, type, plan.selection, path, cascade);
       return object === CASCADED ? null : object;
     }
     case 'query':
       return runQuery(ctx, root, type, plan, path, args, cascade);
     case 'aggregate':
-      return plan.selection === undefined ? null : aggregateRoot(ctx, root, type, args, plan, plan.selection);
+      // A rule false for the claims as a whole answers null, not a count of 0 (Dgraph).
+      return plan.selection === undefined || ctx.auth?.denies(type) === true ? null : aggregateRoot(ctx, root, type, args, plan, plan.selection);
     case 'checkPassword': {
       const id = getTarget(ctx, type, args, plan);
       const secret = type.secret?.field ?? '';
@@ -59,6 +60,9 @@ function runQuery(
   args: Record<string, unknown>,
   cascade: Cascade | undefined,
 ): Completed {
+  // Under `@auth` rules the page is taken from the nodes the rules let through.
+  const allowed = authorizedMatches(ctx, root, type, args, plan);
+  if (allowed !== undefined) return readPage(ctx, allowed, type, plan, path, args as PageArgs, cascade);
   if (cascade === undefined) return readList(ctx, queryPage(ctx, root, type, args, plan), type, plan, path);
   // Under @cascade the page is taken from the survivors, so every candidate is read in order.
   const queryPlan = queryPlanFor(ctx, root.name, type, args, plan);
@@ -67,6 +71,20 @@ function runQuery(
   if (run !== undefined) run.strategy = 'sort after @cascade';
   ctx.explain?.push(explainQuery(queryPlan, args, run));
   return readPage(ctx, ids, type, plan, path, args as PageArgs, cascade);
+}
+
+/**
+ * A `query<T>`'s matches the request's `@auth` rules let through, in id order (undefined: the type is
+ * not restricted). An object type's allowed list is intersected with the filter's matches; an
+ * interface's matches are checked one by one. Root plans assume their type's universe (their index
+ * answers are not re-checked), so the filter runs as planned and is never handed the allowed list.
+ */
+export function authorizedMatches(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Record<string, unknown>, plan: FieldPlan): SortedIds | undefined {
+  const auth = ctx.auth;
+  const scope = auth?.restrictsType(type) === true ? auth.scope(type) : 'all';
+  if (auth === undefined || scope === 'all') return undefined;
+  if (scope === undefined) return auth.filter(queryIds(ctx, root.name, type, args, plan), type);
+  return args['filter'] === undefined || args['filter'] === null ? scope : intersect(queryIds(ctx, root.name, type, args, plan), scope);
 }
 
 /** The ordered page a `query<T>` without `@cascade` returns (exec/run-query-plan.ts), EXPLAINed after it ran. */
@@ -97,9 +115,11 @@ export function aggregateRoot(ctx: ExecContext, root: RootFieldModel, type: Type
 function aggregateIds(ctx: ExecContext, rootName: string, type: TypeModel, args: Readonly<Record<string, unknown>>, occurrence: FieldPlan): AggregateMatches {
   const queryPlan = queryPlanFor(ctx, rootName, type, args, occurrence);
   const run = ctx.explain === undefined ? undefined : newQueryRun();
-  const ids = runQueryMatches(ctx, type, queryPlan, args, run);
+  const matches = runQueryMatches(ctx, type, queryPlan, args, run);
   ctx.explain?.push(explainQuery(queryPlan, args, run));
-  return ids;
+  if (ctx.auth === undefined) return matches;
+  // The rules' filter keeps the matches' order (a range walk's value order stays one).
+  return { ...matches, ids: ctx.auth.filter(Array.isArray(matches.ids) ? (matches.ids as SortedIds) : Array.from(matches.ids), type) };
 }
 
 /** The topK nearest nodes (exec/similarity.ts), then the type and the filter, in distance order. */
@@ -116,7 +136,7 @@ function similar(ctx: ExecContext, root: RootFieldModel, type: TypeModel, plan: 
   }
   const { ids, distances, explain } = nearest(ctx, field, metricOf(ctx.apiSchema, type, field), vector, Number(args['topK']));
   const store = ctx.graph.store;
-  const ofType = ids.filter((id) => store.hasType(id, type.name)).sort((a, b) => a - b);
+  const ofType = ids.filter((id) => store.hasType(id, type.name) && (ctx.auth === undefined || ctx.auth.mayRead(id, type))).sort((a, b) => a - b);
   const kept = new Set(evaluateFilter(ctx, type, args['filter'] as Record<string, unknown> | undefined, ofType));
   ctx.explain?.push(`${plan.fieldName}: ${type.name}\n${explain}, ${kept.size} of the type after the filter`);
   ctx.vectorDistances = distances;

@@ -167,7 +167,9 @@ function edgeTargets(ctx: ExecContext, id: number, field: FieldModel): SortedIds
 
 /** An edge's targets passing the edge field's own `filter` argument, if any. */
 export function filteredTargets(ctx: ExecContext, id: number, field: FieldModel, target: TypeModel, args: Readonly<Record<string, unknown>>, occurrence: FieldPlan): SortedIds {
-  const ids = edgeTargets(ctx, id, field);
+  const all = edgeTargets(ctx, id, field);
+  // Targets of a type with `@auth` query rules: only those the request's claims may read.
+  const ids = ctx.auth === undefined ? all : ctx.auth.filter(all, target);
   ctx.budget.spend(ids.length); // filtering, ordering and paging them is work even when few are kept
   const filter = args['filter'];
   const run = edgeRunOf(ctx, occurrence, field, target);
@@ -254,6 +256,14 @@ export function aggregateEdge(ctx: ExecContext, id: number, type: TypeModel, pla
   if (field === undefined || plan.selection === undefined) return null;
   const target = ctx.typeModel(field.typeName);
   const args = ctx.argumentsOf(plan);
+  if (ctx.auth?.denies(target) === true) return deniedAggregate(ctx, plan.selection, `${target.name}AggregateResult`);
   const ids = filteredTargets(ctx, id, field, target, args, plan);
   return aggregateObject(ctx, target, ids, plan.selection);
+}
+
+/** `<f>Aggregate` over a type whose rule is false for the claims: every field null (Dgraph: `{count: null, …}`). */
+function deniedAggregate(ctx: ExecContext, selection: SelectionPlan, typeName: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const plan of selection.forType(typeName)) if (ctx.isIncluded(plan)) out[plan.responseName] = plan.fieldName === '__typename' ? typeName : null;
+  return out;
 }

@@ -21,7 +21,7 @@ import type { ExecContext } from './exec-context.js';
 import { isEdgeField } from './filter-eval.js';
 import { orderAndPage, type PageArgs } from './order-page.js';
 import { aggregateEdge, completeScalar, concreteTypeOf, filteredTargets } from './read-objects.js';
-import { aggregateRoot, getTarget, queryPage } from './query-root.js';
+import { aggregateRoot, authorizedMatches, getTarget, queryPage } from './query-root.js';
 import { languageValue } from './language-value.js';
 
 /** Thrown when the answer needs the general path (errors, null propagation, cascade, custom logic). */
@@ -37,17 +37,20 @@ export function writeQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: Fie
   const type = ctx.typeModel(root.type ?? '');
   const args = ctx.argumentsOf(plan);
   if (root.kind === 'aggregate') {
-    // A flat object of counts and reductions, as a nested aggregate field writes its own.
-    out.json(writeJson(aggregateRoot(ctx, root, type, args, plan, plan.selection)));
+    // A flat object of counts and reductions, as a nested aggregate field writes its own. A false `@auth` rule: null.
+    if (ctx.auth?.denies(type) === true) out.bytes(NULL);
+    else out.json(writeJson(aggregateRoot(ctx, root, type, args, plan, plan.selection)));
     return true;
   }
   if (root.kind === 'get') {
     const id = getTarget(ctx, type, args, plan);
-    if (id === undefined) out.bytes(NULL);
+    if (id === undefined || (ctx.auth !== undefined && !ctx.auth.mayRead(id, type))) out.bytes(NULL);
     else writeObject(ctx, id, type, plan.selection, out);
     return true;
   }
-  writeList(ctx, queryPage(ctx, root, type, args, plan), type, plan.selection, out);
+  // `ctx.auth` is set only when the rules restrict root types alone (auth/rule-reach.ts): edges are written unfiltered.
+  const allowed = authorizedMatches(ctx, root, type, args, plan);
+  writeList(ctx, allowed === undefined ? queryPage(ctx, root, type, args, plan) : orderAndPage(ctx, type, allowed, args as PageArgs), type, plan.selection, out);
   return true;
 }
 

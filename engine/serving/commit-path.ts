@@ -38,7 +38,15 @@ export class CommitPath {
   }
 
   /** A mutation through the commit queue; `persistence` is this.persistence, checked by the caller. */
-  async mutateDurably(persistence: Persistence, state: ServingState, prepared: PreparedOperation, request: GraphQLRequest, requestId: string): Promise<EngineResponse> {
+  /** `claims`: what the `@auth` rules read (engine/auth/rule-eval.ts); undefined: none apply. */
+  async mutateDurably(
+    persistence: Persistence,
+    state: ServingState,
+    prepared: PreparedOperation,
+    request: GraphQLRequest,
+    requestId: string,
+    claims?: Readonly<Record<string, unknown>>,
+  ): Promise<EngineResponse> {
     let committed: { state: ServingState; events: ExecutionResult['events'] } | undefined;
     try {
       const response = await persistence.mutate(async (): Promise<EngineResponse> => {
@@ -52,7 +60,7 @@ export class CommitPath {
           operation = again.prepared;
         }
         if (current.executor === null) return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(operation), ...requestExtensions(requestId) }) };
-        const { events, touchedUids = 0, ...result } = await current.executor.run(operation, request);
+        const { events, touchedUids = 0, ...result } = await current.executor.run(operation, request, undefined, claims);
         committed = { state: current, events };
         return { kind: 'ok', touchedUids, body: serializeResponse({ ...result, extensions: { ...result.extensions, requestID: requestId } }) };
       });

@@ -1,0 +1,284 @@
+// One request's view of the `@auth` query rules: per object type, which nodes its claims may read.
+// RBAC rules decide for the whole type (no per-node work); graph-traversal rules run their query's
+// plan on the engine with the claims as variables, their root ids are the allowed nodes (nested
+// selections must all be present, as Dgraph's implicit `@cascade` on rule queries). Results are cached
+// per claims object (tokens are verified once, so a repeated token gives the same object) and type,
+// until the store's next commit.
+
+import { getVariableValues } from 'graphql';
+import { membershipOf, type Membership } from '../indexes/postings/membership.js';
+import { SelectionPlan, type FieldPlan } from '../plan/selection-plan.js';
+import { isEdgeField, type TypeModel } from '../schema/model.js';
+import { difference, EMPTY_IDS, intersect, union, type SortedIds } from '../util/sorted-ids.js';
+import { ExecContext } from '../exec/exec-context.js';
+import { concreteTypeOf, filteredTargets } from '../exec/read-objects.js';
+import { queryIds } from '../exec/query-root.js';
+import type { AuthOperation, AuthRules, GraphLeaf, RbacLeaf, RuleNode } from './auth-rules.js';
+
+/** What a type's query rules let one request read. `denied`: a rule is false for the claims as a whole (Dgraph's static evaluation). */
+export type Allowed = { readonly kind: 'all' } | { readonly kind: 'denied' } | { readonly kind: 'some'; readonly members: Membership };
+
+const ALL: Allowed = { kind: 'all' };
+const DENIED: Allowed = { kind: 'denied' };
+
+/** The claims of a request without a token. */
+export const ANONYMOUS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+const enum Static {
+  Positive,
+  Negative,
+  Uncertain,
+}
+
+/** Per claims object: the store version the entries were computed at, and the allowed nodes per type. */
+interface CacheEntry {
+  version: number;
+  readonly byType: Map<string, Allowed>;
+}
+
+export class RuleCache {
+  readonly entries = new WeakMap<object, CacheEntry>();
+  /** The rule query's root field plan, made once per schema. */
+  readonly plans = new WeakMap<GraphLeaf, FieldPlan>();
+  constructor(readonly rules: AuthRules) {}
+}
+
+export class RequestRules {
+  constructor(
+    private readonly cache: RuleCache,
+    private readonly claims: Readonly<Record<string, unknown>>,
+    private readonly ctx: ExecContext,
+  ) {}
+
+  /** Whether reading a node of this object type needs its rules (false: the type has no query rule). */
+  restricts(typeName: string): boolean {
+    return this.cache.rules.rulesOf(typeName, 'query').length > 0;
+  }
+
+  /** Whether nodes read as `declared` (an object type, or any implementation of an interface) are restricted. */
+  restrictsType(declared: TypeModel): boolean {
+    return declared.kind === 'object' ? this.restricts(declared.name) : declared.possibleTypes.some((name) => this.restricts(name));
+  }
+
+  /** A rule of the object type is false for these claims as a whole (aggregates then answer null, as Dgraph). */
+  denies(declared: TypeModel): boolean {
+    return declared.kind === 'object' && this.allowed(declared.name).kind === 'denied';
+  }
+
+  /** The nodes of an object type these claims may read (or update, delete: the rules of `operation`). */
+  allowed(typeName: string, operation: AuthOperation = 'query'): Allowed {
+    const rules = this.cache.rules.rulesOf(typeName, operation);
+    if (rules.length === 0) return ALL;
+    const version = this.ctx.graph.store.version;
+    let entry = this.cache.entries.get(this.claims);
+    if (entry === undefined || entry.version !== version) this.cache.entries.set(this.claims, (entry = { version, byType: new Map() }));
+    const key = operation === 'query' ? typeName : `${operation} ${typeName}`;
+    let allowed = entry.byType.get(key);
+    if (allowed === undefined) entry.byType.set(key, (allowed = this.#evaluate(typeName, rules)));
+    return allowed;
+  }
+
+  /**
+   * The nodes an update or delete of an object type affects: those its rule lets through (Dgraph
+   * reports nothing for the others; they are simply not matched). Mutations run in their own
+   * transaction, so the rule sees the store as the mutation starts.
+   */
+  affected(ids: SortedIds, type: TypeModel, operation: 'update' | 'delete'): SortedIds {
+    if (type.kind !== 'object') {
+      // An interface's mutation: each node under its implementation's rules (which include the interface's).
+      return ids.filter((id) => {
+        const concrete = concreteTypeOf(this.ctx, id, type);
+        const allowed = concrete === undefined ? ALL : this.allowed(concrete.name, operation);
+        return allowed.kind === 'all' || (allowed.kind === 'some' && allowed.members.has(id));
+      });
+    }
+    const allowed = this.allowed(type.name, operation);
+    if (allowed.kind === 'all') return ids;
+    if (allowed.kind === 'denied') return EMPTY_IDS;
+    return ids.filter((id) => allowed.members.has(id));
+  }
+
+  /**
+   * The nodes of an object type the claims may read, as a candidate list to run a root filter over
+   * ('all': unrestricted); undefined for interfaces (their nodes are checked one by one, `filter`).
+   */
+  scope(declared: TypeModel): SortedIds | 'all' | undefined {
+    if (declared.kind !== 'object') return undefined;
+    const allowed = this.allowed(declared.name);
+    return allowed.kind === 'all' ? 'all' : allowed.kind === 'denied' ? EMPTY_IDS : allowed.members.ids;
+  }
+
+  /** `ids` (of `declared`, an object or interface type) that may be read, in their order. */
+  filter(ids: SortedIds, declared: TypeModel): SortedIds {
+    if (declared.kind === 'object') {
+      const allowed = this.allowed(declared.name);
+      if (allowed.kind === 'all') return ids;
+      if (allowed.kind === 'denied') return [];
+      return ids.filter((id) => allowed.members.has(id));
+    }
+    if (!this.restrictsType(declared)) return ids;
+    return ids.filter((id) => this.mayRead(id, declared));
+  }
+
+  /** Whether one node read through a field of type `declared` may be read. */
+  mayRead(id: number, declared: TypeModel): boolean {
+    const type = concreteTypeOf(this.ctx, id, declared);
+    if (type === undefined) return true;
+    const allowed = this.allowed(type.name);
+    return allowed.kind === 'all' || (allowed.kind === 'some' && allowed.members.has(id));
+  }
+
+  #evaluate(typeName: string, rules: readonly RuleNode[]): Allowed {
+    let ids: SortedIds | undefined;
+    for (const rule of rules) {
+      const decided = staticOf(rule, this.claims);
+      if (decided === Static.Negative) return DENIED;
+      if (decided === Static.Positive) continue;
+      const some = this.#dynamic(typeName, rule);
+      const list = some === 'all' ? undefined : some === 'none' ? [] : some;
+      if (list !== undefined) ids = ids === undefined ? list : intersect(ids, list);
+    }
+    return ids === undefined ? ALL : { kind: 'some', members: membershipOf(ids) };
+  }
+
+  /** The nodes of `typeName` a rule lets through ('all' / 'none' / ascending ids). */
+  #dynamic(typeName: string, rule: RuleNode): SortedIds | 'all' | 'none' {
+    switch (rule.kind) {
+      case 'rbac':
+        return rbacMatches(rule, this.claims) ? 'all' : 'none';
+      case 'graph':
+        return this.#graph(typeName, rule);
+      case 'and': {
+        let out: SortedIds | 'all' = 'all';
+        for (const child of rule.rules) {
+          const ids = this.#dynamic(typeName, child);
+          if (ids === 'none') return 'none';
+          if (ids !== 'all') out = out === 'all' ? ids : intersect(out, ids);
+        }
+        return out;
+      }
+      case 'or': {
+        let out: SortedIds | 'none' = 'none';
+        for (const child of rule.rules) {
+          const ids = this.#dynamic(typeName, child);
+          if (ids === 'all') return 'all';
+          if (ids !== 'none') out = out === 'none' ? ids : union(out, ids);
+        }
+        return out;
+      }
+      case 'not': {
+        // A rule whose claims are missing stays false under `not` (Dgraph: only RBAC results are negated then).
+        if (rule.rule.kind !== 'rbac' && staticOf(rule.rule, this.claims) === Static.Negative) return 'none';
+        const ids = this.#dynamic(typeName, rule.rule);
+        if (ids === 'all') return 'none';
+        if (ids === 'none') return 'all';
+        return difference(this.ctx.graph.store.nodesOfType(typeName), ids);
+      }
+    }
+  }
+
+  /** A graph-traversal rule: its root field's matches whose nested selections are all present. */
+  #graph(typeName: string, leaf: GraphLeaf): SortedIds | 'none' {
+    const outer = this.ctx;
+    const coerced = getVariableValues(outer.apiSchema, leaf.variables, this.claims as Record<string, unknown>);
+    if (coerced.errors !== undefined) return 'none';
+    const root = outer.model.queries.get(leaf.root.name.value);
+    const type = root?.type === undefined ? undefined : outer.model.types.get(root.type);
+    if (root === undefined || type === undefined) return 'none';
+    let plan = this.cache.plans.get(leaf);
+    if (plan === undefined) {
+      plan = new SelectionPlan(outer.apiSchema, [leaf.operation.selectionSet], {}).forType('Query')[0];
+      if (plan === undefined) return 'none';
+      this.cache.plans.set(leaf, plan);
+    }
+    // The rule query runs without rules of its own, as Dgraph's rewritten rule queries do.
+    const ctx = new ExecContext(outer.model, outer.graph, coerced.coerced, outer.apiSchema);
+    const matches = queryIds(ctx, root.name, type, ctx.argumentsOf(plan), plan);
+    const selection = plan.selection;
+    const kept = selection === undefined ? matches : matches.filter((id) => present(ctx, id, type, selection));
+    const store = outer.graph.store;
+    return kept.filter((id) => store.hasType(id, typeName));
+  }
+}
+
+/** Dgraph's implicit `@cascade` on a rule query: every selected field has a value (edges: a target passing in turn). */
+function present(ctx: ExecContext, id: number, declared: TypeModel, selection: SelectionPlan): boolean {
+  const type = concreteTypeOf(ctx, id, declared);
+  if (type === undefined) return false;
+  for (const plan of selection.forType(type.name)) {
+    const field = type.fields.get(plan.fieldName);
+    if (field === undefined || field.kind === 'id') continue; // __typename, aggregates
+    if (isEdgeField(field)) {
+      const target = ctx.typeModel(field.typeName);
+      const targets = filteredTargets(ctx, id, field, target, ctx.argumentsOf(plan), plan);
+      const sub = plan.selection;
+      if (!(sub === undefined ? targets.length > 0 : targets.some((t) => present(ctx, t, target, sub)))) return false;
+    } else if (ctx.graph.store.scalar(field.predicate).get(id) === undefined) return false;
+  }
+  return true;
+}
+
+/** Dgraph's static evaluation: RBAC decided, graph rules uncertain unless a claim they use is missing. */
+function staticOf(rule: RuleNode, claims: Readonly<Record<string, unknown>>): Static {
+  switch (rule.kind) {
+    case 'rbac':
+      return rbacMatches(rule, claims) ? Static.Positive : Static.Negative;
+    case 'graph':
+      for (const variable of rule.variables) {
+        const value = claims[variable.variable.name.value];
+        if (value === undefined || value === null) return Static.Negative;
+      }
+      return Static.Uncertain;
+    case 'or': {
+      let uncertain = false;
+      for (const child of rule.rules) {
+        const value = staticOf(child, claims);
+        if (value === Static.Positive) return Static.Positive;
+        if (value === Static.Uncertain) uncertain = true;
+      }
+      return uncertain ? Static.Uncertain : Static.Negative;
+    }
+    case 'and': {
+      let uncertain = false;
+      for (const child of rule.rules) {
+        const value = staticOf(child, claims);
+        if (value === Static.Negative) return Static.Negative;
+        if (value === Static.Uncertain) uncertain = true;
+      }
+      return uncertain ? Static.Uncertain : Static.Positive;
+    }
+    case 'not': {
+      const value = staticOf(rule.rule, claims);
+      // Only an RBAC result is negated: for anything else it says whether the claims it needs are there.
+      if (rule.rule.kind !== 'rbac') return value;
+      return value === Static.Positive ? Static.Negative : value === Static.Negative ? Static.Positive : Static.Uncertain;
+    }
+  }
+}
+
+/** Dgraph's RBAC match: a claim array matches when any element does; an `in` operand when any of its values does. */
+function rbacMatches(rule: RbacLeaf, claims: Readonly<Record<string, unknown>>): boolean {
+  const value = claims[rule.variable];
+  if (Array.isArray(value)) return value.some((v) => matchesOne(rule, v));
+  return matchesOne(rule, value);
+}
+
+function matchesOne(rule: RbacLeaf, value: unknown): boolean {
+  if (Array.isArray(rule.operand)) return rule.operand.some((operand) => matchValue(rule, operand, value));
+  return matchValue(rule, rule.operand, value);
+}
+
+function matchValue(rule: RbacLeaf, operand: unknown, value: unknown): boolean {
+  if (rule.regex !== undefined) return typeof value === 'string' && rule.regex.test(value);
+  return deepEqual(operand, value);
+}
+
+/** Go's reflect.DeepEqual over decoded JSON (numbers are float64 on both sides). */
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
