@@ -152,7 +152,7 @@ export class Engine {
 
   /**
    * Verifies the request's token before it runs (synchronously when the token was seen before). The
-   * claims are what `@auth` rules will read; for now only their absence or invalidity changes answers.
+   * claims are what `@auth` rules read (auth/rule-eval.ts), for queries and mutations.
    */
   #authenticated(state: ServingState, auth: TokenVerifier, prepared: PreparedOperation, request: GraphQLRequest, requestId: string | undefined): EngineResponse | Promise<EngineResponse> {
     const outcome = authenticate(auth, request.headers);

@@ -1,6 +1,6 @@
 // Per request: the token from the schema's header (`Bearer ` prefix accepted), verified once
 // (token-verifier.ts, cached), and what Dgraph answers when it cannot be used. Rules read the claims
-// from the outcome; no rule is evaluated yet.
+// from the outcome (auth/rule-eval.ts).
 
 import { getNullableType, isListType, type GraphQLSchema } from 'graphql';
 import { messages } from '../errors/messages.js';

@@ -81,9 +81,10 @@ export class RequestRules {
   /**
    * The nodes an update or delete of an object type affects: those its rule lets through (Dgraph
    * reports nothing for the others; they are simply not matched). Mutations run in their own
-   * transaction, so the rule sees the store as the mutation starts.
+   * transaction, so the rule sees the store as the mutation starts. `password`: the node
+   * `check<T>Password` may answer (its password rules only, not the query rule).
    */
-  affected(ids: SortedIds, type: TypeModel, operation: 'update' | 'delete'): SortedIds {
+  affected(ids: SortedIds, type: TypeModel, operation: 'update' | 'delete' | 'password'): SortedIds {
     if (type.kind !== 'object') {
       // An interface's mutation: each node under its implementation's rules (which include the interface's).
       return ids.filter((id) => {

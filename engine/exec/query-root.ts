@@ -40,6 +40,8 @@ export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: F
       const id = getTarget(ctx, type, args, plan);
       const secret = type.secret?.field ?? '';
       if (id === undefined || plan.selection === undefined || !passwordMatches(ctx, type, id, args[secret])) return null;
+      // Only the `password` rules (the type's and its interfaces'), not the query rule (Dgraph).
+      if (ctx.auth !== undefined && ctx.auth.affected([id], type, 'password').length === 0) return null;
       const object = readObject(ctx, id, type, plan.selection, path, cascade);
       return object === CASCADED ? null : object;
     }

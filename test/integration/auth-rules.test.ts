@@ -157,6 +157,16 @@ describe('deep RBAC rules (auth_query_test.yaml "Deep RBAC rule - …")', () => 
   });
 });
 
+describe('check<T>Password', () => {
+  it('applies the password rule only, not the query rule', async () => {
+    const ids = (await ask('{ queryLog(order: {asc: logs}) { id } }', { ROLE: 'ADMIN' })) as { data: { queryLog: { id: string }[] } };
+    const q = `{ checkLogPassword(id: "${ids.data.queryLog[0]?.id ?? ''}", pwd: "password") { logs } }`;
+    // Log: password rule ROLE eq "Admin", query rule ROLE eq "ADMIN".
+    expect(await ask(q, { ROLE: 'Admin' })).toEqual({ data: { checkLogPassword: { logs: 'Log1' } } });
+    expect(await ask(q, { ROLE: 'ADMIN' })).toEqual({ data: { checkLogPassword: null } });
+  });
+});
+
 describe('no token', () => {
   it('Movie: the rule parts needing $USER are false, the global-region part still selects', async () => {
     expect(await ask('{ queryMovie(order: {asc: content}) { content } }')).toEqual({ data: { queryMovie: [{ content: 'Movie3' }] } });
