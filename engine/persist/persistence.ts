@@ -160,9 +160,19 @@ export class Persistence {
     if (this.#closed) return Promise.reject(new Error('the engine is closed'));
     return new Promise((resolve, reject) => {
       this.#queue.push(make({ resolve, reject }));
-      if (!this.#draining) void this.#drain();
+      if (!this.#draining && !this.#drainScheduled) {
+        // Drained after this turn's I/O callbacks: the mutations of requests read in the same turn form
+        // one group (one write) instead of the first one going alone.
+        this.#drainScheduled = true;
+        setImmediate(() => {
+          this.#drainScheduled = false;
+          void this.#drain();
+        });
+      }
     });
   }
+
+  #drainScheduled = false;
 
   async #drain(): Promise<void> {
     this.#draining = true;

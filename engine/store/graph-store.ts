@@ -382,7 +382,9 @@ export class GraphStore implements ColumnContext {
   private redoOf(log: UndoLog, mark: number): RedoOps {
     const r = log.records;
     const out: RedoOps = [];
+    const subsumed = subsumedByDeletes(log, mark);
     for (let i = mark; i < log.size; i += 4) {
+      if (subsumed !== undefined && subsumed.has(i)) continue;
       const a = r[i + 1];
       const b = r[i + 2];
       const c = r[i + 3];
@@ -460,3 +462,32 @@ export class GraphStore implements ColumnContext {
 }
 
 const EMPTY_NAMES: readonly string[] = Object.freeze([]);
+
+/**
+ * Record slots whose redo the delete after them redoes: the run of records about a node just before its
+ * OP_DELETE (deleteNode's unsets, edge removals both ways and type change), which replaying the delete
+ * (GraphStore.deleteNode) removes again. A delete is then one op in the log, not one per value and edge.
+ */
+function subsumedByDeletes(log: UndoLog, mark: number): Set<number> | undefined {
+  const r = log.records;
+  let out: Set<number> | undefined;
+  for (let i = mark; i < log.size; i += 4) {
+    if (r[i] !== OP_DELETE) continue;
+    const id = r[i + 1];
+    for (let j = i - 4; j >= mark && isAbout(r, j, id); j -= 4) (out ??= new Set()).add(j);
+  }
+  return out;
+}
+
+function isAbout(r: readonly unknown[], at: number, id: unknown): boolean {
+  switch (r[at]) {
+    case OP_SCALAR:
+      return r[at + 2] === id;
+    case OP_EDGE_REMOVED:
+      return r[at + 2] === id || r[at + 3] === id;
+    case OP_TYPES:
+      return r[at + 1] === id;
+    default:
+      return false;
+  }
+}

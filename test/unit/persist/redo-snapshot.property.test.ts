@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GraphStore } from '../../../engine/store/graph-store.js';
+import { R_CREATE, R_DELETE, R_SET, R_TYPES } from '../../../engine/store/redo.js';
 
 type Op = { k: 'create' } | { k: 'delete'; n: number } | { k: 'type'; n: number; t: string } | { k: 'set'; n: number; p: string; v: unknown } | { k: 'unset'; n: number; p: string } | { k: 'edge'; a: number; b: number; add: boolean } | { k: 'savepoint'; undo: boolean };
 
@@ -82,5 +83,28 @@ describe('redo and snapshots', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it("a deleted node's values, edges and types are logged as the delete alone (replaying it removes them)", () => {
+    const a = new GraphStore();
+    let txn = a.begin();
+    const [x, y] = [a.createNode(), a.createNode()];
+    a.addType(x, 'A');
+    a.scalar('p').set(x, 'v');
+    a.edges('e').add(x, y);
+    a.edges('e').add(y, x);
+    txn.commit();
+    const b = new GraphStore();
+    b.applyRedo([R_CREATE, x, R_CREATE, y, R_TYPES, x, ['A'], R_SET, 'p', x, 'v']);
+    b.edges('e').add(x, y);
+    b.edges('e').add(y, x);
+    txn = a.begin();
+    a.scalar('p').set(y, 'w'); // before the delete, about another node: kept
+    a.deleteNode(x);
+    const redo = txn.redoSince(0);
+    txn.commit();
+    expect(redo).toEqual([R_SET, 'p', y, 'w', R_DELETE, x]);
+    b.applyRedo(redo);
+    expect(normal(b)).toEqual(normal(a));
   });
 });
