@@ -4,7 +4,8 @@
 
 import { postingIds, type Posting } from './postings/posting.js';
 import { SortedChunkMap, type Bound, type Compare } from './postings/sorted-chunk-map.js';
-import { EMPTY_IDS, sortedUniqueFrom, unionMany, type SortedIds } from '../util/sorted-ids.js';
+import { sortedDistinctArray } from '../util/id-sort.js';
+import { EMPTY_IDS, unionMany, type SortedIds } from '../util/sorted-ids.js';
 import { parseDateTime } from './datetime-key.js';
 import type { RangeBounds, ScalarValue, ValueIndex } from './value-index.js';
 
@@ -134,7 +135,7 @@ export class OrderedIndex<K extends OrderKey = number | bigint> implements Value
       if (typeof p === 'number') many.push(p);
       else for (const id of postingIds(p)) many.push(id);
     }
-    if (many !== undefined) return sortedUniqueFrom(Float64Array.from(many));
+    if (many !== undefined) return sortedDistinctArray(many);
     return postingIds(single);
   }
 
