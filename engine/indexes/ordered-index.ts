@@ -184,14 +184,9 @@ export class OrderedIndex<K extends OrderKey = number | bigint> implements Value
    * for callers whose result does not depend on the order. Unparseable bounds add nothing.
    */
   idsInRange(bounds: RangeBounds<ScalarValue>, out: number[]): number[] {
-    this.walkRange(bounds, 'asc', (p) => {
-      if (typeof p === 'number') out.push(p);
-      else {
-        const ids = postingIds(p);
-        for (let k = 0; k < ids.length; k++) out.push(ids[k] as number);
-      }
-      return false;
-    });
+    const lower = this.bound(bounds.lower);
+    const upper = this.bound(bounds.upper);
+    if (lower !== null && upper !== null) this.map.idsIn(lower, upper, out);
     return out;
   }
 
