@@ -4,7 +4,8 @@
 
 import { postingIds, type Posting } from './postings/posting.js';
 import { SortedChunkMap, type Bound, type Compare } from './postings/sorted-chunk-map.js';
-import { EMPTY_IDS, sortedUniqueFrom, unionMany, type SortedIds } from '../util/sorted-ids.js';
+import { sortedDistinctArray } from '../util/id-sort.js';
+import { EMPTY_IDS, unionMany, type SortedIds } from '../util/sorted-ids.js';
 import { parseDateTime } from './datetime-key.js';
 import type { RangeBounds, ScalarValue, ValueIndex } from './value-index.js';
 
@@ -134,7 +135,7 @@ export class OrderedIndex<K extends OrderKey = number | bigint> implements Value
       if (typeof p === 'number') many.push(p);
       else for (const id of postingIds(p)) many.push(id);
     }
-    if (many !== undefined) return sortedUniqueFrom(Float64Array.from(many));
+    if (many !== undefined) return sortedDistinctArray(many);
     return postingIds(single);
   }
 
@@ -183,14 +184,9 @@ export class OrderedIndex<K extends OrderKey = number | bigint> implements Value
    * for callers whose result does not depend on the order. Unparseable bounds add nothing.
    */
   idsInRange(bounds: RangeBounds<ScalarValue>, out: number[]): number[] {
-    this.walkRange(bounds, 'asc', (p) => {
-      if (typeof p === 'number') out.push(p);
-      else {
-        const ids = postingIds(p);
-        for (let k = 0; k < ids.length; k++) out.push(ids[k] as number);
-      }
-      return false;
-    });
+    const lower = this.bound(bounds.lower);
+    const upper = this.bound(bounds.upper);
+    if (lower !== null && upper !== null) this.map.idsIn(lower, upper, out);
     return out;
   }
 

@@ -15,6 +15,14 @@ export function sortedDistinct(ids: ArrayLike<number>, bound?: number): Int32Arr
   return words <= wordsPerId * n ? bitsetSorted(ids, words) : nativeSorted(ids);
 }
 
+/** `sortedDistinct` as a plain array (SortedIds). */
+export function sortedDistinctArray(ids: ArrayLike<number>, bound?: number): number[] {
+  const sorted = sortedDistinct(ids, bound);
+  const out: number[] = [];
+  for (let i = 0; i < sorted.length; i++) out.push(sorted[i] as number);
+  return out;
+}
+
 function insertionSorted(ids: ArrayLike<number>): Int32Array {
   const out = new Int32Array(ids.length);
   let m = 0;
