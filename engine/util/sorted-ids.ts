@@ -1,6 +1,8 @@
 // Sorted, duplicate-free arrays of dense node ids: the currency between indexes, store and exec.
 // (Implementation of the set operations lives with the store work; this file fixes the type.)
 
+import { sortedDistinctArray } from './id-sort.js';
+
 export type SortedIds = readonly number[];
 
 /** Shared empty result; never mutated. */
@@ -104,25 +106,10 @@ export function unionMany(sets: SortedIds[]): number[] {
   }
   let total = 0;
   for (const s of nonEmpty) total += s.length;
-  const buf = new Float64Array(total);
+  const buf = new Int32Array(total);
   let n = 0;
   for (const s of nonEmpty) for (const x of s) buf[n++] = x;
-  return sortedUniqueFrom(buf);
-}
-
-/** Sorts a scratch buffer of ids in place and returns its distinct values as an array. */
-export function sortedUniqueFrom(buf: Float64Array): number[] {
-  buf.sort();
-  const out: number[] = [];
-  let prev = Number.NaN;
-  for (let k = 0; k < buf.length; k++) {
-    const x = buf[k] as number;
-    if (x !== prev) {
-      out.push(x);
-      prev = x;
-    }
-  }
-  return out;
+  return sortedDistinctArray(buf);
 }
 
 /** a minus b. */
