@@ -39,10 +39,6 @@ export interface IdCheck {
   readonly driver?: Driver;
   /** A node passes exactly when it is in one of these (postings' cached bitsets): an `or` of such nodes is one `inBitsets` test. */
   readonly inAny?: readonly Uint32Array[];
-  /** A checked walk's visit with this test, in collected ids (plan/order-plan.ts checkedVisitCost when absent). */
-  readonly visitCost?: number;
-  /** Collecting one id of `bound` (plan/order-plan.ts: one collected id when absent). */
-  readonly collectCost?: number;
 }
 
 export interface Driver {
@@ -232,21 +228,12 @@ function indexCheck(source: CheckSource, field: FieldModel, fn: string, kind: st
       const index = column.index('geo') as GeoIndex | undefined;
       const { coordinate, distance } = arg as { coordinate: PointInput; distance: number };
       const near = kind === 'geo' ? index?.nearCheck(geoPoint(coordinate), distance) : undefined;
-      return near === undefined ? undefined : { bound: near.upper, share: near.estimate, test: near.test, visitCost: nearVisitCost, collectCost: nearCollectCost };
+      return near === undefined ? undefined : { bound: near.upper, share: near.estimate, test: near.test };
     }
     default:
       return undefined;
   }
 }
-
-/**
- * `near`'s costs in collected posting ids, measured at 100k posts (geo-near, 150 km, order by score,
- * first 10; walk and collect forced in turn in one process): a walk visit testing a node's point cost
- * ~83 ns (~5.5 ids of term-any's collect), collecting cost ~540 ns per point of the buckets read (the
- * box and distance tests, the sort of the matches, their order values read at random: ~26 ids).
- */
-const nearVisitCost = 6;
-const nearCollectCost = 26;
 
 /** Every token's list holds the node; a query without tokens matches nothing (as TokenIndex.allOf). `share` is a count here (lists independent). */
 function allOf(lists: readonly Membership[], universe: number): IdCheck {

@@ -85,13 +85,10 @@ function checkedPage(
   if (walk === undefined) return undefined;
   const bound = Math.min(check.bound, universe.size);
   const matches = Math.min(bound, check.share * universe.size);
-  // Costs in collected ids: the check's own (a geo `near`), else a posting test's.
-  const visitCost = check.visitCost ?? checkedVisitCost;
-  const gathered = bound * (check.collectCost ?? 1);
   // A range holding the walk's start counts as passing all (filter-check.ts rangeEstimate): the share is the walk's density, not the matches.
-  if (!prefersWalk(limit, total, matches, gathered, visitCost, Math.min(universe.size, check.share * universe.size))) return undefined;
+  if (!prefersWalk(limit, total, matches, bound, checkedVisitCost, Math.min(universe.size, check.share * universe.size))) return undefined;
   const key = plan.order.keys[0] as OrderKey;
-  const { ids, visited } = walkChecked(ctx, type, key, walk, check.test, page, checkedWalkBudget(limit, gathered, matches, visitCost));
+  const { ids, visited } = walkChecked(ctx, type, key, walk, check.test, page, checkedWalkBudget(limit, bound, matches, checkedVisitCost));
   if (ids === undefined) {
     if (run !== undefined) run.visited = visited; // EXPLAIN: the walk gave up, the candidates are collected
     return undefined;
