@@ -14,6 +14,7 @@ import { ExecContext } from '../exec/exec-context.js';
 import { concreteTypeOf, filteredTargets } from '../exec/read-objects.js';
 import { queryIds } from '../exec/query-root.js';
 import type { AuthOperation, AuthRules, GraphLeaf, RbacLeaf, RuleNode } from './auth-rules.js';
+import { jsonEqual } from '../util/json-equal.js';
 
 /** What a type's query rules let one request read. `denied`: a rule is false for the claims as a whole (Dgraph's static evaluation). */
 export type Allowed = { readonly kind: 'all' } | { readonly kind: 'denied' } | { readonly kind: 'some'; readonly members: Membership };
@@ -271,15 +272,6 @@ function matchesOne(rule: RbacLeaf, value: unknown): boolean {
 
 function matchValue(rule: RbacLeaf, operand: unknown, value: unknown): boolean {
   if (rule.regex !== undefined) return typeof value === 'string' && rule.regex.test(value);
-  return deepEqual(operand, value);
+  return jsonEqual(operand, value);
 }
 
-/** Go's reflect.DeepEqual over decoded JSON (numbers are float64 on both sides). */
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}

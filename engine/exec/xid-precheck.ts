@@ -8,6 +8,7 @@ import { isEdgeField } from './filter-eval.js';
 import { sortedKeys } from '../util/sorted-keys.js';
 import { unionReference } from './union-member.js';
 import { messages } from '../errors/messages.js';
+import { jsonEqual } from '../util/json-equal.js';
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -81,7 +82,7 @@ export class XidPrecheck {
     if (srcField === undefined && this.#seenAtTopLevel.get(xidKey(field))?.get(key) === true) return true;
     const inverse = this.#inverseOf(srcField);
     if (inverse !== undefined && !inverse.isList) return true;
-    return Object.keys(input).length > 1 && Object.keys(previous).length > 1 && !deepEqual(previous, input);
+    return Object.keys(input).length > 1 && Object.keys(previous).length > 1 && !jsonEqual(previous, input);
   }
 
   /** A single-valued inverse of the edge we came through points back at the parent: Dgraph drops it. */
@@ -112,11 +113,3 @@ function valueKey(value: unknown): string {
   return typeof value === 'string' ? value : String(value);
 }
 
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
