@@ -17,6 +17,7 @@
 import type { GeoMultiPolygon, GeoPoint, GeoPolygon, GeoValue, ScalarValue, ValueIndex } from './value-index.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import { GeoPointGrid } from './geo-point-grid.js';
+import { sortedDistinctArray } from '../util/id-sort.js';
 import {
   type BBox,
   bboxInside,
@@ -268,15 +269,7 @@ export class GeoIndex implements ValueIndex {
         }
       }
     }
-    return sortedDistinct(ids);
+    return sortedDistinctArray(ids);
   }
 }
 
-/** `ids` ascending without repeats (a typed-array sort: thousands of matches sort in microseconds). */
-function sortedDistinct(ids: number[]): SortedIds {
-  if (ids.length < 2) return ids;
-  const sorted = Int32Array.from(ids).sort();
-  const out: number[] = [sorted[0] as number];
-  for (let i = 1; i < sorted.length; i++) if (sorted[i] !== sorted[i - 1]) out.push(sorted[i] as number);
-  return out;
-}
