@@ -31,23 +31,15 @@ export function walkChecked(ctx: ExecContext, type: TypeModel, key: OrderKey, ki
   const taker = new PageTaker(page, budget);
   const member = typeMember(ctx, type, key.model, test);
   // A chunk of postings per call (not a callback per posting): the visit is the test and the taker.
-  if (key.desc) {
-    index.walkChunks('desc', (postings) => {
-      for (let i = postings.length - 1; i >= 0; i--) {
-        const p = postings[i] as Posting;
-        if (typeof p === 'number' ? taker.offer(p, member) : taker.offerPosting(p, member)) return true;
-      }
-      return false;
-    });
-  } else {
-    index.walkChunks('asc', (postings) => {
-      for (let i = 0; i < postings.length; i++) {
-        const p = postings[i] as Posting;
-        if (typeof p === 'number' ? taker.offer(p, member) : taker.offerPosting(p, member)) return true;
-      }
-      return false;
-    });
-  }
+  // A chunk comes in ascending order; a descending walk reads it from its end.
+  const step = key.desc ? -1 : 1;
+  index.walkChunks(key.desc ? 'desc' : 'asc', (postings) => {
+    for (let i = key.desc ? postings.length - 1 : 0; i >= 0 && i < postings.length; i += step) {
+      const p = postings[i] as Posting;
+      if (typeof p === 'number' ? taker.offer(p, member) : taker.offerPosting(p, member)) return true;
+    }
+    return false;
+  });
   return { ids: taker.done ? taker.out : undefined, visited: taker.checked };
 }
 
