@@ -39,6 +39,8 @@ export interface IdCheck {
   readonly driver?: Driver;
   /** A node passes exactly when it is in one of these (postings' cached bitsets): an `or` of such nodes is one `inBitsets` test. */
   readonly inAny?: readonly Uint32Array[];
+  /** A node passes exactly when it is in one of these lists (snapshots, taken when called): an ordered page needs only each list's first k. */
+  readonly union?: () => readonly SortedIds[];
 }
 
 export interface Driver {
@@ -151,8 +153,9 @@ function directCheck(source: CheckSource, node: FilterPlan, walk: WalkedOrder | 
       const bound = Math.min(source.universeSize, parts.reduce((s, p) => s + p.bound, 0));
       const share = Math.min(1, parts.reduce((s, p) => s + p.share, 0));
       const sets = parts.every((p) => p.inAny !== undefined) ? parts.flatMap((p) => p.inAny ?? []) : undefined;
-      if (sets !== undefined && parts.length > 0) return { bound, share, test: inBitsets(sets), inAny: sets };
-      return { bound, share, test: tests.length === 2 ? either(tests[0] as Tester, tests[1] as Tester) : any(tests) };
+      const union = parts.every((p) => p.union !== undefined) ? () => parts.flatMap((p) => (p.union as () => readonly SortedIds[])()) : undefined;
+      const test = sets !== undefined && parts.length > 0 ? inBitsets(sets) : tests.length === 2 ? either(tests[0] as Tester, tests[1] as Tester) : any(tests);
+      return { bound, share, test, ...(sets !== undefined && parts.length > 0 && { inAny: sets }), ...(union !== undefined && { union }) };
     }
     case 'has': {
       const test = hasTest(source, node.field ?? String(valueAt(source.filter, node.at)));
@@ -256,10 +259,11 @@ function anyOf(lists: readonly Membership[]): IdCheck {
   const sorted = lists.filter((m) => m.size > 0).sort((a, b) => b.size - a.size);
   const bound = sorted.reduce((s, m) => s + m.size, 0);
   if (sorted.length === 0) return { bound: 0, share: 0, test: FAIL };
+  const union = (): SortedIds[] => sorted.map((m) => m.snapshot());
   const sets = sorted.every((m) => m.bits !== undefined) ? sorted.map((m) => m.bits as Uint32Array) : undefined;
-  if (sets !== undefined) return { bound, share: bound, test: inBitsets(sets), inAny: sets };
-  if (sorted.length === 1) return { bound, share: bound, test: (sorted[0] as Membership).has };
-  return { bound, share: bound, test: any(sorted.map((m) => m.has)) };
+  if (sets !== undefined) return { bound, share: bound, test: inBitsets(sets), inAny: sets, union };
+  if (sorted.length === 1) return { bound, share: bound, test: (sorted[0] as Membership).has, union };
+  return { bound, share: bound, test: any(sorted.map((m) => m.has)), union };
 }
 
 /** `has`: the node holds a value (a list: at least one element) or an edge; any-language fields are materialised. */

@@ -79,20 +79,102 @@ function firstK(ctx: ExecContext, order: OrderPlan, strategy: PageStrategy, ids:
     const prefix = cachedOrderPrefix(ids, k, column, key.desc, (n) => (ran(run, 'index-walk'), walkOrdered(ctx, key.model, walk, key.desc, ids, 0, n)));
     if (prefix !== undefined) return prefix;
   }
-  const numbers = order.numeric ? column.numbers() : undefined;
-  if (numbers !== undefined) return cachedOrderPrefix(ids, k, column, key.desc, (n) => (ran(run, 'top-k'), topKNumeric(ids, n, numbers, key.desc)));
-  const general = (n: number): number[] => {
+  const top = topOf(ctx, order, run);
+  // The cache is per column: only one-key orders of plain columns use it.
+  if (!prefixCacheable(order)) return top(ids, k);
+  return cachedOrderPrefix(ids, k, column, key.desc, (n) => top(ids, n));
+}
+
+/** Whether the order's first k can be kept per candidate list (one key on a plain column). */
+function prefixCacheable(order: OrderPlan): boolean {
+  const key = order.keys[0];
+  return key !== undefined && (order.numeric || (order.keys.length === 1 && key.model.languages === undefined));
+}
+
+/** The first n of a list in the order, by top-k: over the column's numbers for one number key. */
+function topOf(ctx: ExecContext, order: OrderPlan, run: QueryRun | undefined): (list: SortedIds, n: number) => number[] {
+  const key = order.keys[0] as OrderKey;
+  const numbers = order.numeric ? ctx.graph.store.scalar(key.model.predicate).numbers() : undefined;
+  return (list, n) => {
     ran(run, 'top-k');
+    if (numbers !== undefined) return topKNumeric(list, n, numbers, key.desc);
     const { readers, compare } = rowsOf(ctx, order.keys);
     const rowOf = (id: number): Row => ({ id, values: readers.map((c) => sortable(c.get(id))) });
     const primary = readers[0] as (typeof readers)[number];
     // Rows clearly worse than the current k-th on the first key are rejected without allocating.
     const clearlyWorse = (id: number, worst: Row): boolean => compareMissingLast(sortable(primary.get(id)), worst.values[0], key.desc) > 0;
-    return topK(ids, n, rowOf, compare, clearlyWorse);
+    return topK(list, n, rowOf, compare, clearlyWorse);
   };
-  // The cache is per column: only one-key orders of plain columns use it.
-  if (order.keys.length !== 1 || key.model.languages !== undefined) return general(k);
-  return cachedOrderPrefix(ids, k, column, key.desc, general);
+}
+
+/**
+ * The first k of the union of `lists` (snapshots, e.g. the postings of `anyofterms`' terms) without
+ * building the union: every one of its first k is among the first k of a list holding it, and each
+ * list's first k are kept by the order-prefix cache (the union would be a new array every request),
+ * then merged. Undefined when the order cannot be cached per list.
+ */
+export function firstKOfLists(ctx: ExecContext, order: OrderPlan, lists: readonly SortedIds[], k: number): { readonly ids: SortedIds; readonly cached: boolean; readonly candidates: number } | undefined {
+  if (!prefixCacheable(order)) return undefined;
+  const key = order.keys[0] as OrderKey;
+  const column = ctx.graph.store.scalar(key.model.predicate);
+  const top = topOf(ctx, order, undefined);
+  let cached = true;
+  // Index lists are stable until written: worth caching shorter than a per-request list.
+  const prefixes = lists.map((list) => cachedOrderPrefix(list, k, column, key.desc, (n) => ((cached = false), top(list, n)), 2 * k));
+  let candidates = 0;
+  for (const prefix of prefixes) candidates += prefix.length;
+  return { ids: mergeOrdered(prefixes, k, comparatorOf(ctx, order)), cached, candidates };
+}
+
+/** How many ids of `lists` firstKOfLists would order because their first k are not cached (prefersListPrefixes). */
+export function uncachedIds(ctx: ExecContext, order: OrderPlan, lists: readonly SortedIds[], k: number): number {
+  const key = order.keys[0] as OrderKey;
+  const column = ctx.graph.store.scalar(key.model.predicate);
+  let uncached = 0;
+  for (const list of lists) if (list.length >= 2 * k && cachedPrefix(list, k, column, key.desc) === undefined) uncached += list.length;
+  return uncached;
+}
+
+/** The first k distinct ids of lists each in the order `compare` gives (a repeated id meets itself: it compares equal only to itself). */
+function mergeOrdered(lists: readonly SortedIds[], k: number, compare: (a: number, b: number) => number): number[] {
+  const at = new Int32Array(lists.length);
+  const out: number[] = [];
+  let last = -1;
+  while (out.length < k) {
+    let from = -1;
+    let best = 0;
+    for (let l = 0; l < lists.length; l++) {
+      const list = lists[l] as SortedIds;
+      const i = at[l] as number;
+      if (i >= list.length) continue;
+      const id = list[i] as number;
+      if (from < 0 || compare(id, best) < 0) {
+        from = l;
+        best = id;
+      }
+    }
+    if (from < 0) break;
+    at[from] = (at[from] as number) + 1;
+    if (best !== last) out.push((last = best));
+  }
+  return out;
+}
+
+/** Two ids in a one-key order (prefixCacheable), ties by id: the order top-k keeps. */
+function comparatorOf(ctx: ExecContext, order: OrderPlan): (a: number, b: number) => number {
+  const key = order.keys[0] as OrderKey;
+  const column = ctx.graph.store.scalar(key.model.predicate);
+  const numbers = order.numeric ? column.numbers() : undefined;
+  if (numbers !== undefined) {
+    const sign = key.desc ? -1 : 1;
+    const { present, nums } = numbers;
+    const keyOf = (id: number): number => {
+      const value = nums[id];
+      return (value === 0 || value === undefined) && present[id] !== 1 ? Infinity : (value as number) * sign;
+    };
+    return (a, b) => keyOf(a) - keyOf(b) || a - b;
+  }
+  return (a, b) => compareMissingLast(sortable(column.get(a)), sortable(column.get(b)), key.desc) || a - b;
 }
 
 /** Records the branch that computed the first k (EXPLAIN only). */
@@ -177,14 +259,14 @@ export function cachedOrderPrefix<T extends SortedIds | undefined>(
   column: ScalarColumn,
   descending: boolean,
   compute: (count: number) => T,
+  minCached = minCachedOrder,
 ): SortedIds | T {
   // Short lists (an edge's targets, a new array per parent) are ordered as fast as a cache entry is kept.
-  if (ids.length < minCachedOrder) return compute(k);
-  const hit = prefixByCandidates.get(ids);
-  // A prefix as long as the list is its whole order: it answers any k.
-  if (hit !== undefined && hit.column === column && hit.version === column.version && hit.descending === descending && (hit.ids.length >= k || hit.ids.length === ids.length)) {
+  if (ids.length < minCached) return compute(k);
+  const hit = cachedPrefix(ids, k, column, descending);
+  if (hit !== undefined) {
     cacheCounters.orderPrefix.hits++;
-    return hit.ids.length <= k ? hit.ids : hit.ids.slice(0, k);
+    return hit.length <= k ? hit : hit.slice(0, k);
   }
   cacheCounters.orderPrefix.misses++;
   // A miss fills the next power of two (pages further on, say offsets 0, 5, 10, ..., then hit):
@@ -194,6 +276,14 @@ export function cachedOrderPrefix<T extends SortedIds | undefined>(
   const top = compute(Math.max(k, fill));
   if (top !== undefined && (fill <= maxCachedPrefix || fill === ids.length)) prefixByCandidates.set(ids, { column, version: column.version, descending, ids: top });
   return top === undefined || top.length <= k ? top : top.slice(0, k);
+}
+
+/** The cached first k (or more) of `ids` in the column's order, while valid. */
+function cachedPrefix(ids: SortedIds, k: number, column: ScalarColumn, descending: boolean): SortedIds | undefined {
+  const hit = prefixByCandidates.get(ids);
+  // A prefix as long as the list is its whole order: it answers any k.
+  if (hit === undefined || hit.column !== column || hit.version !== column.version || hit.descending !== descending) return undefined;
+  return hit.ids.length >= k || hit.ids.length === ids.length ? hit.ids : undefined;
 }
 
 /**

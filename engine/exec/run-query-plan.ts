@@ -3,16 +3,17 @@
 // node, a streamed page (stream-page.ts) when its rule prefers a walk. Nothing here chooses an
 // index or a strategy of its own; `run` (EXPLAIN only) records what ran.
 
-import { checkedWalkBudget, choosePage, pageLimit, pageParams, prefersDriverScan, prefersWalk, checkedVisitCost, type OrderKey, type PageParams } from '../plan/order-plan.js';
+import { checkedWalkBudget, choosePage, pageLimit, pageParams, prefersDriverScan, prefersListPrefixes, prefersWalk, checkedVisitCost, walkCost, type OrderKey, type PageParams } from '../plan/order-plan.js';
 import { withinUniverse } from '../plan/filter-plan.js';
 import { scanChecked, walkChecked } from './checked-walk.js';
 import type { QueryPlan, QueryRun } from '../plan/query-plan.js';
+import type { FilterPlan } from '../plan/filter-plan.js';
 import type { TypeModel } from '../schema/model.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import type { AggregateMatches } from './aggregate.js';
 import type { ExecContext } from './exec-context.js';
 import { prepareFilter, runFilter, type PreparedFilter } from './filter-eval.js';
-import { runPage } from './order-page.js';
+import { firstKOfLists, runPage, uncachedIds } from './order-page.js';
 import { restrictTo, typeUniverse, type Universe } from './universe.js';
 import { streamMatches, streamPage } from './stream-page.js';
 
@@ -64,10 +65,30 @@ function checkedPage(
   const limit = pageLimit(page);
   const walk = plan.order.walk;
   const unordered = plan.order.keys.length === 0;
-  if ((walk === undefined && !unordered) || limit === undefined || plan.filter.op === 'scan') return undefined;
+  if (limit === undefined || plan.filter.op === 'scan') return undefined;
   const first = plan.order.keys[0];
+  // Only unions of lists are paged without an index walk (below); the rest need the order's index.
+  if (walk === undefined && !unordered && !unionFilter(plan.filter)) return undefined;
   const check = filter.check(plan.filter, first === undefined ? undefined : { predicate: first.model.predicate, desc: first.desc });
   if (check.ids !== undefined) return { candidates: withinUniverse(plan.filter) ? check.ids : restrictTo(check.ids, universe) };
+  // A union of lists (anyofterms) in a one-key order: the page from each list's first k, no union built.
+  const lists = check.union;
+  if (lists !== undefined && !unordered && withinUniverse(plan.filter)) {
+    const union = lists();
+    const bound = Math.min(check.bound, universe.size);
+    const walk = plan.order.walk === undefined ? Infinity : walkCost(limit, total, Math.min(bound, check.share * universe.size), checkedVisitCost);
+    const pays = union.length <= maxUnionLists && check.bound > 2 * limit * union.length && prefersListPrefixes(limit, union.length, uncachedIds(ctx, plan.order, union, limit), walk);
+    const firsts = pays ? firstKOfLists(ctx, plan.order, union, limit) : undefined;
+    if (firsts !== undefined) {
+      if (run !== undefined) {
+        run.strategy = 'top-k';
+        run.candidates = firsts.candidates;
+        run.cachedPrefix = firsts.cached;
+        run.unionLists = { node: plan.filter, count: union.length };
+      }
+      return { page: page.offset === 0 ? firsts.ids : firsts.ids.slice(page.offset) };
+    }
+  }
   // One list is its own candidate list: the usual page step (and its cached prefix per list) serves it.
   const exact = check.driver?.exact;
   if (exact !== undefined) {
@@ -97,6 +118,15 @@ function checkedPage(
   if (run !== undefined) record(run, plan, 'checked-walk', visited, page.offset + ids.length);
   return { page: ids };
 }
+
+/** Whether the filter may check as a union of lists (filter-check.ts `union`): anyof functions, and `or`s of them. */
+function unionFilter(node: FilterPlan): boolean {
+  if (node.op === 'or') return node.children.every(unionFilter);
+  return node.op === 'index' && (node.fn === 'anyofterms' || node.fn === 'anyoftext');
+}
+
+/** Unions of more lists are built: merging every list's first k would cost more. */
+const maxUnionLists = 8;
 
 /** EXPLAIN: the whole filter was tested per node by `strategy`. */
 function record(run: QueryRun, plan: QueryPlan, strategy: 'checked-walk' | 'checked-scan', visited: number, kept: number): void {

@@ -33,7 +33,8 @@ export function explainQuery(plan: QueryPlan, args: Readonly<Record<string, unkn
       }
       const over = streamStrategies.has(ran) ? `(${run.candidates} nodes checked)` : `over ${run.candidates} candidates`;
       const gaveUp = run.visited > 0 ? ` (after a walk checking the filter gave up at ${run.visited} visited)` : '';
-      lines.push(`  ran ${how} ${over}${run.cachedPrefix ? ' (cached prefix)' : ''}${gaveUp}`);
+      const lists = run.unionLists === undefined ? '' : `: the first k of each of ${run.unionLists.count} lists${run.cachedPrefix ? ' (cached)' : ''}`;
+      lines.push(`  ran ${how} ${over}${lists === '' && run.cachedPrefix ? ' (cached prefix)' : lists}${gaveUp}`);
     }
   }
   return lines.join('\n');
@@ -62,10 +63,11 @@ function strategyName(strategy: PageStrategy | StreamStrategy, plan: QueryPlan):
  * After a run, a node shows the ids it produced, or `checked` when it (or a node above it) was tested
  * per candidate (a checked walk or scan, a streamed page, the small side of an intersection).
  */
-function explainFilter(node: FilterPlan, indent: string, lines: string[], filter: unknown, run: QueryRun | undefined, underCheck = false): void {
+function explainFilter(node: FilterPlan, indent: string, lines: string[], filter: unknown, run: QueryRun | undefined, underCheck = false, underLists = false): void {
   const produced = run?.produced.get(node);
   const checked = underCheck || (run?.checked.has(node) ?? false);
-  const got = run === undefined ? '' : produced === undefined && checked ? ' checked' : ` got ${produced ?? 0}`;
+  const listed = underLists || run?.unionLists?.node === node;
+  const got = run === undefined ? '' : listed ? ' lists read for their first k' : produced === undefined && checked ? ' checked' : ` got ${produced ?? 0}`;
   const line = (text: string): void => void lines.push(`${indent}${text} [${node.estimate}]${got}`);
   switch (node.op) {
     case 'scan':
@@ -80,11 +82,11 @@ function explainFilter(node: FilterPlan, indent: string, lines: string[], filter
       return line(`fail: ${node.message}`);
     case 'not':
       line('not');
-      return explainFilter(node.child, `${indent}  `, lines, filter, run, checked);
+      return explainFilter(node.child, `${indent}  `, lines, filter, run, checked, listed);
     case 'and':
     case 'or':
       line(node.op === 'and' ? 'intersect' : 'union');
-      for (const child of node.children) explainFilter(child, `${indent}  `, lines, filter, run, checked);
+      for (const child of node.children) explainFilter(child, `${indent}  `, lines, filter, run, checked, listed);
   }
 }
 

@@ -128,8 +128,22 @@ const collectCostPerMatch = 3;
  */
 export function prefersWalk(limit: number, total: number, matches: number, bound: number, testCost: number, spread = matches): boolean {
   if (matches <= 0 || spread <= 0) return false;
-  const visits = Math.min(total, (limit * total) / spread);
-  return visits * testCost < bound + collectCostPerMatch * matches;
+  return walkCost(limit, total, spread, testCost) < bound + collectCostPerMatch * matches;
+}
+
+/** A walk's cost (prefersWalk): about `limit × total / spread` visits at `testCost` each. */
+export function walkCost(limit: number, total: number, spread: number, testCost: number): number {
+  return spread <= 0 ? Infinity : Math.min(total, (limit * total) / spread) * testCost;
+}
+
+/**
+ * A union of index lists (`anyofterms`) paged from each list's first k (exec/order-page.ts
+ * firstKOfLists) rather than by a walk costing `walk` (Infinity: none): each list whose first k are
+ * not cached is ordered whole (`uncached` ids in all), then k per list are merged. Against collecting
+ * the union it never loses: that orders every list's ids too.
+ */
+export function prefersListPrefixes(limit: number, lists: number, uncached: number, walk: number): boolean {
+  return collectCostPerMatch * uncached + limit * lists < walk;
 }
 
 /**

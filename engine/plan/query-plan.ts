@@ -38,6 +38,8 @@ export interface QueryRun {
   cachedPrefix: boolean;
   /** The range walked for an unordered set (an aggregate): its field and index. */
   walked?: string;
+  /** The filter node whose matches were a union of index lists, the page taken from each list's first k (none materialised), and how many lists. */
+  unionLists?: { readonly node: FilterPlan; readonly count: number };
 }
 
 export function planQuery(root: string, type: TypeModel, args: Readonly<Record<string, unknown>>, estimates: Estimates): QueryPlan {
