@@ -11,7 +11,9 @@ import type { OrderedIndex } from '../indexes/ordered-index.js';
 import type { Posting } from '../indexes/postings/posting.js';
 import { postingIds } from '../indexes/postings/posting.js';
 import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
-import type { OrderKey, PageParams } from '../plan/order-plan.js';
+import type { OrderKey, OrderPlan, PageParams } from '../plan/order-plan.js';
+import type { SortedIds } from '../util/sorted-ids.js';
+import { listPrefix } from './order-page.js';
 import type { Universe } from './universe.js';
 import type { ExecContext } from './exec-context.js';
 import type { Driver, Tester } from './filter-check.js';
@@ -84,6 +86,24 @@ export function typeMember(ctx: ExecContext, type: TypeModel, field: FieldModel,
   const store = ctx.graph.store;
   const name = type.name;
   return (id) => store.hasType(id, name) && check(id);
+}
+
+/**
+ * An ordered page from an index list's own order (order-page.ts listPrefix: its first K by top-k,
+ * cached until the order column is written), each id tested against the rest of the filter; K grows
+ * fourfold, resuming where the shorter prefix ended, until the page fills or the list is exhausted.
+ * Undefined when the order cannot be cached per list.
+ */
+export function walkListOrder(ctx: ExecContext, order: OrderPlan, list: SortedIds, test: Tester, page: PageParams): { readonly ids: number[]; readonly visited: number } | undefined {
+  const taker = new PageTaker(page);
+  if (page.first === 0) return { ids: [], visited: 0 };
+  let at = 0;
+  for (let k = Math.max(16, 2 * (page.offset + (page.first ?? list.length))); ; k *= 4) {
+    const prefix = listPrefix(ctx, order, list, Math.min(k, list.length));
+    if (prefix === undefined) return undefined;
+    for (; at < prefix.length; at++) if (taker.offer(prefix[at] as number, test)) return { ids: taker.out, visited: taker.checked };
+    if (prefix.length >= list.length) return { ids: taker.out, visited: taker.checked };
+  }
 }
 
 /**

@@ -47,6 +47,8 @@ export interface Driver {
   readonly ids: SortedIds;
   /** When the driver's ids are exactly the node's matches (one list): them as a snapshot, to be collected as they are. */
   readonly exact?: () => SortedIds;
+  /** The driver's ids as a snapshot later writes do not change (an index list): its order can be cached (an ordered page walks it). */
+  readonly snapshot?: () => SortedIds;
   /** The test of an id drawn from `ids` (the driver's own list need not be tested again). */
   readonly test: (id: number) => boolean;
   /** Every id of `ids` is in the universe (no type membership test needed). */
@@ -144,8 +146,8 @@ function directCheck(source: CheckSource, node: FilterPlan, walk: WalkedOrder | 
       const others = parts.filter((p) => p !== driven).map((p) => p.test);
       const own = driven.driver.test;
       const driverTest = others.length === 1 ? both(own, others[0] as Tester) : both(own, all(others));
-      const { ids, withinUniverse: within } = driven.driver;
-      return { bound, share, test, driver: { ids, test: driverTest, withinUniverse: within } };
+      const { ids, withinUniverse: within, snapshot } = driven.driver;
+      return { bound, share, test, driver: { ids, test: driverTest, withinUniverse: within, ...(snapshot !== undefined && { snapshot }) } };
     }
     case 'or': {
       const parts = node.children.map((c) => compileCheck(source, c, walk)).sort((a, b) => b.bound - a.bound);
@@ -249,10 +251,10 @@ function allOf(lists: readonly Membership[], universe: number): IdCheck {
   const others: Tester = rest.length === 0 ? PASS : rest.length === 1 ? (rest[0] as Tester) : all(rest);
   const share = sorted.slice(1).reduce((s, m) => s * Math.min(1, m.size / Math.max(1, universe)), bound);
   if (rest.length === 0) {
-    const driver = { ids: smallest.ids, test: PASS, withinUniverse: false, exact: smallest.snapshot };
+    const driver = { ids: smallest.ids, test: PASS, withinUniverse: false, exact: smallest.snapshot, snapshot: smallest.snapshot };
     return smallest.bits === undefined ? { bound, share, test: smallest.has, driver } : { bound, share, test: inBitsets([smallest.bits]), driver, inAny: [smallest.bits] };
   }
-  return { bound, share, test: both(smallest.has, others), driver: { ids: smallest.ids, test: others, withinUniverse: false } };
+  return { bound, share, test: both(smallest.has, others), driver: { ids: smallest.ids, test: others, withinUniverse: false, snapshot: smallest.snapshot } };
 }
 
 function anyOf(lists: readonly Membership[]): IdCheck {

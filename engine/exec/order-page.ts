@@ -126,6 +126,23 @@ export function firstKOfLists(ctx: ExecContext, order: OrderPlan, lists: readonl
   return { ids: mergeOrdered(prefixes, k, comparatorOf(ctx, order)), cached, candidates };
 }
 
+/**
+ * The first k of an index list (a snapshot) in the order, kept in the prefix cache however short the
+ * list; undefined when the order cannot be cached per list (prefixCacheable).
+ */
+export function listPrefix(ctx: ExecContext, order: OrderPlan, list: SortedIds, k: number): SortedIds | undefined {
+  if (!prefixCacheable(order)) return undefined;
+  const key = order.keys[0] as OrderKey;
+  const top = topOf(ctx, order, undefined);
+  return cachedOrderPrefix(list, k, ctx.graph.store.scalar(key.model.predicate), key.desc, (n) => top(list, n), 0);
+}
+
+/** Whether listPrefix(list, k) would come from the cache. */
+export function listPrefixCached(ctx: ExecContext, order: OrderPlan, list: SortedIds, k: number): boolean {
+  const key = order.keys[0];
+  return key !== undefined && prefixCacheable(order) && cachedPrefix(list, k, ctx.graph.store.scalar(key.model.predicate), key.desc) !== undefined;
+}
+
 /** How many ids of `lists` firstKOfLists would order because their first k are not cached (prefersListPrefixes). */
 export function uncachedIds(ctx: ExecContext, order: OrderPlan, lists: readonly SortedIds[], k: number): number {
   const key = order.keys[0] as OrderKey;

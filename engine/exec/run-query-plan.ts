@@ -3,9 +3,9 @@
 // node, a streamed page (stream-page.ts) when its rule prefers a walk. Nothing here chooses an
 // index or a strategy of its own; `run` (EXPLAIN only) records what ran.
 
-import { checkedWalkBudget, choosePage, pageLimit, pageParams, prefersDriverScan, prefersListPrefixes, prefersWalk, checkedVisitCost, walkCost, type OrderKey, type PageParams } from '../plan/order-plan.js';
+import { checkedWalkBudget, choosePage, pageLimit, pageParams, prefersDriverScan, prefersListOrder, prefersListPrefixes, prefersWalk, checkedVisitCost, walkCost, type OrderKey, type PageParams } from '../plan/order-plan.js';
 import { withinUniverse } from '../plan/filter-plan.js';
-import { scanChecked, walkChecked } from './checked-walk.js';
+import { scanChecked, walkChecked, walkListOrder } from './checked-walk.js';
 import type { QueryPlan, QueryRun } from '../plan/query-plan.js';
 import type { FilterPlan } from '../plan/filter-plan.js';
 import type { TypeModel } from '../schema/model.js';
@@ -13,7 +13,7 @@ import type { SortedIds } from '../util/sorted-ids.js';
 import type { AggregateMatches } from './aggregate.js';
 import type { ExecContext } from './exec-context.js';
 import { prepareFilter, runFilter, type PreparedFilter } from './filter-eval.js';
-import { firstKOfLists, runPage, uncachedIds } from './order-page.js';
+import { firstKOfLists, listPrefixCached, runPage, uncachedIds } from './order-page.js';
 import { restrictTo, typeUniverse, type Universe } from './universe.js';
 import { streamMatches, streamPage } from './stream-page.js';
 
@@ -67,8 +67,8 @@ function checkedPage(
   const unordered = plan.order.keys.length === 0;
   if (limit === undefined || plan.filter.op === 'scan') return undefined;
   const first = plan.order.keys[0];
-  // Only unions of lists are paged without an index walk (below); the rest need the order's index.
-  if (walk === undefined && !unordered && !unionFilter(plan.filter)) return undefined;
+  // Only filters with index lists are paged without an index walk (below); the rest need the order's index.
+  if (walk === undefined && !unordered && !listFilter(plan.filter)) return undefined;
   const check = filter.check(plan.filter, first === undefined ? undefined : { predicate: first.model.predicate, desc: first.desc });
   if (check.ids !== undefined) return { candidates: withinUniverse(plan.filter) ? check.ids : restrictTo(check.ids, universe) };
   // A union of lists (anyofterms) in a one-key order: the page from each list's first k, no union built.
@@ -96,6 +96,20 @@ function checkedPage(
     run?.produced.set(plan.filter, candidates.length);
     return { candidates };
   }
+  // An index list holding every match (an allofterms' smallest posting) in its own cached order, the rest tested per id.
+  const driver = check.driver;
+  if (!unordered && driver?.snapshot !== undefined && withinUniverse(plan.filter)) {
+    const list = driver.snapshot();
+    const matches = Math.min(check.bound, universe.size, check.share * universe.size);
+    const walkCosts = walk === undefined ? Infinity : walkCost(limit, total, Math.min(universe.size, check.share * universe.size), checkedVisitCost);
+    if (prefersListOrder(limit, list.length, matches, listPrefixCached(ctx, plan.order, list, limit), walkCosts)) {
+      const walked = walkListOrder(ctx, plan.order, list, driver.test, page);
+      if (walked !== undefined) {
+        if (run !== undefined) record(run, plan, 'list-order', walked.visited, page.offset + walked.ids.length);
+        return { page: walked.ids };
+      }
+    }
+  }
   if (unordered) {
     // uid order: scan the driver (a superset of the matches, ascending) testing each id, stop at the page.
     const driver = check.driver;
@@ -119,17 +133,18 @@ function checkedPage(
   return { page: ids };
 }
 
-/** Whether the filter may check as a union of lists (filter-check.ts `union`): anyof functions, and `or`s of them. */
-function unionFilter(node: FilterPlan): boolean {
-  if (node.op === 'or') return node.children.every(unionFilter);
-  return node.op === 'index' && (node.fn === 'anyofterms' || node.fn === 'anyoftext');
+/** Whether the filter may check as a union of lists (filter-check.ts `union`: anyof functions, `or`s of them) or with a list as its driver (allof functions, `and`s with one). */
+function listFilter(node: FilterPlan): boolean {
+  if (node.op === 'or') return node.children.every(listFilter);
+  if (node.op === 'and') return node.children.some(listFilter);
+  return node.op === 'index' && (node.fn === 'anyofterms' || node.fn === 'anyoftext' || node.fn === 'allofterms' || node.fn === 'alloftext');
 }
 
 /** Unions of more lists are built: merging every list's first k would cost more. */
 const maxUnionLists = 8;
 
 /** EXPLAIN: the whole filter was tested per node by `strategy`. */
-function record(run: QueryRun, plan: QueryPlan, strategy: 'checked-walk' | 'checked-scan', visited: number, kept: number): void {
+function record(run: QueryRun, plan: QueryPlan, strategy: 'checked-walk' | 'checked-scan' | 'list-order', visited: number, kept: number): void {
   run.checked.add(plan.filter);
   run.strategy = strategy;
   run.visited = visited;

@@ -24,6 +24,7 @@ export function explainQuery(plan: QueryPlan, args: Readonly<Record<string, unkn
   if (run !== undefined) {
     const ran = run.strategy;
     if (ran === 'checked-walk') lines.push(`  ran walk ${plan.order.walk ?? ''} index checking the filter per node: ${run.visited} visited, ${run.candidates} kept`);
+    else if (ran === 'list-order') lines.push(`  ran the smallest list in page order (its first k cached) checking the filter per node: ${run.visited} visited, ${run.candidates} kept`);
     else if (ran === 'checked-scan') lines.push(`  ran unordered page from the smallest list checking the filter per node: ${run.visited} visited, ${run.candidates} kept`);
     else {
       let how = ran === 'sort after @cascade' ? ran : strategyName(ran, plan);

@@ -137,6 +137,19 @@ export function walkCost(limit: number, total: number, spread: number, testCost:
 }
 
 /**
+ * An ordered page from the driver list's own order (exec/checked-walk.ts walkListOrder: an index list
+ * ordered by top-k once, its first K cached) testing each id against the rest of the filter, rather
+ * than the cheaper of a walk costing `walk` and collecting: about `limit × driver / matches` tests,
+ * plus reading each of the list's values once when its order is not cached (top-k rejects most ids
+ * with one typed read).
+ */
+export function prefersListOrder(limit: number, driver: number, matches: number, cached: boolean, walk: number): boolean {
+  if (matches <= 0) return false;
+  const cost = (cached ? 0 : typedTestCost * driver) + (typedTestCost * limit * driver) / matches;
+  return cost < Math.min(walk, driver + collectCostPerMatch * matches);
+}
+
+/**
  * A union of index lists (`anyofterms`) paged from each list's first k (exec/order-page.ts
  * firstKOfLists) rather than by a walk costing `walk` (Infinity: none): each list whose first k are
  * not cached is ordered whole (`uncached` ids in all), then k per list are merged. Against collecting

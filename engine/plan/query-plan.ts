@@ -31,7 +31,7 @@ export interface QueryRun {
   /** Filter nodes tested per candidate instead of producing ids (with everything under them). */
   readonly checked: Set<FilterPlan>;
   candidates: number;
-  strategy: PageStrategy | StreamStrategy | 'sort after @cascade' | 'checked-walk' | 'checked-scan';
+  strategy: PageStrategy | StreamStrategy | 'sort after @cascade' | 'checked-walk' | 'checked-scan' | 'list-order';
   /** Index entries (or driver ids, for `checked-scan`) a walk checking the filter visited (also when it gave up). */
   visited: number;
   /** The page came from the cached first k of the same candidate list. */
