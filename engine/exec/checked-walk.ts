@@ -31,18 +31,22 @@ export function walkChecked(ctx: ExecContext, type: TypeModel, key: OrderKey, ki
   if (index === undefined) return { ids: undefined, visited: 0 };
   if (page.first === 0) return { ids: [], visited: 0 };
   const taker = new PageTaker(page, budget);
-  const member = typeMember(ctx, type, key.model, test);
+  walkIndexInto(index, key.desc, taker, typeMember(ctx, type, key.model, test));
+  return { ids: taker.done ? taker.out : undefined, visited: taker.checked };
+}
+
+/** Offers every node of the index in its order (`desc`: descending) to `taker` until it is done. */
+export function walkIndexInto(index: OrderedIndex, desc: boolean, taker: PageTaker, member: Tester): void {
   // A chunk of postings per call (not a callback per posting): the visit is the test and the taker.
   // A chunk comes in ascending order; a descending walk reads it from its end.
-  const step = key.desc ? -1 : 1;
-  index.walkChunks(key.desc ? 'desc' : 'asc', (postings) => {
-    for (let i = key.desc ? postings.length - 1 : 0; i >= 0 && i < postings.length; i += step) {
+  const step = desc ? -1 : 1;
+  index.walkChunks(desc ? 'desc' : 'asc', (postings) => {
+    for (let i = desc ? postings.length - 1 : 0; i >= 0 && i < postings.length; i += step) {
       const p = postings[i] as Posting;
       if (typeof p === 'number' ? taker.offer(p, member) : taker.offerPosting(p, member)) return true;
     }
     return false;
   });
-  return { ids: taker.done ? taker.out : undefined, visited: taker.checked };
 }
 
 /** Collects a page from nodes checked in page order: skips the first `offset` that pass, keeps up to `first`, stops after `budget` checks. */

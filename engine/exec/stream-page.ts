@@ -7,7 +7,7 @@ import type { OrderedIndex } from '../indexes/ordered-index.js';
 import { postingIds, type Posting } from '../indexes/postings/posting.js';
 import { pageLimit, type OrderKey, type PageParams } from '../plan/order-plan.js';
 import type { QueryPlan, QueryRun } from '../plan/query-plan.js';
-import { chooseStream, type IndexNode, type StreamPlan } from '../plan/stream-plan.js';
+import { chooseStream, maxFirstK, type IndexNode, type StreamPlan } from '../plan/stream-plan.js';
 import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import type { RangeBounds, ScalarValue } from '../indexes/value-index.js';
@@ -18,14 +18,12 @@ import { estimateMatches, requestBounds, type BoundsOf } from './filter-estimate
 import { prepareFilter } from './filter-eval.js';
 import { typeUniverse } from './universe.js';
 import { TopK } from '../util/top-k.js';
-import { PageTaker, typeMember } from './checked-walk.js';
+import { PageTaker, typeMember, walkIndexInto } from './checked-walk.js';
 
 type Filter = Readonly<Record<string, unknown>> | null | undefined;
 
 const pass: NodeCheck = () => true;
 
-/** Above this offset + first, keeping the first k in a bounded heap (util/top-k.ts) costs more than sorting the matches. */
-const maxFirstK = 256;
 
 /** The page by a walk, or undefined when the plan's rule says to collect the matches first. */
 export function streamPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream: StreamPlan, filter: Filter, page: PageParams, run?: QueryRun): SortedIds | undefined {
@@ -48,13 +46,11 @@ export function streamPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, s
     const index = store.scalar(key.model.predicate).index(plan.order.walk as IndexKind) as OrderedIndex | undefined;
     if (index === undefined) return undefined;
     const member = typeMember(ctx, type, key.model, check);
-    const visit = (p: Posting): boolean => taker.offerPosting(p, member);
-    const direction = key.desc ? 'desc' : 'asc';
     if (strategy === 'range-walk') {
       const driver = stream.driver as NonNullable<StreamPlan['driver']>;
-      index.walkRange(boundsOf(driver), direction, visit);
+      index.walkRange(boundsOf(driver), key.desc ? 'desc' : 'asc', (p: Posting): boolean => taker.offerPosting(p, member));
     } else {
-      index.walk(direction, visit);
+      walkIndexInto(index, key.desc, taker, member);
       // Nodes without an order value come last, in id order (as in sorting); a range on the order key excludes them.
       if (!taker.done) missingLast(ctx, type, key.model, check, taker);
     }
@@ -100,7 +96,9 @@ function rangeFirstK(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream:
   const range = narrowestRange(ctx, stream, boundsOf);
   if (range === undefined) return undefined;
   const keyOf = orderValue(ctx, plan);
-  const check = keyOf === undefined ? undefined : nodeCheck(ctx, type, plan, filter);
+  // A filter that is only the walked range of the type's own field holds for every node the walk visits.
+  const whole = plan.filter === range.node && typeMember(ctx, type, range.node.model, pass) === pass;
+  const check = keyOf === undefined ? undefined : whole ? pass : nodeCheck(ctx, type, plan, filter);
   if (keyOf === undefined || check === undefined) return undefined;
   const first = new TopK(limit);
   const checked = walkMatches(ctx, type, range, check, (id) => first.offer(keyOf(id), id));

@@ -161,6 +161,7 @@ describe('range pages', () => {
     // p1 (score 7) now dated 2030, p52 (score 4) gone.
     const after = await explained(q, { min: day(50) });
     expect(after.data).toEqual({ queryPost: [{ slug: 'p1' }, { slug: 'p53' }, { slug: 'p55' }] });
-    expect(after.explain.at(-1)).toMatch(/^ {2}ran walk int index, checking each node \(\d+ nodes checked\)$/);
+    // The range holds 8 posts: walking it keeping the first 3 visits fewer nodes than a walk in score order.
+    expect(after.explain.at(-1)).toBe('  ran walk published year index through the range, keeping the first 3 (8 nodes checked)');
   });
 });
