@@ -9,7 +9,7 @@
 import { isNonNullType } from 'graphql';
 import type { FieldPlan, SelectionPlan } from '../plan/selection-plan.js';
 import type { FieldModel, RootFieldModel, TypeModel } from '../schema/model.js';
-import type { ScalarValue } from '../indexes/value-index.js';
+import type { GeoPoint, ScalarValue } from '../indexes/value-index.js';
 import type { GraphStore } from '../store/graph-store.js';
 import type { EdgeColumn } from '../store/edge-column.js';
 import type { ScalarColumn } from '../store/scalar-column.js';
@@ -217,9 +217,29 @@ function writeScalar(value: ScalarValue, plan: FieldPlan, ctx: ExecContext, out:
       out.ascii(value.toString());
       return;
     default:
-      // Geo objects and embeddings: built as objects, with the sub-selection applied.
+      if (plan.selection !== undefined && !(value instanceof Float32Array) && value.type === 'Point') {
+        writePoint(value, plan.selection, ctx, out);
+        return;
+      }
+      // Other geo objects and embeddings: built as objects, with the sub-selection applied.
       out.json(writeJson(completeScalar(value, plan, ctx)));
   }
+}
+
+/** A Point with its sub-selection (`latitude`, `longitude`, `__typename`), written without building it. */
+function writePoint(point: GeoPoint, selection: SelectionPlan, ctx: ExecContext, out: JsonBytes): void {
+  let first = true;
+  for (const member of selection.forType('Point')) {
+    if (!ctx.isIncluded(member)) continue;
+    out.ascii(first ? '{"' : ',"');
+    first = false;
+    out.ascii(member.responseName);
+    out.ascii('":');
+    if (member.fieldName === 'latitude') out.number(point.coordinates[1]);
+    else if (member.fieldName === 'longitude') out.number(point.coordinates[0]);
+    else out.ascii('"Point"'); // __typename, the only other field of Point
+  }
+  out.ascii(first ? '{}' : '}');
 }
 
 /** The commonest edge (`author { name }`): one stored target, read without building a target list. */

@@ -116,6 +116,22 @@ describe('geo filters against a Turf oracle', () => {
     expect(answer.data).toEqual({ getPlace: { loc: pointRef(p.loc), area: polygonRef(p.area) } });
   });
 
+  it('a Point is written with its sub-selection: aliases, __typename, @skip, repeated fields, in selection order', async () => {
+    const query = 'query ($s: Boolean!) { queryPlace(filter: { name: { in: ["p001", "p002"] } }) { name loc { lat: latitude __typename longitude @skip(if: $s) latitude } } }';
+    const point = (p: Place, skip: boolean): string => {
+      const [longitude, latitude] = p.loc;
+      return `{"lat":${JSON.stringify(latitude)},"__typename":"Point",${skip ? '' : `"longitude":${JSON.stringify(longitude)},`}"latitude":${JSON.stringify(latitude)}}`;
+    };
+    for (const skip of [false, true]) {
+      const answer = await postGraphql(server.url, { query, variables: { s: skip } });
+      const rows = [1, 2].map((i) => `{"name":"p00${i}","loc":${point(places[i] as Place, skip)}}`).join(',');
+      // Compared as text: the members' order is the selection's.
+      expect(JSON.stringify((answer.json() as { data: unknown }).data)).toBe(`{"queryPlace":[${rows}]}`);
+    }
+    const empty = await postGraphql(server.url, { query: '{ queryPlace(filter: { name: { eq: "p001" } }) { loc { latitude @skip(if: true) } } }' });
+    expect((empty.json() as { data: unknown }).data).toEqual({ queryPlace: [{ loc: {} }] });
+  });
+
   it('near on a Point: great-circle distance at most `distance` meters', async () => {
     await compare(25, () => {
       const center = [between(-20, 20), between(-15, 15)];
