@@ -66,13 +66,17 @@ function runQuery(
   const allowed = authorizedMatches(ctx, root, type, args, plan);
   if (allowed !== undefined) return readPage(ctx, allowed, type, plan, path, args as PageArgs, cascade);
   if (cascade === undefined) return readList(ctx, queryPage(ctx, root, type, args, plan), type, plan, path);
-  // Under @cascade the page is taken from the survivors, so every candidate is read in order.
+  return readPage(ctx, cascadeCandidates(ctx, root, type, args, plan), type, plan, path, args as PageArgs, cascade);
+}
+
+/** Under `@cascade` the page is taken from the survivors, so every match of the filter is a candidate (id order), EXPLAINed. */
+export function cascadeCandidates(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Record<string, unknown>, plan: FieldPlan): SortedIds {
   const queryPlan = queryPlanFor(ctx, root.name, type, args, plan);
   const run = ctx.explain === undefined ? undefined : newQueryRun();
   const ids = runQueryFilter(ctx, type, queryPlan, args, run);
   if (run !== undefined) run.strategy = 'sort after @cascade';
   ctx.explain?.push(explainQuery(queryPlan, args, run));
-  return readPage(ctx, ids, type, plan, path, args as PageArgs, cascade);
+  return ids;
 }
 
 /**

@@ -16,12 +16,12 @@ import type { ScalarColumn } from '../store/scalar-column.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import { asciiBytes, asciiChunk, type ByteChunk, type JsonBytes } from '../util/json-bytes.js';
 import { writeJson } from '../util/json-writer.js';
-import { cascadeFor } from './cascade.js';
+import { cascadeFor, type Cascade } from './cascade.js';
 import type { ExecContext } from './exec-context.js';
 import { isEdgeField } from './filter-eval.js';
 import { orderAndPage, type PageArgs } from './order-page.js';
 import { aggregateEdge, completeScalar, concreteTypeOf, filteredTargets } from './read-objects.js';
-import { aggregateRoot, authorizedMatches, getTarget, queryPage } from './query-root.js';
+import { aggregateRoot, authorizedMatches, cascadeCandidates, getTarget, queryPage } from './query-root.js';
 import { languageValue } from './language-value.js';
 
 /** Thrown when the answer needs the general path (errors, null propagation, cascade, custom logic). */
@@ -33,9 +33,17 @@ const NULL = asciiBytes('null');
 /** Writes a `get<T>`, `query<T>` or `aggregate<T>` root field's value; false (nothing written) for the other root kinds. */
 export function writeQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: FieldPlan, out: JsonBytes): boolean {
   if (root.kind !== 'get' && root.kind !== 'query' && root.kind !== 'aggregate') return false;
-  if (plan.selection === undefined || cascadeFor(plan, undefined, ctx.variables) !== undefined) throw NOT_WRITABLE;
+  if (plan.selection === undefined) throw NOT_WRITABLE;
+  const cascade = cascadeFor(plan, undefined, ctx.variables);
   const type = ctx.typeModel(root.type ?? '');
   const args = ctx.argumentsOf(plan);
+  if (cascade !== undefined) {
+    if (root.kind !== 'query') throw NOT_WRITABLE;
+    // Under `@auth` rules the candidates are the nodes the rules let through.
+    const allowed = authorizedMatches(ctx, root, type, args, plan);
+    writeCascadedList(ctx, type, args, plan.selection, cascade, allowed ?? cascadeCandidates(ctx, root, type, args, plan), out);
+    return true;
+  }
   if (root.kind === 'aggregate') {
     // A flat object of counts and reductions, as a nested aggregate field writes its own. A false `@auth` rule: null.
     if (ctx.auth?.denies(type) === true) out.bytes(NULL);
@@ -52,6 +60,40 @@ export function writeQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: Fie
   const allowed = authorizedMatches(ctx, root, type, args, plan);
   writeList(ctx, allowed === undefined ? queryPage(ctx, root, type, args, plan) : orderAndPage(ctx, type, allowed, args as PageArgs), type, plan.selection, out);
   return true;
+}
+
+/**
+ * A `query<T> @cascade` of plain scalar fields: the candidates whose required fields all hold a value
+ * (the stored columns read, no object built), ordered and paged, then written. Anything else (edges,
+ * @skip/@include, an interface, a missing non-null value, whose error the general path reports) is
+ * NOT_WRITABLE. `touched` counts what reading every candidate counts there.
+ */
+function writeCascadedList(ctx: ExecContext, type: TypeModel, args: Record<string, unknown>, selection: SelectionPlan, cascade: Cascade, candidates: SortedIds, out: JsonBytes): void {
+  if (type.kind !== 'object') throw NOT_WRITABLE;
+  const writers = writersFor(ctx, type, selection.forType(type.name));
+  if (!writers.unconditional) throw NOT_WRITABLE;
+  const required: FieldWriter[] = [];
+  for (const writer of writers.list) {
+    if (writer.kind === 'typename' || writer.kind === 'id') continue; // always a value
+    if (writer.kind !== 'scalar') throw NOT_WRITABLE;
+    if (cascade.fields === undefined || cascade.fields.includes(writer.plan.fieldName)) required.push(writer);
+  }
+  // Listed fields outside the selection are checked against the stored node by the general path.
+  if (cascade.fields?.some((name) => !writers.list.some((w) => w.plan.fieldName === name)) === true) throw NOT_WRITABLE;
+  const survivors = candidates.filter((id) => {
+    ctx.budget.spend(1);
+    for (let i = 0; i < required.length; i++) {
+      const writer = required[i] as FieldWriter;
+      const value = (writer.column as ScalarColumn).get(id);
+      if (value !== undefined && !(Array.isArray(value) && value.length === 0)) continue;
+      if (writer.nonNull) throw NOT_WRITABLE;
+      return false;
+    }
+    return true;
+  });
+  const page = orderAndPage(ctx, type, survivors, args as PageArgs);
+  ctx.touched += writers.list.length * (candidates.length - page.length);
+  writeList(ctx, page, type, selection, out);
 }
 
 /** A field of one concrete type's selection, resolved once: what to write and where it is stored. */

@@ -74,7 +74,8 @@ describe('bounded queries in an engine', () => {
   it('fails an answer built as objects by its exact serialized size (long values pass the lower bound)', async () => {
     const engine = await engineWith({ maxResultBytes: 4_096 });
     await run(engine, 'mutation ($in: [AddItemInput!]!) { addItem(input: $in) { numUids } }', { in: Array.from({ length: 8 }, (_, i) => ({ name: long(i) })) });
-    const answer = await run(engine, '{ a: queryItem(first: 1) { id } items: queryItem @cascade { name } }');
+    // @cascade over a conditional field: built as objects (a plain @cascade of scalars is written directly).
+    const answer = await run(engine, '{ a: queryItem(first: 1) { id } items: queryItem @cascade { name @include(if: true) } }');
     // {"data":{"a":[{"id":"0x1"}],"items":[8 × {"name":"<1,000>"}]},"extensions":{"touched_uids":9}}
     const bytes = '{"data":{"a":[{"id":"0x1"}],"items":[]},"extensions":{"touched_uids":9}}'.length + 8 * '{"name":""}'.length + 7 + 8 * 1_000;
     expect(answer).toEqual({
