@@ -19,6 +19,9 @@ export const schemaRoute: Route = {
   handle: answering(async (exchange: Exchange, mode: ResponseMode, context: RouteContext): Promise<Reply> => {
     if (exchange.request.method === 'GET') return currentSchemaReply(context.engine.currentSchema()?.schema, mode);
     const sdl = await readSchemaBody(exchange, context);
+    // Dgraph runs updateGQLSchema for this route, behind its guardians check (with ACL on).
+    const refused = await context.engine.guardianRefusal(exchange.request.headers);
+    if (refused !== undefined) return schemaUpdateReply(`resolving updateGQLSchema failed because ${refused}${adminQueryLocation}`, mode);
     const result = await context.engine.updateSchema(sdl);
     if (result.ok) {
       context.log.info('schema updated', { counter: context.engine.probe().schemaUpdateCounter });
