@@ -1,14 +1,17 @@
 // With ACL on, every /graphql query and mutation needs a valid access token (X-Dgraph-AccessToken,
 // or this service's X-Service-AccessToken). Dgraph checks it where the GraphQL layer calls the store
 // (edgraph's authorizeQuery / authorizeMutation), so its refusal reads as a failed execution;
-// introspection still answers. Which predicates the caller may use is not checked yet.
+// introspection still answers. A non-guardian's mutation needs WRITE on every predicate it writes
+// (acl-writes.ts); what it may read is not checked yet.
 
-import type { GraphQLSchema } from 'graphql';
+import { Kind, type GraphQLSchema } from 'graphql';
+import type { SchemaModel } from '../schema/model.js';
 import { messages } from '../errors/messages.js';
 import { wireError } from '../errors/wire-error.js';
 import { answerRootFields, locationOf, type RefusedResult } from '../request/no-schema.js';
 import type { PreparedOperation } from '../request/prepare-request.js';
-import { noAccessJwt, type Acl } from './acl.js';
+import { blockedWrites, noAccessJwt, unauthorizedToMutate, type Acl } from './acl.js';
+import { writtenPredicates } from './acl-writes.js';
 import type { AclCaller, TokenCheck } from './acl-tokens.js';
 import { GUARDIANS } from './acl-state.js';
 
@@ -21,19 +24,48 @@ export function accessToken(headers: Readonly<Record<string, string>>): string |
 export const rpcError = (code: 'Unauthenticated' | 'PermissionDenied', message: string): string => `rpc error: code = ${code} desc = ${message}`;
 
 /** Undefined when the request may run; else Dgraph's answer. */
-export function gateGraphql(acl: Acl, prepared: PreparedOperation, schema: GraphQLSchema, headers: Readonly<Record<string, string>>): RefusedResult | undefined | Promise<RefusedResult | undefined> {
+export function gateGraphql(
+  acl: Acl,
+  prepared: PreparedOperation,
+  schema: GraphQLSchema,
+  model: SchemaModel | undefined,
+  headers: Readonly<Record<string, string>>,
+): RefusedResult | undefined | Promise<RefusedResult | undefined> {
   const check = acl.check(accessToken(headers));
-  const decide = (result: TokenCheck): RefusedResult | undefined => (result.ok ? undefined : refuse(prepared, schema, rpcError('Unauthenticated', result.message)));
+  const decide = (result: TokenCheck): RefusedResult | undefined => {
+    if (!result.ok) return refuse(prepared, schema, 0, rpcError('Unauthenticated', result.message));
+    if (prepared.operation.operation !== 'mutation' || model === undefined || isGuardian(result.caller)) return undefined;
+    return refuseWrites(acl, result.caller, prepared, schema, model);
+  };
   return check instanceof Promise ? check.then(decide) : decide(check);
 }
 
-/** As draining mode's answer (request/draining.ts): queries fail each; mutations stop at the first. */
-function refuse(prepared: PreparedOperation, schema: GraphQLSchema, reason: string): RefusedResult {
+/**
+ * The first root mutation field writing a predicate the caller may not write fails with Dgraph's
+ * text. Checked before anything runs, so the fields before it do not run either (Dgraph runs them).
+ */
+function refuseWrites(acl: Acl, caller: AclCaller, prepared: PreparedOperation, schema: GraphQLSchema, model: SchemaModel): RefusedResult | undefined {
+  let index = 0;
+  for (const selection of prepared.operation.selectionSet.selections) {
+    if (selection.kind !== Kind.FIELD) continue;
+    const written = writtenPredicates(model, schema, selection, prepared.variables);
+    const blocked = written === undefined ? [] : blockedWrites(acl.state, caller.groups, written);
+    if (blocked.length > 0) return refuse(prepared, schema, index, rpcError('PermissionDenied', unauthorizedToMutate(blocked)));
+    index++;
+  }
+  return undefined;
+}
+
+/**
+ * As draining mode's answer (request/draining.ts): queries fail each; in a mutation the field at
+ * `failing` fails and the others are not executed.
+ */
+function refuse(prepared: PreparedOperation, schema: GraphQLSchema, failing: number, reason: string): RefusedResult {
   if (prepared.operation.operation !== 'mutation') {
     return answerRootFields(prepared, schema, (_field, name) => wireError(`Dgraph query failed because Dgraph execution failed because ${reason}`, undefined, [name]));
   }
   return answerRootFields(prepared, schema, (field, name, index) =>
-    wireError(index === 0 ? `mutation ${field.name.value} failed because Dgraph execution failed because ${reason}` : messages.mutationNotExecuted(name), locationOf(field), [name]),
+    wireError(index === failing ? `mutation ${field.name.value} failed because Dgraph execution failed because ${reason}` : messages.mutationNotExecuted(name), locationOf(field), [name]),
   );
 }
 

@@ -32,6 +32,9 @@ export const GUARDIANS = 'guardians';
 /** Groot's password at first start, as in Dgraph (to be changed with updateUser). */
 export const GROOT_DEFAULT_PASSWORD = 'password';
 
+/** Dgraph's x.IsAclPredicate list: only guardians read or write these. */
+export const aclPredicates: ReadonlySet<string> = new Set(['dgraph.xid', 'dgraph.password', 'dgraph.user.group', 'dgraph.rule.predicate', 'dgraph.rule.permission', 'dgraph.acl.rule']);
+
 export const emptyAclState: AclState = { users: [], groups: [] };
 
 /** The shape check of restored data (the log and snapshot decoders accept nothing else). */

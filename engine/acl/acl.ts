@@ -5,7 +5,7 @@
 import bcrypt from 'bcryptjs';
 import { messages } from '../errors/messages.js';
 import { AclTokens, type AclCaller, type AclTokenOptions, type TokenCheck } from './acl-tokens.js';
-import { emptyAclState, GROOT, GROOT_DEFAULT_PASSWORD, GUARDIANS, type AclGroup, type AclRule, type AclState, type AclUser } from './acl-state.js';
+import { aclPredicates, emptyAclState, GROOT, GROOT_DEFAULT_PASSWORD, GUARDIANS, type AclGroup, type AclRule, type AclState, type AclUser, WRITE } from './acl-state.js';
 
 /** bcrypt.DefaultCost in Go, as Dgraph hashes passwords. */
 const bcryptCost = 10;
@@ -225,6 +225,17 @@ export function permits(state: AclState, groups: readonly string[], predicate: s
   const of = new Set(groups);
   return state.groups.some((g) => of.has(g.name) && g.rules.some((r) => (r.predicate === predicate || r.predicate === 'dgraph.all') && (r.permission & operation) !== 0));
 }
+
+/**
+ * The predicates of `predicates` a non-guardian may not write (worker.AclCache.AuthorizePredicate): the
+ * ACL's own always, any other unless a group grants WRITE on it. Sorted (Dgraph lists them in Go map order).
+ */
+export function blockedWrites(state: AclState, groups: readonly string[], predicates: Iterable<string>): string[] {
+  return [...predicates].filter((p) => aclPredicates.has(p) || !permits(state, groups, p, WRITE)).sort();
+}
+
+/** Dgraph's PermissionDenied text for them (its trailing space and newline included). */
+export const unauthorizedToMutate = (blocked: readonly string[]): string => `unauthorized to mutate following predicates: ${blocked.join(' ')} \n`;
 
 function uniqueNames(refs: readonly { name: string }[]): string[] {
   return [...new Set(refs.map((r) => r.name))];

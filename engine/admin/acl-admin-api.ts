@@ -4,8 +4,8 @@
 // Non-guardians see only themselves and their own groups (edgraph's addUserFilterToQuery) and may not
 // change users or groups (the ACL predicates are groot's).
 
-import { WRITE, type AclGroup, type AclRule, type AclState, type AclUser } from '../acl/acl-state.js';
-import { AclError, existingGroups, findGroup, findUser, permits, type Acl } from '../acl/acl.js';
+import type { AclGroup, AclRule, AclState, AclUser } from '../acl/acl-state.js';
+import { AclError, blockedWrites, existingGroups, findGroup, findUser, unauthorizedToMutate, type Acl } from '../acl/acl.js';
 import { accessToken, guardianRefusal, isGuardian, rpcError, superAdminRefusal } from '../acl/acl-gate.js';
 import type { AclCaller, TokenCheck } from '../acl/acl-tokens.js';
 import { AdminError } from './admin-api.js';
@@ -45,10 +45,7 @@ export function withAcl(root: Record<string, unknown>, acl: Acl, headers: Readon
     const failed = (reason: string): Error => new Error(`mutation ${mutation} failed because Dgraph execution failed because ${reason}`);
     if (!result.ok) throw failed(rpcError('Unauthenticated', result.message));
     if (isGuardian(result.caller)) return;
-    // The ACL predicates are groot's; any other is blocked unless a group grants WRITE on it.
-    const blocked = predicates.filter((p) => aclPredicates.has(p) || !permits(acl.state, result.caller.groups, p, WRITE));
-    // Dgraph lists them in Go map order; sorted here.
-    throw failed(rpcError('PermissionDenied', `unauthorized to mutate following predicates: ${[...blocked].sort().join(' ')} \n`));
+    throw failed(rpcError('PermissionDenied', unauthorizedToMutate(blockedWrites(acl.state, result.caller.groups, predicates))));
   };
   const changing = async <T>(mutation: string, run: () => Promise<T>): Promise<T> => {
     try {
@@ -128,9 +125,6 @@ export function withAcl(root: Record<string, unknown>, acl: Acl, headers: Readon
     },
   };
 }
-
-/** Dgraph's x.IsAclPredicate list. */
-const aclPredicates: ReadonlySet<string> = new Set(['dgraph.xid', 'dgraph.password', 'dgraph.user.group', 'dgraph.rule.predicate', 'dgraph.rule.permission', 'dgraph.acl.rule']);
 
 interface NameFilter {
   readonly name?: { readonly eq?: string | null } | null;

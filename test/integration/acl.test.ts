@@ -289,7 +289,7 @@ describe('ACL on one server', () => {
   });
 
   it('/graphql needs a valid access token; X-Service-AccessToken works as X-Dgraph-AccessToken', async () => {
-    expect(await uploadSchema(server.url, 'type Post { id: ID! title: String }', { 'X-Dgraph-AccessToken': groot.accessJWT })).toEqual(uploadSucceeded);
+    expect(await uploadSchema(server.url, 'type Post { id: ID! title: String @search(by: [hash]) }', { 'X-Dgraph-AccessToken': groot.accessJWT })).toEqual(uploadSucceeded);
     const refusedQuery = (reason: string): unknown => ({
       errors: [{ message: `Dgraph query failed because Dgraph execution failed because rpc error: code = Unauthenticated desc = ${reason}`, path: ['queryPost'] }],
       data: { queryPost: null },
@@ -322,6 +322,32 @@ describe('ACL on one server', () => {
     expect(await serviceHeader.json()).toEqual({ data: { queryPost: [{ title: 't1' }] }, extensions: { touched_uids: 1 } });
     // Introspection needs no token, as in Dgraph (it never reaches the store).
     expect(await post(server.url, '/graphql', '{ __type(name: "Post") { name } }')).toEqual({ data: { __type: { name: 'Post' } } });
+  });
+
+  it('a non-guardian writes only predicates its groups may write; guardians write everything', async () => {
+    const alice = await login(server.url, 'alice', 'alicepass');
+    const asAlice = (query: string): Promise<unknown> => post(server.url, '/graphql', query, alice.accessJWT);
+    const refused = (field: string, blocked: string, column: number): unknown => ({
+      message: `mutation ${field} failed because Dgraph execution failed because rpc error: code = PermissionDenied desc = unauthorized to mutate following predicates: ${blocked} \n`,
+      locations: [{ line: 1, column }],
+      path: [field],
+    });
+    // dev has READ (4) only on dgraph.type and Post.text; ops has no rules yet.
+    expect(await asAlice('mutation { addPost(input: [{title: "by alice"}]) { numUids } }')).toEqual({ errors: [refused('addPost', 'Post.title dgraph.type', 12)], data: { addPost: null } });
+    expect(await asGroot('mutation { updateGroup(input: {filter: {name: {eq: "ops"}}, set: {rules: [{predicate: "Post.title", permission: 2}, {predicate: "dgraph.type", permission: 6}]}}) { group { name } } }')).toEqual({
+      data: { updateGroup: { group: [{ name: 'ops' }] } },
+    });
+    // The rules are read when the request runs; the groups were fixed in the token at login.
+    expect(await asAlice('mutation { addPost(input: [{title: "by alice"}]) { numUids } }')).toEqual({ data: { addPost: { numUids: 1 } } });
+    expect(await asAlice('mutation { updatePost(input: {filter: {title: {eq: "by alice"}}, set: {title: "edited by alice"}}) { numUids } }')).toEqual({ data: { updatePost: { numUids: 1 } } });
+    // Dgraph deletes `<uid> * *`: only a `dgraph.all` rule grants that.
+    expect(await asAlice('mutation { deletePost(filter: {}) { msg } addPost(input: [{title: "later"}]) { numUids } }')).toEqual({
+      errors: [refused('deletePost', '_STAR_ALL', 12), { message: 'Mutation addPost was not executed because of a previous error.', locations: [{ line: 1, column: 43 }], path: ['addPost'] }],
+      data: { deletePost: null, addPost: null },
+    });
+    const posts = await post(server.url, '/graphql', '{ queryPost(order: {asc: title}) { title } }', groot.accessJWT);
+    expect(posts).toEqual({ data: { queryPost: [{ title: 'edited by alice' }, { title: 't1' }] } });
+    expect(await post(server.url, '/graphql', 'mutation { deletePost(filter: {title: {eq: "t1"}}) { msg } }', groot.accessJWT)).toEqual({ data: { deletePost: { msg: 'Deleted' } } });
   });
 
   it('deleteUser and deleteGroup answer Dgraph\'s payload; the deleted cannot log in', async () => {
