@@ -6,9 +6,8 @@
 
 import { Kind, type GraphQLSchema } from 'graphql';
 import type { SchemaModel } from '../schema/model.js';
-import { messages } from '../errors/messages.js';
-import { wireError } from '../errors/wire-error.js';
-import { answerRootFields, locationOf, type RefusedResult } from '../request/no-schema.js';
+import { refuseExecution } from '../request/draining.js';
+import type { RefusedResult } from '../request/no-schema.js';
 import type { PreparedOperation } from '../request/prepare-request.js';
 import { blockedWrites, noAccessJwt, unauthorizedToMutate, type Acl } from './acl.js';
 import { writtenPredicates } from './acl-writes.js';
@@ -56,17 +55,13 @@ function refuseWrites(acl: Acl, caller: AclCaller, prepared: PreparedOperation, 
   return undefined;
 }
 
-/**
- * As draining mode's answer (request/draining.ts): queries fail each; in a mutation the field at
- * `failing` fails and the others are not executed.
- */
+/** How Dgraph's GraphQL layer words a query or mutation the store refused (resolve/query.go, mutation.go, dgraph/execute.go). */
+export const failedQuery = (reason: string): string => `Dgraph query failed because Dgraph execution failed because ${reason}`;
+export const failedMutation = (field: string, reason: string): string => `mutation ${field} failed because Dgraph execution failed because ${reason}`;
+
+/** A failed execution in Dgraph's words (as draining mode's answer). */
 function refuse(prepared: PreparedOperation, schema: GraphQLSchema, failing: number, reason: string): RefusedResult {
-  if (prepared.operation.operation !== 'mutation') {
-    return answerRootFields(prepared, schema, (_field, name) => wireError(`Dgraph query failed because Dgraph execution failed because ${reason}`, undefined, [name]));
-  }
-  return answerRootFields(prepared, schema, (field, name, index) =>
-    wireError(index === failing ? `mutation ${field.name.value} failed because Dgraph execution failed because ${reason}` : messages.mutationNotExecuted(name), locationOf(field), [name]),
-  );
+  return refuseExecution(prepared, schema, failedQuery(reason), (field) => failedMutation(field, reason), failing);
 }
 
 export const isGuardian = (caller: AclCaller): boolean => caller.groups.includes(GUARDIANS);

@@ -6,7 +6,7 @@
 
 import type { AclGroup, AclRule, AclState, AclUser } from '../acl/acl-state.js';
 import { AclError, blockedWrites, existingGroups, findGroup, findUser, unauthorizedToMutate, type Acl } from '../acl/acl.js';
-import { accessToken, guardianRefusal, isGuardian, rpcError, superAdminRefusal } from '../acl/acl-gate.js';
+import { accessToken, failedMutation, failedQuery, guardianRefusal, isGuardian, rpcError, superAdminRefusal } from '../acl/acl-gate.js';
 import type { AclCaller, TokenCheck } from '../acl/acl-tokens.js';
 import { AdminError } from './admin-api.js';
 
@@ -36,13 +36,13 @@ export function withAcl(root: Record<string, unknown>, acl: Acl, headers: Readon
   /** A user/group query's caller, or Dgraph's error for its token. */
   const reader = async (): Promise<Viewer> => {
     const result = await check();
-    if (!result.ok) throw new Error(`Dgraph query failed because Dgraph execution failed because ${rpcError('Unauthenticated', result.message)}`);
+    if (!result.ok) throw new Error(failedQuery(rpcError('Unauthenticated', result.message)));
     return viewer(acl.state, result.caller);
   };
   /** A user/group mutation's caller must be a guardian; `predicates`: what Dgraph's mutation would write. */
   const writer = async (mutation: string, predicates: readonly string[]): Promise<void> => {
     const result = await check();
-    const failed = (reason: string): Error => new Error(`mutation ${mutation} failed because Dgraph execution failed because ${reason}`);
+    const failed = (reason: string): Error => new Error(failedMutation(mutation, reason));
     if (!result.ok) throw failed(rpcError('Unauthenticated', result.message));
     if (isGuardian(result.caller)) return;
     throw failed(rpcError('PermissionDenied', unauthorizedToMutate(blockedWrites(acl.state, result.caller.groups, predicates))));
@@ -52,7 +52,7 @@ export function withAcl(root: Record<string, unknown>, acl: Acl, headers: Readon
       return await run();
     } catch (error) {
       if (!(error instanceof AclError)) throw error;
-      if (error.stage === 'execution') throw new Error(`mutation ${mutation} failed because Dgraph execution failed because ${error.message}`);
+      if (error.stage === 'execution') throw new Error(failedMutation(mutation, error.message));
       throw new Error(`couldn't rewrite mutation ${mutation} because failed to rewrite mutation payload because ${error.message}`);
     }
   };
