@@ -369,7 +369,7 @@ describe('ACL data across restarts', () => {
     await server.exited;
   }
 
-  it('users added before a crash log in after it (log replay), and after a snapshot', async () => {
+  it('users added before a crash log in after it (log replay), after a snapshot, and after a start without ACL', async () => {
     mkdirSync(dataDir);
     const first = await startServer({ rawArgs: aclArgs(dataDir) });
     const groot = await login(first.url, 'groot', 'password');
@@ -405,6 +405,21 @@ describe('ACL data across restarts', () => {
       });
     } finally {
       await fourth.stop();
+    }
+
+    // A start without the flag serves no ACL but keeps its data in the snapshots it writes.
+    const plain = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--snapshot-interval', '0'] });
+    expect(await post(plain.url, '/admin', 'mutation { login(userId: "groot", password: "newgrootpass") { response { accessJWT } } }')).toEqual({
+      errors: [{ message: 'Cannot query field "login" on type "Mutation".', locations: [loginAt] }],
+    });
+    expect((await send(`${plain.url}/admin/snapshot`, { method: 'POST' })).status).toBe(200);
+    await kill(plain);
+    const fifth = await startServer({ rawArgs: aclArgs(dataDir) });
+    try {
+      expect(fifth.output()).toMatch(/restored .*replayed=0/);
+      await login(fifth.url, 'carol', 'carolpass');
+    } finally {
+      await fifth.stop();
     }
   }, 60_000);
 });
