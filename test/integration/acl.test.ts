@@ -290,6 +290,10 @@ describe('ACL on one server', () => {
 
   it('/graphql needs a valid access token; X-Service-AccessToken works as X-Dgraph-AccessToken', async () => {
     expect(await uploadSchema(server.url, 'type Post { id: ID! title: String @search(by: [hash]) }', { 'X-Dgraph-AccessToken': groot.accessJWT })).toEqual(uploadSucceeded);
+    // Reading the schema text back (it may hold secrets) needs a guardian too.
+    const unread = await send(`${server.url}/admin/schema`);
+    expect(unread.json()).toEqual({ errors: [{ message: 'resolving getGQLSchema failed because rpc error: code = PermissionDenied desc = no accessJwt available', extensions: { code: 'Error' } }] });
+    expect((await send(`${server.url}/admin/schema`, { headers: { 'X-Dgraph-AccessToken': groot.accessJWT } })).text).toBe('type Post { id: ID! title: String @search(by: [hash]) }');
     const refusedQuery = (reason: string): unknown => ({
       errors: [{ message: `Dgraph query failed because Dgraph execution failed because rpc error: code = Unauthenticated desc = ${reason}`, path: ['queryPost'] }],
       data: { queryPost: null },
