@@ -26,6 +26,9 @@ export class AclError extends Error {
 /** Writes the new state durably, then calls `apply`; without a data directory it only applies. */
 export type AclCommit = (next: AclState, apply: () => void) => Promise<void>;
 
+/** A cost-10 bcrypt hash no password matches in practice: what an unknown user's password is compared with. */
+const unknownUserHash = '$2b$10$TRjJksBdgarLt829pMbm2OrGMBd8nuqJkRGnp5yJKYzhj.IQibx1y';
+
 /** Dgraph's x.ErrorInvalidLogin: every failed login reads the same. */
 export const invalidLogin = 'invalid username or password';
 
@@ -86,7 +89,9 @@ export class Acl {
       if (userId === undefined || userId === null || userId === '' || password === undefined || password === null || password === '') throw new AclError(invalidLogin, 'login');
       // One namespace here: a user of any other is unknown.
       user = namespace === 0 ? findUser(this.#state, userId) : undefined;
-      if (user === undefined || !(await bcrypt.compare(password, user.passwordHash))) throw new AclError(invalidLogin, 'login');
+      // An unknown user costs a bcrypt comparison too, so timing does not tell which names exist.
+      const matched = await bcrypt.compare(password, user?.passwordHash ?? unknownUserHash);
+      if (user === undefined || !matched) throw new AclError(invalidLogin, 'login');
     }
     if (user === undefined) throw new AclError(invalidLogin, 'login');
     const caller: AclCaller = { userId: user.name, groups: existingGroups(this.#state, user), namespace };
