@@ -254,7 +254,7 @@ export class Engine {
     return executeAdmin(this.#adminPreparer, this.#adminSchema, request, this.#acl === undefined ? root : withAcl(root, this.#acl, request.headers));
   }
 
-  /** With ACL on, why the request may not act as a guardian (Dgraph's wording; /admin/schema uploads); undefined when it may. */
+  /** With ACL on, why the request may not act as a guardian (Dgraph's wording; /admin/schema reads and uploads); undefined when it may. */
   async guardianRefusal(headers: Readonly<Record<string, string>>): Promise<string | undefined> {
     return this.#acl === undefined ? undefined : guardianRefusal(await this.#acl.check(accessToken(headers)));
   }
