@@ -49,6 +49,17 @@ export interface EngineOptions {
    * true). false builds response objects for every answer; differential tests compare the two.
    */
   readonly directJson?: boolean;
+  /** Dgraph's ACL (`--acl-secret-file`): users, groups and access tokens; absent = off. */
+  readonly acl?: AclOptions;
+}
+
+export interface AclOptions {
+  /** The HMAC secret (the secret file's bytes, at least 32). */
+  readonly secret: Uint8Array;
+  /** Lifetime of access tokens in ms (Dgraph's default 6h). */
+  readonly accessTtlMs: number;
+  /** Lifetime of refresh tokens in ms (Dgraph's default 30 days). */
+  readonly refreshTtlMs: number;
 }
 
 export interface CustomLogicOptions {

@@ -15,8 +15,11 @@ import type {
   AdminHost,
   CorsPolicy,
 } from './api.js';
+import { Acl } from './acl/acl.js';
+import { accessToken, gateGraphql, guardianRefusal } from './acl/acl-gate.js';
+import { withAcl } from './admin/acl-admin-api.js';
 import { adminRootValue } from './admin/admin-api.js';
-import { adminSchema } from './admin/admin-schema.js';
+import { aclAdminSchema, adminSchema } from './admin/admin-schema.js';
 import { executeAdmin } from './admin/execute-admin.js';
 import { TaskList } from './admin/task-list.js';
 import { authenticate, refuseForAuth, type AuthOutcome } from './auth/request-auth.js';
@@ -67,6 +70,8 @@ export class Engine {
   /** /admin `draining(enable: true)`: /graphql refuses queries and mutations. */
   #draining = false;
   readonly #adminPreparer: RequestPreparer;
+  /** Dgraph's ACL (--acl-secret-file); undefined when off. */
+  readonly #acl: Acl | undefined;
   /** /admin `task` ids (exports). */
   readonly #tasks = new TaskList();
   /** Automatic persisted queries, by SHA-256 (kept across schema uploads, as Dgraph keeps them in its graph). */
@@ -87,7 +92,12 @@ export class Engine {
     const webhooks = { runner: this.#calls, lambdaUrl: options.lambdaUrl, warn: (message: string, fields?: Parameters<EngineLogger['warn']>[1]) => log.warn(message, fields) };
     this.#commit = new CommitPath(this.#schema, webhooks, this.#persistedQueries);
     this.#deploys = new SchemaDeployQueue(this.#schema, () => this.#introspectionOptions(), () => this.#commit.persistence);
-    this.#adminPreparer = new RequestPreparer(adminSchema, options);
+    this.#acl = options.acl === undefined ? undefined : new Acl(options.acl);
+    this.#adminPreparer = new RequestPreparer(this.#adminSchema, options);
+  }
+
+  get #adminSchema(): typeof adminSchema {
+    return this.#acl === undefined ? adminSchema : aclAdminSchema;
   }
 
   /**
@@ -97,9 +107,10 @@ export class Engine {
   static async open(options: EngineOptions): Promise<Engine> {
     const engine = new Engine(options);
     if (options.dataDir !== '') {
-      const into = { graph: engine.#graph, persistedQueries: engine.#persistedQueries, schema: engine.#schema };
+      const into = { graph: engine.#graph, persistedQueries: engine.#persistedQueries, schema: engine.#schema, acl: engine.#acl };
       engine.#commit.persistence = await openPersistence(options, engine.#log, into);
     }
+    await engine.#acl?.ensureDefaults();
     engine.#schema.status = 'up';
     return engine;
   }
@@ -137,7 +148,7 @@ export class Engine {
       const prepared = state.preparer.prepare(request);
       if (!prepared.ok) return { kind: prepared.kind, body: serializeResponse({ errors: prepared.errors }) };
       if (prepared.prepared.operation.operation === 'mutation') requestId = randomUUID();
-      const running = state.auth === null || internal ? this.#run(state, prepared.prepared, request, requestId, internal) : this.#authenticated(state, state.auth, prepared.prepared, request, requestId);
+      const running = this.#acl === undefined || internal || state.executor === null || this.#draining ? this.#start(state, prepared.prepared, request, requestId, internal) : this.#gated(this.#acl, state, prepared.prepared, request, requestId);
       const cacheMaxAge = cacheMaxAgeOf(prepared.prepared.operation, prepared.prepared.variables);
       if (!(running instanceof Promise)) return withCacheControl(running, cacheMaxAge);
       const id = requestId;
@@ -148,6 +159,18 @@ export class Engine {
     } catch (error) {
       return this.#internalFailure(error, requestId);
     }
+  }
+
+  #start(state: ServingState, prepared: PreparedOperation, request: GraphQLRequest, requestId: string | undefined, internal: boolean): EngineResponse | Promise<EngineResponse> {
+    return state.auth === null || internal ? this.#run(state, prepared, request, requestId, internal) : this.#authenticated(state, state.auth, prepared, request, requestId);
+  }
+
+  /** With ACL on, the access token is checked first (Dgraph's refusal reads as a failed execution). */
+  #gated(acl: Acl, state: ServingState, prepared: PreparedOperation, request: GraphQLRequest, requestId: string | undefined): EngineResponse | Promise<EngineResponse> {
+    const gate = gateGraphql(acl, prepared, state.compiled?.apiSchema ?? noSchemaApi, state.compiled?.model, request.headers);
+    const decide = (refused: Awaited<typeof gate>): EngineResponse | Promise<EngineResponse> =>
+      refused === undefined ? this.#start(state, prepared, request, requestId, false) : { kind: 'ok', body: serializeResponse({ ...refused, ...requestExtensions(requestId) }) };
+    return gate instanceof Promise ? gate.then(decide) : decide(gate);
   }
 
   /**
@@ -227,7 +250,13 @@ export class Engine {
 
   /** Runs one /admin GraphQL request (admin/admin-schema.ts); `host` does what needs the process around the engine. */
   executeAdmin(request: GraphQLRequest, host: AdminHost): Promise<EngineResponse> {
-    return executeAdmin(this.#adminPreparer, request, adminRootValue(this, host, this.#tasks));
+    const root = adminRootValue(this, host, this.#tasks);
+    return executeAdmin(this.#adminPreparer, this.#adminSchema, request, this.#acl === undefined ? root : withAcl(root, this.#acl, request.headers));
+  }
+
+  /** With ACL on, why the request may not act as a guardian (Dgraph's wording; /admin/schema reads and uploads); undefined when it may. */
+  async guardianRefusal(headers: Readonly<Record<string, string>>): Promise<string | undefined> {
+    return this.#acl === undefined ? undefined : guardianRefusal(await this.#acl.check(accessToken(headers)));
   }
 
   /** Draining mode: /graphql refuses queries and mutations (Dgraph's wording) until it is turned off. */

@@ -29,6 +29,15 @@ export interface ServerConfig {
   readonly snapshotKeep: number;
   readonly custom: CustomConfig;
   readonly budget: BudgetConfig;
+  /** Dgraph's ACL; undefined when --acl-secret-file is not given. */
+  readonly acl: AclConfig | undefined;
+}
+
+/** `--acl-secret-file` and the token lifetimes (Dgraph's `--acl` superflag: secret-file, access-ttl, refresh-ttl). */
+export interface AclConfig {
+  readonly secretFile: string;
+  readonly accessTtlMs: number;
+  readonly refreshTtlMs: number;
 }
 
 /** Bounds on one query's work (see engine QueryBudgetOptions). */
@@ -86,6 +95,8 @@ export const defaults = {
   maxQueryCost: 10_000_000,
   maxResultBytes: 32 * 1024 * 1024,
   queryTimeoutMs: 2_000,
+  aclAccessTtl: '6h',
+  aclRefreshTtl: '30d',
 } as const;
 
 type Kind = 'string' | 'boolean';
@@ -157,6 +168,13 @@ const optionTable = {
   },
   'max-result-bytes': { type: 'string', env: 'SERVICE_MAX_RESULT_BYTES', help: `largest query answer in bytes (default ${defaults.maxResultBytes})` },
   'query-timeout-ms': { type: 'string', env: 'SERVICE_QUERY_TIMEOUT_MS', help: `time budget of one query; 0 = none (default ${defaults.queryTimeoutMs})` },
+  'acl-secret-file': {
+    type: 'string',
+    env: 'SERVICE_ACL_SECRET_FILE',
+    help: 'turns ACL on: the HMAC secret (at least 32 bytes) that signs access and refresh tokens',
+  },
+  'acl-access-ttl': { type: 'string', env: 'SERVICE_ACL_ACCESS_TTL', help: `lifetime of ACL access tokens, e.g. 30m, 6h (default ${defaults.aclAccessTtl})` },
+  'acl-refresh-ttl': { type: 'string', env: 'SERVICE_ACL_REFRESH_TTL', help: `lifetime of ACL refresh tokens, e.g. 12h, 30d (default ${defaults.aclRefreshTtl})` },
   help: { type: 'boolean', env: undefined, help: 'print this help' },
 } as const satisfies Record<string, { type: Kind; env: string | undefined; help: string }>;
 
@@ -282,7 +300,26 @@ function build(source: Source, cwd: string): ServerConfig {
       maxResultBytes: source.integer('max-result-bytes', 1024, 2 ** 31 - 1) ?? defaults.maxResultBytes,
       queryTimeoutMs: source.integer('query-timeout-ms', 0, 3_600_000) ?? defaults.queryTimeoutMs,
     },
+    acl: aclConfig(source, cwd),
   };
+}
+
+function aclConfig(source: Source, cwd: string): AclConfig | undefined {
+  const accessTtlMs = duration(source, 'acl-access-ttl', defaults.aclAccessTtl);
+  const refreshTtlMs = duration(source, 'acl-refresh-ttl', defaults.aclRefreshTtl);
+  const file = source.string('acl-secret-file');
+  return file === undefined ? undefined : { secretFile: resolve(cwd, file), accessTtlMs, refreshTtlMs };
+}
+
+const durationUnits: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A Go duration as Dgraph's superflags read it (`90m`, `1h30m`, `30d`); positive. */
+function duration(source: Source, name: 'acl-access-ttl' | 'acl-refresh-ttl', fallback: string): number {
+  const text = source.string(name) ?? fallback;
+  const parts = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d))+$/.test(text) ? [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)] : [];
+  const ms = parts.reduce((sum, [, n, unit]) => sum + Number(n) * (durationUnits[unit ?? ''] ?? 0), 0);
+  if (!(ms >= 1000)) throw new ConfigError(`--${name} must be a duration of at least 1s such as 30m, 6h or 30d, got ${JSON.stringify(text)}`);
+  return Math.round(ms);
 }
 
 function fsyncSetting(text: string | undefined): FsyncSetting {
@@ -309,9 +346,10 @@ function httpUrl(text: string | undefined): string | undefined {
 
 /** The configuration with secrets replaced, for logging. */
 export function redacted(config: ServerConfig): Record<string, string | number | boolean | undefined> {
-  const { custom, budget, ...rest } = config;
+  const { custom, budget, acl, ...rest } = config;
   return {
     ...rest,
+    ...(acl === undefined ? {} : { aclSecretFile: acl.secretFile, aclAccessTtlMs: acl.accessTtlMs, aclRefreshTtlMs: acl.refreshTtlMs }),
     ...Object.fromEntries(Object.entries(custom).map(([k, v]) => [`custom.${k}`, v])),
     ...budget,
     adminKey: config.adminKey === undefined ? undefined : '<set>',

@@ -1,8 +1,8 @@
 // The service's start-up, shared by the production entry (main.ts) and the test-only entry with I/O
 // faults (testing/main-with-faults.ts). Exit codes: 0 clean, 1 start-up failure, 2 bad usage.
 
-import { mkdir } from 'node:fs/promises';
-import { DATA_DIR_MODE, Engine, RestoreError, type EngineOptions, type FileIo } from '../engine/index.js';
+import { mkdir, readFile } from 'node:fs/promises';
+import { DATA_DIR_MODE, Engine, RestoreError, type AclOptions, type EngineOptions, type FileIo } from '../engine/index.js';
 import { loadConfig, redacted, type ServerConfig } from './config.js';
 import { startServer, type RunningServer } from './http-server.js';
 import { createLogger, type Logger } from './log.js';
@@ -44,10 +44,17 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
     log.warn('running on the JS fallback of uWebSockets.js: performance will be degraded');
   }
 
+  const acl = config.acl === undefined ? undefined : await readAclSecret(config.acl);
+  if (typeof acl === 'string') {
+    log.error(acl);
+    process.exitCode = 1;
+    return;
+  }
+
   await mkdir(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
   let engine: Engine;
   try {
-    engine = await Engine.open(engineOptions(config, log, hooks));
+    engine = await Engine.open({ ...engineOptions(config, log, hooks), ...(acl === undefined ? {} : { acl }) });
   } catch (error) {
     if (!(error instanceof RestoreError)) throw error;
     log.error(error.message, { 'data-dir': config.dataDir });
@@ -82,6 +89,22 @@ function engineOptions(config: ServerConfig, log: Logger, hooks: ServeHooks): En
     ...(hooks.fileIo === undefined ? {} : { fileIo: hooks.fileIo }),
   };
   return config.lambdaUrl === undefined ? options : { ...options, lambdaUrl: config.lambdaUrl };
+}
+
+/** HS256 needs a key of at least 256 bits (Dgraph's checkAclKeyLength); returns why not as text. */
+const minAclSecretBytes = 32;
+
+async function readAclSecret(acl: NonNullable<ServerConfig['acl']>): Promise<AclOptions | string> {
+  let secret: Buffer;
+  try {
+    secret = await readFile(acl.secretFile);
+  } catch (error) {
+    return `error reading ACL secret key from file: ${acl.secretFile}: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  if (secret.length < minAclSecretBytes) {
+    return `--acl-secret-file ${acl.secretFile}: the ACL secret must be at least ${minAclSecretBytes} bytes (256 bits for HS256), got ${secret.length}`;
+  }
+  return { secret, accessTtlMs: acl.accessTtlMs, refreshTtlMs: acl.refreshTtlMs };
 }
 
 /** SIGTERM, SIGINT and /admin `shutdown`: stop accepting, drain, snapshot (engine.close), exit 0. */

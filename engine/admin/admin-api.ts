@@ -19,7 +19,7 @@ export interface AdminBackend {
 const schemaNodeId = '0x1';
 
 /** A resolver error in Dgraph's admin wording. */
-class AdminError extends Error {
+export class AdminError extends Error {
   constructor(field: string, reason: string) {
     super(`resolving ${field} failed because ${reason}`);
   }

@@ -2,8 +2,10 @@
 // one process can serve, with Dgraph's type, field and argument names so its client scripts work.
 // Left out, so that asking for them is a validation error rather than a silent no-op: cluster
 // operations (removeNode, moveTablet, assign), backups and restores (backup, restore, restoreTenant,
-// listBackups), ACL (login, users, groups, namespaces; a later issue), and the cache settings of
-// `config` (cacheMb, logDQLRequest). `config` has `logLevel` instead (this service's --log-level).
+// listBackups), namespaces (one here) and resetPassword, and the cache settings of `config` (cacheMb,
+// logDQLRequest). `config` has `logLevel` instead (this service's --log-level). The ACL's login, users
+// and groups (Dgraph's adminTypes, adminMutations, adminQueries in graphql/admin/endpoints.go) are in
+// the schema only when ACL is on (`aclAdminSchema`).
 
 import { buildSchema, type GraphQLSchema } from 'graphql';
 
@@ -194,4 +196,171 @@ const adminSdl = /* GraphQL */ `
   }
 `;
 
+const aclSdl = /* GraphQL */ `
+  type LoginResponse {
+    "JWT token that should be used in future requests after this login."
+    accessJWT: String
+    "Refresh token that can be used to re-login after accessJWT expires."
+    refreshJWT: String
+  }
+
+  type LoginPayload {
+    response: LoginResponse
+  }
+
+  type User {
+    "Username for the user.  Dgraph ensures that usernames are unique."
+    name: String!
+    groups: [Group]
+  }
+
+  type Group {
+    "Name of the group.  Dgraph ensures uniqueness of group names."
+    name: String!
+    users: [User]
+    rules: [Rule]
+  }
+
+  type Rule {
+    "Predicate to which the rule applies."
+    predicate: String!
+    "Permissions that apply for the rule: 4 READ, 2 WRITE, 1 MODIFY, summed (UNIX file modes); 0 blocks everything."
+    permission: Int!
+  }
+
+  input StringHashFilter {
+    eq: String
+  }
+
+  enum UserOrderable {
+    name
+  }
+
+  enum GroupOrderable {
+    name
+  }
+
+  input AddUserInput {
+    name: String!
+    password: String!
+    groups: [GroupRef]
+  }
+
+  input AddGroupInput {
+    name: String!
+    rules: [RuleRef]
+  }
+
+  input UserRef {
+    name: String!
+  }
+
+  input GroupRef {
+    name: String!
+  }
+
+  input RuleRef {
+    "Predicate to which the rule applies."
+    predicate: String!
+    "Permissions that apply for the rule: 4 READ, 2 WRITE, 1 MODIFY, summed (UNIX file modes); 0 blocks everything."
+    permission: Int!
+  }
+
+  input UserFilter {
+    name: StringHashFilter
+    and: UserFilter
+    or: UserFilter
+    not: UserFilter
+  }
+
+  input UserOrder {
+    asc: UserOrderable
+    desc: UserOrderable
+    then: UserOrder
+  }
+
+  input GroupOrder {
+    asc: GroupOrderable
+    desc: GroupOrderable
+    then: GroupOrder
+  }
+
+  input UserPatch {
+    password: String
+    groups: [GroupRef]
+  }
+
+  input UpdateUserInput {
+    filter: UserFilter!
+    set: UserPatch
+    remove: UserPatch
+  }
+
+  "As Dgraph's: its and/or/not take UserFilter."
+  input GroupFilter {
+    name: StringHashFilter
+    and: UserFilter
+    or: UserFilter
+    not: UserFilter
+  }
+
+  input SetGroupPatch {
+    rules: [RuleRef!]!
+  }
+
+  input RemoveGroupPatch {
+    rules: [String!]!
+  }
+
+  input UpdateGroupInput {
+    filter: GroupFilter!
+    set: SetGroupPatch
+    remove: RemoveGroupPatch
+  }
+
+  type AddUserPayload {
+    user: [User]
+  }
+
+  type AddGroupPayload {
+    group: [Group]
+  }
+
+  type DeleteUserPayload {
+    msg: String
+    numUids: Int
+  }
+
+  type DeleteGroupPayload {
+    msg: String
+    numUids: Int
+  }
+
+  extend type Query {
+    getUser(name: String!): User
+    getGroup(name: String!): Group
+    "Get the currently logged in user."
+    getCurrentUser: User
+    queryUser(filter: UserFilter, order: UserOrder, first: Int, offset: Int): [User]
+    queryGroup(filter: GroupFilter, order: GroupOrder, first: Int, offset: Int): [Group]
+  }
+
+  extend type Mutation {
+    "Login to Dgraph.  Successful login results in a JWT that can be used in future requests. If login is not successful an error is returned."
+    login(userId: String, password: String, namespace: Int, refreshToken: String): LoginPayload
+    "Add a user. Groups that do not exist are created; adding an existing user is an error."
+    addUser(input: [AddUserInput!]!): AddUserPayload
+    "Add a new group and (optionally) set the rules for the group."
+    addGroup(input: [AddGroupInput!]!): AddGroupPayload
+    "Update users, their passwords and groups (groups that do not exist are created)."
+    updateUser(input: UpdateUserInput!): AddUserPayload
+    "Add or remove rules for groups."
+    updateGroup(input: UpdateGroupInput!): AddGroupPayload
+    deleteGroup(filter: GroupFilter!): DeleteGroupPayload
+    deleteUser(filter: UserFilter!): DeleteUserPayload
+  }
+`;
+
 export const adminSchema: GraphQLSchema = buildSchema(adminSdl);
+/** The admin schema with the ACL's operations (--acl-secret-file). */
+export const aclAdminSchema: GraphQLSchema = buildSchema(adminSdl + aclSdl);

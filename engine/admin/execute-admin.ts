@@ -1,17 +1,17 @@
 // One /admin GraphQL request: prepared against the admin schema, run on plain graphql-js (not a hot path).
 
-import { execute } from 'graphql';
+import { execute, type GraphQLSchema } from 'graphql';
 import type { EngineResponse, GraphQLRequest } from '../api.js';
 import { serializeResponse } from '../exec/serialize-response.js';
 import { toWireError, type RequestPreparer } from '../request/prepare-request.js';
-import { adminSchema } from './admin-schema.js';
 
-export async function executeAdmin(preparer: RequestPreparer, request: GraphQLRequest, rootValue: Record<string, unknown>): Promise<EngineResponse> {
+/** `schema`: the one `preparer` checks against (with or without the ACL's operations). */
+export async function executeAdmin(preparer: RequestPreparer, schema: GraphQLSchema, request: GraphQLRequest, rootValue: Record<string, unknown>): Promise<EngineResponse> {
   const prepared = preparer.prepare(request);
   if (!prepared.ok) return { kind: prepared.kind, body: serializeResponse({ errors: prepared.errors }) };
   const { checked, operation } = prepared.prepared;
   const result = await execute({
-    schema: adminSchema,
+    schema,
     document: checked.document,
     operationName: operation.name?.value,
     rootValue,

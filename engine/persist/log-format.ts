@@ -3,11 +3,13 @@
 //   [u32 LE payload length][u32 LE CRC-32 of (length bytes + payload)][payload]
 // where the payload is msgpack [kind, lsn, body]: kind 1 = mutation (body = flat redo ops),
 // kind 2 = schema upload (body = SDL text), kind 3 = automatic persisted query registered (body =
-// [sha256 hex, query text]). LSNs count records from 1 and are contiguous across files.
+// [sha256 hex, query text]), kind 4 = the ACL's users and groups after a change (body = the whole
+// AclState: a few records, rewritten whole). LSNs count records from 1 and are contiguous across files.
 
 import { checksum } from './checksum.js';
 import { decode, encode, markNegativeZero } from './msgpack-codec.js';
 import { R_SET, redoWidth, type RedoOps } from '../store/redo.js';
+import { isAclState, type AclState } from '../acl/acl-state.js';
 
 const LOG_MAGIC = Buffer.from('GQLWAL\0', 'latin1');
 const LOG_VERSION = 1;
@@ -19,11 +21,13 @@ const MAX_RECORD_BYTES = 1 << 30;
 export const KIND_MUTATION = 1;
 export const KIND_SCHEMA = 2;
 export const KIND_PERSISTED_QUERY = 3;
+export const KIND_ACL = 4;
 
 export type LogRecord =
   | { readonly kind: typeof KIND_MUTATION; readonly lsn: number; readonly ops: RedoOps }
   | { readonly kind: typeof KIND_SCHEMA; readonly lsn: number; readonly sdl: string }
-  | { readonly kind: typeof KIND_PERSISTED_QUERY; readonly lsn: number; readonly sha256: string; readonly query: string };
+  | { readonly kind: typeof KIND_PERSISTED_QUERY; readonly lsn: number; readonly sha256: string; readonly query: string }
+  | { readonly kind: typeof KIND_ACL; readonly lsn: number; readonly acl: AclState };
 
 export function logFileHeader(startLsn: number): Buffer {
   const header = Buffer.alloc(LOG_HEADER_BYTES);
@@ -35,13 +39,26 @@ export function logFileHeader(startLsn: number): Buffer {
 
 /** One framed record. */
 export function frameRecord(record: LogRecord): Buffer {
-  const body = record.kind === KIND_MUTATION ? markValues(record.ops) : record.kind === KIND_SCHEMA ? record.sdl : [record.sha256, record.query];
+  const body = recordBody(record);
   const payload = encode([record.kind, record.lsn, body]);
   const frame = Buffer.allocUnsafe(FRAME_HEADER_BYTES + payload.length);
   frame.writeUInt32LE(payload.length, 0);
   frame.writeUInt32LE(checksum(frame.subarray(0, 4), payload), 4);
   payload.copy(frame, FRAME_HEADER_BYTES);
   return frame;
+}
+
+function recordBody(record: LogRecord): unknown {
+  switch (record.kind) {
+    case KIND_MUTATION:
+      return markValues(record.ops);
+    case KIND_SCHEMA:
+      return record.sdl;
+    case KIND_PERSISTED_QUERY:
+      return [record.sha256, record.query];
+    case KIND_ACL:
+      return record.acl;
+  }
 }
 
 function markValues(ops: RedoOps): RedoOps {
@@ -117,10 +134,10 @@ function readFrame(bytes: Buffer, offset: number): { record: LogRecord; end: num
   return record === undefined ? 'undecodable record' : { record, end };
 }
 
-/** msgpack fixarray(3) then kind 1 or 2: every payload starts so; a cheap filter before the CRC. */
+/** msgpack fixarray(3) then a known kind: every payload starts so; a cheap filter before the CRC. */
 function looksLikeFrame(bytes: Buffer, at: number): boolean {
   const kind = bytes[at + FRAME_HEADER_BYTES + 1];
-  return bytes[at + FRAME_HEADER_BYTES] === 0x93 && (kind === KIND_MUTATION || kind === KIND_SCHEMA);
+  return bytes[at + FRAME_HEADER_BYTES] === 0x93 && kind !== undefined && kind >= KIND_MUTATION && kind <= KIND_ACL;
 }
 
 /**
@@ -155,5 +172,6 @@ function parseRecord(payload: Uint8Array): LogRecord | undefined {
   if (kind === KIND_PERSISTED_QUERY && Array.isArray(body) && body.length === 2 && typeof body[0] === 'string' && typeof body[1] === 'string') {
     return { kind, lsn, sha256: body[0], query: body[1] };
   }
+  if (kind === KIND_ACL && isAclState(body)) return { kind, lsn, acl: body };
   return undefined;
 }

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import type { GraphStore, Transaction } from '../store/graph-store.js';
 import { classify, logFileName, snapshotFileName } from './data-dir.js';
 import { nodeFileIo, type FileIo } from './file-io.js';
-import { frameRecord, KIND_MUTATION, KIND_PERSISTED_QUERY, KIND_SCHEMA, type LogRecord } from './log-format.js';
+import type { AclState } from '../acl/acl-state.js';
+import { frameRecord, KIND_ACL, KIND_MUTATION, KIND_PERSISTED_QUERY, KIND_SCHEMA, type LogRecord } from './log-format.js';
 import { LogWriter } from './log-writer.js';
 import { planRestore, type PersistLogger, type RestorePlan } from './restore.js';
 import { encodeSnapshot, writeSnapshotFile } from './snapshot-file.js';
@@ -54,6 +55,8 @@ export type CaptureState = () => {
   readonly store: GraphStore;
   /** Registered automatic persisted queries: [sha256 hex, query]. */
   readonly persistedQueries: readonly (readonly [string, string])[];
+  /** The ACL's users and groups (null: ACL off). */
+  readonly acl: AclState | null;
 };
 
 /** A log record before it gets its LSN. */
@@ -132,6 +135,11 @@ export class Persistence {
   persistedQuery<T>(sha256: string, query: string, apply: () => T): Promise<T> {
     const record: PendingRecord = { kind: KIND_PERSISTED_QUERY, sha256, query };
     return this.#enqueue((done) => ({ kind: 'record', record, forceSync: false, apply, done })) as Promise<T>;
+  }
+
+  /** Logs the ACL's new state (fsynced: a password change must not come undone), then runs `apply`. */
+  acl<T>(acl: AclState, apply: () => T): Promise<T> {
+    return this.#enqueue((done) => ({ kind: 'record', record: { kind: KIND_ACL, acl }, forceSync: true, apply, done })) as Promise<T>;
   }
 
   /** Takes a snapshot now (after everything queued before it) and waits for the file. */
@@ -280,7 +288,7 @@ export class Persistence {
     const lsn = this.#nextLsn - 1;
     const state = capture();
     const parts = encodeSnapshot(
-      { lsn, schema: state.schema, store: state.store.exportSnapshot(), persistedQueries: state.persistedQueries },
+      { lsn, schema: state.schema, store: state.store.exportSnapshot(), persistedQueries: state.persistedQueries, acl: state.acl },
       new Date().toISOString(),
     );
     const old = this.#requireWriter();

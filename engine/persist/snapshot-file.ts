@@ -5,14 +5,16 @@
 //   16  header: msgpack { lsn, schemaHash, nodes, maxNodeId, scalarPredicates, edgePredicates, edges,
 //                         bodyLength, bodyCrc, createdAt }
 //   16+H u32 LE CRC-32 of bytes [0, 16+H)
-//   20+H body: msgpack { schema, store, persistedQueries } (StoreSnapshot: columnar typed arrays;
-//        persistedQueries: [sha256, query] pairs, absent in older files), bodyLength bytes — the
+//   20+H body: msgpack { schema, store, persistedQueries, acl } (StoreSnapshot: columnar typed arrays;
+//        persistedQueries: [sha256, query] pairs, absent in older files; acl: the ACL's users and
+//        groups, absent in older files and null when ACL is off), bodyLength bytes — the
 //        file ends exactly there (trailing bytes are damage).
 // Written to `<name>.tmp`, fsynced, renamed, directory fsynced: a reader sees a whole file or none.
 
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { StoreSnapshot } from '../store/graph-store.js';
+import { isAclState, type AclState } from '../acl/acl-state.js';
 import { checksum } from './checksum.js';
 import type { FileIo } from './file-io.js';
 import { decode, encode, markNegativeZero } from './msgpack-codec.js';
@@ -28,6 +30,8 @@ export interface SnapshotContent {
   readonly store: StoreSnapshot;
   /** Registered automatic persisted queries: [sha256 hex, query]. */
   readonly persistedQueries: readonly (readonly [string, string])[];
+  /** The ACL's users and groups (null: ACL off, or a file older than the ACL). */
+  readonly acl: AclState | null;
 }
 
 export interface SnapshotHeader {
@@ -65,6 +69,7 @@ export function encodeSnapshot(content: SnapshotContent, createdAt: string): Buf
     schema: content.schema,
     store: { ...store, scalars: store.scalars.map((col) => (col.repr === 3 ? { ...col, values: col.values.map(markNegativeZero) } : col)) },
     persistedQueries: content.persistedQueries,
+    acl: content.acl,
   });
   let nodes = 0;
   for (let id = 1; id < store.nextId; id++) nodes += store.alive[id] ?? 0;
@@ -143,11 +148,13 @@ export function readSnapshotFile(io: FileIo, dir: string, lsn: number): { header
   const body = bytes.subarray(bodyOffset, end);
   if (checksum(body) !== header.bodyCrc) throw new SnapshotError(file, bodyOffset, 'body checksum mismatch');
   if (header.lsn !== lsn) throw new SnapshotError(file, 16, `header says LSN ${header.lsn}, the name says ${lsn}`);
-  const decoded = decode(body) as { schema: string | null; store: StoreSnapshot; persistedQueries?: unknown };
+  const decoded = decode(body) as { schema: string | null; store: StoreSnapshot; persistedQueries?: unknown; acl?: unknown };
   if (schemaHash(decoded.schema) !== header.schemaHash) throw new SnapshotError(file, bodyOffset, 'schema hash mismatch');
   const persistedQueries = decoded.persistedQueries ?? [];
   if (!isPairList(persistedQueries)) throw new SnapshotError(file, bodyOffset, 'persisted queries are not [sha256, query] pairs');
-  return { header, content: { lsn, schema: decoded.schema, store: decoded.store, persistedQueries } };
+  const acl = decoded.acl ?? null;
+  if (acl !== null && !isAclState(acl)) throw new SnapshotError(file, bodyOffset, 'the ACL data is not users and groups');
+  return { header, content: { lsn, schema: decoded.schema, store: decoded.store, persistedQueries, acl } };
 }
 
 function isPairList(value: unknown): value is [string, string][] {

@@ -3,7 +3,9 @@
 
 import type { EngineLogger, EngineOptions } from '../api.js';
 import type { Graph } from '../exec/graph.js';
-import { KIND_MUTATION, KIND_PERSISTED_QUERY } from '../persist/log-format.js';
+import type { Acl } from '../acl/acl.js';
+import type { AclState } from '../acl/acl-state.js';
+import { KIND_ACL, KIND_MUTATION, KIND_PERSISTED_QUERY } from '../persist/log-format.js';
 import { Persistence, type RestorePlan } from '../persist/persistence.js';
 import type { PersistedQueries } from '../request/persisted-queries.js';
 import type { SchemaLifecycle } from './schema-lifecycle.js';
@@ -12,6 +14,8 @@ interface Restored {
   readonly graph: Graph;
   readonly persistedQueries: PersistedQueries;
   readonly schema: SchemaLifecycle;
+  /** Absent when ACL is off: the restored ACL data is then only carried into later snapshots. */
+  readonly acl: Acl | undefined;
 }
 
 /** Rejects (RestoreError) when the data directory is damaged and `recover` is not set. */
@@ -31,7 +35,8 @@ export async function openPersistence(options: EngineOptions, log: EngineLogger,
     into.graph.store,
   );
   const started = performance.now();
-  replay(plan, into);
+  const restoredAcl = replay(plan, into);
+  if (restoredAcl !== null) into.acl?.restore(restoredAcl);
   if (!plan.fresh) {
     const stats = into.graph.store.stats();
     log.info('restored', {
@@ -42,21 +47,32 @@ export async function openPersistence(options: EngineOptions, log: EngineLogger,
       ms: Math.round(performance.now() - started),
     });
   }
-  await persistence.start(() => ({ schema: into.schema.state.compiled?.sdl ?? null, store: into.graph.store, persistedQueries: into.persistedQueries.entries() }));
+  await persistence.start(() => ({
+    schema: into.schema.state.compiled?.sdl ?? null,
+    store: into.graph.store,
+    persistedQueries: into.persistedQueries.entries(),
+    acl: into.acl?.state ?? restoredAcl,
+  }));
+  const acl = into.acl;
+  if (acl !== undefined) acl.commit = (next, apply) => persistence.acl(next, apply);
   return persistence;
 }
 
-/** Loads the snapshot, then replays the log records. */
-function replay(plan: RestorePlan, { graph, persistedQueries, schema }: Restored): void {
+/** Loads the snapshot, then replays the log records; returns the last ACL state among them. */
+function replay(plan: RestorePlan, { graph, persistedQueries, schema }: Restored): AclState | null {
+  let acl: AclState | null = null;
   const snapshot = plan.snapshot?.content;
   if (snapshot !== undefined) {
     graph.store.importSnapshot(snapshot.store);
     for (const [sha256, query] of snapshot.persistedQueries) persistedQueries.register(sha256, query);
+    acl = snapshot.acl;
     if (snapshot.schema !== null) schema.deployOrThrow(snapshot.schema, `snapshot ${snapshot.lsn}`);
   }
   for (const record of plan.records) {
     if (record.kind === KIND_MUTATION) graph.store.applyRedo(record.ops);
     else if (record.kind === KIND_PERSISTED_QUERY) persistedQueries.register(record.sha256, record.query);
+    else if (record.kind === KIND_ACL) acl = record.acl;
     else schema.deployOrThrow(record.sdl, `log record ${record.lsn}`);
   }
+  return acl;
 }

@@ -17,8 +17,14 @@ const uploadMethods = new Set(['POST', 'PUT']);
 export const schemaRoute: Route = {
   scope: 'admin',
   handle: answering(async (exchange: Exchange, mode: ResponseMode, context: RouteContext): Promise<Reply> => {
-    if (exchange.request.method === 'GET') return currentSchemaReply(context.engine.currentSchema()?.schema, mode);
+    // With ACL on, reading (getGQLSchema: the text holds the schema's secrets) and uploading
+    // (updateGQLSchema, which Dgraph runs for this route) need a guardian's token.
+    const refused = await context.engine.guardianRefusal(exchange.request.headers);
+    if (exchange.request.method === 'GET') {
+      return refused === undefined ? currentSchemaReply(context.engine.currentSchema()?.schema, mode) : schemaUpdateReply(`resolving getGQLSchema failed because ${refused}`, mode);
+    }
     const sdl = await readSchemaBody(exchange, context);
+    if (refused !== undefined) return schemaUpdateReply(`resolving updateGQLSchema failed because ${refused}${adminQueryLocation}`, mode);
     const result = await context.engine.updateSchema(sdl);
     if (result.ok) {
       context.log.info('schema updated', { counter: context.engine.probe().schemaUpdateCounter });

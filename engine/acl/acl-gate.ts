@@ -1,0 +1,85 @@
+// With ACL on, every /graphql query and mutation needs a valid access token (X-Dgraph-AccessToken,
+// or this service's X-Service-AccessToken). Dgraph checks it where the GraphQL layer calls the store
+// (edgraph's authorizeQuery / authorizeMutation), so its refusal reads as a failed execution;
+// introspection still answers. A non-guardian's mutation needs WRITE on every predicate it writes
+// (acl-writes.ts); what it may read is not checked yet.
+
+import { Kind, type GraphQLSchema } from 'graphql';
+import type { SchemaModel } from '../schema/model.js';
+import { refuseExecution } from '../request/draining.js';
+import type { RefusedResult } from '../request/no-schema.js';
+import type { PreparedOperation } from '../request/prepare-request.js';
+import { blockedWrites, noAccessJwt, unauthorizedToMutate, type Acl } from './acl.js';
+import { writtenPredicates } from './acl-writes.js';
+import type { AclCaller, TokenCheck } from './acl-tokens.js';
+import { GUARDIANS } from './acl-state.js';
+
+/** The access token of a request (lower-cased header names). */
+export function accessToken(headers: Readonly<Record<string, string>>): string | undefined {
+  return headers['x-service-accesstoken'] ?? headers['x-dgraph-accesstoken'];
+}
+
+/** A gRPC status error's text, as Dgraph's GraphQL layer shows it. */
+export const rpcError = (code: 'Unauthenticated' | 'PermissionDenied', message: string): string => `rpc error: code = ${code} desc = ${message}`;
+
+/** Undefined when the request may run; else Dgraph's answer. */
+export function gateGraphql(
+  acl: Acl,
+  prepared: PreparedOperation,
+  schema: GraphQLSchema,
+  model: SchemaModel | undefined,
+  headers: Readonly<Record<string, string>>,
+): RefusedResult | undefined | Promise<RefusedResult | undefined> {
+  const check = acl.check(accessToken(headers));
+  const decide = (result: TokenCheck): RefusedResult | undefined => {
+    if (!result.ok) return refuse(prepared, schema, 0, rpcError('Unauthenticated', result.message));
+    if (prepared.operation.operation !== 'mutation' || model === undefined || isGuardian(result.caller)) return undefined;
+    return refuseWrites(acl, result.caller, prepared, schema, model);
+  };
+  return check instanceof Promise ? check.then(decide) : decide(check);
+}
+
+/**
+ * The first root mutation field writing a predicate the caller may not write fails with Dgraph's
+ * text. Checked before anything runs, so the fields before it do not run either (Dgraph runs them).
+ */
+function refuseWrites(acl: Acl, caller: AclCaller, prepared: PreparedOperation, schema: GraphQLSchema, model: SchemaModel): RefusedResult | undefined {
+  let index = 0;
+  for (const selection of prepared.operation.selectionSet.selections) {
+    if (selection.kind !== Kind.FIELD) continue;
+    const written = writtenPredicates(model, schema, selection, prepared.variables);
+    const blocked = written === undefined ? [] : blockedWrites(acl.state, caller.groups, written);
+    if (blocked.length > 0) return refuse(prepared, schema, index, rpcError('PermissionDenied', unauthorizedToMutate(blocked)));
+    index++;
+  }
+  return undefined;
+}
+
+/** How Dgraph's GraphQL layer words a query or mutation the store refused (resolve/query.go, mutation.go, dgraph/execute.go). */
+export const failedQuery = (reason: string): string => `Dgraph query failed because Dgraph execution failed because ${reason}`;
+export const failedMutation = (field: string, reason: string): string => `mutation ${field} failed because Dgraph execution failed because ${reason}`;
+
+/** A failed execution in Dgraph's words (as draining mode's answer). */
+function refuse(prepared: PreparedOperation, schema: GraphQLSchema, failing: number, reason: string): RefusedResult {
+  return refuseExecution(prepared, schema, failedQuery(reason), (field) => failedMutation(field, reason), failing);
+}
+
+export const isGuardian = (caller: AclCaller): boolean => caller.groups.includes(GUARDIANS);
+
+/** edgraph.AuthorizeGuardians. */
+export function guardianRefusal(result: TokenCheck): string | undefined {
+  if (!result.ok) return rpcError(result.message === noAccessJwt ? 'PermissionDenied' : 'Unauthenticated', result.message);
+  return isGuardian(result.caller) ? undefined : rpcError('PermissionDenied', notGuardian(result.caller));
+}
+
+/** edgraph.AuthSuperAdmin: the namespace is read from the token first, then the guardians check. */
+export function superAdminRefusal(result: TokenCheck): string | undefined {
+  const extracting = 'Authorize guardian of the galaxy, extracting jwt token, error:: extracting namespace from JWT';
+  if (!result.ok && result.message === noAccessJwt) return `${extracting} ${noAccessJwt}`;
+  if (!result.ok && result.message.startsWith('unable to parse jwt token')) return `${extracting}: ${result.message}`;
+  if (!result.ok) return rpcError('Unauthenticated', `AuthSuperAdmin: failed to authorize guardians. ${result.message}`);
+  if (result.caller.namespace !== 0) return rpcError('PermissionDenied', 'Only superadmin is allowed to do this operation');
+  return isGuardian(result.caller) ? undefined : rpcError('PermissionDenied', `AuthSuperAdmin: failed to authorize guardians. ${notGuardian(result.caller)}`);
+}
+
+const notGuardian = (caller: AclCaller): string => `Only guardians are allowed access. User '${caller.userId}' is not a member of guardians group.`;

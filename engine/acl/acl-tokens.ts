@@ -1,0 +1,96 @@
+// ACL tokens as Dgraph issues and checks them (edgraph/access.go, x/jwt_helper.go): HS256 over the
+// secret file's bytes, signed and verified by jose. Access claims {exp, groups, namespace, userid}
+// (the groups are fixed at login), refresh claims {exp, namespace, userid}. Error texts are those of
+// Dgraph's golang-jwt wrapping; the malformed-token texts come from auth/parse-token.ts.
+
+import { createSecretKey, type KeyObject } from 'node:crypto';
+import { compactVerify, SignJWT } from 'jose';
+import { parseUnverified } from '../auth/parse-token.js';
+import { LruCache } from '../request/document-cache.js';
+
+/** Who a verified token speaks for. */
+export interface AclCaller {
+  readonly userId: string;
+  readonly groups: readonly string[];
+  readonly namespace: number;
+}
+
+export type TokenCheck = { readonly ok: true; readonly caller: AclCaller } | { readonly ok: false; readonly message: string };
+
+export interface AclTokenOptions {
+  /** The secret file's bytes (at least 32: HS256 needs a 256-bit key). */
+  readonly secret: Uint8Array;
+  readonly accessTtlMs: number;
+  readonly refreshTtlMs: number;
+}
+
+const alg = 'HS256';
+const prefix = 'unable to parse jwt token: ';
+/** Verified tokens kept so that a repeated one is a map lookup (the expiry is still checked each time). */
+const cacheSize = 10_000;
+
+export class AclTokens {
+  readonly #key: KeyObject;
+  readonly #cache = new LruCache<{ caller: AclCaller; expMs: number }>(cacheSize);
+
+  constructor(private readonly options: AclTokenOptions) {
+    this.#key = createSecretKey(Uint8Array.from(options.secret));
+  }
+
+  /** Dgraph's claims are a Go map, so its JSON has them in key order. */
+  access(caller: AclCaller, nowMs = Date.now()): Promise<string> {
+    const exp = Math.floor((nowMs + this.options.accessTtlMs) / 1000);
+    return this.#sign({ exp, groups: caller.groups, namespace: caller.namespace, userid: caller.userId });
+  }
+
+  refresh(caller: AclCaller, nowMs = Date.now()): Promise<string> {
+    const exp = Math.floor((nowMs + this.options.refreshTtlMs) / 1000);
+    return this.#sign({ exp, namespace: caller.namespace, userid: caller.userId });
+  }
+
+  #sign(claims: Record<string, unknown>): Promise<string> {
+    return new SignJWT(claims).setProtectedHeader({ alg, typ: 'JWT' }).sign(this.#key);
+  }
+
+  /** Dgraph's validateToken; synchronous for a token seen before. */
+  verify(token: string, nowMs = Date.now()): TokenCheck | Promise<TokenCheck> {
+    const cached = this.#cache.get(token);
+    if (cached !== undefined) return nowMs >= cached.expMs ? expired : { ok: true, caller: cached.caller };
+    return this.#verify(token, nowMs);
+  }
+
+  async #verify(token: string, nowMs: number): Promise<TokenCheck> {
+    const parsed = parseUnverified(token);
+    if (!parsed.ok) return { ok: false, message: prefix + parsed.message };
+    const { claims } = parsed.value;
+    // x.ParseJWT's keyfunc pins the configured algorithm.
+    if (parsed.value.alg !== alg) return { ok: false, message: `${prefix}token is unverifiable: error while executing keyfunc: unexpected signing method in token: ${parsed.value.alg}` };
+    try {
+      await compactVerify(token, this.#key, { algorithms: [alg] });
+    } catch {
+      return { ok: false, message: `${prefix}token signature is invalid: signature is invalid` };
+    }
+    const { exp, nbf, userid, namespace, groups } = claims;
+    if ((exp !== undefined && typeof exp !== 'number') || (nbf !== undefined && typeof nbf !== 'number')) {
+      return { ok: false, message: `${prefix}token is malformed: could not JSON decode claim` };
+    }
+    if (typeof exp === 'number' && nowMs >= exp * 1000) return { ok: false, message: `${prefix}token has invalid claims: Token is expired` };
+    if (typeof nbf === 'number' && nowMs < nbf * 1000) return { ok: false, message: `${prefix}token has invalid claims: token is not valid yet` };
+    // validateToken: a token without exp never expires in the library, but Dgraph refuses it.
+    if (exp === undefined) return { ok: false, message: 'Token is expired' };
+    if (typeof userid !== 'string') return { ok: false, message: 'userid in claims is not a string:' };
+    if (typeof namespace !== 'number') return { ok: false, message: 'namespace in claims is not valid:0' };
+    const names: string[] = [];
+    if (Array.isArray(groups)) {
+      for (const group of groups as unknown[]) {
+        if (typeof group !== 'string') return { ok: false, message: `unable to convert group to string:${JSON.stringify(group)}` };
+        names.push(group);
+      }
+    }
+    const caller: AclCaller = { userId: userid, groups: names, namespace };
+    this.#cache.set(token, { caller, expMs: exp * 1000 });
+    return { ok: true, caller };
+  }
+}
+
+const expired: TokenCheck = { ok: false, message: `${prefix}token has invalid claims: Token is expired` };

@@ -1,0 +1,67 @@
+// Which predicates a GraphQL mutation writes, for the ACL's WRITE check (edgraph's authorizeMutation):
+// what Dgraph's mutation rewriting would put in its N-Quads. Add: `dgraph.type`, each given field's
+// predicate, the predicate of its `@hasInverse` partner, `@default(add:)` fields, and the same for
+// nested new objects (a reference by ID alone writes only the edge). Update: the `set` and `remove`
+// fields (and `@default(update:)` ones with `set`). Delete: `_STAR_ALL` (Dgraph deletes `<uid> * *`)
+// and the partners of `@hasInverse` edges.
+
+import { getArgumentValues, type FieldNode, type GraphQLSchema } from 'graphql';
+import type { SchemaModel, TypeModel } from '../schema/model.js';
+
+/** Predicates written by one root mutation field, or undefined when it is not a stored-type mutation. */
+export function writtenPredicates(model: SchemaModel, schema: GraphQLSchema, field: FieldNode, variables: Readonly<Record<string, unknown>>): Set<string> | undefined {
+  const root = model.mutations.get(field.name.value);
+  const type = root?.type === undefined ? undefined : model.types.get(root.type);
+  const definition = schema.getMutationType()?.getFields()[field.name.value];
+  if (root === undefined || type === undefined || definition === undefined) return undefined;
+  const args = getArgumentValues(definition, field, variables) as Record<string, unknown>;
+  const out = new Set<string>();
+  if (root.kind === 'add') {
+    for (const input of asList(args['input'])) addObject(model, type, input, out, 'add');
+  } else if (root.kind === 'update') {
+    const input = (args['input'] ?? {}) as { set?: unknown; remove?: unknown };
+    if (isObject(input.set)) addFields(model, type, input.set, out, 'update');
+    if (isObject(input.remove)) addFields(model, type, input.remove, out, undefined);
+  } else if (root.kind === 'delete') {
+    out.add('_STAR_ALL');
+    for (const f of type.fields.values()) if (f.inverse !== undefined) addInverse(model, f.inverse, out);
+  } else {
+    return undefined;
+  }
+  return out;
+}
+
+/** A new node: its type, its fields and the defaults it gets. */
+function addObject(model: SchemaModel, type: TypeModel, value: unknown, out: Set<string>, defaults: 'add' | 'update' | undefined): void {
+  if (!isObject(value)) return;
+  // Only the ID: a reference to an existing node, which gets no values.
+  const keys = Object.keys(value);
+  if (type.idField !== undefined && keys.length === 1 && keys[0] === type.idField) return;
+  out.add('dgraph.type');
+  addFields(model, type, value, out, defaults);
+}
+
+function addFields(model: SchemaModel, type: TypeModel, value: Record<string, unknown>, out: Set<string>, defaults: 'add' | 'update' | undefined): void {
+  for (const [key, given] of Object.entries(value)) {
+    if (type.secret?.field === key) out.add(type.secret.predicate);
+    const field = type.fields.get(key);
+    if (field === undefined || field.kind === 'id' || field.custom !== undefined) continue;
+    out.add(field.reverseOf ?? field.predicate);
+    if (field.inverse !== undefined) addInverse(model, field.inverse, out);
+    const target = model.types.get(field.typeName);
+    // Nested objects of an interface or union name their concrete type only at run time; their fields are left out.
+    if (target?.kind === 'object') for (const item of asList(given)) addObject(model, target, item, out, 'add');
+  }
+  if (defaults === undefined) return;
+  for (const field of type.fields.values()) {
+    if (field.defaults?.[defaults] !== undefined && !(field.name in value)) out.add(field.predicate);
+  }
+}
+
+function addInverse(model: SchemaModel, inverse: { readonly type: string; readonly field: string }, out: Set<string>): void {
+  const partner = model.types.get(inverse.type)?.fields.get(inverse.field);
+  if (partner !== undefined) out.add(partner.reverseOf ?? partner.predicate);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);

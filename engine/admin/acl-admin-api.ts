@@ -1,0 +1,234 @@
+// The ACL's /admin operations (login, users, groups) and the token checks Dgraph's admin middlewares
+// put in front of the other operations (graphql/admin/admin.go: guardians for the schema and export,
+// guardians of the galaxy for config, draining and shutdown; health, state, task and login need none).
+// Non-guardians see only themselves and their own groups (edgraph's addUserFilterToQuery) and may not
+// change users or groups (the ACL predicates are groot's).
+
+import type { AclGroup, AclRule, AclState, AclUser } from '../acl/acl-state.js';
+import { AclError, blockedWrites, existingGroups, findGroup, findUser, unauthorizedToMutate, type Acl } from '../acl/acl.js';
+import { accessToken, failedMutation, failedQuery, guardianRefusal, isGuardian, rpcError, superAdminRefusal } from '../acl/acl-gate.js';
+import type { AclCaller, TokenCheck } from '../acl/acl-tokens.js';
+import { AdminError } from './admin-api.js';
+
+type Resolver = (args: never) => unknown;
+
+const guardianFields = ['getGQLSchema', 'updateGQLSchema', 'export'];
+const superAdminFields = ['config', 'draining', 'shutdown'];
+
+/** The admin root value with the ACL's operations and checks, for one request. */
+export function withAcl(root: Record<string, unknown>, acl: Acl, headers: Readonly<Record<string, string>>): Record<string, unknown> {
+  let checked: Promise<TokenCheck> | undefined;
+  const check = (): Promise<TokenCheck> => (checked ??= Promise.resolve(acl.check(accessToken(headers))));
+  const guarded: Record<string, unknown> = { ...root };
+  for (const [fields, refusal] of [
+    [guardianFields, guardianRefusal],
+    [superAdminFields, superAdminRefusal],
+  ] as const) {
+    for (const field of fields) {
+      const resolve = root[field] as Resolver;
+      guarded[field] = async (args: never) => {
+        const refused = refusal(await check());
+        if (refused !== undefined) throw new AdminError(field, refused);
+        return resolve(args);
+      };
+    }
+  }
+  /** A user/group query's caller, or Dgraph's error for its token. */
+  const reader = async (): Promise<Viewer> => {
+    const result = await check();
+    if (!result.ok) throw new Error(failedQuery(rpcError('Unauthenticated', result.message)));
+    return viewer(acl.state, result.caller);
+  };
+  /** A user/group mutation's caller must be a guardian; `predicates`: what Dgraph's mutation would write. */
+  const writer = async (mutation: string, predicates: readonly string[]): Promise<void> => {
+    const result = await check();
+    const failed = (reason: string): Error => new Error(failedMutation(mutation, reason));
+    if (!result.ok) throw failed(rpcError('Unauthenticated', result.message));
+    if (isGuardian(result.caller)) return;
+    throw failed(rpcError('PermissionDenied', unauthorizedToMutate(blockedWrites(acl.state, result.caller.groups, predicates))));
+  };
+  const changing = async <T>(mutation: string, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof AclError)) throw error;
+      if (error.stage === 'execution') throw new Error(failedMutation(mutation, error.message));
+      throw new Error(`couldn't rewrite mutation ${mutation} because failed to rewrite mutation payload because ${error.message}`);
+    }
+  };
+
+  return {
+    ...guarded,
+    login: async (args: { userId?: string | null; password?: string | null; namespace?: number | null; refreshToken?: string | null }) => {
+      try {
+        return { response: await acl.login(args) };
+      } catch (error) {
+        throw error instanceof AclError ? new AdminError('login', error.message) : error;
+      }
+    },
+    getCurrentUser: async () => {
+      const result = await check();
+      if (!result.ok) throw new Error(`couldn't rewrite query getCurrentUser because ${result.message}`);
+      const user = findUser(acl.state, result.caller.userId);
+      return user === undefined ? null : viewer(acl.state, result.caller).user(user);
+    },
+    getUser: async ({ name }: { name: string }) => {
+      const view = await reader();
+      const user = findUser(acl.state, name);
+      return user === undefined || !view.seesUser(user) ? null : view.user(user);
+    },
+    getGroup: async ({ name }: { name: string }) => {
+      const view = await reader();
+      const group = findGroup(acl.state, name);
+      return group === undefined || !view.seesGroup(group) ? null : view.group(group);
+    },
+    queryUser: async (args: ListArgs) => {
+      const view = await reader();
+      return page(acl.state.users.filter((u) => view.seesUser(u) && matches(u, args.filter)), args).map((u) => view.user(u));
+    },
+    queryGroup: async (args: ListArgs) => {
+      const view = await reader();
+      return page(acl.state.groups.filter((g) => view.seesGroup(g) && matches(g, args.filter)), args).map((g) => view.group(g));
+    },
+    addUser: async ({ input }: { input: readonly { name: string; password: string; groups?: readonly { name: string }[] | null }[] }) => {
+      await writer('addUser', ['dgraph.xid', 'dgraph.password', 'dgraph.type', ...(input.some((i) => (i.groups ?? []).length > 0) ? ['dgraph.user.group'] : [])]);
+      const names = await changing('addUser', () => acl.addUsers(input));
+      return { user: usersNamed(acl.state, names) };
+    },
+    addGroup: async ({ input }: { input: readonly { name: string; rules?: readonly AclRule[] | null }[] }) => {
+      await writer('addGroup', ['dgraph.xid', 'dgraph.type', ...(input.some((i) => (i.rules ?? []).length > 0) ? ['dgraph.acl.rule', 'dgraph.rule.predicate', 'dgraph.rule.permission'] : [])]);
+      const names = await changing('addGroup', () => acl.addGroups(input));
+      return { group: groupsNamed(acl.state, names) };
+    },
+    updateUser: async ({ input }: { input: UpdateUserInput }) => {
+      const touchesGroups = (input.set?.groups ?? []).length > 0 || (input.remove?.groups ?? []).length > 0;
+      await writer('updateUser', [...(typeof input.set?.password === 'string' ? ['dgraph.password'] : []), ...(touchesGroups ? ['dgraph.user.group'] : [])]);
+      const names = await changing('updateUser', () => acl.updateUsers((u) => matches(u, input.filter), input.set, input.remove));
+      return { user: usersNamed(acl.state, names) };
+    },
+    updateGroup: async ({ input }: { input: UpdateGroupInput }) => {
+      const set = input.set?.rules ?? [];
+      const remove = input.remove?.rules ?? [];
+      await writer('updateGroup', [...(set.length > 0 ? ['dgraph.acl.rule', 'dgraph.type', 'dgraph.rule.predicate', 'dgraph.rule.permission'] : []), ...(remove.length > 0 ? ['dgraph.acl.rule', '_STAR_ALL'] : [])]);
+      const problems = [...emptyPredicates(set.map((r) => r.predicate), 'set'), ...emptyPredicates(remove, 'remove')];
+      if (problems.length > 0) throw new Error(`couldn't rewrite mutation updateGroup because failed to rewrite mutation payload because ${problems.join('\n')}`);
+      const names = await acl.updateGroups((g) => matches(g, input.filter), set, remove);
+      return { group: groupsNamed(acl.state, names) };
+    },
+    deleteUser: async ({ filter }: { filter: NameFilter }) => {
+      await writer('deleteUser', ['_STAR_ALL']);
+      return { msg: 'Deleted', numUids: await acl.deleteUsers((u) => matches(u, filter)) };
+    },
+    deleteGroup: async ({ filter }: { filter: NameFilter }) => {
+      await writer('deleteGroup', ['_STAR_ALL']);
+      return { msg: 'Deleted', numUids: await acl.deleteGroups((g) => matches(g, filter)) };
+    },
+  };
+}
+
+interface NameFilter {
+  readonly name?: { readonly eq?: string | null } | null;
+  readonly and?: NameFilter | null;
+  readonly or?: NameFilter | null;
+  readonly not?: NameFilter | null;
+}
+
+interface NameOrder {
+  readonly asc?: 'name' | null;
+  readonly desc?: 'name' | null;
+}
+
+interface ListArgs {
+  readonly filter?: NameFilter | null;
+  readonly order?: NameOrder | null;
+  readonly first?: number | null;
+  readonly offset?: number | null;
+}
+
+interface UpdateUserInput {
+  readonly filter: NameFilter;
+  readonly set?: { readonly password?: string | null; readonly groups?: readonly { name: string }[] | null } | null;
+  readonly remove?: { readonly password?: string | null; readonly groups?: readonly { name: string }[] | null } | null;
+}
+
+interface UpdateGroupInput {
+  readonly filter: NameFilter;
+  readonly set?: { readonly rules: readonly AclRule[] } | null;
+  readonly remove?: { readonly rules: readonly string[] } | null;
+}
+
+/** `eq` on the name, and/or/not combined as Dgraph's filters (a filter with nothing set matches all). */
+function matches(item: { readonly name: string }, filter: NameFilter | null | undefined): boolean {
+  if (filter === undefined || filter === null) return true;
+  // `{…, or: f}` is (the rest) OR f, as Dgraph's filter rewriting reads it.
+  if (filter.or !== undefined && filter.or !== null) {
+    const { or, ...rest } = filter;
+    return matches(item, rest) || matches(item, or);
+  }
+  if (filter.name?.eq !== undefined && filter.name.eq !== null && item.name !== filter.name.eq) return false;
+  if (filter.and !== undefined && filter.and !== null && !matches(item, filter.and)) return false;
+  if (filter.not !== undefined && filter.not !== null && matches(item, filter.not)) return false;
+  return true;
+}
+
+/** Creation order (Dgraph's uid order) unless ordered by name; then offset and first. */
+function page<T extends { readonly name: string }>(items: T[], args: ListArgs): T[] {
+  const order = args.order;
+  const sorted = order?.asc === 'name' ? [...items].sort((a, b) => compare(a.name, b.name)) : order?.desc === 'name' ? [...items].sort((a, b) => compare(b.name, a.name)) : items;
+  const offset = Math.max(0, args.offset ?? 0);
+  return args.first === undefined || args.first === null ? sorted.slice(offset) : sorted.slice(offset, offset + Math.max(0, args.first));
+}
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function emptyPredicates(predicates: readonly string[], patch: 'set' | 'remove'): string[] {
+  const errors = predicates.flatMap((p, i) => (p === '' ? [`at index ${i}: predicate value can't be empty string`] : []));
+  return errors.length === 0 ? [] : [`failed to rewrite ${patch} payload because ${errors.join('\n')}`];
+}
+
+/** What a caller may see of users and groups, as answer objects (graphql-js calls the functions). */
+interface Viewer {
+  seesUser(user: AclUser): boolean;
+  seesGroup(group: AclGroup): boolean;
+  user(user: AclUser): Record<string, unknown>;
+  group(group: AclGroup): Record<string, unknown>;
+}
+
+function viewer(state: AclState, caller: AclCaller | undefined): Viewer {
+  const all = caller === undefined || isGuardian(caller);
+  const own = new Set(caller?.groups ?? []);
+  const view: Viewer = {
+    seesUser: (user) => all || user.name === caller?.userId,
+    seesGroup: (group) => all || own.has(group.name),
+    user: (user) => ({
+      name: user.name,
+      groups: () => existingGroups(state, user).flatMap((name) => {
+        const group = findGroup(state, name);
+        return group !== undefined && view.seesGroup(group) ? [view.group(group)] : [];
+      }),
+    }),
+    group: (group) => ({
+      name: group.name,
+      users: () => state.users.filter((u) => u.groups.includes(group.name) && view.seesUser(u)).map((u) => view.user(u)),
+      rules: group.rules,
+    }),
+  };
+  return view;
+}
+
+/** The answer of a change: the users or groups it touched, as a guardian sees them. */
+function usersNamed(state: AclState, names: readonly string[]): Record<string, unknown>[] {
+  const view = viewer(state, undefined);
+  return names.flatMap((name) => {
+    const user = findUser(state, name);
+    return user === undefined ? [] : [view.user(user)];
+  });
+}
+
+function groupsNamed(state: AclState, names: readonly string[]): Record<string, unknown>[] {
+  const view = viewer(state, undefined);
+  return names.flatMap((name) => {
+    const group = findGroup(state, name);
+    return group === undefined ? [] : [view.group(group)];
+  });
+}
