@@ -74,7 +74,7 @@ async function main(options: SuiteOptions): Promise<void> {
       records,
       failures,
       pending: pendingScenarios.map((p) => ({ name: p.name, reason: p.reason })),
-      targets: evaluateTargets(records, readShapes),
+      targets: evaluateTargets(records, readShapes, micro),
       micro,
       readShapes,
       caches: cacheNote,

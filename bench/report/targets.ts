@@ -1,12 +1,14 @@
 // The issue's targets, each PASS or MISS (or n/a when this run did not measure what it needs).
 
 import type { LoadRecord, TargetResult } from './results.js';
+import type { MicroReport } from '../micro/run-micro.js';
+import { authRuleNames } from '../micro/auth-rule-cases.js';
 
 const find = (records: readonly LoadRecord[], contender: string, scenario: string, mode: LoadRecord['mode'] = 'throughput'): LoadRecord | undefined =>
   records.find((r) => r.contender === contender && r.scenario === scenario && r.mode === mode && r.valid);
 
 /** `readShapes`: the matrix's read shapes over stored data (not batch-custom, which waits on an upstream). */
-export function evaluateTargets(records: readonly LoadRecord[], readShapes: readonly string[] = []): TargetResult[] {
+export function evaluateTargets(records: readonly LoadRecord[], readShapes: readonly string[] = [], micro: MicroReport | null = null): TargetResult[] {
   const targets: TargetResult[] = [...matrixTargets(records, readShapes)];
   const ratio = (name: string, scenario: string, peer: string, min: number): void => {
     const ours = find(records, 'service', scenario);
@@ -25,7 +27,21 @@ export function evaluateTargets(records: readonly LoadRecord[], readShapes: read
   targets.push(limit('p99 at 50 connections (get by id)', loaded?.p99Ms, 3, 'ms'));
   targets.push(limit('p99 with 1 connection (get by id)', find(records, 'service', 'get-by-id', 'one-connection')?.p99Ms, 0.5, 'ms'));
   targets.push(limit('CPU per request (get by id, 50 connections)', loaded?.cpuUsPerRequest ?? undefined, 20, 'µs'));
+  targets.push(...authRuleTargets(micro));
   return targets;
+}
+
+/** Issue #14: a query under a graph-traversal `@auth` rule costs at most 2x the same query without it (engine micro-benchmark). */
+function authRuleTargets(micro: MicroReport | null): TargetResult[] {
+  const usOf = (name: string): number | undefined => micro?.results.find((r) => r.name === name)?.usPerOp;
+  return [
+    [authRuleNames[1], authRuleNames[0], 'graph @auth rule vs none, one token'],
+    [authRuleNames[3], authRuleNames[2], 'graph @auth rule vs none, a new token each'],
+  ].map(([ruled, free, name]) => {
+    const [r, f] = [usOf(ruled as string), usOf(free as string)];
+    const value = r === undefined || f === undefined ? undefined : r / f;
+    return { name: name as string, target: '≤ 2x', actual: value === undefined ? 'not measured' : `${value.toFixed(2)}x`, pass: value === undefined ? null : value <= 2 };
+  });
 }
 
 function limit(name: string, value: number | undefined, max: number, unit: string): TargetResult {
