@@ -2,7 +2,7 @@
 // dist/ folders) each load the same data set, and each shape's requests run as the server runs them
 // (the JSON body parsed by parseRequestJson, then Engine.execute), in alternating rounds, so both
 // builds see the same machine noise. Both answer the same bodies (checked first).
-// Run: taskset -c 1 node dist/bench/micro/request-ab.js <distA> <distB> [--posts 10000] [--shapes a,b]
+// Run: taskset -c 1 node dist/bench/micro/request-ab.js <distA> <distB> [--posts 10000] [--shapes a,b] [--rounds 16] [--ops 5000]
 
 import { resolve } from 'node:path';
 import type { Engine, GraphQLRequest } from '../../engine/index.js';
@@ -26,11 +26,11 @@ const flag = (name: string): string | undefined => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const [distA, distB] = argv;
-if (distA === undefined || distB === undefined) throw new Error('usage: request-ab.js <distA> <distB> [--posts n] [--shapes a,b]');
+if (distA === undefined || distB === undefined) throw new Error('usage: request-ab.js <distA> <distB> [--posts n] [--shapes a,b] [--rounds n] [--ops n]');
 const posts = Number(flag('--posts') ?? 10_000);
 const shapes = (flag('--shapes') ?? 'get-by-id,get-by-xid,filtered-list,nested-edge,hash-eq,count').split(',');
-const rounds = 16;
-const opsPerRound = 5_000;
+const rounds = Number(flag('--rounds') ?? 16);
+const opsPerRound = Number(flag('--ops') ?? 5_000);
 
 async function load(dist: string): Promise<Build> {
   const from = (path: string): string => resolve(dist, path);

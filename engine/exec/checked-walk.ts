@@ -98,11 +98,12 @@ export function typeMember(ctx: ExecContext, type: TypeModel, field: FieldModel,
  * fourfold, resuming where the shorter prefix ended, until the page fills or the list is exhausted.
  * Undefined when the order cannot be cached per list.
  */
-export function walkListOrder(ctx: ExecContext, order: OrderPlan, list: SortedIds, test: Tester, page: PageParams): { readonly ids: number[]; readonly visited: number } | undefined {
+export function walkListOrder(ctx: ExecContext, order: OrderPlan, list: SortedIds, test: Tester, page: PageParams, expected: number): { readonly ids: number[]; readonly visited: number } | undefined {
   const taker = new PageTaker(page);
   if (page.first === 0) return { ids: [], visited: 0 };
   let at = 0;
-  for (let k = Math.max(16, 2 * (page.offset + (page.first ?? list.length))); ; k *= 4) {
+  // Twice the expected visits at first (a power of two, as the cache fills): one ordering, not several.
+  for (let k = Math.max(16, 2 ** Math.ceil(Math.log2(Math.max(1, 2 * expected)))); ; k *= 4) {
     const prefix = listPrefix(ctx, order, list, Math.min(k, list.length));
     if (prefix === undefined) return undefined;
     for (; at < prefix.length; at++) if (taker.offer(prefix[at] as number, test)) return { ids: taker.out, visited: taker.checked };

@@ -3,7 +3,7 @@
 // node, a streamed page (stream-page.ts) when its rule prefers a walk. Nothing here chooses an
 // index or a strategy of its own; `run` (EXPLAIN only) records what ran.
 
-import { checkedWalkBudget, choosePage, pageLimit, pageParams, prefersDriverScan, prefersListOrder, prefersListPrefixes, prefersWalk, checkedVisitCost, walkCost, type OrderKey, type PageParams } from '../plan/order-plan.js';
+import { checkedWalkBudget, choosePage, pageLimit, pageParams, prefersDriverScan, listOrderVisits, prefersListOrder, prefersListPrefixes, prefersWalk, checkedVisitCost, walkCost, type OrderKey, type PageParams } from '../plan/order-plan.js';
 import { withinUniverse } from '../plan/filter-plan.js';
 import { scanChecked, walkChecked, walkListOrder } from './checked-walk.js';
 import type { QueryPlan, QueryRun } from '../plan/query-plan.js';
@@ -103,7 +103,7 @@ function checkedPage(
     const matches = Math.min(check.bound, universe.size, check.share * universe.size);
     const walkCosts = walk === undefined ? Infinity : walkCost(limit, total, Math.min(universe.size, check.share * universe.size), checkedVisitCost);
     if (prefersListOrder(limit, list.length, matches, listPrefixCached(ctx, plan.order, list, limit), walkCosts)) {
-      const walked = walkListOrder(ctx, plan.order, list, driver.test, page);
+      const walked = walkListOrder(ctx, plan.order, list, driver.test, page, listOrderVisits(limit, list.length, matches));
       if (walked !== undefined) {
         if (run !== undefined) record(run, plan, 'list-order', walked.visited, page.offset + walked.ids.length);
         return { page: walked.ids };

@@ -145,9 +145,22 @@ export function walkCost(limit: number, total: number, spread: number, testCost:
  */
 export function prefersListOrder(limit: number, driver: number, matches: number, cached: boolean, walk: number): boolean {
   if (matches <= 0) return false;
-  const cost = (cached ? 0 : typedTestCost * driver) + (typedTestCost * limit * driver) / matches;
+  const visits = listOrderVisits(limit, driver, matches);
+  // A prefix longer than the cache keeps would be ordered again by every request.
+  if (visits > maxListOrderVisits) return false;
+  const cost = (cached ? 0 : listOrderCostPerId * driver) + typedTestCost * visits;
   return cost < Math.min(walk, driver + collectCostPerMatch * matches);
 }
+
+/** About how many ids of the driver list a page of `limit` in its order tests (matches spread through it). */
+export function listOrderVisits(limit: number, driver: number, matches: number): number {
+  return Math.min(driver, (limit * driver) / Math.max(matches, 1e-9));
+}
+
+/** The most ids a list-order page is expected to test: its prefix (twice that) stays within what the order-prefix cache keeps (1,024). */
+const maxListOrderVisits = 512;
+/** Ordering a list's first k by top-k, per id of the list (a typed read and a heap compare; at 1M, a 30k-id list's first 1,024 took ~2 ms). */
+const listOrderCostPerId = 2;
 
 /**
  * A union of index lists (`anyofterms`) paged from each list's first k (exec/order-page.ts
