@@ -136,7 +136,7 @@ export class Executor {
    */
   async run(prepared: PreparedOperation, request: GraphQLRequest, budget?: QueryBudget, claims?: Readonly<Record<string, unknown>>): Promise<ExecutionResult> {
     const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema, budget);
-    if (claims !== undefined && this.#auth !== undefined) ctx.auth = new RequestRules(this.#auth, claims, ctx);
+    if (claims !== undefined && this.#auth !== undefined) ctx.auth = new RequestRules(this.#auth, claims, ctx, this.debug);
     const running: Running = { root: undefined };
     try {
       return await this.#run(ctx, prepared, request, running);
@@ -187,7 +187,7 @@ export class Executor {
       running.root = plan;
       const errorsBefore = ctx.errors.length;
       const value = this.#resolveRoot(ctx, prepared, roots.get(plan.fieldName), plan, rootType);
-      if (operation.operation === 'mutation' && ctx.errors.length > errorsBefore && value === null) failed = plan.responseName;
+      if (operation.operation === 'mutation' && (ctx.errors.length > errorsBefore || ctx.failedQuietly) && value === null) failed = plan.responseName;
       if (value === INVALID || (value === null && plan.definition !== undefined && isNonNullType(plan.definition.type))) {
         nullData ||= plan.definition !== undefined && isNonNullType(plan.definition.type);
         data[plan.responseName] = null;

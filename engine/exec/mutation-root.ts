@@ -15,21 +15,38 @@ import { XidPrecheck } from './xid-precheck.js';
 import { unionReference } from './union-member.js';
 import { typeUniverse } from './universe.js';
 import { messages } from '../errors/messages.js';
+import { wireError } from '../errors/wire-error.js';
 
 type Input = Readonly<Record<string, unknown>>;
 
 export function resolveMutationRoot(ctx: ExecContext, root: RootFieldModel, plan: FieldPlan, path: Path): Completed {
+  // The rules see the store as this field starts (earlier fields and mutations of the commit group included).
+  ctx.auth?.refresh();
+  try {
+    return resolveField(ctx, root, plan, path);
+  } catch (error) {
+    if (!(error instanceof AuthorizationFailed)) throw error;
+    // Dgraph reports these only in debug mode (without locations); otherwise the field is null and nothing is said.
+    if (ctx.auth?.debug === true) ctx.errors.push(wireError(error.message, undefined, [plan.responseName]));
+    else ctx.failedQuietly = true;
+    return null;
+  }
+}
+
+function resolveField(ctx: ExecContext, root: RootFieldModel, plan: FieldPlan, path: Path): Completed {
   const type = ctx.typeModel(root.type ?? '');
   const args = ctx.argumentsOf(plan);
   switch (root.kind) {
     case 'add': {
-      const ids = inTransaction(ctx, plan, () => addNodes(ctx, type, args));
+      const ids = inTransaction(ctx, plan, () => addNodes(ctx, type, args, plan));
       ctx.events.push({ type: type.name, operation: 'add', rootIds: ids.roots, input: args['input'] });
+      ctx.auth?.refresh();
       return payload(ctx, type, plan, path, ids.roots, ids.count);
     }
     case 'update': {
       const ids = inTransaction(ctx, plan, () => updateNodes(ctx, type, args['input'] as Input, plan));
       ctx.events.push({ type: type.name, operation: 'update', rootIds: ids, input: args['input'] });
+      ctx.auth?.refresh();
       return payload(ctx, type, plan, path, ids, ids.length);
     }
     case 'delete': {
@@ -45,6 +62,21 @@ export function resolveMutationRoot(ctx: ExecContext, root: RootFieldModel, plan
     default:
       throw new FieldError(messages.notSupportedYet(plan.fieldName));
   }
+}
+
+/** An `@auth` check after the writes failed (inTransaction has rolled them back); `message` is Dgraph's debug-mode error. */
+class AuthorizationFailed extends Error {}
+
+/**
+ * Dgraph's checks once a mutation has written (authorizeNewNodes, then the additional deletes' checks):
+ * every node it created passes its type's `add` rules, and every existing node a single edge was taken
+ * from (NodeWriter.link) passed its `update` rules.
+ */
+function authorizeWrites(ctx: ExecContext, writer: NodeWriter, plan: FieldPlan): void {
+  const auth = ctx.auth;
+  if (auth === undefined) return;
+  if (!auth.mayAdd(writer.created)) throw new AuthorizationFailed('mutation failed because authorization failed');
+  if (writer.unlinkRefused) throw new AuthorizationFailed(`couldn't rewrite query for mutation ${plan.fieldName} because authorization failed`);
 }
 
 /**
@@ -74,7 +106,7 @@ function inTransaction<T>(ctx: ExecContext, plan: FieldPlan, body: () => T): T {
   }
 }
 
-function addNodes(ctx: ExecContext, type: TypeModel, args: Record<string, unknown>): { roots: number[]; count: number } {
+function addNodes(ctx: ExecContext, type: TypeModel, args: Record<string, unknown>, plan: FieldPlan): { roots: number[]; count: number } {
   const inputs = (args['input'] as Input[] | undefined) ?? [];
   const precheck = new XidPrecheck(ctx.model);
   // Like Dgraph, every top-level object is checked and all their errors reported together.
@@ -83,7 +115,11 @@ function addNodes(ctx: ExecContext, type: TypeModel, args: Record<string, unknow
   const writer = new NodeWriter(ctx, precheck);
   const upsert = args['upsert'] === true;
   const roots: number[] = [];
-  for (const input of inputs) roots.push(writer.addRoot(type, input, upsert));
+  for (const input of inputs) {
+    const root = writer.addRoot(type, input, upsert);
+    if (root !== undefined) roots.push(root);
+  }
+  authorizeWrites(ctx, writer, plan);
   const unique = [...new Set(roots)].sort((a, b) => a - b);
   return { roots: unique, count: new Set([...writer.created, ...unique]).size };
 }
@@ -106,6 +142,7 @@ function updateNodes(ctx: ExecContext, type: TypeModel, input: Input, occurrence
     if (set !== undefined && set !== null) writer.setFields(type, id, set, 'update');
     if (remove !== undefined && remove !== null) removeFields(ctx, writer, type, id, remove);
   }
+  authorizeWrites(ctx, writer, occurrence);
   return ids;
 }
 
@@ -138,12 +175,14 @@ function rewriteUnmatched(ctx: ExecContext, writer: NodeWriter, type: TypeModel,
   });
   if (txn === undefined || edges.length === 0 || type.kind !== 'object') return;
   const mark = txn.savepoint();
+  const created = writer.created.length;
   try {
     const scratch = store.createNode();
     store.addType(scratch, type.name);
     writer.setFields(type, scratch, Object.fromEntries(edges), 'update');
   } finally {
     txn.rollbackTo(mark);
+    writer.created.length = created; // rolled back: not new nodes to authorize
   }
 }
 
