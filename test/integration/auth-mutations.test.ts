@@ -8,9 +8,9 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { e2eAuthSchema, e2eSchemaWithoutRules, tokenHeaders } from './helpers/auth-e2e.js';
+import { e2eAuthSchema, e2eClosedSchema, e2eSchemaWithoutRules, tokenHeaders } from './helpers/auth-e2e.js';
 import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
-import { makeTempDir, startServer, type ServerProcess } from './helpers/server-process.js';
+import { makeTempDir, startServer, startWithSchema, type ServerProcess } from './helpers/server-process.js';
 
 type Claims = Record<string, unknown>;
 
@@ -283,6 +283,38 @@ describe('upserts: an existing node its update rule refuses changes nothing', ()
     expect(await ask(quiet, upsert('user1', 'in'), { USER: 'user1' })).toEqual({ data: { addState: { state: [{ code: 'mh', country: { id: 'in' } }] } } });
     expect(await ask(quiet, '{ queryCountry { id states { code } } }')).toEqual({ data: { queryCountry: [{ id: 'in', states: [{ code: 'mh' }] }] } });
   });
+});
+
+describe('ClosedByDefault: mutations without a token (debug mode, as Dgraph\'s e2e suite)', () => {
+  it('an add fails its new-node check, an update or delete its rewrite; with a token they run', async () => {
+    const closed = await startWithSchema(e2eClosedSchema, { args: ['--debug'] });
+    try {
+      const missing = 'a valid JWT is required but was not provided';
+      for (const name of ['addUserSecret', 'addTodo']) {
+        const input = name === 'addTodo' ? '{owner: "Alice", text: "Hi"}' : '{aSecret: "s", ownedBy: "user1"}';
+        expect(await ask(closed, `mutation { ${name}(input: [${input}]) { numUids } }`)).toEqual({
+          errors: [{ message: `mutation failed because authorization failed because ${missing}`, path: [name] }],
+          data: { [name]: null },
+        });
+      }
+      for (const [name, args] of [
+        ['updateIssue', 'input: {filter: {id: ["0x1"]}, set: {random: "test"}}'],
+        ['updateTodo', 'input: {filter: {id: ["0x1"]}, set: {text: "test"}}'],
+        ['deleteComplexLog', 'filter: {id: ["0x1"]}'],
+        ['deleteTodo', 'filter: {id: ["0x1"]}'],
+      ] as const) {
+        expect(await ask(closed, `mutation { ${name}(${args}) { numUids } }`)).toEqual({
+          errors: [{ message: `couldn't rewrite mutation ${name} because ${missing}`, path: [name] }],
+          data: { [name]: null },
+        });
+      }
+      expect(await ask(closed, '{ queryTodo { text } }', { USER: 'user1' })).toEqual({ data: { queryTodo: [] } });
+      expect(await ask(closed, 'mutation { addTodo(input: [{owner: "Alice", text: "Hi"}]) { numUids } }', { USER: 'user1' })).toEqual({ data: { addTodo: { numUids: 1 } } });
+      expect(await ask(closed, '{ queryTodo { text } }', { USER: 'user1' })).toEqual({ data: { queryTodo: [{ text: 'Hi' }] } });
+    } finally {
+      await closed.stop();
+    }
+  }, 30_000);
 });
 
 describe('a refused add leaves nothing in the log', () => {

@@ -8,15 +8,19 @@ import { SignJWT } from 'jose';
 export const ns = 'https://xyz.io/jwt/claims';
 const secret = 'secretkey-of-at-least-32-bytes-for-hs256';
 export const authHeader = 'x-test-auth';
-const authLine = `# Dgraph.Authorization ${JSON.stringify({ VerificationKey: secret, Header: 'X-Test-Auth', Namespace: ns, Algo: 'HS256' })}`;
+const authLine = (extra: Record<string, unknown> = {}): string =>
+  `# Dgraph.Authorization ${JSON.stringify({ VerificationKey: secret, Header: 'X-Test-Auth', Namespace: ns, Algo: 'HS256', ...extra })}`;
 
 const e2eSdl = readFileSync('../shared/dgraph-testdata/e2e/auth/schema.graphql', 'utf8');
 
 /** The e2e auth schema with the Authorization line. */
-export const e2eAuthSchema = `${e2eSdl}\n${authLine}\n`;
+export const e2eAuthSchema = `${e2eSdl}\n${authLine()}\n`;
+
+/** The same with `ClosedByDefault`: every request needs a token. */
+export const e2eClosedSchema = `${e2eSdl}\n${authLine({ ClosedByDefault: true })}\n`;
 
 /** The same types with every `@auth(...)` removed (rule texts have balanced parentheses). */
-export const e2eSchemaWithoutRules = `${withoutAuthDirectives(e2eSdl)}\n${authLine}\n`;
+export const e2eSchemaWithoutRules = `${withoutAuthDirectives(e2eSdl)}\n${authLine()}\n`;
 
 function withoutAuthDirectives(sdl: string): string {
   let out = '';
