@@ -253,6 +253,8 @@ function payload(ctx: ExecContext, type: TypeModel, plan: FieldPlan, path: Path,
     else if (field.fieldName === listName) {
       const args = ctx.argumentsOf(field);
       let selected = [...ids].sort((a, b) => a - b) as SortedIds;
+      // The nodes the query rules let this request read (Dgraph reads the payload as a query by ids).
+      if (ctx.auth !== undefined) selected = ctx.auth.filter(selected, type);
       if (args['filter'] !== undefined && args['filter'] !== null) {
         selected = evaluateFilter(ctx, type, args['filter'] as Record<string, unknown>, selected);
       }

@@ -148,7 +148,8 @@ describe('add rules: every new node is checked after the writes', () => {
     expect(await ask(quiet, add('P-user'), { USER: 'user1', ROLE: 'USER' })).toEqual({ data: { addProject: null } });
     // The graph rule reads what the add wrote: a new ADMIN role assigned to $USER (an existing user, linked).
     const roles = ', roles: [{permission: ADMIN, assignedTo: [{username: "user1"}]}]';
-    expect(await ask(quiet, add('P-roles', roles), { USER: 'user1', ROLE: 'USER' })).toEqual({ data: { addProject: { numUids: 2, project: [{ name: 'P-roles' }] } } });
+    // The payload is read under the query rule (a VIEW role for $USER, or ROLE ADMIN): user1 may add P-roles but not read it.
+    expect(await ask(quiet, add('P-roles', roles), { USER: 'user1', ROLE: 'USER' })).toEqual({ data: { addProject: { numUids: 2, project: [] } } });
     expect(await ask(quiet, add('P-other', roles), { USER: 'user2', ROLE: 'USER' })).toEqual({ data: { addProject: null } });
     const names = (await ask(quiet, '{ queryProject(order: {asc: name}) { name } }', { ROLE: 'ADMIN' })) as { data: { queryProject: { name: string }[] } };
     expect(names.data.queryProject.map((p) => p.name)).toEqual(['P-admin', 'P-roles', 'P1', 'P2']);
@@ -282,6 +283,75 @@ describe('upserts: an existing node its update rule refuses changes nothing', ()
     expect(await ask(quiet, '{ queryCountry { id } queryState { code country { id } } }')).toEqual({ data: { queryCountry: [], queryState: [{ code: 'mh', country: null }] } });
     expect(await ask(quiet, upsert('user1', 'in'), { USER: 'user1' })).toEqual({ data: { addState: { state: [{ code: 'mh', country: { id: 'in' } }] } } });
     expect(await ask(quiet, '{ queryCountry { id states { code } } }')).toEqual({ data: { queryCountry: [{ id: 'in', states: [{ code: 'mh' }] }] } });
+  });
+});
+
+describe('update and delete: the rules let nodes through as the field starts (no error)', () => {
+  it('ComplexLog: add and update under not-RBAC, delete under RBAC or a graph rule', async () => {
+    const add = 'mutation { addComplexLog(input: [{logs: "CL-visible", visible: true}, {logs: "CL-hidden", visible: false}]) { numUids } }';
+    expect(await ask(quiet, add, { ROLE: 'USER' })).toEqual({ data: { addComplexLog: null } });
+    expect(await ask(quiet, add, { ROLE: 'ADMIN' })).toEqual({ data: { addComplexLog: { numUids: 2 } } });
+    const update = 'mutation { updateComplexLog(input: {filter: {has: logs}, set: {visible: true}}) { numUids } }';
+    expect(await ask(quiet, update, { ROLE: 'USER' })).toEqual({ data: { updateComplexLog: { numUids: 0 } } });
+    const read = '{ queryComplexLog(order: {asc: logs}) { logs visible } }';
+    expect(await ask(quiet, read, { ROLE: 'ADMIN' })).toEqual({ data: { queryComplexLog: [{ logs: 'CL-hidden', visible: false }, { logs: 'CL-visible', visible: true }] } });
+    // Delete: without ROLE ADMIN only the visible log (the graph rule).
+    const remove = 'mutation { deleteComplexLog(filter: {has: logs}) { numUids msg } }';
+    expect(await ask(quiet, remove, { ROLE: 'USER' })).toEqual({ data: { deleteComplexLog: { numUids: 1, msg: 'Deleted' } } });
+    expect(await ask(quiet, read, { ROLE: 'ADMIN' })).toEqual({ data: { queryComplexLog: [{ logs: 'CL-hidden', visible: false }] } });
+    expect(await ask(quiet, remove, { ROLE: 'ADMIN' })).toEqual({ data: { deleteComplexLog: { numUids: 1, msg: 'Deleted' } } });
+    expect(await ask(quiet, read, { ROLE: 'ADMIN' })).toEqual({ data: { queryComplexLog: [] } });
+  });
+
+  it('Issue: update under RBAC and a graph rule (top level AND RBAC true / false)', async () => {
+    const add = 'mutation { addIssue(input: [{msg: "I1", owner: {username: "user1"}}]) { numUids } }';
+    expect(await ask(quiet, add, { ROLE: 'ADMIN', USER: 'user2' })).toEqual({ data: { addIssue: null } });
+    expect(await ask(quiet, add, { ROLE: 'ADMIN', USER: 'user1' })).toEqual({ data: { addIssue: { numUids: 1 } } });
+    const update = 'mutation { updateIssue(input: {filter: {has: msg}, set: {random: "r"}}) { numUids issue { msg random } } }';
+    expect(await ask(quiet, update, { ROLE: 'USER', USER: 'user1' })).toEqual({ data: { updateIssue: { numUids: 0, issue: [] } } });
+    expect(await ask(quiet, update, { ROLE: 'ADMIN', USER: 'user1' })).toEqual({ data: { updateIssue: { numUids: 1, issue: [{ msg: 'I1', random: 'r' }] } } });
+  });
+
+  it('interfaces: update<T> of an implementation under its rules and its interface\'s; update and delete of an interface node by node', async () => {
+    const question = 'mutation { updateQuestion(input: {filter: {has: text}, set: {topic: "q"}}) { numUids } }';
+    expect(await ask(quiet, question, { USER: 'user2', ANS: true })).toEqual({ data: { updateQuestion: { numUids: 0 } } });
+    expect(await ask(quiet, question, { USER: 'user1', ANS: true })).toEqual({ data: { updateQuestion: { numUids: 1 } } });
+    // Q-ok (Question's and Post's rules), F1 (Post's and MsgPost's: ROLE ADMIN); A-ok is user2's.
+    const post = 'mutation { updatePost(input: {filter: {has: text}, set: {topic: "p"}}) { numUids } }';
+    expect(await ask(quiet, post, { USER: 'user1', ANS: true, ROLE: 'USER' })).toEqual({ data: { updatePost: { numUids: 1 } } });
+    expect(await ask(quiet, post, { USER: 'user1', ANS: true, ROLE: 'ADMIN' })).toEqual({ data: { updatePost: { numUids: 2 } } });
+    const read = '{ queryPost(order: {asc: text}) { text topic } }';
+    expect(await ask(quiet, read, { USER: 'user1', ANS: true, ROLE: 'ADMIN' })).toEqual({ data: { queryPost: [{ text: 'F1', topic: 'p' }, { text: 'Q-ok', topic: 'p' }] } });
+    expect(await ask(quiet, read, { USER: 'user2', ANS: true, ROLE: 'ADMIN' })).toEqual({ data: { queryPost: [{ text: 'A-ok', topic: null }] } });
+    const remove = 'mutation { deletePost(filter: {has: text}) { numUids } }';
+    expect(await ask(quiet, remove, { USER: 'user1', ANS: true, ROLE: 'USER' })).toEqual({ data: { deletePost: { numUids: 1 } } });
+    expect(await ask(quiet, read, { USER: 'user1', ANS: true, ROLE: 'ADMIN' })).toEqual({ data: { queryPost: [{ text: 'F1', topic: 'p' }] } });
+  });
+});
+
+describe('delete: the delete rule, no deeper (references into deleted nodes go without a rule check)', () => {
+  it('Delete with deep auth (Ticket: EDIT on its project), its column forgets it', async () => {
+    const remove = 'mutation { deleteTicket(filter: {title: {anyofterms: "T-new"}}) { numUids ticket { title } } }';
+    expect(await ask(quiet, remove, { USER: 'user2' })).toEqual({ data: { deleteTicket: { numUids: 0, ticket: [] } } });
+    // The payload is read under the query rule: user3 may delete the ticket (EDIT) but not read it (VIEW).
+    expect(await ask(quiet, remove, { USER: 'user3' })).toEqual({ data: { deleteTicket: { numUids: 1, ticket: [] } } });
+    expect(await ask(quiet, `{ getColumn(colID: "${ids.c1}") { name tickets { title } } }`, viewer)).toEqual({ data: { getColumn: { name: 'C1', tickets: [] } } });
+  });
+
+  it('Delete with inverse field and RBAC true / false (Tweets: USER foo; the user\'s inverse edge goes)', async () => {
+    const remove = 'mutation { deleteTweets(filter: {id: {eq: "tweet1"}}) { numUids } }';
+    expect(await ask(quiet, remove, { USER: 'bar', ROLE: 'admin' })).toEqual({ data: { deleteTweets: { numUids: 0 } } });
+    expect(await ask(quiet, remove, { USER: 'foo', ROLE: 'admin' })).toEqual({ data: { deleteTweets: { numUids: 1 } } });
+    expect(await ask(quiet, '{ queryUser(filter: {username: {eq: "user9"}}) { username tweets { id } } queryTweets { id } }', { ROLE: 'admin' })).toEqual({
+      data: { queryUser: [{ username: 'user9', tweets: [] }], queryTweets: [] },
+    });
+  });
+
+  it('Multiple rule in delete mutation (User: $USER and public)', async () => {
+    const remove = 'mutation { deleteUser(filter: {username: {eq: "user3"}}) { numUids } }';
+    expect(await ask(quiet, remove, { USER: 'user2' })).toEqual({ data: { deleteUser: { numUids: 0 } } });
+    expect(await ask(quiet, remove, { USER: 'user3' })).toEqual({ data: { deleteUser: { numUids: 1 } } });
+    expect(await ask(quiet, '{ queryUser(filter: {username: {in: ["user2", "user3"]}}) { username } }')).toEqual({ data: { queryUser: [{ username: 'user2' }] } });
   });
 });
 
