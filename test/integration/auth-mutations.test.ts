@@ -303,8 +303,9 @@ describe('update and delete: the rules let nodes through as the field starts (no
     expect(await ask(quiet, read, { ROLE: 'ADMIN' })).toEqual({ data: { queryComplexLog: [] } });
   });
 
-  it('Issue: update under RBAC and a graph rule (top level AND RBAC true / false)', async () => {
+  it('Issue: add and update under RBAC and a graph rule (top level AND RBAC true / false)', async () => {
     const add = 'mutation { addIssue(input: [{msg: "I1", owner: {username: "user1"}}]) { numUids } }';
+    expect(await ask(quiet, add, { ROLE: 'USER', USER: 'user1' })).toEqual({ data: { addIssue: null } });
     expect(await ask(quiet, add, { ROLE: 'ADMIN', USER: 'user2' })).toEqual({ data: { addIssue: null } });
     expect(await ask(quiet, add, { ROLE: 'ADMIN', USER: 'user1' })).toEqual({ data: { addIssue: { numUids: 1 } } });
     const update = 'mutation { updateIssue(input: {filter: {has: msg}, set: {random: "r"}}) { numUids issue { msg random } } }';
