@@ -56,8 +56,6 @@ export class RequestRules {
     private readonly cache: RuleCache,
     private readonly claims: Readonly<Record<string, unknown>>,
     private readonly ctx: ExecContext,
-    /** The engine's debug mode: Dgraph reports authorization failures of mutations only then. */
-    readonly debug = false,
   ) {}
 
   /** Forgets the results computed so far in this request (a mutation field starts, or has written). */

@@ -73,11 +73,6 @@ export class ExecContext {
   touched = 0;
   /** The request's `@auth` query rules (auth/rule-eval.ts); undefined when nothing it reads is restricted. */
   auth: RequestRules | undefined;
-  /**
-   * A mutation field failed with nothing to report (an authorization failure outside debug mode, which
-   * Dgraph hides): the fields after it are not executed, as after an error.
-   */
-  failedQuietly = false;
 
   constructor(
     readonly model: SchemaModel,

@@ -26,9 +26,8 @@ export function resolveMutationRoot(ctx: ExecContext, root: RootFieldModel, plan
     return resolveField(ctx, root, plan, path);
   } catch (error) {
     if (!(error instanceof AuthorizationFailed)) throw error;
-    // Dgraph reports these only in debug mode (without locations); otherwise the field is null and nothing is said.
-    if (ctx.auth?.debug === true) ctx.errors.push(wireError(error.message, undefined, [plan.responseName]));
-    else ctx.failedQuietly = true;
+    // Without locations, as Dgraph; shown in debug mode only (executor.ts, shownOnlyInDebug).
+    ctx.errors.push(wireError(error.message, undefined, [plan.responseName]));
     return null;
   }
 }
@@ -64,7 +63,7 @@ function resolveField(ctx: ExecContext, root: RootFieldModel, plan: FieldPlan, p
   }
 }
 
-/** An `@auth` check after the writes failed (inTransaction has rolled them back); `message` is Dgraph's debug-mode error. */
+/** An `@auth` check after the writes failed (inTransaction has rolled them back); `message` is Dgraph's error. */
 class AuthorizationFailed extends Error {}
 
 /**

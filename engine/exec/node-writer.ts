@@ -234,7 +234,7 @@ export class NodeWriter {
       if (value === undefined || value === null || field === undefined) continue;
       const id = findByXid(this.ctx, type, field, value);
       if (id === undefined || id === found) continue;
-      if (found !== undefined) throw new FieldError('multiple nodes found for given xid values, updation not possible');
+      if (found !== undefined) throw new FieldError(this.#concealed(type, 'multiple nodes found for given xid values, updation not possible'));
       if (!oneNode) return id;
       found = id;
     }
@@ -248,11 +248,16 @@ export class NodeWriter {
       if (field === undefined || value === undefined || value === null) continue;
       if (findByXid(this.ctx, type, field, value) === undefined) continue;
       if (field.xidInterface && field.declaringType !== type.name) {
-        return `id ${String(value)} already exists for field ${name} in some other implementing type of interface ${field.declaringType}`;
+        return this.#concealed(type, `id ${String(value)} already exists for field ${name} in some other implementing type of interface ${field.declaringType}`);
       }
-      return `id ${String(value)} already exists for field ${name} inside type ${type.name}`;
+      return this.#concealed(type, messages.xidExists(String(value), name, type.name));
     }
     return `id already exists for type ${type.name}`;
+  }
+
+  /** Existence errors about a type with query rules would reveal its nodes: Dgraph words them for debug mode only. */
+  #concealed(type: TypeModel, text: string): string {
+    return this.ctx.auth?.restricts(type.name) === true ? messages.graphqlDebug(text) : text;
   }
 
   #checkXidFree(type: TypeModel, field: FieldModel, value: unknown, self: number): void {

@@ -356,6 +356,40 @@ describe('delete: the delete rule, no deeper (references into deleted nodes go w
   });
 });
 
+describe('existence errors about types with query rules are for debug mode only ("GraphQL debug:")', () => {
+  it('an @id already taken (TestAddMutationWithXid) and an interface @id taken by another implementation', async () => {
+    const tweet = 'mutation { addTweets(input: [{id: "tweet-x", text: "abc", timestamp: "2020-10-10T00:00:00Z"}]) { numUids } }';
+    const member = (type: string, name: string): string => `mutation { add${type}(input: [{refID: "101", name: "${name}"}]) { numUids } }`;
+    const because = "couldn't rewrite mutation addTweets because failed to rewrite mutation payload because";
+    for (const server of [quiet, loud]) {
+      expect(await ask(server, tweet, { USER: 'foo' })).toEqual({ data: { addTweets: { numUids: 1 } } });
+      expect(await ask(server, member('LibraryMember', 'Alice'))).toEqual({ data: { addLibraryMember: { numUids: 1 } } });
+    }
+    expect(await ask(quiet, tweet, { USER: 'foo' })).toEqual({ data: { addTweets: null } });
+    expect(await ask(loud, tweet, { USER: 'foo' })).toEqual({
+      errors: [{ message: `${because} GraphQL debug: id tweet-x already exists for field id inside type Tweets`, locations: [{ line: 1, column: 12 }], path: ['addTweets'] }],
+      data: { addTweets: null },
+    });
+    expect(await ask(quiet, member('SportsMember', 'Bob'))).toEqual({ data: { addSportsMember: null } });
+    expect(await ask(loud, member('SportsMember', 'Bob'))).toEqual({
+      errors: [
+        {
+          message: "couldn't rewrite mutation addSportsMember because failed to rewrite mutation payload because GraphQL debug: id 101 already exists for field refID in some other implementing type of interface Member",
+          locations: [{ line: 1, column: 12 }],
+          path: ['addSportsMember'],
+        },
+      ],
+      data: { addSportsMember: null },
+    });
+    // Types without query rules keep the plain text (User has only a delete rule).
+    const user = 'mutation { addUser(input: [{username: "user1", password: "password"}]) { numUids } }';
+    expect(await ask(quiet, user)).toEqual({
+      errors: [{ message: "couldn't rewrite mutation addUser because failed to rewrite mutation payload because id user1 already exists for field username inside type User", locations: [{ line: 1, column: 12 }], path: ['addUser'] }],
+      data: { addUser: null },
+    });
+  });
+});
+
 describe('ClosedByDefault: mutations without a token (debug mode, as Dgraph\'s e2e suite)', () => {
   it('an add fails its new-node check, an update or delete its rewrite; with a token they run', async () => {
     const closed = await startWithSchema(e2eClosedSchema, { args: ['--debug'] });
