@@ -40,6 +40,7 @@ async function seed(server: ServerProcess): Promise<void> {
           {permission: VIEW, assignedTo: [{username: "user1"}]}]}
       ]) { numUids }
       addState(input: [{code: "mh", name: "Maharashtra", ownedBy: "user1"}]) { numUids }
+      addRegion(input: [{name: "Region1", users: [{username: "user1"}]}, {name: "Region5", global: true}]) { numUids }
       addTweets(input: [{id: "tweet1", text: "abc", timestamp: "2020-10-10T00:00:00Z"}]) { numUids }
     }`,
   );
@@ -189,6 +190,18 @@ describe('add rules: every new node is checked after the writes', () => {
     const add = `mutation { addFbPost(input: [{text: "F1", pwd: "password", author: {id: "${ids.a1}"}, postCount: 5}]) { numUids fbPost { text author { name } } } }`;
     expect(await ask(quiet, add, { USER: 'user1', ROLE: 'USER' })).toEqual({ data: { addFbPost: null } });
     expect(await ask(quiet, add, { USER: 'user1', ROLE: 'ADMIN' })).toEqual({ data: { addFbPost: { numUids: 1, fbPost: [{ text: 'F1', author: { name: 'user1' } }] } } });
+  });
+
+  it('Movie: not (hidden) and (a region of $USER or a global one), over the new nodes only', async () => {
+    const regions = (await ask(quiet, '{ queryRegion(order: {asc: name}) { id } }')) as { data: { queryRegion: { id: string }[] } };
+    const [r1 = '', r5 = ''] = regions.data.queryRegion.map((r) => r.id);
+    const add = (content: string, extra: string): string => `mutation { addMovie(input: [{content: "${content}", ${extra}}]) { numUids } }`;
+    expect(await ask(quiet, add('M-user1', `regionsAvailable: [{id: "${r1}"}]`), { USER: 'user1' })).toEqual({ data: { addMovie: { numUids: 1 } } });
+    expect(await ask(quiet, add('M-user2', `regionsAvailable: [{id: "${r1}"}]`), { USER: 'user2' })).toEqual({ data: { addMovie: null } });
+    expect(await ask(quiet, add('M-hidden', `hidden: true, regionsAvailable: [{id: "${r5}"}]`), { USER: 'user2' })).toEqual({ data: { addMovie: null } });
+    // A new global region written by the same add lets its movie through.
+    expect(await ask(quiet, add('M-new-region', 'regionsAvailable: [{name: "R-new", global: true}]'), { USER: 'nobody' })).toEqual({ data: { addMovie: { numUids: 2 } } });
+    expect(await ask(quiet, '{ queryMovie(order: {asc: content}) { content } }', { USER: 'user1' })).toEqual({ data: { queryMovie: [{ content: 'M-new-region' }, { content: 'M-user1' }] } });
   });
 
   it('nested references to existing nodes are not new: their add rules are not checked', async () => {
