@@ -122,6 +122,18 @@ describe('add rules: every new node is checked after the writes', () => {
     }
   });
 
+  it('a refused field leaves the fields before it in the same request written', async () => {
+    const add = `mutation {
+      a: addUserSecret(input: [{aSecret: "firstsecret", ownedBy: "user1"}]) { numUids }
+      b: addUserSecret(input: [{aSecret: "secondsecret", ownedBy: "user2"}]) { numUids }
+    }`;
+    expect(await ask(quiet, add, { USER: 'user1' })).toEqual({ data: { a: { numUids: 1 }, b: null } });
+    expect(await ask(quiet, '{ queryUserSecret(filter: {aSecret: {anyofterms: "firstsecret secondsecret"}}) { aSecret } }', { USER: 'user1' })).toEqual({
+      data: { queryUserSecret: [{ aSecret: 'firstsecret' }] },
+    });
+    expect(await ask(quiet, '{ queryUserSecret(filter: {aSecret: {anyofterms: "firstsecret secondsecret"}}) { aSecret } }', { USER: 'user2' })).toEqual({ data: { queryUserSecret: [] } });
+  });
+
   it('in debug mode the refusal is reported as Dgraph does (without locations)', async () => {
     const add = `mutation {
       a: addUserSecret(input: [{aSecret: "s-refused", ownedBy: "user2"}]) { numUids }
@@ -444,6 +456,13 @@ describe('a refused add leaves nothing in the log', () => {
       await seed(server);
       expect(await ask(server, 'mutation { addUserSecret(input: [{aSecret: "refused-marker", ownedBy: "user2"}]) { numUids } }', { USER: 'user1' })).toEqual({ data: { addUserSecret: null } });
       expect(await ask(server, 'mutation { addUserSecret(input: [{aSecret: "accepted-marker", ownedBy: "user1"}]) { numUids } }', { USER: 'user1' })).toEqual({ data: { addUserSecret: { numUids: 1 } } });
+      // Sent together, so that refused and accepted adds share commit groups (one transaction, a savepoint each).
+      const together = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          ask(server, `mutation { addUserSecret(input: [{aSecret: "${i % 2 === 0 ? 'refused' : 'accepted'}-marker-${i}", ownedBy: "${i % 2 === 0 ? 'user2' : 'user1'}"}]) { numUids } }`, { USER: 'user1' }),
+        ),
+      );
+      expect(together).toEqual(Array.from({ length: 8 }, (_, i) => ({ data: { addUserSecret: i % 2 === 0 ? null : { numUids: 1 } } })));
       await server.stop();
       const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
       const contents = files.map((f) => readFileSync(join(f.parentPath, f.name)));
@@ -451,7 +470,9 @@ describe('a refused add leaves nothing in the log', () => {
       expect(contents.some((c) => c.includes('refused-marker'))).toBe(false);
       server = await startServer({ rawArgs: flags });
       try {
-        expect(await ask(server, '{ queryUserSecret { aSecret } }', { USER: 'user1' })).toEqual({ data: { queryUserSecret: [{ aSecret: 'accepted-marker' }] } });
+        expect(await ask(server, '{ queryUserSecret(order: {asc: aSecret}) { aSecret } }', { USER: 'user1' })).toEqual({
+          data: { queryUserSecret: ['accepted-marker', 'accepted-marker-1', 'accepted-marker-3', 'accepted-marker-5', 'accepted-marker-7'].map((aSecret) => ({ aSecret })) },
+        });
         expect(await ask(server, '{ queryUserSecret { aSecret } }', { USER: 'user2' })).toEqual({ data: { queryUserSecret: [] } });
       } finally {
         await server.stop();
