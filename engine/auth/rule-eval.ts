@@ -253,7 +253,7 @@ export class RequestRules {
     const ctx = new ExecContext(outer.model, outer.graph, coerced.coerced, outer.apiSchema);
     const args = ctx.argumentsOf(plan);
     // Over given nodes (Dgraph roots the rule at them) only the rule's filter applies.
-    const matches = within === undefined ? queryIds(ctx, root.name, type, args, plan) : evaluateFilter(ctx, type, args['filter'] as Parameters<typeof evaluateFilter>[2], within);
+    const matches = within === undefined ? queryIds(ctx, root.name, type, args, plan) : evaluateFilter(ctx, type, args['filter'] as Readonly<Record<string, unknown>> | undefined, within);
     const selection = plan.selection;
     const kept = selection === undefined ? matches : matches.filter((id) => present(ctx, id, type, selection));
     const store = outer.graph.store;

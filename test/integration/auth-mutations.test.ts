@@ -269,6 +269,16 @@ describe('edges taken from existing nodes need their update rules (Dgraph\'s add
     expect(await ask(quiet, take(ids.c2), { USER: 'user2' })).toEqual({ data: { updateColumn: null } });
     expect(await ticketColumn(quiet, ids.t1)).toEqual({ title: 'T1', onColumn: { name: 'C-deep' } });
   });
+
+  it('deep: a new project\'s new column takes a ticket from its column (Add with deep auth on additional delete, and that fails)', async () => {
+    const add = (user: string, name: string): string =>
+      `mutation { addProject(input: [{name: "${name}", pwd: "password", roles: [{permission: ADMIN, assignedTo: [{username: "${user}"}]}, {permission: VIEW, assignedTo: [{username: "user1"}]}], columns: [{name: "${name}-col", tickets: [{id: "${ids.t1}"}]}]}]) { numUids } }`;
+    // user2: the new project and column pass their add rules (ADMIN role for user2), but T1's column (C-deep, P1) refuses user2's update.
+    expect(await ask(quiet, add('user2', 'P-deep2'), { USER: 'user2' })).toEqual({ data: { addProject: null } });
+    expect(await ticketColumn(quiet, ids.t1)).toEqual({ title: 'T1', onColumn: { name: 'C-deep' } });
+    expect(await ask(quiet, add('user1', 'P-deep1'), { USER: 'user1' })).toEqual({ data: { addProject: { numUids: 4 } } });
+    expect(await ticketColumn(quiet, ids.t1)).toEqual({ title: 'T1', onColumn: { name: 'P-deep1-col' } });
+  });
 });
 
 describe('update: nodes created by set are checked by their add rules', () => {
