@@ -330,10 +330,13 @@ describe('update and delete: the rules let nodes through as the field starts (no
     expect(await ask(quiet, update, { ROLE: 'USER' })).toEqual({ data: { updateComplexLog: { numUids: 0 } } });
     const read = '{ queryComplexLog(order: {asc: logs}) { logs visible } }';
     expect(await ask(quiet, read, { ROLE: 'ADMIN' })).toEqual({ data: { queryComplexLog: [{ logs: 'CL-hidden', visible: false }, { logs: 'CL-visible', visible: true }] } });
+    const back = 'mutation { updateComplexLog(input: {filter: {visible: false}, set: {logs: "CL-hidden2"}}) { numUids } }';
+    expect(await ask(quiet, back, { ROLE: 'EDITOR' })).toEqual({ data: { updateComplexLog: { numUids: 1 } } });
+    expect(await ask(quiet, read, { ROLE: 'ADMIN' })).toEqual({ data: { queryComplexLog: [{ logs: 'CL-hidden2', visible: false }, { logs: 'CL-visible', visible: true }] } });
     // Delete: without ROLE ADMIN only the visible log (the graph rule).
     const remove = 'mutation { deleteComplexLog(filter: {has: logs}) { numUids msg } }';
     expect(await ask(quiet, remove, { ROLE: 'USER' })).toEqual({ data: { deleteComplexLog: { numUids: 1, msg: 'Deleted' } } });
-    expect(await ask(quiet, read, { ROLE: 'ADMIN' })).toEqual({ data: { queryComplexLog: [{ logs: 'CL-hidden', visible: false }] } });
+    expect(await ask(quiet, read, { ROLE: 'ADMIN' })).toEqual({ data: { queryComplexLog: [{ logs: 'CL-hidden2', visible: false }] } });
     expect(await ask(quiet, remove, { ROLE: 'ADMIN' })).toEqual({ data: { deleteComplexLog: { numUids: 1, msg: 'Deleted' } } });
     expect(await ask(quiet, read, { ROLE: 'ADMIN' })).toEqual({ data: { queryComplexLog: [] } });
   });
@@ -346,6 +349,26 @@ describe('update and delete: the rules let nodes through as the field starts (no
     const update = 'mutation { updateIssue(input: {filter: {has: msg}, set: {random: "r"}}) { numUids issue { msg random } } }';
     expect(await ask(quiet, update, { ROLE: 'USER', USER: 'user1' })).toEqual({ data: { updateIssue: { numUids: 0, issue: [] } } });
     expect(await ask(quiet, update, { ROLE: 'ADMIN', USER: 'user1' })).toEqual({ data: { updateIssue: { numUids: 1, issue: [{ msg: 'I1', random: 'r' }] } } });
+    const remove = 'mutation { deleteIssue(filter: {has: msg}) { numUids } }';
+    expect(await ask(quiet, remove, { ROLE: 'USER', USER: 'user1' })).toEqual({ data: { deleteIssue: { numUids: 0 } } });
+    expect(await ask(quiet, remove, { ROLE: 'ADMIN', USER: 'user1' })).toEqual({ data: { deleteIssue: { numUids: 1 } } });
+    expect(await ask(quiet, '{ queryIssue { msg } }', { ROLE: 'ADMIN', USER: 'user1' })).toEqual({ data: { queryIssue: [] } });
+  });
+
+  it('Project: update under a graph rule or RBAC (top level OR RBAC false / true)', async () => {
+    const update = 'mutation { updateProject(input: {filter: {name: {eq: "P1"}}, set: {random: "or"}}) { numUids project { name random } } }';
+    expect(await ask(quiet, update, { USER: 'user2', ROLE: 'USER' })).toEqual({ data: { updateProject: { numUids: 0, project: [] } } });
+    expect(await ask(quiet, update, { USER: 'user2', ROLE: 'ADMIN' })).toEqual({ data: { updateProject: { numUids: 1, project: [{ name: 'P1', random: 'or' }] } } });
+    expect(await ask(quiet, update, { USER: 'user1', ROLE: 'USER' })).toEqual({ data: { updateProject: { numUids: 1, project: [{ name: 'P1', random: 'or' }] } } });
+  });
+
+  it('Role: delete under not-RBAC (top level not RBAC false / true)', async () => {
+    const roles = (await ask(quiet, '{ queryProject(filter: {name: {eq: "P-roles"}}) { roles { id } } }', { ROLE: 'ADMIN' })) as { data: { queryProject: { roles: { id: string }[] }[] } };
+    const role = roles.data.queryProject[0]?.roles[0]?.id ?? '';
+    const remove = `mutation { deleteRole(filter: {id: ["${role}"]}) { numUids } }`;
+    expect(await ask(quiet, remove, { ROLE: 'USER' })).toEqual({ data: { deleteRole: { numUids: 0 } } });
+    expect(await ask(quiet, remove, { ROLE: 'EDITOR' })).toEqual({ data: { deleteRole: { numUids: 1 } } });
+    expect(await ask(quiet, '{ queryProject(filter: {name: {eq: "P-roles"}}) { roles { id } } }', { ROLE: 'ADMIN' })).toEqual({ data: { queryProject: [{ roles: [] }] } });
   });
 
   it('interfaces: update<T> of an implementation under its rules and its interface\'s; update and delete of an interface node by node', async () => {
