@@ -145,7 +145,7 @@ export class NodeWriter {
   link(from: number, field: FieldModel, to: number, previous?: SortedIds): void {
     const store = this.ctx.graph.store;
     const inverse = this.#inverseOf(field);
-    if (inverse !== undefined && this.ctx.auth !== undefined && to < this.#firstNew) this.#authorizeUnlinks(from, field, to, inverse, previous);
+    if (inverse !== undefined && this.ctx.auth !== undefined && this.#existed(to)) this.#authorizeUnlinks(from, field, to, inverse, previous);
     if (!field.isList) this.unlinkAll(from, field, to);
     store.edges(field.predicate).add(from, to);
     if (inverse === undefined) return;
@@ -163,13 +163,13 @@ export class NodeWriter {
     const auth = this.ctx.auth;
     const store = this.ctx.graph.store;
     if (auth === undefined || this.unlinkRefused) return;
-    if (!field.isList && from < this.#firstNew) {
+    if (!field.isList && this.#existed(from)) {
       const target = this.ctx.typeModel(field.typeName);
-      for (const old of previous ?? store.edges(field.predicate).out(from)) if (old !== to && !auth.mayUpdate(old, target)) this.unlinkRefused = true;
+      for (const old of previous ?? store.edges(field.predicate).out(from)) if (old !== to && this.#existed(old) && !auth.mayUpdate(old, target)) this.unlinkRefused = true;
     }
     if (!inverse.isList) {
       const holder = this.ctx.typeModel(inverse.typeName);
-      for (const old of store.edges(inverse.predicate).out(to)) if (old !== from && !auth.mayUpdate(old, holder)) this.unlinkRefused = true;
+      for (const old of store.edges(inverse.predicate).out(to)) if (old !== from && this.#existed(old) && !auth.mayUpdate(old, holder)) this.unlinkRefused = true;
     }
   }
 
@@ -253,6 +253,11 @@ export class NodeWriter {
       return this.#concealed(type, messages.xidExists(String(value), name, type.name));
     }
     return `id already exists for type ${type.name}`;
+  }
+
+  /** Whether a node existed before this mutation (Dgraph's rewrite checks edges taken from those only). */
+  #existed(id: number): boolean {
+    return id < this.#firstNew;
   }
 
   /** Existence errors about a type with query rules would reveal its nodes: Dgraph words them for debug mode only. */
