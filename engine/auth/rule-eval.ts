@@ -13,7 +13,9 @@ import { difference, EMPTY_IDS, intersect, union, type SortedIds } from '../util
 import { ExecContext } from '../exec/exec-context.js';
 import { concreteTypeOf, filteredTargets } from '../exec/read-objects.js';
 import { queryIds } from '../exec/query-root.js';
-import { evaluateFilter } from '../exec/filter-eval.js';
+import { runFilter } from '../exec/filter-eval.js';
+import { planFilter } from '../plan/filter-plan.js';
+import { storeEstimates } from '../plan/estimates.js';
 import type { AuthOperation, AuthRules, GraphLeaf, RbacLeaf, RuleNode } from './auth-rules.js';
 import { jsonEqual } from '../util/json-equal.js';
 
@@ -235,6 +237,17 @@ export class RequestRules {
     }
   }
 
+  /**
+   * Over given nodes (Dgraph roots the rule query at them) only the rule's filter applies, planned with
+   * the store's statistics so that a few new nodes are tested one by one rather than the filter's
+   * index answer (all the nodes sharing the claim's value) being looked up and intersected.
+   */
+  #filterWithin(ctx: ExecContext, type: TypeModel, filter: Filter | null | undefined, within: SortedIds): SortedIds {
+    if (filter === null || filter === undefined) return within;
+    const store = ctx.graph.store;
+    return runFilter(ctx, type, planFilter(type, filter, storeEstimates(store), store.countOfType(type.name), false), filter, within);
+  }
+
   /** A graph-traversal rule: its root field's matches (among `within`, if given) whose nested selections are all present. */
   #graph(typeName: string, leaf: GraphLeaf, within?: SortedIds): SortedIds | 'none' {
     const outer = this.ctx;
@@ -252,14 +265,15 @@ export class RequestRules {
     // The rule query runs without rules of its own, as Dgraph's rewritten rule queries do.
     const ctx = new ExecContext(outer.model, outer.graph, coerced.coerced, outer.apiSchema);
     const args = ctx.argumentsOf(plan);
-    // Over given nodes (Dgraph roots the rule at them) only the rule's filter applies.
-    const matches = within === undefined ? queryIds(ctx, root.name, type, args, plan) : evaluateFilter(ctx, type, args['filter'] as Readonly<Record<string, unknown>> | undefined, within);
+    const matches = within === undefined ? queryIds(ctx, root.name, type, args, plan) : this.#filterWithin(ctx, type, args['filter'] as Filter | null | undefined, within);
     const selection = plan.selection;
     const kept = selection === undefined ? matches : matches.filter((id) => present(ctx, id, type, selection));
     const store = outer.graph.store;
     return kept.filter((id) => store.hasType(id, typeName));
   }
 }
+
+type Filter = Readonly<Record<string, unknown>>;
 
 /** Dgraph's implicit `@cascade` on a rule query: every selected field has a value (edges: a target passing in turn). */
 function present(ctx: ExecContext, id: number, declared: TypeModel, selection: SelectionPlan): boolean {
