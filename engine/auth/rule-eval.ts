@@ -117,9 +117,10 @@ export class RequestRules {
     return true;
   }
 
-  /** Whether an existing node read as `declared` passes its object type's `update` rules. */
+  /** Whether an existing node read as `declared` passes its object type's `update` rules (evaluated over that node only). */
   mayUpdate(id: number, declared: TypeModel): boolean {
-    return this.affected([id], declared, 'update').length > 0;
+    const type = concreteTypeOf(this.ctx, id, declared);
+    return type === undefined || this.#allPass([id], type.name, 'update');
   }
 
   /** Whether every node of `ids` (of object type `typeName`) passes the rules of `operation`, uncached. */
