@@ -134,6 +134,20 @@ describe('add rules: every new node is checked after the writes', () => {
     expect(await ask(quiet, '{ queryUserSecret(filter: {aSecret: {anyofterms: "firstsecret secondsecret"}}) { aSecret } }', { USER: 'user2' })).toEqual({ data: { queryUserSecret: [] } });
   });
 
+  it('rules see the writes of the mutations before them, also when sent together (then often one commit group)', async () => {
+    const update = (term: string): string => `mutation { updateUserSecret(input: {filter: {aSecret: {anyofterms: "${term}"}}, set: {ownedBy: "user1"}}) { numUids } }`;
+    const [first, added, second] = await Promise.all([
+      ask(quiet, update('groupsecret'), { USER: 'user1' }),
+      ask(quiet, 'mutation { addUserSecret(input: [{aSecret: "groupsecret", ownedBy: "user1"}]) { numUids } }', { USER: 'user1' }),
+      ask(quiet, update('groupsecret'), { USER: 'user1' }),
+    ]);
+    expect([first, added, second]).toEqual([
+      { data: { updateUserSecret: { numUids: 0 } } },
+      { data: { addUserSecret: { numUids: 1 } } },
+      { data: { updateUserSecret: { numUids: 1 } } },
+    ]);
+  });
+
   it('in debug mode the refusal is reported as Dgraph does (without locations)', async () => {
     const add = `mutation {
       a: addUserSecret(input: [{aSecret: "s-refused", ownedBy: "user2"}]) { numUids }
