@@ -3,7 +3,8 @@
 // when one fails (also in the log: checked after a restart); update's `set` taking single edges from
 // existing nodes under their `update` rules; upserts whose existing node fails its update rule; Dgraph's
 // error texts, shown only in debug mode. The cases of dgraph-testdata/resolve/auth_{add,update,delete}_test.yaml
-// ported here, and those not, are listed in test/integration/auth-mutations-cases.md.
+// ported here, and those not, are listed in test/integration/auth-mutations-cases.md. The tests run in
+// file order on two shared servers (without and with --debug) and build on the data earlier ones wrote.
 
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
