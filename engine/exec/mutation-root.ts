@@ -12,6 +12,7 @@ import { queryIds } from './query-root.js';
 import { readList, type Completed } from './read-objects.js';
 import { toStoredValue } from './stored-values.js';
 import { XidPrecheck } from './xid-precheck.js';
+import { findByXid } from './xid-lookup.js';
 import { unionReference } from './union-member.js';
 import { typeUniverse } from './universe.js';
 import { messages } from '../errors/messages.js';
@@ -25,7 +26,7 @@ export function resolveMutationRoot(ctx: ExecContext, root: RootFieldModel, plan
   try {
     return resolveField(ctx, root, plan, path);
   } catch (error) {
-    if (!(error instanceof AuthorizationFailed)) throw error;
+    if (!(error instanceof MutationFailed)) throw error;
     // Without locations, as Dgraph; shown in debug mode only (executor.ts, shownOnlyInDebug).
     ctx.errors.push(wireError(error.message, undefined, [plan.responseName]));
     return null;
@@ -63,8 +64,11 @@ function resolveField(ctx: ExecContext, root: RootFieldModel, plan: FieldPlan, p
   }
 }
 
-/** An `@auth` check after the writes failed (inTransaction has rolled them back); `message` is Dgraph's error. */
-class AuthorizationFailed extends Error {}
+/**
+ * A check Dgraph makes once the mutation has run failed (inTransaction has rolled the writes back):
+ * `message` is its whole error, reported without locations.
+ */
+class MutationFailed extends Error {}
 
 /**
  * Dgraph's checks once a mutation has written (authorizeNewNodes, then the additional deletes' checks):
@@ -74,8 +78,8 @@ class AuthorizationFailed extends Error {}
 function authorizeWrites(ctx: ExecContext, writer: NodeWriter, plan: FieldPlan): void {
   const auth = ctx.auth;
   if (auth === undefined) return;
-  if (!auth.mayAdd(writer.created)) throw new AuthorizationFailed('mutation failed because authorization failed');
-  if (writer.unlinkRefused) throw new AuthorizationFailed(`couldn't rewrite query for mutation ${plan.fieldName} because authorization failed`);
+  if (!auth.mayAdd(writer.created)) throw new MutationFailed('mutation failed because authorization failed');
+  if (writer.unlinkRefused) throw new MutationFailed(`couldn't rewrite query for mutation ${plan.fieldName} because authorization failed`);
 }
 
 /**
@@ -135,6 +139,7 @@ function updateNodes(ctx: ExecContext, type: TypeModel, input: Input, occurrence
   if (remove !== undefined && remove !== null) checkRemovedReferences(ctx, type, remove);
   const matched = queryIds(ctx, `update${type.name}`, type, { filter: input['filter'] }, occurrence);
   const ids = [...(ctx.auth === undefined ? matched : ctx.auth.affected(matched, type, 'update'))];
+  if (ids.length > 1 && set !== undefined && set !== null) checkOneXidOwner(ctx, type, set, occurrence);
   const writer = new NodeWriter(ctx, precheck);
   if (ids.length === 0 && set !== undefined && set !== null) rewriteUnmatched(ctx, writer, type, set);
   for (const id of ids) {
@@ -143,6 +148,21 @@ function updateNodes(ctx: ExecContext, type: TypeModel, input: Input, occurrence
   }
   authorizeWrites(ctx, writer, occurrence);
   return ids;
+}
+
+/**
+ * Dgraph's check after an update whose `set` gives @id values: they cannot go to several nodes. A value
+ * some node holds already fails earlier, as its rewrite does (NodeWriter's "already exists"). Worded for
+ * debug mode only when the type has query rules (the matches would tell of nodes the caller cannot read).
+ */
+function checkOneXidOwner(ctx: ExecContext, type: TypeModel, set: Input, occurrence: FieldPlan): void {
+  const values = type.xidFields.flatMap((name) => {
+    const field = type.fields.get(name);
+    return field === undefined || set[name] === undefined || set[name] === null ? [] : [{ field, value: set[name] }];
+  });
+  if (values.length === 0 || values.some(({ field, value }) => findByXid(ctx, type, field, value) !== undefined)) return;
+  const text = 'only one node is allowed in the filter while updating fields with @id directive';
+  throw new MutationFailed(`mutation ${occurrence.fieldName} failed because ${ctx.auth?.restricts(type.name) === true ? messages.graphqlDebug(text) : text}`);
 }
 
 /** Objects to remove from an edge must name their node (by ID or @id), whatever the filter matches. */

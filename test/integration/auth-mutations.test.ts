@@ -463,6 +463,37 @@ describe('existence errors about types with query rules are for debug mode only 
   });
 });
 
+describe('an update giving @id values to several nodes fails (Dgraph\'s check after the mutation)', () => {
+  it('plain for a type without query rules, "GraphQL debug:" (debug mode only) for Employer', async () => {
+    for (const server of [quiet, loud]) {
+      const seeded = await ask(server, `mutation {
+        addWorker(input: [{empId: "E1", regNo: 1}, {empId: "E2", regNo: 2}]) { numUids }
+        addEmployer(input: [{company: "ABC tech", name: "ABC"}, {company: "XYZ tech", name: "XYZ"}]) { numUids }
+      }`);
+      expect(seeded).toEqual({ data: { addWorker: { numUids: 2 }, addEmployer: { numUids: 2 } } });
+      expect(await ask(server, 'mutation { updateWorker(input: {filter: {regNo: {in: [1, 2]}}, set: {empId: "E9"}}) { numUids } }')).toEqual({
+        errors: [{ message: 'mutation updateWorker failed because only one node is allowed in the filter while updating fields with @id directive', path: ['updateWorker'] }],
+        data: { updateWorker: null },
+      });
+      // One node: the @id value changes.
+      expect(await ask(server, 'mutation { updateWorker(input: {filter: {regNo: {in: [1]}}, set: {empId: "E9"}}) { numUids worker { empId } } }')).toEqual({
+        data: { updateWorker: { numUids: 1, worker: [{ empId: 'E9' }] } },
+      });
+    }
+    const employers = 'mutation { updateEmployer(input: {filter: {name: {in: ["ABC", "XYZ"]}}, set: {company: "JKL"}}) { numUids } }';
+    expect(await ask(quiet, employers, { ROLE: 'ADMIN' })).toEqual({ data: { updateEmployer: null } });
+    expect(await ask(loud, employers, { ROLE: 'ADMIN' })).toEqual({
+      errors: [{ message: 'mutation updateEmployer failed because GraphQL debug: only one node is allowed in the filter while updating fields with @id directive', path: ['updateEmployer'] }],
+      data: { updateEmployer: null },
+    });
+    for (const server of [quiet, loud]) {
+      expect(await ask(server, '{ queryWorker(order: {asc: regNo}) { empId regNo } queryEmployer(order: {asc: name}) { company } }', { ROLE: 'ADMIN' })).toEqual({
+        data: { queryWorker: [{ empId: 'E9', regNo: 1 }, { empId: 'E2', regNo: 2 }], queryEmployer: [{ company: 'ABC tech' }, { company: 'XYZ tech' }] },
+      });
+    }
+  });
+});
+
 describe('ClosedByDefault: mutations without a token (debug mode, as Dgraph\'s e2e suite)', () => {
   it('an add fails its new-node check, an update or delete its rewrite; with a token they run', async () => {
     const closed = await startWithSchema(e2eClosedSchema, { args: ['--debug'] });
