@@ -185,7 +185,9 @@ export class Engine {
   #runAs(outcome: AuthOutcome, state: ServingState, prepared: PreparedOperation, request: GraphQLRequest, requestId: string | undefined): EngineResponse | Promise<EngineResponse> {
     if (outcome.kind === 'request-error') return { kind: 'request-error', body: serializeResponse({ errors: [outcome.error] }) };
     if (outcome.kind === 'refused' && state.compiled !== null && !this.#draining) {
-      return { kind: 'ok', body: serializeResponse({ ...refuseForAuth(prepared, state.compiled.apiSchema, outcome.message), ...requestExtensions(requestId) }) };
+      const { model, apiSchema } = state.compiled;
+      const refused = refuseForAuth(prepared, apiSchema, outcome.message, (name) => model.mutations.get(name)?.kind === 'add', this.options.debug);
+      return { kind: 'ok', body: serializeResponse({ ...refused, ...requestExtensions(requestId) }) };
     }
     return this.#run(state, prepared, request, requestId, false, outcome.kind === 'claims' ? outcome.claims.variables : ANONYMOUS);
   }

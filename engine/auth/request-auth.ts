@@ -4,7 +4,7 @@
 
 import { getNullableType, isListType, type GraphQLSchema } from 'graphql';
 import { messages } from '../errors/messages.js';
-import { wireError, type WireError } from '../errors/wire-error.js';
+import { shownOnlyInDebug, wireError, type WireError } from '../errors/wire-error.js';
 import { answerRootFields, locationOf, type RefusedResult } from '../request/no-schema.js';
 import type { PreparedOperation } from '../request/prepare-request.js';
 import type { AuthClaims, TokenVerifier } from './token-verifier.js';
@@ -39,15 +39,21 @@ function outcomeOf(verified: Awaited<ReturnType<TokenVerifier['verify']>>): Auth
 
 /**
  * Dgraph's answer when claims cannot be read: each query field fails its rewrite (`[]` for lists, else
- * null); mutations run one after another, so the first fails its rewrite and the rest are not executed.
- * Introspection still answers.
+ * null); mutations run one after another, so the first fails and the rest are not executed. An update
+ * or delete fails its rewrite; an add reads the claims only to check its new nodes, after its writes
+ * (rolled back), so it fails as an add refused by its rules, said in debug mode only (`isAdd`: whether a
+ * mutation field is an add<T>). Introspection still answers.
  */
-export function refuseForAuth(prepared: PreparedOperation, schema: GraphQLSchema, message: string): RefusedResult {
+export function refuseForAuth(prepared: PreparedOperation, schema: GraphQLSchema, message: string, isAdd: (fieldName: string) => boolean, debug: boolean): RefusedResult {
   const mutation = prepared.operation.operation === 'mutation';
-  const result = answerRootFields(prepared, schema, (field, name, index) => {
+  const answered = answerRootFields(prepared, schema, (field, name, index) => {
     if (!mutation) return wireError(`couldn't rewrite query ${name} because ${message}`, undefined, [name]);
-    return index === 0 ? wireError(`couldn't rewrite mutation ${field.name.value} because ${message}`, undefined, [name]) : wireError(messages.mutationNotExecuted(name), locationOf(field), [name]);
+    if (index > 0) return wireError(messages.mutationNotExecuted(name), locationOf(field), [name]);
+    if (!isAdd(field.name.value)) return wireError(`couldn't rewrite mutation ${field.name.value} because ${message}`, undefined, [name]);
+    return wireError(`mutation failed because authorization failed because ${message}`, undefined, [name]);
   });
+  const errors = answered.errors?.filter((e) => debug || !shownOnlyInDebug(e)) ?? [];
+  const result: RefusedResult = errors.length > 0 ? { errors, data: answered.data } : { data: answered.data };
   const root = mutation ? schema.getMutationType() : schema.getQueryType();
   for (const selection of prepared.operation.selectionSet.selections) {
     if (selection.kind !== 'Field' || result.data[selection.alias?.value ?? selection.name.value] !== null) continue;

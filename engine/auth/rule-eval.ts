@@ -13,6 +13,9 @@ import { difference, EMPTY_IDS, intersect, union, type SortedIds } from '../util
 import { ExecContext } from '../exec/exec-context.js';
 import { concreteTypeOf, filteredTargets } from '../exec/read-objects.js';
 import { queryIds } from '../exec/query-root.js';
+import { runFilter } from '../exec/filter-eval.js';
+import { planFilter } from '../plan/filter-plan.js';
+import { storeEstimates } from '../plan/estimates.js';
 import type { AuthOperation, AuthRules, GraphLeaf, RbacLeaf, RuleNode } from './auth-rules.js';
 import { jsonEqual } from '../util/json-equal.js';
 
@@ -45,11 +48,22 @@ export class RuleCache {
 }
 
 export class RequestRules {
+  /**
+   * Set by mutations (`refresh`): results kept for this request only, since the store changes in the
+   * open transaction before the commit that would expire the shared cache.
+   */
+  #local: Map<string, Allowed> | undefined;
+
   constructor(
     private readonly cache: RuleCache,
     private readonly claims: Readonly<Record<string, unknown>>,
     private readonly ctx: ExecContext,
   ) {}
+
+  /** Forgets the results computed so far in this request (a mutation field starts, or has written). */
+  refresh(): void {
+    this.#local = new Map();
+  }
 
   /** Whether reading a node of this object type needs its rules (false: the type has no query rule). */
   restricts(typeName: string): boolean {
@@ -70,13 +84,55 @@ export class RequestRules {
   allowed(typeName: string, operation: AuthOperation = 'query'): Allowed {
     const rules = this.cache.rules.rulesOf(typeName, operation);
     if (rules.length === 0) return ALL;
-    const version = this.ctx.graph.store.version;
-    let entry = this.cache.entries.get(this.claims);
-    if (entry === undefined || entry.version !== version) this.cache.entries.set(this.claims, (entry = { version, byType: new Map() }));
+    let byType = this.#local;
+    if (byType === undefined) {
+      const version = this.ctx.graph.store.version;
+      let entry = this.cache.entries.get(this.claims);
+      if (entry === undefined || entry.version !== version) this.cache.entries.set(this.claims, (entry = { version, byType: new Map() }));
+      byType = entry.byType;
+    }
     const key = operation === 'query' ? typeName : `${operation} ${typeName}`;
-    let allowed = entry.byType.get(key);
-    if (allowed === undefined) entry.byType.set(key, (allowed = this.#evaluate(typeName, rules)));
+    let allowed = byType.get(key);
+    if (allowed === undefined) byType.set(key, (allowed = this.#evaluate(typeName, rules)));
     return allowed;
+  }
+
+  /**
+   * Dgraph's check after an add (or a deep update): every node the mutation created passes its object
+   * type's `add` rules (the type's own and its interfaces'), evaluated now, in the open transaction,
+   * over the new nodes only. `created`: ascending ids.
+   */
+  mayAdd(created: readonly number[]): boolean {
+    if (created.length === 0) return true;
+    const byType = new Map<string, number[]>();
+    const store = this.ctx.graph.store;
+    for (const id of created) {
+      const name = store.typesOf(id).find((t) => this.ctx.model.types.get(t)?.kind === 'object');
+      if (name === undefined || this.cache.rules.rulesOf(name, 'add').length === 0) continue;
+      let ids = byType.get(name);
+      if (ids === undefined) byType.set(name, (ids = []));
+      ids.push(id);
+    }
+    for (const [name, ids] of byType) if (!this.#allPass(ids, name, 'add')) return false;
+    return true;
+  }
+
+  /** Whether an existing node read as `declared` passes its object type's `update` rules (evaluated over that node only). */
+  mayUpdate(id: number, declared: TypeModel): boolean {
+    const type = concreteTypeOf(this.ctx, id, declared);
+    return type === undefined || this.#allPass([id], type.name, 'update');
+  }
+
+  /** Whether every node of `ids` (of object type `typeName`) passes the rules of `operation`, uncached. */
+  #allPass(ids: SortedIds, typeName: string, operation: AuthOperation): boolean {
+    for (const rule of this.cache.rules.rulesOf(typeName, operation)) {
+      const decided = staticOf(rule, this.claims);
+      if (decided === Static.Negative) return false;
+      if (decided === Static.Positive) continue;
+      const passed = this.#dynamic(typeName, rule, ids);
+      if (passed === 'none' || (passed !== 'all' && passed.length !== ids.length)) return false;
+    }
+    return true;
   }
 
   /**
@@ -143,17 +199,20 @@ export class RequestRules {
     return ids === undefined ? ALL : { kind: 'some', members: membershipOf(ids) };
   }
 
-  /** The nodes of `typeName` a rule lets through ('all' / 'none' / ascending ids). */
-  #dynamic(typeName: string, rule: RuleNode): SortedIds | 'all' | 'none' {
+  /**
+   * The nodes of `typeName` a rule lets through ('all' / 'none' / ascending ids); with `within`, only
+   * those of `within` (ascending nodes of the type) are looked at.
+   */
+  #dynamic(typeName: string, rule: RuleNode, within?: SortedIds): SortedIds | 'all' | 'none' {
     switch (rule.kind) {
       case 'rbac':
         return rbacMatches(rule, this.claims) ? 'all' : 'none';
       case 'graph':
-        return this.#graph(typeName, rule);
+        return this.#graph(typeName, rule, within);
       case 'and': {
         let out: SortedIds | 'all' = 'all';
         for (const child of rule.rules) {
-          const ids = this.#dynamic(typeName, child);
+          const ids = this.#dynamic(typeName, child, within);
           if (ids === 'none') return 'none';
           if (ids !== 'all') out = out === 'all' ? ids : intersect(out, ids);
         }
@@ -162,7 +221,7 @@ export class RequestRules {
       case 'or': {
         let out: SortedIds | 'none' = 'none';
         for (const child of rule.rules) {
-          const ids = this.#dynamic(typeName, child);
+          const ids = this.#dynamic(typeName, child, within);
           if (ids === 'all') return 'all';
           if (ids !== 'none') out = out === 'none' ? ids : union(out, ids);
         }
@@ -171,16 +230,27 @@ export class RequestRules {
       case 'not': {
         // A rule whose claims are missing stays false under `not` (Dgraph: only RBAC results are negated then).
         if (rule.rule.kind !== 'rbac' && staticOf(rule.rule, this.claims) === Static.Negative) return 'none';
-        const ids = this.#dynamic(typeName, rule.rule);
+        const ids = this.#dynamic(typeName, rule.rule, within);
         if (ids === 'all') return 'none';
         if (ids === 'none') return 'all';
-        return difference(this.ctx.graph.store.nodesOfType(typeName), ids);
+        return difference(within ?? this.ctx.graph.store.nodesOfType(typeName), ids);
       }
     }
   }
 
-  /** A graph-traversal rule: its root field's matches whose nested selections are all present. */
-  #graph(typeName: string, leaf: GraphLeaf): SortedIds | 'none' {
+  /**
+   * Over given nodes (Dgraph roots the rule query at them) only the rule's filter applies, planned with
+   * the store's statistics so that a few new nodes are tested one by one rather than the filter's
+   * index answer (all the nodes sharing the claim's value) being looked up and intersected.
+   */
+  #filterWithin(ctx: ExecContext, type: TypeModel, filter: Filter | null | undefined, within: SortedIds): SortedIds {
+    if (filter === null || filter === undefined) return within;
+    const store = ctx.graph.store;
+    return runFilter(ctx, type, planFilter(type, filter, storeEstimates(store), store.countOfType(type.name), false), filter, within);
+  }
+
+  /** A graph-traversal rule: its root field's matches (among `within`, if given) whose nested selections are all present. */
+  #graph(typeName: string, leaf: GraphLeaf, within?: SortedIds): SortedIds | 'none' {
     const outer = this.ctx;
     const coerced = getVariableValues(outer.apiSchema, leaf.variables, this.claims as Record<string, unknown>);
     if (coerced.errors !== undefined) return 'none';
@@ -195,13 +265,16 @@ export class RequestRules {
     }
     // The rule query runs without rules of its own, as Dgraph's rewritten rule queries do.
     const ctx = new ExecContext(outer.model, outer.graph, coerced.coerced, outer.apiSchema);
-    const matches = queryIds(ctx, root.name, type, ctx.argumentsOf(plan), plan);
+    const args = ctx.argumentsOf(plan);
+    const matches = within === undefined ? queryIds(ctx, root.name, type, args, plan) : this.#filterWithin(ctx, type, args['filter'] as Filter | null | undefined, within);
     const selection = plan.selection;
     const kept = selection === undefined ? matches : matches.filter((id) => present(ctx, id, type, selection));
     const store = outer.graph.store;
     return kept.filter((id) => store.hasType(id, typeName));
   }
 }
+
+type Filter = Readonly<Record<string, unknown>>;
 
 /** Dgraph's implicit `@cascade` on a rule query: every selected field has a value (edges: a target passing in turn). */
 function present(ctx: ExecContext, id: number, declared: TypeModel, selection: SelectionPlan): boolean {

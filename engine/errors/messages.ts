@@ -54,6 +54,8 @@ export const messages = {
   fieldCannotBeEmpty: (field: string) => `field ${field} cannot be empty`,
   requiredFieldMissing: (type: string, field: string) => `type ${type} requires a value for field ${field}, but no value present`,
   xidExists: (value: string, field: string, type: string) => `id ${value} already exists for field ${field} inside type ${type}`,
+  /** Dgraph's wording of an error that could reveal nodes of a type with query rules: shown in debug mode only (wire-error.ts shownOnlyInDebug). */
+  graphqlDebug: (text: string) => `GraphQL debug: ${text}`,
   unionOneChild: (where: string, count: number) => `value for ${where} must have exactly one child, found ${count} children`,
   unionUnknownMember: (keys: string, union: string) => `unknown member ${keys} for union ${union}`,
   vectorLengths: (metric: string) => `Dgraph execution failed because can not compute ${metric} on vectors of different lengths`,

@@ -22,3 +22,11 @@ export function wireError(
   if (path !== undefined && path.length > 0) error.path = path;
   return error;
 }
+
+/**
+ * Whether Dgraph shows an error only in debug mode (`--graphql debug=true`; here `--debug`): its
+ * response writer drops every error whose text says "authorization failed" or "GraphQL debug:".
+ */
+export function shownOnlyInDebug(error: WireError): boolean {
+  return error.message.includes('authorization failed') || error.message.includes('GraphQL debug:');
+}

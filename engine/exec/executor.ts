@@ -19,7 +19,7 @@ import { INVALID, type Completed } from './read-objects.js';
 import type { CustomResolver } from './custom-resolver.js';
 import { NOT_WRITABLE, writeQueryRoot } from './write-objects.js';
 import { asciiBytes, asciiChunk, ByteLimitExceeded, JsonBytes, type ByteChunk } from '../util/json-bytes.js';
-import { wireError } from '../errors/wire-error.js';
+import { shownOnlyInDebug, wireError } from '../errors/wire-error.js';
 import { estimateQueryCost, type CostInputs } from '../plan/query-cost.js';
 import { storeEstimates, type CostEstimates } from '../plan/estimates.js';
 import { BudgetExceeded, noBudgetLimits, QueryBudget, type BudgetLimits } from './query-budget.js';
@@ -198,7 +198,9 @@ export class Executor {
     if (ctx.customSlots.length > 0 && this.custom !== undefined && (await this.custom.resolve(ctx, request, fields, data))) nullData = true;
     const result: { -readonly [K in keyof ExecutionResult]: ExecutionResult[K] } = { data: nullData ? null : data };
     if (ctx.events.length > 0) result.events = ctx.events;
-    if (ctx.errors.length > 0) result.errors = ctx.errors;
+    // Outside debug mode Dgraph drops some texts (their fields stay failed: null, later mutations not executed).
+    const errors = this.debug || ctx.errors.length === 0 ? ctx.errors : ctx.errors.filter((e) => !shownOnlyInDebug(e));
+    if (errors.length > 0) result.errors = errors;
     // touched_uids first, as Dgraph orders its extensions; omitted when 0, as Dgraph's omitempty does.
     const extensions: Record<string, unknown> = {};
     if (ctx.touched > 0) extensions['touched_uids'] = ctx.touched;

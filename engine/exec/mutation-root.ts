@@ -12,24 +12,41 @@ import { queryIds } from './query-root.js';
 import { readList, type Completed } from './read-objects.js';
 import { toStoredValue } from './stored-values.js';
 import { XidPrecheck } from './xid-precheck.js';
+import { findByXid } from './xid-lookup.js';
 import { unionReference } from './union-member.js';
 import { typeUniverse } from './universe.js';
 import { messages } from '../errors/messages.js';
+import { wireError } from '../errors/wire-error.js';
 
 type Input = Readonly<Record<string, unknown>>;
 
 export function resolveMutationRoot(ctx: ExecContext, root: RootFieldModel, plan: FieldPlan, path: Path): Completed {
+  // The rules see the store as this field starts (earlier fields and mutations of the commit group included).
+  ctx.auth?.refresh();
+  try {
+    return resolveField(ctx, root, plan, path);
+  } catch (error) {
+    if (!(error instanceof MutationFailed)) throw error;
+    // Without locations, as Dgraph; shown in debug mode only (executor.ts, shownOnlyInDebug).
+    ctx.errors.push(wireError(error.message, undefined, [plan.responseName]));
+    return null;
+  }
+}
+
+function resolveField(ctx: ExecContext, root: RootFieldModel, plan: FieldPlan, path: Path): Completed {
   const type = ctx.typeModel(root.type ?? '');
   const args = ctx.argumentsOf(plan);
   switch (root.kind) {
     case 'add': {
-      const ids = inTransaction(ctx, plan, () => addNodes(ctx, type, args));
+      const ids = inTransaction(ctx, plan, () => addNodes(ctx, type, args, plan));
       ctx.events.push({ type: type.name, operation: 'add', rootIds: ids.roots, input: args['input'] });
+      ctx.auth?.refresh();
       return payload(ctx, type, plan, path, ids.roots, ids.count);
     }
     case 'update': {
       const ids = inTransaction(ctx, plan, () => updateNodes(ctx, type, args['input'] as Input, plan));
       ctx.events.push({ type: type.name, operation: 'update', rootIds: ids, input: args['input'] });
+      ctx.auth?.refresh();
       return payload(ctx, type, plan, path, ids, ids.length);
     }
     case 'delete': {
@@ -45,6 +62,24 @@ export function resolveMutationRoot(ctx: ExecContext, root: RootFieldModel, plan
     default:
       throw new FieldError(messages.notSupportedYet(plan.fieldName));
   }
+}
+
+/**
+ * A check Dgraph makes once the mutation has run failed (inTransaction has rolled the writes back):
+ * `message` is its whole error, reported without locations.
+ */
+class MutationFailed extends Error {}
+
+/**
+ * Dgraph's checks once a mutation has written (authorizeNewNodes, then the additional deletes' checks):
+ * every node it created passes its type's `add` rules, and every existing node a single edge was taken
+ * from (NodeWriter.link) passed its `update` rules.
+ */
+function authorizeWrites(ctx: ExecContext, writer: NodeWriter, plan: FieldPlan): void {
+  const auth = ctx.auth;
+  if (auth === undefined) return;
+  if (!auth.mayAdd(writer.created)) throw new MutationFailed('mutation failed because authorization failed');
+  if (writer.unlinkRefused) throw new MutationFailed(`couldn't rewrite query for mutation ${plan.fieldName} because authorization failed`);
 }
 
 /**
@@ -74,7 +109,7 @@ function inTransaction<T>(ctx: ExecContext, plan: FieldPlan, body: () => T): T {
   }
 }
 
-function addNodes(ctx: ExecContext, type: TypeModel, args: Record<string, unknown>): { roots: number[]; count: number } {
+function addNodes(ctx: ExecContext, type: TypeModel, args: Record<string, unknown>, plan: FieldPlan): { roots: number[]; count: number } {
   const inputs = (args['input'] as Input[] | undefined) ?? [];
   const precheck = new XidPrecheck(ctx.model);
   // Like Dgraph, every top-level object is checked and all their errors reported together.
@@ -83,7 +118,11 @@ function addNodes(ctx: ExecContext, type: TypeModel, args: Record<string, unknow
   const writer = new NodeWriter(ctx, precheck);
   const upsert = args['upsert'] === true;
   const roots: number[] = [];
-  for (const input of inputs) roots.push(writer.addRoot(type, input, upsert));
+  for (const input of inputs) {
+    const root = writer.addRoot(type, input, upsert);
+    if (root !== undefined) roots.push(root);
+  }
+  authorizeWrites(ctx, writer, plan);
   const unique = [...new Set(roots)].sort((a, b) => a - b);
   return { roots: unique, count: new Set([...writer.created, ...unique]).size };
 }
@@ -100,13 +139,30 @@ function updateNodes(ctx: ExecContext, type: TypeModel, input: Input, occurrence
   if (remove !== undefined && remove !== null) checkRemovedReferences(ctx, type, remove);
   const matched = queryIds(ctx, `update${type.name}`, type, { filter: input['filter'] }, occurrence);
   const ids = [...(ctx.auth === undefined ? matched : ctx.auth.affected(matched, type, 'update'))];
+  if (ids.length > 1 && set !== undefined && set !== null) checkOneXidOwner(ctx, type, set, occurrence);
   const writer = new NodeWriter(ctx, precheck);
   if (ids.length === 0 && set !== undefined && set !== null) rewriteUnmatched(ctx, writer, type, set);
   for (const id of ids) {
     if (set !== undefined && set !== null) writer.setFields(type, id, set, 'update');
     if (remove !== undefined && remove !== null) removeFields(ctx, writer, type, id, remove);
   }
+  authorizeWrites(ctx, writer, occurrence);
   return ids;
+}
+
+/**
+ * Dgraph's check after an update whose `set` gives @id values: they cannot go to several nodes. A value
+ * some node holds already fails earlier, as its rewrite does (NodeWriter's "already exists"). Worded for
+ * debug mode only when the type has query rules (the matches would tell of nodes the caller cannot read).
+ */
+function checkOneXidOwner(ctx: ExecContext, type: TypeModel, set: Input, occurrence: FieldPlan): void {
+  const values = type.xidFields.flatMap((name) => {
+    const field = type.fields.get(name);
+    return field === undefined || set[name] === undefined || set[name] === null ? [] : [{ field, value: set[name] }];
+  });
+  if (values.length === 0 || values.some(({ field, value }) => findByXid(ctx, type, field, value) !== undefined)) return;
+  const text = 'only one node is allowed in the filter while updating fields with @id directive';
+  throw new MutationFailed(`mutation ${occurrence.fieldName} failed because ${ctx.auth?.restricts(type.name) === true ? messages.graphqlDebug(text) : text}`);
 }
 
 /** Objects to remove from an edge must name their node (by ID or @id), whatever the filter matches. */
@@ -138,12 +194,14 @@ function rewriteUnmatched(ctx: ExecContext, writer: NodeWriter, type: TypeModel,
   });
   if (txn === undefined || edges.length === 0 || type.kind !== 'object') return;
   const mark = txn.savepoint();
+  const created = writer.created.length;
   try {
     const scratch = store.createNode();
     store.addType(scratch, type.name);
     writer.setFields(type, scratch, Object.fromEntries(edges), 'update');
   } finally {
     txn.rollbackTo(mark);
+    writer.created.length = created; // rolled back: not new nodes to authorize
   }
 }
 
@@ -214,6 +272,8 @@ function payload(ctx: ExecContext, type: TypeModel, plan: FieldPlan, path: Path,
     else if (field.fieldName === listName) {
       const args = ctx.argumentsOf(field);
       let selected = [...ids].sort((a, b) => a - b) as SortedIds;
+      // The nodes the query rules let this request read (Dgraph reads the payload as a query by ids).
+      if (ctx.auth !== undefined) selected = ctx.auth.filter(selected, type);
       if (args['filter'] !== undefined && args['filter'] !== null) {
         selected = evaluateFilter(ctx, type, args['filter'] as Record<string, unknown>, selected);
       }

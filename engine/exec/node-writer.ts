@@ -11,6 +11,7 @@ import { findByXid } from './xid-lookup.js';
 import { setPassword } from './check-password.js';
 import { sortedKeys } from '../util/sorted-keys.js';
 import type { XidPrecheck } from './xid-precheck.js';
+import type { SortedIds } from '../util/sorted-ids.js';
 import { setKeys, unionReference } from './union-member.js';
 import { messages } from '../errors/messages.js';
 
@@ -25,17 +26,29 @@ export class NodeWriter {
   #now: string | undefined;
   readonly #clock = (): string => (this.#now ??= new Date().toISOString());
 
+  /** An edge was taken from an existing node its `update` rules refuse (see link); the mutation fails after its writes. */
+  unlinkRefused = false;
+  /** The first id this mutation creates: lower ids existed before it. */
+  readonly #firstNew: number;
+
   /** `precheck` has walked the whole mutation input (duplicate XIDs, empty @id values) beforehand. */
   constructor(
     private readonly ctx: ExecContext,
     private readonly precheck: XidPrecheck,
-  ) {}
+  ) {
+    this.#firstNew = ctx.graph.store.maxNodeId + 1;
+  }
 
-  /** A root `add` input: a new node, or with `upsert` the existing node with the same @id values. */
-  addRoot(type: TypeModel, input: Input, upsert: boolean): number {
+  /**
+   * A root `add` input: a new node, or with `upsert` the existing node with the same @id values —
+   * unless its `update` rules refuse it: then nothing of this input is written, its nested nodes
+   * neither (undefined), as Dgraph's upsert runs only on the nodes its rule query lets through.
+   */
+  addRoot(type: TypeModel, input: Input, upsert: boolean): number | undefined {
     const existing = this.#findExisting(type, input, upsert);
     if (existing !== undefined) {
       if (!upsert) throw new FieldError(this.#duplicateMessage(type, input, existing));
+      if (this.ctx.auth?.mayUpdate(existing, type) === false) return undefined;
       this.setFields(type, existing, input, 'upsert');
       return existing;
     }
@@ -109,8 +122,10 @@ export class NodeWriter {
       if (isEdgeField(field)) {
         const target = this.ctx.typeModel(field.typeName);
         const refs = field.isList ? (value as Input[] | null) ?? [] : value === null ? [] : [value as Input];
+        // The single edge's previous target, for the update rules check of the link replacing it.
+        const previous = !field.isList && this.ctx.auth !== undefined ? store.edges(field.predicate).out(id) : undefined;
         if (!field.isList) this.unlinkAll(id, field);
-        for (const ref of refs) this.link(id, field, this.reference(target, ref, field));
+        for (const ref of refs) this.link(id, field, this.reference(target, ref, field), previous);
         continue;
       }
       const column = store.scalar(field.predicate);
@@ -126,15 +141,36 @@ export class NodeWriter {
     }
   }
 
-  /** Adds the edge `from -field-> to` and its @hasInverse partner. */
-  link(from: number, field: FieldModel, to: number): void {
+  /** Adds the edge `from -field-> to` and its @hasInverse partner (`previous`: `from`'s targets before the caller unlinked them). */
+  link(from: number, field: FieldModel, to: number, previous?: SortedIds): void {
     const store = this.ctx.graph.store;
+    const inverse = this.#inverseOf(field);
+    if (inverse !== undefined && this.ctx.auth !== undefined && this.#existed(to)) this.#authorizeUnlinks(from, field, to, inverse, previous);
     if (!field.isList) this.unlinkAll(from, field, to);
     store.edges(field.predicate).add(from, to);
-    const inverse = this.#inverseOf(field);
     if (inverse === undefined) return;
     if (!inverse.isList) this.unlinkAll(to, inverse, from);
     store.edges(inverse.predicate).add(to, from);
+  }
+
+  /**
+   * Dgraph's additional deletes: linking an existing node through an edge with an inverse takes a
+   * single edge from its previous holder (`from`'s old target, when `from` existed; the node `to`'s
+   * inverse pointed at), and that holder must pass its `update` rules. Checked as the link is written
+   * (Dgraph checks before its writes; a refusal fails the mutation after them).
+   */
+  #authorizeUnlinks(from: number, field: FieldModel, to: number, inverse: FieldModel, previous: SortedIds | undefined): void {
+    const auth = this.ctx.auth;
+    const store = this.ctx.graph.store;
+    if (auth === undefined || this.unlinkRefused) return;
+    if (!field.isList && this.#existed(from)) {
+      const target = this.ctx.typeModel(field.typeName);
+      for (const old of previous ?? store.edges(field.predicate).out(from)) if (old !== to && this.#existed(old) && !auth.mayUpdate(old, target)) this.unlinkRefused = true;
+    }
+    if (!inverse.isList) {
+      const holder = this.ctx.typeModel(inverse.typeName);
+      for (const old of store.edges(inverse.predicate).out(to)) if (old !== from && this.#existed(old) && !auth.mayUpdate(old, holder)) this.unlinkRefused = true;
+    }
   }
 
   /** Removes the edge `from -field-> to` and its @hasInverse partner. */
@@ -198,7 +234,7 @@ export class NodeWriter {
       if (value === undefined || value === null || field === undefined) continue;
       const id = findByXid(this.ctx, type, field, value);
       if (id === undefined || id === found) continue;
-      if (found !== undefined) throw new FieldError('multiple nodes found for given xid values, updation not possible');
+      if (found !== undefined) throw new FieldError(this.#concealed(type, 'multiple nodes found for given xid values, updation not possible'));
       if (!oneNode) return id;
       found = id;
     }
@@ -212,11 +248,21 @@ export class NodeWriter {
       if (field === undefined || value === undefined || value === null) continue;
       if (findByXid(this.ctx, type, field, value) === undefined) continue;
       if (field.xidInterface && field.declaringType !== type.name) {
-        return `id ${String(value)} already exists for field ${name} in some other implementing type of interface ${field.declaringType}`;
+        return this.#concealed(type, `id ${String(value)} already exists for field ${name} in some other implementing type of interface ${field.declaringType}`);
       }
-      return `id ${String(value)} already exists for field ${name} inside type ${type.name}`;
+      return this.#concealed(type, messages.xidExists(String(value), name, type.name));
     }
     return `id already exists for type ${type.name}`;
+  }
+
+  /** Whether a node existed before this mutation (Dgraph's rewrite checks edges taken from those only). */
+  #existed(id: number): boolean {
+    return id < this.#firstNew;
+  }
+
+  /** Existence errors about a type with query rules would reveal its nodes: Dgraph words them for debug mode only. */
+  #concealed(type: TypeModel, text: string): string {
+    return this.ctx.auth?.restricts(type.name) === true ? messages.graphqlDebug(text) : text;
   }
 
   #checkXidFree(type: TypeModel, field: FieldModel, value: unknown, self: number): void {

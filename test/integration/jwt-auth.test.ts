@@ -1,6 +1,6 @@
 // `# Service.Authorization` tokens over real HTTP: every algorithm, forged tokens, JWKS from a local
-// server (slow, unreachable, refreshed), the namespace forms, ClosedByDefault. No @auth rules yet: a
-// token only decides between "runs" and Dgraph's refusal.
+// server (slow, unreachable, refreshed), the namespace forms, ClosedByDefault. No @auth rules here: a
+// token only decides between "runs" and Dgraph's refusal (rules: auth-rules.test.ts, auth-mutations.test.ts).
 
 import { createServer, type Server } from 'node:http';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
@@ -142,17 +142,22 @@ describe('forged and unusable tokens (HS256 schema with an Audience)', () => {
     expect(await ask('Bearer ')).toEqual(refused('unable to parse jwt token:token is malformed: token contains an invalid number of segments'));
   });
 
-  it('mutations: the first fails its rewrite, the next is not executed', async () => {
-    const mutation = { query: 'mutation { a: addItem(input: [{ name: "x" }]) { numUids } b: addItem(input: [{ name: "y" }]) { numUids } }' };
-    const answer = (await ask(await sign('HS256', hs('wrong')), mutation)) as Record<string, unknown>;
+  it('mutations: the first fails (an add without a word outside debug mode), the next is not executed', async () => {
+    const wrong = await sign('HS256', hs('wrong'));
+    const update = { query: 'mutation { a: updateItem(input: { filter: { id: ["0x1"] }, set: { name: "x" } }) { numUids } b: addItem(input: [{ name: "y" }]) { numUids } }' };
+    const answer = (await ask(wrong, update)) as Record<string, unknown>;
     delete answer['extensions'];
     expect(answer).toEqual({
       errors: [
-        { message: "couldn't rewrite mutation addItem because unable to parse jwt token:token signature is invalid: signature is invalid", path: ['a'] },
-        { message: 'Mutation b was not executed because of a previous error.', locations: [{ line: 1, column: 59 }], path: ['b'] },
+        { message: "couldn't rewrite mutation updateItem because unable to parse jwt token:token signature is invalid: signature is invalid", path: ['a'] },
+        { message: 'Mutation b was not executed because of a previous error.', locations: [{ line: 1, column: update.query.indexOf('b:') + 1 }], path: ['b'] },
       ],
       data: { a: null, b: null },
     });
+    // An add reads the claims only to check its new nodes: Dgraph's "mutation failed because authorization failed because …", shown in debug mode only.
+    const add = (await ask(wrong, { query: 'mutation { a: addItem(input: [{ name: "x" }]) { numUids } b: addItem(input: [{ name: "y" }]) { numUids } }' })) as Record<string, unknown>;
+    delete add['extensions'];
+    expect(add).toEqual({ errors: [{ message: 'Mutation b was not executed because of a previous error.', locations: [{ line: 1, column: 59 }], path: ['b'] }], data: { a: null, b: null } });
   });
 
   it('a repeated token is answered from the cache, the same way', async () => {
@@ -175,9 +180,20 @@ describe('ClosedByDefault', () => {
   it('refuses queries and mutations without a token; a valid token runs', async () => {
     await deploy({ Algo: 'HS256', VerificationKey: secret, ClosedByDefault: true });
     expect(await ask()).toEqual(refused('a valid JWT is required but was not provided'));
-    const answer = (await ask(undefined, { query: 'mutation { addItem(input: [{ name: "x" }]) { numUids } }' })) as Record<string, unknown>;
-    delete answer['extensions'];
-    expect(answer).toEqual({ errors: [{ message: "couldn't rewrite mutation addItem because a valid JWT is required but was not provided", path: ['addItem'] }], data: { addItem: null } });
+    const mutate = async (text: string): Promise<Record<string, unknown>> => {
+      const answer = (await ask(undefined, { query: text })) as Record<string, unknown>;
+      delete answer['extensions'];
+      return answer;
+    };
+    expect(await mutate('mutation { addItem(input: [{ name: "x" }]) { numUids } }')).toEqual({ data: { addItem: null } });
+    expect(await mutate('mutation { updateItem(input: { filter: { has: name }, set: { name: "y" } }) { numUids } }')).toEqual({
+      errors: [{ message: "couldn't rewrite mutation updateItem because a valid JWT is required but was not provided", path: ['updateItem'] }],
+      data: { updateItem: null },
+    });
+    expect(await mutate('mutation { deleteItem(filter: { has: name }) { numUids } }')).toEqual({
+      errors: [{ message: "couldn't rewrite mutation deleteItem because a valid JWT is required but was not provided", path: ['deleteItem'] }],
+      data: { deleteItem: null },
+    });
     expect(await ask(await sign('HS256', hs(secret)))).toEqual(served);
   });
 });
