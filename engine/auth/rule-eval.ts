@@ -6,6 +6,7 @@
 // until the store's next commit.
 
 import { getVariableValues } from 'graphql';
+import { coerceVariablesFast } from '../request/compiled-variables.js';
 import { membershipOf, type Membership } from '../indexes/postings/membership.js';
 import { SelectionPlan, type FieldPlan } from '../plan/selection-plan.js';
 import { isEdgeField, type TypeModel } from '../schema/model.js';
@@ -252,8 +253,10 @@ export class RequestRules {
   /** A graph-traversal rule: its root field's matches (among `within`, if given) whose nested selections are all present. */
   #graph(typeName: string, leaf: GraphLeaf, within?: SortedIds): SortedIds | 'none' {
     const outer = this.ctx;
-    const coerced = getVariableValues(outer.apiSchema, leaf.variables, this.claims as Record<string, unknown>);
-    if (coerced.errors !== undefined) return 'none';
+    // The request path's compiled coercion; graphql-js only when it fails (then with errors: the rule is false).
+    const claims = this.claims as Record<string, unknown>;
+    const variables = coerceVariablesFast(outer.apiSchema, leaf.operation, claims) ?? getVariableValues(outer.apiSchema, leaf.variables, claims).coerced;
+    if (variables === undefined) return 'none';
     const root = outer.model.queries.get(leaf.root.name.value);
     const type = root?.type === undefined ? undefined : outer.model.types.get(root.type);
     if (root === undefined || type === undefined) return 'none';
@@ -264,7 +267,7 @@ export class RequestRules {
       this.cache.plans.set(leaf, plan);
     }
     // The rule query runs without rules of its own, as Dgraph's rewritten rule queries do.
-    const ctx = new ExecContext(outer.model, outer.graph, coerced.coerced, outer.apiSchema);
+    const ctx = new ExecContext(outer.model, outer.graph, variables, outer.apiSchema);
     const args = ctx.argumentsOf(plan);
     const matches = within === undefined ? queryIds(ctx, root.name, type, args, plan) : this.#filterWithin(ctx, type, args['filter'] as Filter | null | undefined, within);
     const selection = plan.selection;
