@@ -112,16 +112,16 @@ export function withAcl(root: Record<string, unknown>, acl: Acl, headers: Readon
       await writer('updateGroup', [...(set.length > 0 ? ['dgraph.acl.rule', 'dgraph.type', 'dgraph.rule.predicate', 'dgraph.rule.permission'] : []), ...(remove.length > 0 ? ['dgraph.acl.rule', '_STAR_ALL'] : [])]);
       const problems = [...emptyPredicates(set.map((r) => r.predicate), 'set'), ...emptyPredicates(remove, 'remove')];
       if (problems.length > 0) throw new Error(`couldn't rewrite mutation updateGroup because failed to rewrite mutation payload because ${problems.join('\n')}`);
-      const names = await acl.updateGroups((g) => matches(g, input.filter), set, remove);
+      const names = await changing('updateGroup', () => acl.updateGroups((g) => matches(g, input.filter), set, remove));
       return { group: groupsNamed(acl.state, names) };
     },
     deleteUser: async ({ filter }: { filter: NameFilter }) => {
       await writer('deleteUser', ['_STAR_ALL']);
-      return { msg: 'Deleted', numUids: await acl.deleteUsers((u) => matches(u, filter)) };
+      return { msg: 'Deleted', numUids: await changing('deleteUser', () => acl.deleteUsers((u) => matches(u, filter))) };
     },
     deleteGroup: async ({ filter }: { filter: NameFilter }) => {
       await writer('deleteGroup', ['_STAR_ALL']);
-      return { msg: 'Deleted', numUids: await acl.deleteGroups((g) => matches(g, filter)) };
+      return { msg: 'Deleted', numUids: await changing('deleteGroup', () => acl.deleteGroups((g) => matches(g, filter))) };
     },
   };
 }

@@ -1,0 +1,170 @@
+// The ACL probed as a hostile client would, over real HTTP: groot and guardians cannot be deleted or
+// parted (Dgraph's checkIfDeletingAclOperation), passwords measured in bytes as Go does (6 at least,
+// bcrypt's 72 at most), token confusions, and no secret, hash or token in answers or logs.
+
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SignJWT, UnsecuredJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postGraphql } from './helpers/http.js';
+import { makeTempDir, startServer, type ServerProcess } from './helpers/server-process.js';
+
+const secret = 'a-hostile-acl-secret-of-32-bytes-at-least';
+const key = new TextEncoder().encode(secret);
+const dir = makeTempDir('service-acl-hostile-');
+const secretFile = join(dir, 'hmac-secret');
+writeFileSync(secretFile, secret);
+
+interface Tokens {
+  readonly accessJWT: string;
+  readonly refreshJWT: string;
+}
+
+const at = { line: 1, column: 12 };
+const reserved = 'Reserved Properties of guardians group and groot user cannot be deleted.';
+const failed = (field: string, reason: string, column = 12): unknown => ({
+  message: `mutation ${field} failed because Dgraph execution failed because ${reason}`,
+  locations: [{ line: 1, column }],
+});
+const refusedLogin = { errors: [{ message: 'resolving login failed because invalid username or password', locations: [at] }], data: { login: null } };
+
+describe('a hostile client against the ACL', () => {
+  let server: ServerProcess;
+  let groot: Tokens;
+  const dataDir = join(dir, 'data');
+
+  async function post(path: string, query: string, headers: Record<string, string> = {}, variables?: Record<string, unknown>): Promise<unknown> {
+    const answer = await postGraphql(server.url, { query, variables }, headers, path);
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { extensions?: unknown };
+    delete body.extensions;
+    return body;
+  }
+  const admin = (query: string, token?: string, variables?: Record<string, unknown>): Promise<unknown> =>
+    post('/admin', query, token === undefined ? {} : { 'X-Dgraph-AccessToken': token }, variables);
+  const asGroot = (query: string, variables?: Record<string, unknown>): Promise<unknown> => admin(query, groot.accessJWT, variables);
+  async function login(userId: string, password: string): Promise<Tokens> {
+    const body = (await admin('mutation($u: String!, $p: String!) { login(userId: $u, password: $p) { response { accessJWT refreshJWT } } }', undefined, { u: userId, p: password })) as {
+      data: { login: { response: Tokens } | null };
+    };
+    expect(body.data.login).not.toBeNull();
+    return body.data.login!.response;
+  }
+  const loginAnswer = (userId: string, password: string): Promise<unknown> =>
+    admin('mutation($u: String!, $p: String!) { login(userId: $u, password: $p) { response { accessJWT } } }', undefined, { u: userId, p: password });
+
+  beforeAll(async () => {
+    mkdirSync(dataDir);
+    server = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--acl-secret-file', secretFile, '--snapshot-interval', '0'] });
+    groot = await login('groot', 'password');
+  }, 30_000);
+  afterAll(async () => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('groot and guardians cannot be deleted, nor groot taken out of a group; the state is unchanged', async () => {
+    expect(await asGroot('mutation { addUser(input: [{name: "dave", password: "davepass", groups: [{name: "dev"}]}]) { user { name } } }')).toEqual({ data: { addUser: { user: [{ name: 'dave' }] } } });
+    expect(await asGroot('mutation { updateUser(input: {filter: {name: {eq: "groot"}}, set: {groups: [{name: "dev"}]}}) { user { name } } }')).toEqual({ data: { updateUser: { user: [{ name: 'groot' }] } } });
+    expect(await asGroot('mutation { updateGroup(input: {filter: {name: {eq: "guardians"}}, set: {rules: [{predicate: "Post.title", permission: 4}]}}) { group { name } } }')).toEqual({
+      data: { updateGroup: { group: [{ name: 'guardians' }] } },
+    });
+
+    expect(await asGroot('mutation { deleteUser(filter: {name: {eq: "groot"}}) { msg numUids } }')).toEqual({ errors: [failed('deleteUser', reserved)], data: { deleteUser: null } });
+    // One filter matching groot and another: nothing is deleted.
+    expect(await asGroot('mutation { deleteUser(filter: {or: {name: {eq: "dave"}}, name: {eq: "groot"}}) { msg numUids } }')).toEqual({ errors: [failed('deleteUser', reserved)], data: { deleteUser: null } });
+    expect(await asGroot('mutation { deleteGroup(filter: {name: {eq: "guardians"}}) { msg numUids } }')).toEqual({ errors: [failed('deleteGroup', reserved)], data: { deleteGroup: null } });
+    for (const group of ['guardians', 'dev']) {
+      expect(await asGroot(`mutation { updateUser(input: {filter: {name: {eq: "groot"}}, remove: {groups: [{name: "${group}"}]}}) { user { name } } }`)).toEqual({
+        errors: [failed('updateUser', reserved)],
+        data: { updateUser: null },
+      });
+    }
+    expect(await asGroot('mutation { updateGroup(input: {filter: {name: {eq: "guardians"}}, remove: {rules: ["Post.title"]}}) { group { name } } }')).toEqual({
+      errors: [failed('updateGroup', reserved)],
+      data: { updateGroup: null },
+    });
+    // What deletes nothing on groot or guardians still runs: a group groot is not in, a rule guardians lacks, another user.
+    expect(await asGroot('mutation { updateUser(input: {filter: {name: {eq: "groot"}}, remove: {groups: [{name: "nosuchgroup"}]}, set: {password: "grootpass2"}}) { user { name } } }')).toEqual({
+      data: { updateUser: { user: [{ name: 'groot' }] } },
+    });
+    expect(await asGroot('mutation { updateGroup(input: {filter: {name: {eq: "guardians"}}, remove: {rules: ["Post.text"]}}) { group { name rules { predicate } } } }')).toEqual({
+      data: { updateGroup: { group: [{ name: 'guardians', rules: [{ predicate: 'Post.title' }] }] } },
+    });
+    expect(await asGroot('mutation { updateUser(input: {filter: {name: {eq: "dave"}}, remove: {groups: [{name: "dev"}]}}) { user { name groups { name } } } }')).toEqual({
+      data: { updateUser: { user: [{ name: 'dave', groups: [] }] } },
+    });
+
+    expect(await asGroot('{ queryUser { name groups { name } } queryGroup { name rules { predicate permission } } }')).toEqual({
+      data: {
+        queryUser: [
+          { name: 'groot', groups: [{ name: 'guardians' }, { name: 'dev' }] },
+          { name: 'dave', groups: [] },
+        ],
+        queryGroup: [
+          { name: 'guardians', rules: [{ predicate: 'Post.title', permission: 4 }] },
+          { name: 'dev', rules: [] },
+        ],
+      },
+    });
+    groot = await login('groot', 'grootpass2');
+  });
+
+  it('passwords are measured in UTF-8 bytes as Go does: at least 6, at most bcrypt\'s 72', async () => {
+    const add = (name: string, password: string): Promise<unknown> =>
+      asGroot('mutation($n: String!, $p: String!) { addUser(input: [{name: $n, password: $p}]) { user { name } } }', { n: name, p: password });
+    // Three characters, six bytes: long enough for Dgraph.
+    expect(await add('accent', 'ééé')).toEqual({ data: { addUser: { user: [{ name: 'accent' }] } } });
+    await login('accent', 'ééé');
+    expect(await add('short', 'éé')).toEqual({ errors: [failed('addUser', 'Password too short, i.e. should have at least 6 chars', 38)], data: { addUser: null } });
+    expect(await add('long', 'a'.repeat(73))).toEqual({ errors: [failed('addUser', 'bcrypt: password length exceeds 72 bytes', 38)], data: { addUser: null } });
+    expect(await add('longer', 'é'.repeat(37))).toEqual({ errors: [failed('addUser', 'bcrypt: password length exceeds 72 bytes', 38)], data: { addUser: null } });
+    expect(
+      await asGroot('mutation($p: String!) { updateUser(input: {filter: {name: {eq: "accent"}}, set: {password: $p}}) { user { name } } }', { p: 'b'.repeat(73) }),
+    ).toEqual({ errors: [failed('updateUser', 'bcrypt: password length exceeds 72 bytes', 25)], data: { updateUser: null } });
+    expect(await asGroot('{ queryUser(filter: {name: {eq: "long"}}) { name } }')).toEqual({ data: { queryUser: [] } });
+    await login('accent', 'ééé');
+    // 72 bytes are taken whole; as in Go's bcrypt, a login's bytes past the 72nd are not compared.
+    expect(await add('max', 'a'.repeat(72))).toEqual({ data: { addUser: { user: [{ name: 'max' }] } } });
+    await login('max', 'a'.repeat(72));
+    await login('max', `${'a'.repeat(72)}tail`);
+    expect(await loginAnswer('max', 'a'.repeat(71))).toEqual({ ...refusedLogin, errors: [{ ...refusedLogin.errors[0], locations: [{ line: 1, column: 38 }] }] });
+  });
+
+  it('token confusions: a refresh token is an access token without groups (as in Dgraph), alg none and other keys refused', async () => {
+    const guardianOnly = (reason: string): unknown => ({ errors: [{ message: `resolving getGQLSchema failed because rpc error: code = ${reason}`, locations: [{ line: 1, column: 3 }] }], data: { getGQLSchema: null } });
+    expect(await admin('{ getGQLSchema { schema } }', groot.refreshJWT)).toEqual(guardianOnly("PermissionDenied desc = Only guardians are allowed access. User 'groot' is not a member of guardians group."));
+    // An access token logs in as a refresh token does (Dgraph's validateToken reads both).
+    const again = (await admin(`mutation { login(refreshToken: "${groot.accessJWT}") { response { accessJWT } } }`)) as { data: { login: { response: { accessJWT: string } } } };
+    expect(again.data.login.response.accessJWT.split('.')).toHaveLength(3);
+
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { exp: now + 600, groups: ['guardians'], namespace: 0, userid: 'groot' };
+    const none = new UnsecuredJWT(claims).encode();
+    expect(await admin('{ getGQLSchema { schema } }', none)).toEqual(
+      guardianOnly('Unauthenticated desc = unable to parse jwt token: token is unverifiable: error while executing keyfunc: unexpected signing method in token: none'),
+    );
+    const otherKey = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('x'.repeat(32)));
+    expect(await admin('{ getGQLSchema { schema } }', otherKey)).toEqual(guardianOnly('Unauthenticated desc = unable to parse jwt token: token signature is invalid: signature is invalid'));
+    const notYet = await new SignJWT({ ...claims, nbf: now + 600 }).setProtectedHeader({ alg: 'HS256' }).sign(key);
+    expect(await admin('{ getGQLSchema { schema } }', notYet)).toEqual(guardianOnly('Unauthenticated desc = unable to parse jwt token: token has invalid claims: token is not valid yet'));
+    // `Bearer ` is no part of an ACL token in Dgraph.
+    expect(await admin('{ getGQLSchema { schema } }', `Bearer ${groot.accessJWT}`)).toEqual(
+      guardianOnly('Unauthenticated desc = unable to parse jwt token: token is malformed: could not JSON decode header: illegal base64 data'),
+    );
+  });
+
+  it('no secret, password hash, password or token in answers or the server log', async () => {
+    const dump = JSON.stringify(await asGroot('{ queryUser { name groups { name users { name } } } queryGroup { name users { name } rules { predicate permission } } getCurrentUser { name } }'));
+    await loginAnswer('groot', 'wrong-password-attempt');
+    await admin('{ getGQLSchema { schema } }', `${groot.accessJWT}x`);
+    const output = server.output();
+    for (const text of [dump, output]) {
+      expect(text).not.toContain(secret);
+      expect(text).not.toMatch(/\$2[aby]\$/);
+      expect(text).not.toContain('grootpass2');
+      expect(text).not.toContain('wrong-password-attempt');
+      expect(text).not.toContain(groot.accessJWT.split('.')[2]);
+    }
+  });
+});
