@@ -131,6 +131,29 @@ describe('a hostile client against the ACL', () => {
     expect(await loginAnswer('max', 'a'.repeat(71))).toEqual({ ...refusedLogin, errors: [{ ...refusedLogin.errors[0], locations: [{ line: 1, column: 38 }] }] });
   });
 
+  it('an empty user or group name is refused as Dgraph refuses an empty @id (its predicate is dgraph.xid); odd names are kept', async () => {
+    const rewrite = (field: string, column = 12): unknown => ({
+      errors: [{ message: `couldn't rewrite mutation ${field} because failed to rewrite mutation payload because encountered an empty value for @id field \`dgraph.xid\``, locations: [{ line: 1, column }] }],
+      data: { [field]: null },
+    });
+    expect(await asGroot('mutation { addUser(input: [{name: "", password: "emptyname"}]) { user { name } } }')).toEqual(rewrite('addUser'));
+    expect(await asGroot('mutation { addUser(input: [{name: "fine", password: "finepass"}, {name: "nested", password: "nestedpass", groups: [{name: ""}]}]) { user { name } } }')).toEqual(
+      rewrite('addUser'),
+    );
+    expect(await asGroot('mutation { addGroup(input: [{name: ""}]) { group { name } } }')).toEqual(rewrite('addGroup'));
+    for (const patch of ['set', 'remove']) {
+      expect(await asGroot(`mutation { updateUser(input: {filter: {name: {eq: "dave"}}, ${patch}: {groups: [{name: ""}]}}) { user { name } } }`)).toEqual(rewrite('updateUser'));
+    }
+    // Unicode, spaces and quotes are names like any other; a huge one too.
+    const odd = ['名前 with space', 'quote"and\\back', 'x'.repeat(10_000)];
+    for (const name of odd) {
+      expect(await asGroot('mutation($n: String!) { addUser(input: [{name: $n, password: "oddpass"}]) { user { name } } }', { n: name })).toEqual({ data: { addUser: { user: [{ name }] } } });
+      await login(name, 'oddpass');
+    }
+    expect(await asGroot('{ queryUser(filter: {name: {eq: ""}}) { name } queryGroup(filter: {name: {eq: ""}}) { name } }')).toEqual({ data: { queryUser: [], queryGroup: [] } });
+    expect(await asGroot('mutation { deleteUser(filter: {name: {eq: "fine"}}) { numUids } }')).toEqual({ data: { deleteUser: { numUids: 0 } } });
+  });
+
   it('token confusions: a refresh token is an access token without groups (as in Dgraph), alg none and other keys refused', async () => {
     const guardianOnly = (reason: string): unknown => ({ errors: [{ message: `resolving getGQLSchema failed because rpc error: code = ${reason}`, locations: [{ line: 1, column: 3 }] }], data: { getGQLSchema: null } });
     expect(await admin('{ getGQLSchema { schema } }', groot.refreshJWT)).toEqual(guardianOnly("PermissionDenied desc = Only guardians are allowed access. User 'groot' is not a member of guardians group."));
