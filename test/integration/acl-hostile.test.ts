@@ -2,12 +2,12 @@
 // parted (Dgraph's checkIfDeletingAclOperation), passwords measured in bytes as Go does (6 at least,
 // bcrypt's 72 at most), token confusions, and no secret, hash or token in answers or logs.
 
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphql } from './helpers/http.js';
-import { makeTempDir, startServer, type ServerProcess } from './helpers/server-process.js';
+import { makeTempDir, runToExit, startServer, type ServerProcess } from './helpers/server-process.js';
 
 const secret = 'a-hostile-acl-secret-of-32-bytes-at-least';
 const key = new TextEncoder().encode(secret);
@@ -190,4 +190,53 @@ describe('a hostile client against the ACL', () => {
       expect(text).not.toContain(groot.accessJWT.split('.')[2]);
     }
   });
+});
+
+describe('a damaged ACL log record', () => {
+  const dataDir = join(dir, 'damaged');
+  const args = (extra: readonly string[] = []): string[] => ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--acl-secret-file', secretFile, '--snapshot-interval', '0', ...extra];
+  async function call(url: string, query: string, token?: string): Promise<unknown> {
+    const answer = await postGraphql(url, { query }, token === undefined ? {} : { 'X-Dgraph-AccessToken': token }, '/admin');
+    const body = (await answer.json()) as { extensions?: unknown };
+    delete body.extensions;
+    return body;
+  }
+  const accessOf = async (url: string, user: string, password: string): Promise<string | undefined> =>
+    ((await call(url, `mutation { login(userId: "${user}", password: "${password}") { response { accessJWT } } }`)) as { data: { login: { response: { accessJWT: string } } | null } }).data.login?.response
+      .accessJWT;
+
+  it('in the middle of the log: the server refuses to start; --recover keeps the changes before it and says what was lost', async () => {
+    mkdirSync(dataDir);
+    const first = await startServer({ rawArgs: args() });
+    const groot = (await accessOf(first.url, 'groot', 'password')) as string;
+    for (const name of ['erin', 'frank']) {
+      expect(await call(first.url, `mutation { addUser(input: [{name: "${name}", password: "${name}pass"}]) { user { name } } }`, groot)).toEqual({ data: { addUser: { user: [{ name }] } } });
+    }
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    // Records: groot and guardians, erin, frank. A payload byte of erin's record is flipped.
+    const log = join(dataDir, readdirSync(dataDir).find((n) => n.startsWith('wal-')) as string);
+    const bytes = readFileSync(log);
+    const erinAt = 16 + 8 + bytes.readUInt32LE(16);
+    const flipped = erinAt + 8 + 20;
+    bytes[flipped] = (bytes[flipped] as number) ^ 0x20;
+    writeFileSync(log, bytes);
+
+    const refused = await runToExit({ rawArgs: args() });
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain(`mutation log ${log} is damaged at offset ${erinAt}: checksum mismatch, yet a valid record (LSN `);
+    expect(refused.output).toContain('Refusing to start. Start with --recover');
+
+    const recovered = await startServer({ rawArgs: args(['--recover']) });
+    try {
+      expect(recovered.output()).toMatch(/--recover: truncated the log there\. LOST: \d+ bytes/);
+      expect(await accessOf(recovered.url, 'erin', 'erinpass')).toBeUndefined();
+      expect(await accessOf(recovered.url, 'frank', 'frankpass')).toBeUndefined();
+      const grootAgain = await accessOf(recovered.url, 'groot', 'password');
+      expect(await call(recovered.url, '{ queryUser { name groups { name } } }', grootAgain)).toEqual({ data: { queryUser: [{ name: 'groot', groups: [{ name: 'guardians' }] }] } });
+    } finally {
+      await recovered.stop();
+    }
+  }, 60_000);
 });
