@@ -26,6 +26,8 @@ const failed = (field: string, reason: string, column = 12): unknown => ({
   message: `mutation ${field} failed because Dgraph execution failed because ${reason}`,
   locations: [{ line: 1, column }],
 });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
 const refusedLogin = { errors: [{ message: 'resolving login failed because invalid username or password', locations: [at] }], data: { login: null } };
 
 describe('a hostile client against the ACL', () => {
@@ -60,7 +62,6 @@ describe('a hostile client against the ACL', () => {
   }, 30_000);
   afterAll(async () => {
     await server.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('groot and guardians cannot be deleted, nor groot taken out of a group; the state is unchanged', async () => {
@@ -152,6 +153,46 @@ describe('a hostile client against the ACL', () => {
     }
     expect(await asGroot('{ queryUser(filter: {name: {eq: ""}}) { name } queryGroup(filter: {name: {eq: ""}}) { name } }')).toEqual({ data: { queryUser: [], queryGroup: [] } });
     expect(await asGroot('mutation { deleteUser(filter: {name: {eq: "fine"}}) { numUids } }')).toEqual({ data: { deleteUser: { numUids: 0 } } });
+  });
+
+  it('a non-guardian with WRITE on dgraph.all deletes only what it sees (itself, its groups), never takes guardians', async () => {
+    expect(
+      await asGroot(`mutation {
+        addGroup(input: [{name: "esc", rules: [{predicate: "dgraph.all", permission: 7}, {predicate: "dgraph.user.group", permission: 7}]}]) { group { name } }
+        addUser(input: [{name: "mallory", password: "mallorypass", groups: [{name: "esc"}]}, {name: "ward", password: "wardpass", groups: [{name: "guardians"}]}]) { user { name } }
+      }`),
+    ).toEqual({ data: { addGroup: { group: [{ name: 'esc' }] }, addUser: { user: [{ name: 'mallory' }, { name: 'ward' }] } } });
+    const mallory = (await login('mallory', 'mallorypass')).accessJWT;
+    const asMallory = (query: string): Promise<unknown> => admin(query, mallory);
+    const blocked = (field: string, predicates: string): unknown => ({
+      errors: [failed(field, `rpc error: code = PermissionDenied desc = unauthorized to mutate following predicates: ${predicates} \n`)],
+      data: { [field]: null },
+    });
+    expect(await asMallory('mutation { updateUser(input: {filter: {name: {eq: "mallory"}}, set: {groups: [{name: "guardians"}]}}) { user { name } } }')).toEqual(
+      blocked('updateUser', 'dgraph.user.group'),
+    );
+    expect(await asMallory('mutation { updateGroup(input: {filter: {name: {eq: "esc"}}, set: {rules: [{predicate: "dgraph.xid", permission: 7}]}}) { group { name } } }')).toEqual(
+      blocked('updateGroup', 'dgraph.acl.rule dgraph.rule.permission dgraph.rule.predicate'),
+    );
+    expect(await asMallory('mutation { addUser(input: [{name: "sybil", password: "sybilpass"}]) { user { name } } }')).toEqual(blocked('addUser', 'dgraph.password dgraph.xid'));
+    // Dgraph's query before the delete sees only the caller and its groups (addUserFilterToQuery).
+    for (const [field, name] of [
+      ['deleteUser', 'ward'],
+      ['deleteUser', 'groot'],
+      ['deleteGroup', 'guardians'],
+    ]) {
+      expect(await asMallory(`mutation { ${field}(filter: {name: {eq: "${name}"}}) { msg numUids } }`)).toEqual({ data: { [field as string]: { msg: 'Deleted', numUids: 0 } } });
+    }
+    expect(await asMallory('mutation { deleteUser(filter: {}) { msg numUids } }')).toEqual({ data: { deleteUser: { msg: 'Deleted', numUids: 1 } } });
+    // Its token still names its groups (fixed at login, as in Dgraph) until it expires.
+    expect(await asMallory('mutation { deleteGroup(filter: {name: {eq: "esc"}}) { msg numUids } }')).toEqual({ data: { deleteGroup: { msg: 'Deleted', numUids: 1 } } });
+    // Without the group's rules, nothing more.
+    expect(await asMallory('mutation { deleteGroup(filter: {}) { msg numUids } }')).toEqual(blocked('deleteGroup', '_STAR_ALL'));
+    await login('ward', 'wardpass');
+    expect(await loginAnswer('mallory', 'mallorypass')).toEqual({ ...refusedLogin, errors: [{ ...refusedLogin.errors[0], locations: [{ line: 1, column: 38 }] }] });
+    expect(await asGroot('{ getGroup(name: "guardians") { users { name } } getGroup2: getGroup(name: "esc") { name } }')).toEqual({
+      data: { getGroup: { users: [{ name: 'groot' }, { name: 'ward' }] }, getGroup2: null },
+    });
   });
 
   it('token confusions: a refresh token is an access token without groups (as in Dgraph), alg none and other keys refused', async () => {
