@@ -126,7 +126,7 @@ export class Acl {
   /** addUser: new users (groups that do not exist are created), refused when a name is taken. */
   addUsers(inputs: readonly { name: string; password: string; groups?: readonly { name: string }[] | null }[]): Promise<readonly string[]> {
     return this.change(async (state) => {
-      refuseEmptyNames(inputs.flatMap((i) => [i.name, ...(i.groups ?? []).map((g) => g.name)]));
+      refuseBadNames(inputs.map((i) => ({ name: i.name, refs: (i.groups ?? []).map((g) => g.name) })));
       let next = state;
       for (const input of inputs) {
         if (findUser(next, input.name) !== undefined) throw new AclError(messages.xidExists(input.name, 'name', 'User'));
@@ -141,7 +141,7 @@ export class Acl {
   /** addGroup: new groups with their rules (a later rule for the same predicate wins, as in Dgraph). */
   addGroups(inputs: readonly { name: string; rules?: readonly AclRule[] | null }[]): Promise<readonly string[]> {
     return this.change((state) => {
-      refuseEmptyNames(inputs.map((i) => i.name));
+      refuseBadNames(inputs.map((i) => ({ name: i.name, refs: [] })));
       let next = state;
       for (const input of inputs) {
         if (findGroup(next, input.name) !== undefined) throw new AclError(messages.xidExists(input.name, 'name', 'Group'));
@@ -160,7 +160,7 @@ export class Acl {
     remove: { password?: string | null; groups?: readonly { name: string }[] | null } | null | undefined,
   ): Promise<readonly string[]> {
     return this.change(async (state) => {
-      refuseEmptyNames([...(set?.groups ?? []), ...(remove?.groups ?? [])].map((g) => g.name));
+      refuseBadNames([...(set?.groups ?? []), ...(remove?.groups ?? [])].map((g) => ({ name: g.name, refs: [] })), false);
       const chosen = state.users.filter(matches);
       if (chosen.length === 0) return { next: state, result: [] };
       const joining = uniqueNames(set?.groups ?? []);
@@ -255,9 +255,17 @@ export function blockedWrites(state: AclState, groups: readonly string[], predic
 /** Dgraph's PermissionDenied text for them (its trailing space and newline included). */
 export const unauthorizedToMutate = (blocked: readonly string[]): string => `unauthorized to mutate following predicates: ${blocked.join(' ')} \n`;
 
-/** Names are dgraph.xid, an @id: Dgraph's rewriting refuses an empty one before anything runs. */
-function refuseEmptyNames(names: readonly string[]): void {
-  if (names.includes('')) throw new AclError(messages.emptyXid('dgraph.xid'));
+/**
+ * Names are dgraph.xid, an @id: Dgraph's rewriting (its existence-query walk, in input order, group
+ * references before the name) refuses an empty one, and a name given twice among new nodes, before anything runs.
+ */
+function refuseBadNames(inputs: readonly { name: string; refs: readonly string[] }[], added = true): void {
+  const seen = new Set<string>();
+  for (const { name, refs } of inputs) {
+    if (refs.includes('') || name === '') throw new AclError(messages.emptyXid('dgraph.xid'));
+    if (added && seen.has(name)) throw new AclError(`duplicate XID found: ${name}`);
+    seen.add(name);
+  }
 }
 
 function uniqueNames(refs: readonly { name: string }[]): string[] {

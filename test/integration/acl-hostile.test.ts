@@ -142,6 +142,16 @@ describe('a hostile client against the ACL', () => {
       rewrite('addUser'),
     );
     expect(await asGroot('mutation { addGroup(input: [{name: ""}]) { group { name } } }')).toEqual(rewrite('addGroup'));
+    const duplicate = (field: string, name: string): unknown => ({
+      errors: [{ message: `couldn't rewrite mutation ${field} because failed to rewrite mutation payload because duplicate XID found: ${name}`, locations: [at] }],
+      data: { [field]: null },
+    });
+    expect(await asGroot('mutation { addUser(input: [{name: "twin", password: "twinpass1"}, {name: "twin", password: "twinpass2"}]) { user { name } } }')).toEqual(duplicate('addUser', 'twin'));
+    expect(await asGroot('mutation { addGroup(input: [{name: "pair"}, {name: "pair"}]) { group { name } } }')).toEqual(duplicate('addGroup', 'pair'));
+    // A group named twice as a reference is one group.
+    expect(await asGroot('mutation { addUser(input: [{name: "twin", password: "twinpass1", groups: [{name: "pair"}, {name: "pair"}]}]) { user { name groups { name } } } }')).toEqual({
+      data: { addUser: { user: [{ name: 'twin', groups: [{ name: 'pair' }] }] } },
+    });
     for (const patch of ['set', 'remove']) {
       expect(await asGroot(`mutation { updateUser(input: {filter: {name: {eq: "dave"}}, ${patch}: {groups: [{name: ""}]}}) { user { name } } }`)).toEqual(rewrite('updateUser'));
     }
