@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphql } from './helpers/http.js';
+import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
 import { makeTempDir, runToExit, startServer, type ServerProcess } from './helpers/server-process.js';
 
 const secret = 'a-hostile-acl-secret-of-32-bytes-at-least';
@@ -203,6 +203,28 @@ describe('a hostile client against the ACL', () => {
     expect(await asGroot('{ getGroup(name: "guardians") { users { name } } getGroup2: getGroup(name: "esc") { name } }')).toEqual({
       data: { getGroup: { users: [{ name: 'groot' }, { name: 'ward' }] }, getGroup2: null },
     });
+  });
+
+  it('permissions are bit sets as Dgraph reads them: 8 grants nothing, -1 everything', async () => {
+    expect(await uploadSchema(server.url, 'type Note { id: ID! text: String }', { 'X-Dgraph-AccessToken': groot.accessJWT })).toEqual(uploadSucceeded);
+    expect(
+      await asGroot(`mutation {
+        addGroup(input: [{name: "eight", rules: [{predicate: "Note.text", permission: 8}, {predicate: "dgraph.type", permission: 8}]}, {name: "minus", rules: [{predicate: "Note.text", permission: -1}, {predicate: "dgraph.type", permission: -1}]}]) { group { name rules { permission } } }
+        addUser(input: [{name: "octo", password: "octopass", groups: [{name: "eight"}]}, {name: "neg", password: "negpass", groups: [{name: "minus"}]}]) { user { name } }
+      }`),
+    ).toEqual({
+      data: {
+        addGroup: { group: [{ name: 'eight', rules: [{ permission: 8 }, { permission: 8 }] }, { name: 'minus', rules: [{ permission: -1 }, { permission: -1 }] }] },
+        addUser: { user: [{ name: 'octo' }, { name: 'neg' }] },
+      },
+    });
+    const addNote = async (user: string, password: string): Promise<unknown> =>
+      post('/graphql', 'mutation { addNote(input: [{text: "hi"}]) { numUids } }', { 'X-Dgraph-AccessToken': (await login(user, password)).accessJWT });
+    expect(await addNote('octo', 'octopass')).toEqual({
+      errors: [{ ...(failed('addNote', 'rpc error: code = PermissionDenied desc = unauthorized to mutate following predicates: Note.text dgraph.type \n') as object), path: ['addNote'] }],
+      data: { addNote: null },
+    });
+    expect(await addNote('neg', 'negpass')).toEqual({ data: { addNote: { numUids: 1 } } });
   });
 
   it('token confusions: a refresh token is an access token without groups (as in Dgraph), alg none and other keys refused', async () => {
