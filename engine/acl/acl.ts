@@ -29,6 +29,9 @@ export type AclCommit = (next: AclState, apply: () => void) => Promise<void>;
 /** A cost-10 bcrypt hash no password matches in practice: what an unknown user's password is compared with. */
 const unknownUserHash = '$2b$10$TRjJksBdgarLt829pMbm2OrGMBd8nuqJkRGnp5yJKYzhj.IQibx1y';
 
+/** query.checkIfDeletingAclOperation: no change may delete an edge of groot or of guardians. */
+export const reservedDeletion = 'Reserved Properties of guardians group and groot user cannot be deleted.';
+
 /** Dgraph's x.ErrorInvalidLogin: every failed login reads the same. */
 export const invalidLogin = 'invalid username or password';
 
@@ -123,6 +126,7 @@ export class Acl {
   /** addUser: new users (groups that do not exist are created), refused when a name is taken. */
   addUsers(inputs: readonly { name: string; password: string; groups?: readonly { name: string }[] | null }[]): Promise<readonly string[]> {
     return this.change(async (state) => {
+      refuseBadNames(inputs.map((i) => ({ name: i.name, refs: (i.groups ?? []).map((g) => g.name) })));
       let next = state;
       for (const input of inputs) {
         if (findUser(next, input.name) !== undefined) throw new AclError(messages.xidExists(input.name, 'name', 'User'));
@@ -137,6 +141,7 @@ export class Acl {
   /** addGroup: new groups with their rules (a later rule for the same predicate wins, as in Dgraph). */
   addGroups(inputs: readonly { name: string; rules?: readonly AclRule[] | null }[]): Promise<readonly string[]> {
     return this.change((state) => {
+      refuseBadNames(inputs.map((i) => ({ name: i.name, refs: [] })));
       let next = state;
       for (const input of inputs) {
         if (findGroup(next, input.name) !== undefined) throw new AclError(messages.xidExists(input.name, 'name', 'Group'));
@@ -152,13 +157,17 @@ export class Acl {
   updateUsers(
     matches: (user: AclUser) => boolean,
     set: { password?: string | null; groups?: readonly { name: string }[] | null } | null | undefined,
-    remove: { groups?: readonly { name: string }[] | null } | null | undefined,
+    remove: { password?: string | null; groups?: readonly { name: string }[] | null } | null | undefined,
   ): Promise<readonly string[]> {
     return this.change(async (state) => {
+      refuseBadNames([...(set?.groups ?? []), ...(remove?.groups ?? [])].map((g) => ({ name: g.name, refs: [] })), false);
       const chosen = state.users.filter(matches);
       if (chosen.length === 0) return { next: state, result: [] };
       const joining = uniqueNames(set?.groups ?? []);
       const leaving = new Set(uniqueNames(remove?.groups ?? []));
+      // Removing a group that exists (or the password) deletes an edge of each chosen user: groot's is refused.
+      const deletes = [...leaving].some((name) => findGroup(state, name) !== undefined) || (remove?.password !== undefined && remove.password !== null);
+      if (deletes && chosen.some((u) => u.name === GROOT)) throw new AclError(reservedDeletion, 'execution');
       const passwordHash = set?.password === undefined || set.password === null ? undefined : await hashPassword(set.password);
       let next = withGroups(state, joining);
       const names = new Set(chosen.map((u) => u.name));
@@ -180,6 +189,8 @@ export class Acl {
       const chosen = state.groups.filter(matches);
       const names = new Set(chosen.map((g) => g.name));
       const gone = new Set(remove);
+      // Only a rule the group has is an edge to delete.
+      if (chosen.some((g) => g.name === GUARDIANS && g.rules.some((r) => gone.has(r.predicate)))) throw new AclError(reservedDeletion, 'execution');
       const next = {
         ...state,
         groups: state.groups.map((group) => (names.has(group.name) ? { name: group.name, rules: setRules(group.rules, set).filter((r) => !gone.has(r.predicate)) } : group)),
@@ -192,6 +203,7 @@ export class Acl {
   deleteUsers(matches: (user: AclUser) => boolean): Promise<number> {
     return this.change((state) => {
       const users = state.users.filter((u) => !matches(u));
+      if (state.users.some((u) => u.name === GROOT && matches(u))) throw new AclError(reservedDeletion, 'execution');
       return { next: { ...state, users }, result: state.users.length - users.length };
     }).then((n) => n ?? 0);
   }
@@ -200,6 +212,7 @@ export class Acl {
   deleteGroups(matches: (group: AclGroup) => boolean): Promise<number> {
     return this.change((state) => {
       const groups = state.groups.filter((g) => !matches(g));
+      if (state.groups.some((g) => g.name === GUARDIANS && matches(g))) throw new AclError(reservedDeletion, 'execution');
       const left = new Set(groups.map((g) => g.name));
       const users = state.users.map((u) => (u.groups.every((g) => left.has(g)) ? u : { ...u, groups: u.groups.filter((g) => left.has(g)) }));
       return { next: { users, groups }, result: state.groups.length - groups.length };
@@ -242,6 +255,19 @@ export function blockedWrites(state: AclState, groups: readonly string[], predic
 /** Dgraph's PermissionDenied text for them (its trailing space and newline included). */
 export const unauthorizedToMutate = (blocked: readonly string[]): string => `unauthorized to mutate following predicates: ${blocked.join(' ')} \n`;
 
+/**
+ * Names are dgraph.xid, an @id: Dgraph's rewriting (its existence-query walk, in input order, group
+ * references before the name) refuses an empty one, and a name given twice among new nodes, before anything runs.
+ */
+function refuseBadNames(inputs: readonly { name: string; refs: readonly string[] }[], added = true): void {
+  const seen = new Set<string>();
+  for (const { name, refs } of inputs) {
+    if (refs.includes('') || name === '') throw new AclError(messages.emptyXid('dgraph.xid'));
+    if (added && seen.has(name)) throw new AclError(`duplicate XID found: ${name}`);
+    seen.add(name);
+  }
+}
+
 function uniqueNames(refs: readonly { name: string }[]): string[] {
   return [...new Set(refs.map((r) => r.name))];
 }
@@ -263,7 +289,13 @@ function setRules(rules: readonly AclRule[], set: readonly AclRule[]): AclRule[]
   return out;
 }
 
+/** bcrypt reads at most 72 bytes: Go's refuses a longer password rather than ignore its tail. */
+const bcryptMaxBytes = 72;
+
+/** types.Encrypt: lengths in UTF-8 bytes, as Go's len. */
 async function hashPassword(password: string): Promise<string> {
-  if (password.length < 6) throw new AclError(messages.passwordTooShort, 'execution');
+  const bytes = Buffer.byteLength(password, 'utf8');
+  if (bytes < 6) throw new AclError(messages.passwordTooShort, 'execution');
+  if (bytes > bcryptMaxBytes) throw new AclError('bcrypt: password length exceeds 72 bytes', 'execution');
   return bcrypt.hash(password, bcryptCost);
 }

@@ -4,7 +4,7 @@
 // Non-guardians see only themselves and their own groups (edgraph's addUserFilterToQuery) and may not
 // change users or groups (the ACL predicates are groot's).
 
-import type { AclGroup, AclRule, AclState, AclUser } from '../acl/acl-state.js';
+import { emptyAclState, type AclGroup, type AclRule, type AclState, type AclUser } from '../acl/acl-state.js';
 import { AclError, blockedWrites, existingGroups, findGroup, findUser, unauthorizedToMutate, type Acl } from '../acl/acl.js';
 import { accessToken, failedMutation, failedQuery, guardianRefusal, isGuardian, rpcError, superAdminRefusal } from '../acl/acl-gate.js';
 import type { AclCaller, TokenCheck } from '../acl/acl-tokens.js';
@@ -39,13 +39,18 @@ export function withAcl(root: Record<string, unknown>, acl: Acl, headers: Readon
     if (!result.ok) throw new Error(failedQuery(rpcError('Unauthenticated', result.message)));
     return viewer(acl.state, result.caller);
   };
-  /** A user/group mutation's caller must be a guardian; `predicates`: what Dgraph's mutation would write. */
-  const writer = async (mutation: string, predicates: readonly string[]): Promise<void> => {
+  /**
+   * A user/group mutation's caller must be a guardian, or (a delete: `_STAR_ALL`) hold WRITE on every
+   * predicate it writes; `predicates`: what Dgraph's mutation would write. Returns the caller: Dgraph's
+   * queries choosing the nodes to change and reading the answer are filtered as its other queries.
+   */
+  const writer = async (mutation: string, predicates: readonly string[]): Promise<AclCaller> => {
     const result = await check();
     const failed = (reason: string): Error => new Error(failedMutation(mutation, reason));
     if (!result.ok) throw failed(rpcError('Unauthenticated', result.message));
-    if (isGuardian(result.caller)) return;
-    throw failed(rpcError('PermissionDenied', unauthorizedToMutate(blockedWrites(acl.state, result.caller.groups, predicates))));
+    const blocked = isGuardian(result.caller) ? [] : blockedWrites(acl.state, result.caller.groups, predicates);
+    if (blocked.length === 0) return result.caller;
+    throw failed(rpcError('PermissionDenied', unauthorizedToMutate(blocked)));
   };
   const changing = async <T>(mutation: string, run: () => Promise<T>): Promise<T> => {
     try {
@@ -91,37 +96,37 @@ export function withAcl(root: Record<string, unknown>, acl: Acl, headers: Readon
       return page(acl.state.groups.filter((g) => view.seesGroup(g) && matches(g, args.filter)), args).map((g) => view.group(g));
     },
     addUser: async ({ input }: { input: readonly { name: string; password: string; groups?: readonly { name: string }[] | null }[] }) => {
-      await writer('addUser', ['dgraph.xid', 'dgraph.password', 'dgraph.type', ...(input.some((i) => (i.groups ?? []).length > 0) ? ['dgraph.user.group'] : [])]);
+      const caller = await writer('addUser', ['dgraph.xid', 'dgraph.password', 'dgraph.type', ...(input.some((i) => (i.groups ?? []).length > 0) ? ['dgraph.user.group'] : [])]);
       const names = await changing('addUser', () => acl.addUsers(input));
-      return { user: usersNamed(acl.state, names) };
+      return { user: usersNamed(acl.state, names, caller) };
     },
     addGroup: async ({ input }: { input: readonly { name: string; rules?: readonly AclRule[] | null }[] }) => {
-      await writer('addGroup', ['dgraph.xid', 'dgraph.type', ...(input.some((i) => (i.rules ?? []).length > 0) ? ['dgraph.acl.rule', 'dgraph.rule.predicate', 'dgraph.rule.permission'] : [])]);
+      const caller = await writer('addGroup', ['dgraph.xid', 'dgraph.type', ...(input.some((i) => (i.rules ?? []).length > 0) ? ['dgraph.acl.rule', 'dgraph.rule.predicate', 'dgraph.rule.permission'] : [])]);
       const names = await changing('addGroup', () => acl.addGroups(input));
-      return { group: groupsNamed(acl.state, names) };
+      return { group: groupsNamed(acl.state, names, caller) };
     },
     updateUser: async ({ input }: { input: UpdateUserInput }) => {
       const touchesGroups = (input.set?.groups ?? []).length > 0 || (input.remove?.groups ?? []).length > 0;
-      await writer('updateUser', [...(typeof input.set?.password === 'string' ? ['dgraph.password'] : []), ...(touchesGroups ? ['dgraph.user.group'] : [])]);
-      const names = await changing('updateUser', () => acl.updateUsers((u) => matches(u, input.filter), input.set, input.remove));
-      return { user: usersNamed(acl.state, names) };
+      const caller = await writer('updateUser', [...(typeof input.set?.password === 'string' ? ['dgraph.password'] : []), ...(touchesGroups ? ['dgraph.user.group'] : [])]);
+      const names = await changing('updateUser', () => acl.updateUsers((u) => sees(caller).seesUser(u) && matches(u, input.filter), input.set, input.remove));
+      return { user: usersNamed(acl.state, names, caller) };
     },
     updateGroup: async ({ input }: { input: UpdateGroupInput }) => {
       const set = input.set?.rules ?? [];
       const remove = input.remove?.rules ?? [];
-      await writer('updateGroup', [...(set.length > 0 ? ['dgraph.acl.rule', 'dgraph.type', 'dgraph.rule.predicate', 'dgraph.rule.permission'] : []), ...(remove.length > 0 ? ['dgraph.acl.rule', '_STAR_ALL'] : [])]);
+      const caller = await writer('updateGroup', [...(set.length > 0 ? ['dgraph.acl.rule', 'dgraph.type', 'dgraph.rule.predicate', 'dgraph.rule.permission'] : []), ...(remove.length > 0 ? ['dgraph.acl.rule', '_STAR_ALL'] : [])]);
       const problems = [...emptyPredicates(set.map((r) => r.predicate), 'set'), ...emptyPredicates(remove, 'remove')];
       if (problems.length > 0) throw new Error(`couldn't rewrite mutation updateGroup because failed to rewrite mutation payload because ${problems.join('\n')}`);
-      const names = await acl.updateGroups((g) => matches(g, input.filter), set, remove);
-      return { group: groupsNamed(acl.state, names) };
+      const names = await changing('updateGroup', () => acl.updateGroups((g) => sees(caller).seesGroup(g) && matches(g, input.filter), set, remove));
+      return { group: groupsNamed(acl.state, names, caller) };
     },
     deleteUser: async ({ filter }: { filter: NameFilter }) => {
-      await writer('deleteUser', ['_STAR_ALL']);
-      return { msg: 'Deleted', numUids: await acl.deleteUsers((u) => matches(u, filter)) };
+      const view = sees(await writer('deleteUser', ['_STAR_ALL']));
+      return { msg: 'Deleted', numUids: await changing('deleteUser', () => acl.deleteUsers((u) => view.seesUser(u) && matches(u, filter))) };
     },
     deleteGroup: async ({ filter }: { filter: NameFilter }) => {
-      await writer('deleteGroup', ['_STAR_ALL']);
-      return { msg: 'Deleted', numUids: await acl.deleteGroups((g) => matches(g, filter)) };
+      const view = sees(await writer('deleteGroup', ['_STAR_ALL']));
+      return { msg: 'Deleted', numUids: await changing('deleteGroup', () => acl.deleteGroups((g) => view.seesGroup(g) && matches(g, filter))) };
     },
   };
 }
@@ -216,17 +221,20 @@ function viewer(state: AclState, caller: AclCaller | undefined): Viewer {
   return view;
 }
 
-/** The answer of a change: the users or groups it touched, as a guardian sees them. */
-function usersNamed(state: AclState, names: readonly string[]): Record<string, unknown>[] {
-  const view = viewer(state, undefined);
+/** Whom a caller sees (it does not depend on the state). */
+const sees = (caller: AclCaller): Pick<Viewer, 'seesUser' | 'seesGroup'> => viewer(emptyAclState, caller);
+
+/** The answer of a change: the users or groups it touched, as the caller sees them. */
+function usersNamed(state: AclState, names: readonly string[], caller: AclCaller): Record<string, unknown>[] {
+  const view = viewer(state, caller);
   return names.flatMap((name) => {
     const user = findUser(state, name);
     return user === undefined ? [] : [view.user(user)];
   });
 }
 
-function groupsNamed(state: AclState, names: readonly string[]): Record<string, unknown>[] {
-  const view = viewer(state, undefined);
+function groupsNamed(state: AclState, names: readonly string[], caller: AclCaller): Record<string, unknown>[] {
+  const view = viewer(state, caller);
   return names.flatMap((name) => {
     const group = findGroup(state, name);
     return group === undefined ? [] : [view.group(group)];
