@@ -8,6 +8,7 @@
 
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { e2eAuthSchema, e2eClosedSchema, e2eSchemaWithoutRules, tokenHeaders } from './helpers/auth-e2e.js';
 import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
@@ -137,11 +138,20 @@ describe('add rules: every new node is checked after the writes', () => {
 
   it('rules see the writes of the mutations before them, also when sent together (then often one commit group)', async () => {
     const update = (term: string): string => `mutation { updateUserSecret(input: {filter: {aSecret: {anyofterms: "${term}"}}, set: {ownedBy: "user1"}}) { numUids } }`;
+    // Pipelined on one connection, so they arrive in this order (separate connections may not).
+    const headers = { ...(await tokenHeaders({ USER: 'user1' })), 'content-type': 'application/json' };
+    const client = new Client(quiet.url, { pipelining: 3 });
+    const send = async (query: string): Promise<Record<string, unknown>> => {
+      const answer = await client.request({ path: '/graphql', method: 'POST', headers, body: JSON.stringify({ query }), idempotent: true });
+      const body = (await answer.body.json()) as Record<string, unknown>;
+      delete body['extensions'];
+      return body;
+    };
     const [first, added, second] = await Promise.all([
-      ask(quiet, update('groupsecret'), { USER: 'user1' }),
-      ask(quiet, 'mutation { addUserSecret(input: [{aSecret: "groupsecret", ownedBy: "user1"}]) { numUids } }', { USER: 'user1' }),
-      ask(quiet, update('groupsecret'), { USER: 'user1' }),
-    ]);
+      send(update('groupsecret')),
+      send('mutation { addUserSecret(input: [{aSecret: "groupsecret", ownedBy: "user1"}]) { numUids } }'),
+      send(update('groupsecret')),
+    ]).finally(() => client.close());
     expect([first, added, second]).toEqual([
       { data: { updateUserSecret: { numUids: 0 } } },
       { data: { addUserSecret: { numUids: 1 } } },
