@@ -4,8 +4,7 @@
 // document the same (prepared once), so the difference is the mutation's own work.
 // Run: taskset -c 0 node dist/bench/micro/auth-add-cost.js [--docs 10000] [--owners 100]
 
-import { SignJWT } from 'jose';
-import { Engine } from '../../engine/index.js';
+import { ruledEngine, userToken } from './auth-fixture.js';
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: number): number => {
@@ -17,19 +16,9 @@ const owners = flag('--owners', 100);
 const rounds = 8;
 const opsPerRound = 2_000;
 
-const secret = 'a-bench-secret-of-at-least-32-bytes!!';
-const ns = 'https://example.com/claims';
-const fields = 'id: ID! title: String @search(by: [hash]) owner: String @search(by: [hash])';
-const sdl = `type Ruled @auth(add: { rule: """query($USER: String!) { queryRuled(filter: { owner: { eq: $USER } }) { __typename } }""" }) { ${fields} }
-type Free { ${fields} }
-# Dgraph.Authorization ${JSON.stringify({ VerificationKey: secret, Header: 'X-Auth', Namespace: ns, Algo: 'HS256' })}
-`;
-
 async function main(): Promise<void> {
-  const engine = await Engine.open({ dataDir: '', maxQueryTokens: 50000, maxQueryDepth: 200, debug: false });
-  const deployed = await engine.updateSchema(sdl);
-  if (!deployed.ok) throw new Error(JSON.stringify(deployed.errors));
-  const token = await new SignJWT({ [ns]: { USER: 'u7' } }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(secret));
+  const engine = await ruledEngine('add', 'id: ID! title: String @search(by: [hash]) owner: String @search(by: [hash])');
+  const token = await userToken('u7');
   const headers = { 'x-auth': token };
   const add = async (type: string, input: unknown): Promise<string> => {
     const r = await engine.execute({ method: 'POST', query: `mutation ($in: [Add${type}Input!]!) { add${type}(input: $in) { numUids } }`, variables: { in: input }, headers });
@@ -38,7 +27,7 @@ async function main(): Promise<void> {
   // The data, loaded under a token the rule lets through (each node's owner is its loader's $USER).
   for (const type of ['Ruled', 'Free']) {
     for (let owner = 0; owner < owners; owner++) {
-      const own = await new SignJWT({ [ns]: { USER: `u${owner}` } }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(secret));
+      const own = await userToken(`u${owner}`);
       const input = Array.from({ length: docs / owners }, (_, i) => ({ title: `t${owner}-${i}`, owner: `u${owner}` }));
       const r = await engine.execute({ method: 'POST', query: `mutation ($in: [Add${type}Input!]!) { add${type}(input: $in) { numUids } }`, variables: { in: input }, headers: { 'x-auth': own } });
       if (!('body' in r) || !String(r.body).includes(`"numUids":${docs / owners}`)) throw new Error('load failed');

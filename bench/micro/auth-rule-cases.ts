@@ -5,29 +5,17 @@
 // object per request, so the rule is evaluated each time (both sides verify a new token).
 // Run by run-micro.ts (part of `npm run bench`) at its first scale.
 
-import { SignJWT } from 'jose';
-import { Engine } from '../../engine/index.js';
+import { ruledEngine, userToken } from './auth-fixture.js';
 import type { MicroResult } from './micro-cases.js';
 
 const owners = 100;
-const secret = 'a-bench-secret-of-at-least-32-bytes!!';
-const ns = 'https://example.com/claims';
-const fields = 'id: ID! title: String @search(by: [hash]) owner: String @search(by: [hash]) n: Int @search';
-const sdl = `type Ruled @auth(query: { rule: """query($USER: String!) { queryRuled(filter: { owner: { eq: $USER } }) { __typename } }""" }) { ${fields} }
-type Free { ${fields} }
-# Dgraph.Authorization ${JSON.stringify({ VerificationKey: secret, Header: 'X-Auth', Namespace: ns, Algo: 'HS256' })}
-`;
-
-const sign = (user: string, nonce = 0): Promise<string> => new SignJWT({ [ns]: { USER: user, nonce } }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(secret));
 
 /** The names of the four figures, in order: without the rule and with it, under one token and under a new token each. */
 export const authRuleNames = ['auth rule: none, one token', 'auth rule: graph, one token', 'auth rule: none, new token each', 'auth rule: graph, new token each'] as const;
 
 export async function authRuleCases(docs: number, rounds: number, opsPerRound = 500): Promise<MicroResult[]> {
-  const engine = await Engine.open({ dataDir: '', maxQueryTokens: 50000, maxQueryDepth: 200, debug: false });
+  const engine = await ruledEngine('query', 'id: ID! title: String @search(by: [hash]) owner: String @search(by: [hash]) n: Int @search');
   try {
-    const deployed = await engine.updateSchema(sdl);
-    if (!deployed.ok) throw new Error(JSON.stringify(deployed.errors));
     const input = Array.from({ length: docs }, (_, i) => ({ title: `t${i}`, owner: `u${i % owners}`, n: (i * 7919) % docs }));
     for (const type of ['Ruled', 'Free']) {
       for (let i = 0; i < docs; i += 1000) {
@@ -35,7 +23,7 @@ export async function authRuleCases(docs: number, rounds: number, opsPerRound = 
         if (!('body' in r) || String(r.body).includes('"errors"')) throw new Error('auth rule micro: load failed');
       }
     }
-    const token = await sign('u7');
+    const token = await userToken('u7');
     // The query without a rule filters by owner itself: both answer the same ten nodes.
     const ruled = '{ queryRuled(first: 10, order: { asc: n }) { title n } }';
     const free = '{ queryFree(filter: { owner: { eq: "u7" } }, first: 10, order: { asc: n }) { title n } }';
@@ -51,7 +39,7 @@ export async function authRuleCases(docs: number, rounds: number, opsPerRound = 
       for (let i = 0; i < opsPerRound; i++) await ask(query, tokens(i));
       return Number(process.hrtime.bigint() - start) / 1000 / opsPerRound;
     };
-    const fresh = (round: number, side: number): Promise<string[]> => Promise.all(Array.from({ length: opsPerRound }, (_, i) => sign('u7', (2 * round + side) * opsPerRound + i + 1)));
+    const fresh = (round: number, side: number): Promise<string[]> => Promise.all(Array.from({ length: opsPerRound }, (_, i) => userToken('u7', (2 * round + side) * opsPerRound + i + 1)));
     const times: number[][] = [[], [], [], []];
     for (let round = 0; round < rounds; round++) {
       times[0]?.push(await time(free, () => token));
