@@ -145,10 +145,8 @@ export function listPrefixCached(ctx: ExecContext, order: OrderPlan, list: Sorte
 
 /** How many ids of `lists` firstKOfLists would order because their first k are not cached (prefersListPrefixes). */
 export function uncachedIds(ctx: ExecContext, order: OrderPlan, lists: readonly SortedIds[], k: number): number {
-  const key = order.keys[0] as OrderKey;
-  const column = ctx.graph.store.scalar(key.model.predicate);
   let uncached = 0;
-  for (const list of lists) if (list.length >= 2 * k && cachedPrefix(list, k, column, key.desc) === undefined) uncached += list.length;
+  for (const list of lists) if (list.length >= 2 * k && !listPrefixCached(ctx, order, list, k)) uncached += list.length;
   return uncached;
 }
 
@@ -183,12 +181,7 @@ function comparatorOf(ctx: ExecContext, order: OrderPlan): (a: number, b: number
   const column = ctx.graph.store.scalar(key.model.predicate);
   const numbers = order.numeric ? column.numbers() : undefined;
   if (numbers !== undefined) {
-    const sign = key.desc ? -1 : 1;
-    const { present, nums } = numbers;
-    const keyOf = (id: number): number => {
-      const value = nums[id];
-      return (value === 0 || value === undefined) && present[id] !== 1 ? Infinity : (value as number) * sign;
-    };
+    const keyOf = numberSortKey(numbers, key.desc);
     return (a, b) => keyOf(a) - keyOf(b) || a - b;
   }
   return (a, b) => compareMissingLast(sortable(column.get(a)), sortable(column.get(b)), key.desc) || a - b;
@@ -301,6 +294,17 @@ function cachedPrefix(ids: SortedIds, k: number, column: ScalarColumn, descendin
   // A prefix as long as the list is its whole order: it answers any k.
   if (hit === undefined || hit.column !== column || hit.version !== column.version || hit.descending !== descending) return undefined;
   return hit.ids.length >= k || hit.ids.length === ids.length ? hit.ids : undefined;
+}
+
+/** A node's key in one number column's order (smaller first, missing values +Infinity), as topKNumeric computes it inline. */
+export function numberSortKey(column: NumericColumnView, descending: boolean): (id: number) => number {
+  const sign = descending ? -1 : 1;
+  const { present, nums } = column;
+  return (id) => {
+    const value = nums[id];
+    // Absent slots hold 0 (or lie past the end): only then is `present` read.
+    return (value === 0 || value === undefined) && present[id] !== 1 ? Infinity : (value as number) * sign;
+  };
 }
 
 /**

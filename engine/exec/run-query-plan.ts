@@ -71,13 +71,13 @@ function checkedPage(
   if (walk === undefined && !unordered && !listFilter(plan.filter)) return undefined;
   const check = filter.check(plan.filter, first === undefined ? undefined : { predicate: first.model.predicate, desc: first.desc });
   if (check.ids !== undefined) return { candidates: withinUniverse(plan.filter) ? check.ids : restrictTo(check.ids, universe) };
+  // What the index walk checking the filter would cost (Infinity: no walk), against the list pages below.
+  const walkCosts = walk === undefined ? Infinity : walkCost(limit, total, Math.min(universe.size, check.share * universe.size), checkedVisitCost);
   // A union of lists (anyofterms) in a one-key order: the page from each list's first k, no union built.
   const lists = check.union;
   if (lists !== undefined && !unordered && withinUniverse(plan.filter)) {
     const union = lists();
-    const bound = Math.min(check.bound, universe.size);
-    const walk = plan.order.walk === undefined ? Infinity : walkCost(limit, total, Math.min(bound, check.share * universe.size), checkedVisitCost);
-    const pays = union.length <= maxUnionLists && check.bound > 2 * limit * union.length && prefersListPrefixes(limit, union.length, uncachedIds(ctx, plan.order, union, limit), walk);
+    const pays = union.length <= maxUnionLists && check.bound > 2 * limit * union.length && prefersListPrefixes(limit, union.length, uncachedIds(ctx, plan.order, union, limit), walkCosts);
     const firsts = pays ? firstKOfLists(ctx, plan.order, union, limit) : undefined;
     if (firsts !== undefined) {
       if (run !== undefined) {
@@ -101,7 +101,6 @@ function checkedPage(
   if (!unordered && driver?.snapshot !== undefined && withinUniverse(plan.filter)) {
     const list = driver.snapshot();
     const matches = Math.min(check.bound, universe.size, check.share * universe.size);
-    const walkCosts = walk === undefined ? Infinity : walkCost(limit, total, Math.min(universe.size, check.share * universe.size), checkedVisitCost);
     if (prefersListOrder(limit, list.length, matches, listPrefixCached(ctx, plan.order, list, limit), walkCosts)) {
       const walked = walkListOrder(ctx, plan.order, list, driver.test, page, listOrderVisits(limit, list.length, matches));
       if (walked !== undefined) {

@@ -19,11 +19,11 @@ import { prepareFilter } from './filter-eval.js';
 import { typeUniverse } from './universe.js';
 import { TopK } from '../util/top-k.js';
 import { PageTaker, typeMember, walkIndexInto } from './checked-walk.js';
+import { numberSortKey } from './order-page.js';
 
 type Filter = Readonly<Record<string, unknown>> | null | undefined;
 
 const pass: NodeCheck = () => true;
-
 
 /** The page by a walk, or undefined when the plan's rule says to collect the matches first. */
 export function streamPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream: StreamPlan, filter: Filter, page: PageParams, run?: QueryRun): SortedIds | undefined {
@@ -73,8 +73,7 @@ export function streamMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan
   const boundsOf = requestBounds(filter);
   const range = narrowestRange(ctx, stream, boundsOf);
   if (range === undefined) return undefined;
-  // A filter that is only the walked range of the type's own field holds for every node the walk visits.
-  const whole = plan.filter === range.node && typeMember(ctx, type, range.node.model, pass) === pass;
+  const whole = onlyTheRange(ctx, type, plan, range);
   const out: number[] = [];
   const checked = whole ? range.index.idsInRange(range.bounds, out).length : walkMatches(ctx, type, range, nodeCheck(ctx, type, plan, filter), (id) => void out.push(id));
   if (run !== undefined) {
@@ -96,9 +95,7 @@ function rangeFirstK(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream:
   const range = narrowestRange(ctx, stream, boundsOf);
   if (range === undefined) return undefined;
   const keyOf = orderValue(ctx, plan);
-  // A filter that is only the walked range of the type's own field holds for every node the walk visits.
-  const whole = plan.filter === range.node && typeMember(ctx, type, range.node.model, pass) === pass;
-  const check = keyOf === undefined ? undefined : whole ? pass : nodeCheck(ctx, type, plan, filter);
+  const check = keyOf === undefined ? undefined : onlyTheRange(ctx, type, plan, range) ? pass : nodeCheck(ctx, type, plan, filter);
   if (keyOf === undefined || check === undefined) return undefined;
   const first = new TopK(limit);
   const checked = walkMatches(ctx, type, range, check, (id) => first.offer(keyOf(id), id));
@@ -120,10 +117,7 @@ function orderValue(ctx: ExecContext, plan: QueryPlan): ((id: number) => number)
   const sign = key.desc ? -1 : 1;
   const column = ctx.graph.store.scalar(key.model.predicate);
   const numbers = plan.order.numeric ? column.numbers() : undefined;
-  if (numbers !== undefined) {
-    const { present, nums } = numbers;
-    return (id) => (present[id] === 1 ? sign * (nums[id] as number) : Infinity);
-  }
+  if (numbers !== undefined) return numberSortKey(numbers, key.desc);
   const index = plan.order.walk === undefined || key.model.typeName !== 'DateTime' ? undefined : (column.index(plan.order.walk) as OrderedIndex | undefined);
   const byId = index?.keysById();
   if (byId === undefined) return undefined;
@@ -139,6 +133,11 @@ interface WalkedRange {
   readonly bounds: RangeBounds<ScalarValue>;
   readonly size: number;
   readonly node: IndexNode;
+}
+
+/** Whether the filter is only the walked range of the type's own field: then it holds for every node the walk visits. */
+function onlyTheRange(ctx: ExecContext, type: TypeModel, plan: QueryPlan, range: WalkedRange): boolean {
+  return plan.filter === range.node && typeMember(ctx, type, range.node.model, pass) === pass;
 }
 
 /** The range condition with the fewest estimated entries; undefined if there is none (or its index is missing). */
