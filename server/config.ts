@@ -125,7 +125,7 @@ const optionTable = {
   'log-level': { type: 'string', env: 'SERVICE_LOG_LEVEL', help: `${logLevels.join('|')} (default ${defaults.logLevel})` },
   'lambda-url': { type: 'string', env: 'SERVICE_LAMBDA_URL', help: 'base URL for @lambda fields' },
   'allow-js-fallback': { type: 'boolean', env: 'SERVICE_ALLOW_JS_FALLBACK', help: 'start even if only the slow JS shim of uWebSockets.js loads' },
-  debug: { type: 'boolean', env: 'SERVICE_DEBUG', help: 'debug extensions (query plans) in responses' },
+  debug: { type: 'boolean', env: 'SERVICE_DEBUG', help: 'debug extensions (query plans) in responses, and the texts of authorization failures (as Dgraph with --graphql debug=true)' },
   fsync: { type: 'string', env: 'SERVICE_FSYNC', help: `mutation log fsync: always|everysec|no (default ${defaults.fsync})` },
   recover: { type: 'boolean', env: 'SERVICE_RECOVER', help: 'on damaged data: fall back to the previous snapshot / cut the log at the bad record' },
   'snapshot-every': { type: 'string', env: 'SERVICE_SNAPSHOT_EVERY', help: `snapshot after this many mutations; 0 = off (default ${defaults.snapshotEvery})` },

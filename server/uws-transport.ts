@@ -28,9 +28,10 @@ export interface Transport {
 /** uWS reads this once at load time; its default (4 KiB) is too small for long GET queries. */
 const maxHeaderBytes = '65536';
 
-export function loadTransport(): Transport {
+/** `binding`: a stand-in for the native module (bench/micro/request-ab.ts drives the request path with one). */
+export function loadTransport(binding?: typeof Uws): Transport {
   process.env['UWS_HTTP_MAX_HEADERS_SIZE'] ??= maxHeaderBytes;
-  const uws = createRequire(import.meta.url)('uWebSockets.js') as typeof Uws;
+  const uws = binding ?? (createRequire(import.meta.url)('uWebSockets.js') as typeof Uws);
   // The native module exports getParts/SSLApp; the shim does not.
   const native = typeof (uws as Partial<typeof Uws>).getParts === 'function';
   // uWS's documented switch that drops its `uWebSockets: 20` response header (it fingerprints the server).

@@ -1,8 +1,10 @@
 // The engine's per-request work for small answers, A against B in one process: two builds (their
 // dist/ folders) each load the same data set, and each shape's requests run as the server runs them
 // (the JSON body parsed by parseRequestJson, then Engine.execute), in alternating rounds, so both
-// builds see the same machine noise. Both answer the same bodies (checked first).
-// Run: taskset -c 1 node dist/bench/micro/request-ab.js <distA> <distB> [--posts 10000] [--shapes a,b] [--rounds 16] [--ops 5000]
+// builds see the same machine noise. Both answer the same bodies (checked first). With --server the
+// requests go through the whole HTTP request path instead (server/: headers, body, router, answer
+// bytes) over a stand-in for uWS's native binding, so only the native calls and the kernel are left out.
+// Run: taskset -c 1 node dist/bench/micro/request-ab.js <distA> <distB> [--posts 10000] [--shapes a,b] [--rounds 16] [--ops 5000] [--server]
 
 import { resolve } from 'node:path';
 import type { Engine, GraphQLRequest } from '../../engine/index.js';
@@ -12,12 +14,19 @@ import type * as VariedShapeModule from '../matrix/varied-shape.js';
 import type * as ScenariosModule from '../scenarios.js';
 import type { Scenario, ContenderIds } from '../scenarios.js';
 import type * as FixtureModule from './engine-fixture.js';
+import type * as TransportModule from '../../server/uws-transport.js';
+import type * as HttpServerModule from '../../server/http-server.js';
+import type * as ConfigModule from '../../server/config.js';
+import type * as LogModule from '../../server/log.js';
+import { fakeUws, type FakeUws } from './fake-uws.js';
 
 type Build = {
   readonly engine: Engine;
   readonly parse: (text: string) => unknown;
   readonly scenarios: readonly Scenario[];
   readonly ids: ContenderIds;
+  /** With --server: the request path over a stand-in binding. */
+  readonly http?: FakeUws;
 };
 
 const argv = process.argv.slice(2);
@@ -31,6 +40,7 @@ const posts = Number(flag('--posts') ?? 10_000);
 const shapes = (flag('--shapes') ?? 'get-by-id,get-by-xid,filtered-list,nested-edge,hash-eq,count').split(',');
 const rounds = Number(flag('--rounds') ?? 16);
 const opsPerRound = Number(flag('--ops') ?? 5_000);
+const throughServer = argv.includes('--server');
 
 async function load(dist: string): Promise<Build> {
   const from = (path: string): string => resolve(dist, path);
@@ -44,7 +54,17 @@ async function load(dist: string): Promise<Build> {
   const body = await run(engine, 'query ($s: [String]) { queryPost(filter: { slug: { in: $s } }) { id slug } }', { s: idPool(data) });
   const found = new Map((JSON.parse(body) as { data: { queryPost: { id: string; slug: string }[] } }).data.queryPost.map((p) => [p.slug, p.id]));
   const scenarios = buildScenarios(data).filter((s) => shapes.includes(s.name));
-  return { engine, parse: parseRequestJson, scenarios, ids: { idOf: (slug) => found.get(slug) ?? `no id for ${slug}` } };
+  const ids: ContenderIds = { idOf: (slug) => found.get(slug) ?? `no id for ${slug}` };
+  if (!throughServer) return { engine, parse: parseRequestJson, scenarios, ids };
+  const { loadTransport } = (await import(from('server/uws-transport.js'))) as typeof TransportModule;
+  const { startServer } = (await import(from('server/http-server.js'))) as typeof HttpServerModule;
+  const { loadConfig } = (await import(from('server/config.js'))) as typeof ConfigModule;
+  const { createLogger } = (await import(from('server/log.js'))) as typeof LogModule;
+  const loaded = loadConfig(['--port', '0', '--log-level', 'error'], {});
+  if (loaded.kind !== 'config') throw new Error(`config: ${JSON.stringify(loaded)}`);
+  const http = fakeUws();
+  await startServer(loadTransport(http.binding), engine, loaded.config, createLogger('error'), () => undefined);
+  return { engine, parse: parseRequestJson, scenarios, ids, http };
 }
 
 /** One request as the server makes it from a POST body. */
@@ -55,6 +75,8 @@ function requester(build: Build, scenario: Scenario): (i: number) => Promise<str
   let sent = 0;
   const bodyOf = (i: number): string =>
     scenario.numbered === undefined ? (bodies[i % bodies.length] as string) : JSON.stringify({ query: scenario.document, variables: scenario.variables(build.ids, sent++, 'ab') });
+  const http = build.http;
+  if (http !== undefined) return async (i) => (await http.post('/graphql', bodyOf(i))).replace(/"requestID":"[^"]*"/, '"requestID":""');
   return async (i) => {
     const raw = build.parse(bodyOf(i)) as Record<string, unknown>;
     const request: GraphQLRequest = { method: 'POST', query: raw['query'] as string, variables: raw['variables'], headers: {} };
@@ -66,7 +88,7 @@ function requester(build: Build, scenario: Scenario): (i: number) => Promise<str
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
 
 const builds = [await load(distA), await load(distB)] as const;
-console.log(`${posts} posts; us per request (median of ${rounds} alternating rounds of ${opsPerRound}), B/A the median of the rounds' ratios`);
+console.log(`${throughServer ? 'through the request path; ' : ''}${posts} posts; us per request (median of ${rounds} alternating rounds of ${opsPerRound}), B/A the median of the rounds' ratios`);
 for (const scenario of builds[0].scenarios) {
   const other = builds[1].scenarios.find((s) => s.name === scenario.name);
   if (other === undefined) continue;

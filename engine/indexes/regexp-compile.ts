@@ -20,6 +20,8 @@ export interface CompiledRegexp {
   readonly source: string;
   /** True when some part of the pattern matches case-insensitively (the flag or an inline `(?i`). */
   readonly ignoreCase: boolean;
+  /** For a case-sensitive literal pattern (anchors aside), the text every match contains. */
+  readonly literal?: string;
 }
 
 // An inline flag group that turns case folding on: `(?i)`, `(?si:`, `(?i-s)`, ...
@@ -68,5 +70,5 @@ function literalRegexp(pattern: string): CompiledRegexp {
     }
     return false;
   };
-  return { test, source: pattern, ignoreCase: false };
+  return { test, source: pattern, ignoreCase: false, literal: text };
 }

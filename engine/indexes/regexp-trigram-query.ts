@@ -50,7 +50,7 @@ function or(a: TrigramQuery, b: TrigramQuery): TrigramQuery {
 }
 
 /** Trigrams of one string (distinct), as an AND; ALL when it is shorter than three units. */
-function stringQuery(s: string): TrigramQuery {
+export function stringQuery(s: string): TrigramQuery {
   if (s.length < 3) return ALL;
   const seen = new Set<string>();
   for (let i = 0; i + 3 <= s.length; i++) seen.add(s.slice(i, i + 3));

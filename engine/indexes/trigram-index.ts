@@ -14,7 +14,7 @@ import type { Posting } from './postings/posting.js';
 import { TokenPostings } from './postings/token-postings.js';
 import { membershipOf } from './postings/membership.js';
 import { compileRegexp, type CompiledRegexp } from './regexp-compile.js';
-import { trigramQuery, type TrigramQuery } from './regexp-trigram-query.js';
+import { stringQuery, trigramQuery, type TrigramQuery } from './regexp-trigram-query.js';
 import { TokenIndex } from './token-index.js';
 import { trigramTokenizer } from './trigram-tokenizer.js';
 
@@ -113,7 +113,8 @@ export class TrigramIndex extends TokenIndex<Posting> {
     let p = this.prepared.get(key);
     if (p === undefined) {
       const compiled = compileRegexp(pattern, flags);
-      const query = trigramQuery(compiled.source, compiled.ignoreCase);
+      // A literal's matches contain its text: its trigrams, without parsing the pattern (a few µs).
+      const query = compiled.literal !== undefined ? stringQuery(compiled.literal) : trigramQuery(compiled.source, compiled.ignoreCase);
       p = { compiled, query };
       if (this.prepared.size >= CACHE_LIMIT) this.prepared.clear();
       this.prepared.set(key, p);

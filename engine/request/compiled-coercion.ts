@@ -80,6 +80,9 @@ function listCoercer(itemType: GraphQLInputType): Coercer {
 interface FieldEntry {
   readonly name: string;
   readonly field: GraphQLInputField;
+  /** Non-null without a default: an absent value fails. Kept here because graphql-js's type predicates
+   * are slow when they answer false outside NODE_ENV=production (their check for a second graphql copy). */
+  readonly required: boolean;
   coerce: Coercer | undefined;
 }
 
@@ -91,7 +94,7 @@ function objectCoercer(type: GraphQLInputObjectType): Coercer {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return COERCION_FAILED;
     if (definitions === undefined) {
       const fields = type.getFields();
-      entries = Object.values(fields).map((field) => ({ name: field.name, field, coerce: undefined }));
+      entries = Object.values(fields).map((field) => ({ name: field.name, field, required: field.defaultValue === undefined && isNonNullType(field.type), coerce: undefined }));
       definitions = fields;
     }
     const input = value as Record<string, unknown>;
@@ -101,7 +104,7 @@ function objectCoercer(type: GraphQLInputObjectType): Coercer {
       const fieldValue = input[entry.name];
       if (fieldValue === undefined) {
         if (entry.field.defaultValue !== undefined) out[entry.name] = entry.field.defaultValue;
-        else if (isNonNullType(entry.field.type)) return COERCION_FAILED;
+        else if (entry.required) return COERCION_FAILED;
         continue;
       }
       entry.coerce ??= inputCoercer(entry.field.type);

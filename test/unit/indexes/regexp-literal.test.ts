@@ -5,6 +5,7 @@
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
 import { compileRegexp } from '../../../engine/indexes/regexp-compile.js';
+import { stringQuery, trigramQuery } from '../../../engine/indexes/regexp-trigram-query.js';
 
 const alphabet = ['a', 'b', 'k', '1', '\n', ' ', '-'];
 
@@ -42,5 +43,20 @@ describe('literal regexp patterns', () => {
 
   it('keep the pattern as its source for the trigram query', () => {
     expect(compileRegexp('^k123', '')).toMatchObject({ source: '^k123', ignoreCase: false });
+  });
+});
+
+describe('the trigram query of a literal pattern', () => {
+  // TrigramIndex takes a literal's query from its text without parsing the pattern: it must be the
+  // query the parser derives, or candidates would differ between the two paths.
+  const literals = ['^k000', 'k000', 'abc$', '^abcdefghijklmnopqrstuvwxyz0123456789$', 'ab', '^a b-c,d;e:f', 'aaaa', 'abcabcabc'];
+  it.each(literals)('%s', (pattern) => {
+    const compiled = compileRegexp(pattern, '');
+    expect(compiled.literal).toBe(pattern.replace(/^\^/, '').replace(/\$$/, ''));
+    expect(stringQuery(compiled.literal as string)).toEqual(trigramQuery(pattern, false));
+  });
+  it('is not taken for a pattern with metacharacters or the i flag', () => {
+    expect(compileRegexp('^k0+', '').literal).toBeUndefined();
+    expect(compileRegexp('^k000', 'i').literal).toBeUndefined();
   });
 });
