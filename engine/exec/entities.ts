@@ -2,6 +2,7 @@
 // its @key field value. As Dgraph (resolve/resolver.go entitiesQueryCompletion): when every distinct
 // key is found, the answer follows the representations (a repeated key repeats its entity); when one
 // is missing, the entities found come in ascending key order, with no null for the missing ones.
+// An `@external` ID key is an XID (stored as a String), looked up like any `@id` field.
 
 import { Kind } from 'graphql';
 import type { FieldPlan } from '../plan/selection-plan.js';
@@ -21,7 +22,9 @@ export function resolveEntities(ctx: ExecContext, plan: FieldPlan, path: Path): 
     const type = ctx.model.types.get(typeName);
     if (type === undefined) throw new FieldError(messages.entitiesUnknownType(typeName));
     const key = keyFieldOf(ctx, typeName);
-    const id = getTarget(ctx, type, { [key]: rep[key] }, plan);
+    const found = getTarget(ctx, type, { [key]: rep[key] }, plan);
+    // Under `@auth` a node its query rule does not let through is not found (Dgraph filters the root by the rule).
+    const id = found !== undefined && ctx.auth !== undefined && !ctx.auth.mayRead(found, type) ? undefined : found;
     const object = id === undefined || plan.selection === undefined ? null : readObject(ctx, id, type, plan.selection, pathOf(path, out.length));
     out.push(object === CASCADED ? null : object);
     byKey.set(rep[key], out[out.length - 1]);

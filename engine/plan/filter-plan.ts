@@ -94,7 +94,9 @@ class FilterPlanner {
       else if (key === type.idField) children.push({ op: 'ids', count: list(value).length, estimate: list(value).length, at: [...at, key] });
       else {
         const field = type.fields.get(key);
-        if (field !== undefined) children.push(...this.field(field, value, [...at, key]));
+        // An @external ID's filter is its list of values (`id: ["a", "b"]`), which Dgraph reads as `in`.
+        if (field?.externalKey === true) children.push(this.index(field, 'hash', 'in', [...at, key], undefined, list(value).length));
+        else if (field !== undefined) children.push(...this.field(field, value, [...at, key]));
       }
     }
     let conjunction: FilterPlan | undefined;

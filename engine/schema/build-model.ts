@@ -17,7 +17,9 @@ import {
   dgraphTypeName,
   effectiveSearchArgs,
   filterTypeNames,
+  hasExtends,
   hasIDDirective,
+  isExternalID,
   isIDField,
   isMultiLangField,
   isQueryOrMutation,
@@ -121,7 +123,8 @@ function buildType(d: Definition, input: ModelInput, byName: Map<string, Definit
   for (const f of d.fields) fields.set(f.name, buildField(d, f, input, byName, inverses));
   const possibleTypes =
     d.kind === 'UNION' ? [...d.types] : d.kind === 'INTERFACE' ? input.defs.filter((x) => x.kind === 'OBJECT' && x.interfaces.includes(d.name)).map((x) => x.name) : [];
-  const idField = d.fields.find(isIDField)?.name;
+  // As Dgraph (schema/wrappers.go IDField, XIDFields): a type extension has no uid ID field; an @external ID is an XID.
+  const idField = hasExtends(d) ? undefined : d.fields.find(isIDField)?.name;
   const secretDir = findDirective(d.directives, 'secret') ?? inheritedSecret(d, byName);
   const secretFieldName = findArg(secretDir, 'field')?.value.raw;
   const secretPred = findArg(secretDir, 'pred')?.value.raw;
@@ -133,7 +136,7 @@ function buildType(d: Definition, input: ModelInput, byName: Map<string, Definit
     interfaces: [...d.interfaces],
     possibleTypes,
     ...(idField !== undefined ? { idField } : {}),
-    xidFields: d.fields.filter(hasIDDirective).map((f) => f.name),
+    xidFields: d.fields.filter((f) => hasIDDirective(f) || isExternalID(f)).map((f) => f.name),
     ...(secretFieldName ? { secret: { field: secretFieldName, predicate: secretPred ?? `${dgraphTypeName(d)}.${secretFieldName}` } } : {}),
     remote: isRemote(d),
   };
@@ -175,9 +178,10 @@ function fieldKind(f: FieldDef, byName: Map<string, Definition>): FieldKind {
 
 function buildField(d: Definition, f: FieldDef, input: ModelInput, byName: Map<string, Definition>, inverses: InverseMap): FieldModel {
   const declaring = declaringType(d, f, byName);
-  const kind = fieldKind(f, byName);
+  const externalKey = isExternalID(f);
+  const kind = externalKey ? 'scalar' : fieldKind(f, byName);
   const isEnum = kind === 'enum';
-  const search: IndexKind[] = [];
+  const search: IndexKind[] = externalKey ? ['hash'] : [];
   for (const arg of effectiveSearchArgs(f, isEnum)) {
     const idx = SUPPORTED_SEARCHES[arg.replace(/\(.*$/s, '')]?.index;
     if (idx && !search.includes(idx)) search.push(idx);
@@ -192,7 +196,7 @@ function buildField(d: Definition, f: FieldDef, input: ModelInput, byName: Map<s
   const languages = languageFallbacks(pred);
   return {
     name: f.name,
-    typeName: typeName(f.type),
+    typeName: externalKey ? 'String' : typeName(f.type),
     kind,
     isList: f.type.name === undefined,
     nonNull: f.type.nonNull,
@@ -200,7 +204,8 @@ function buildField(d: Definition, f: FieldDef, input: ModelInput, byName: Map<s
     predicate: predicateName(f, dgraphTypeOf(declaring, byName)),
     ...(reverseOf !== undefined ? { reverseOf } : {}),
     declaringType: declaring,
-    isXid: idDir !== undefined,
+    isXid: idDir !== undefined || externalKey,
+    ...(externalKey ? { externalKey } : {}),
     xidInterface: findArg(idDir, 'interface')?.value.raw === 'true',
     search,
     ...(filters.length > 0 ? { filterInput: filters.join('_') } : {}),

@@ -5,6 +5,8 @@ import { DEFAULT_SEARCHES, SUPPORTED_SEARCHES } from './search-table.js';
 
 export const isIDField = (f: FieldDef): boolean => typeName(f.type) === 'ID';
 export const hasIDDirective = (f: FieldDef): boolean => findDirective(f.directives, 'id') !== undefined;
+/** A federation key owned elsewhere (`id: ID! @external`): Dgraph stores it as a String with a hash index, an XID, not as the uid. */
+export const isExternalID = (f: FieldDef): boolean => isIDField(f) && findDirective(f.directives, 'external') !== undefined;
 export const hasID = (d: Definition): boolean => d.fields.some(isIDField);
 export const hasXID = (d: Definition): boolean => d.fields.some(hasIDDirective);
 export const isCustomOrLambda = (f: FieldDef): boolean =>

@@ -37,6 +37,8 @@ export interface FieldModel {
   readonly declaringType: string;
   /** `@id` */
   readonly isXid: boolean;
+  /** `id: ID! @external` of a type extension: an XID stored as a String (typeName `String`, hash index), filtered by a list of values as `in`. */
+  readonly externalKey?: boolean;
   /** `@id(interface: true)`: unique across every implementation of the declaring interface. */
   readonly xidInterface: boolean;
   /** Index kinds from `@search` (with defaults applied) and `@id`, sorted as in the generated filter. */

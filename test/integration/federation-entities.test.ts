@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askWithoutExtensions } from './helpers/http.js';
 import { type ServerProcess, startWithSchema } from './helpers/server-process.js';
 
-const schema = `type Mission @key(fields: "id") { id: String! @id  designation: String! }`;
+const schema = `type Mission @key(fields: "id") { id: String! @id  designation: String! }
+type Astronaut @key(fields: "id") @extends { id: ID! @external  name: String  missions: [Mission] }`;
 let server: ServerProcess;
 
 const gql = (query: string): Promise<{ data?: any; errors?: unknown[] }> => askWithoutExtensions(server.url, query);
@@ -20,6 +21,8 @@ beforeAll(async () => {
   server = await startWithSchema(schema);
   const added = await gql(`mutation { addMission(input: [{ id: "m2", designation: "Two" }, { id: "m1", designation: "One" }]) { numUids } }`);
   expect(added).toEqual({ data: { addMission: { numUids: 2 } } });
+  const astronauts = await gql(`mutation { addAstronaut(input: [{ id: "a-2", name: "Two", missions: [{ id: "m1" }] }, { id: "a-1", name: "One" }]) { astronaut { id name } } }`);
+  expect(astronauts).toEqual({ data: { addAstronaut: { astronaut: [{ id: 'a-2', name: 'Two' }, { id: 'a-1', name: 'One' }] } } });
 });
 afterAll(async () => {
   await server.stop();
@@ -37,5 +40,40 @@ describe('_entities', () => {
       data: { _entities: [{ id: 'm1', designation: 'One' }, { id: 'm2', designation: 'Two' }] },
     });
     expect(await gql(entities(['x', 'y']))).toEqual({ data: { _entities: [] } });
+  });
+});
+
+// Dgraph stores an `@external` ID key of a type extension as a String with a hash index (an XID), not
+// as the node's uid (schema/wrappers.go XIDFields; Astronaut.id is `string @index(hash) @upsert`).
+describe('an @external ID key', () => {
+  it('keeps the value it was given, and is read, got and filtered by it', async () => {
+    expect(await gql('{ queryAstronaut(order: { asc: name }) { id name missions { id } } }')).toEqual({
+      data: { queryAstronaut: [{ id: 'a-1', name: 'One', missions: [] }, { id: 'a-2', name: 'Two', missions: [{ id: 'm1' }] }] },
+    });
+    expect(await gql('{ getAstronaut(id: "a-2") { id name } }')).toEqual({ data: { getAstronaut: { id: 'a-2', name: 'Two' } } });
+    expect(await gql('{ getAstronaut(id: "0x1") { id } }')).toEqual({ data: { getAstronaut: null } });
+    expect(await gql('{ queryAstronaut(filter: { id: ["a-1", "a-9"] }) { id } }')).toEqual({ data: { queryAstronaut: [{ id: 'a-1' }] } });
+    expect(await gql('{ queryAstronaut(filter: { not: { id: ["a-1"] } }) { id } }')).toEqual({ data: { queryAstronaut: [{ id: 'a-2' }] } });
+  });
+
+  it('answers _entities by the key value', async () => {
+    const reps = '[{ __typename: "Astronaut", id: "a-2" }, { __typename: "Astronaut", id: "a-1" }]';
+    expect(await gql(`{ _entities(representations: ${reps}) { ... on Astronaut { id name } } }`)).toEqual({
+      data: { _entities: [{ id: 'a-2', name: 'Two' }, { id: 'a-1', name: 'One' }] },
+    });
+  });
+
+  it('refuses a second node with the same key', async () => {
+    expect(await gql('mutation { addAstronaut(input: [{ id: "a-1", name: "Again" }]) { numUids } }')).toEqual({
+      errors: [
+        {
+          message: "couldn't rewrite mutation addAstronaut because failed to rewrite mutation payload because id a-1 already exists for field id inside type Astronaut",
+          locations: [{ line: 1, column: 12 }],
+          path: ['addAstronaut'],
+        },
+      ],
+      data: { addAstronaut: null },
+    });
+    expect(await gql('{ queryAstronaut(filter: { id: ["a-1"] }) { name } }')).toEqual({ data: { queryAstronaut: [{ name: 'One' }] } });
   });
 });
