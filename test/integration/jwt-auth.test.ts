@@ -160,6 +160,22 @@ describe('forged and unusable tokens (HS256 schema with an Audience)', () => {
     expect(add).toEqual({ errors: [{ message: 'Mutation b was not executed because of a previous error.', locations: [{ line: 1, column: 59 }], path: ['b'] }], data: { a: null, b: null } });
   });
 
+  it('a tampered signature, and a token in another header than the schema names (the anonymous view)', async () => {
+    const [h, p, s] = (await sign('HS256', key)).split('.');
+    const flipped = `${s!.slice(0, -2)}${s!.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect(await ask(`${h}.${p}.${flipped}`)).toEqual(refused('unable to parse jwt token:token signature is invalid: signature is invalid'));
+    const elsewhere = await postGraphql(server.url, query, { authorization: `Bearer ${await sign('HS256', hs('wrong'))}` });
+    expect(await elsewhere.json()).toEqual(served);
+  });
+
+  it('oversized: a 45 KB token is refused like any other; a header block past the transport limit closes the connection, others are served', async () => {
+    const [h, p] = (await sign('HS256', key)).split('.');
+    expect(await ask(`${h}.${p}.${'A'.repeat(45_000)}`)).toEqual(refused('unable to parse jwt token:token signature is invalid: signature is invalid'));
+    // uWS 20.30 answers headers past its limit by closing the connection (no 431).
+    await expect(postGraphql(server.url, query, { 'x-test-auth': `${h}.${p}.${'A'.repeat(140_000)}` })).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect(await ask(await sign('HS256', key))).toEqual(served);
+  });
+
   it('a repeated token is answered from the cache, the same way', async () => {
     const token = await sign('HS256', key, { exp: now() + 60 });
     for (let i = 0; i < 3; i++) expect(await ask(token)).toEqual(served);
