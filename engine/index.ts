@@ -27,7 +27,8 @@ import { ANONYMOUS } from './auth/rule-eval.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import { answerWhileDraining } from './request/draining.js';
 import { messages } from './errors/messages.js';
-import { wireError } from './errors/wire-error.js';
+import { wireError, type WireError } from './errors/wire-error.js';
+import { SubscriptionHub, type SubscriptionEvent } from './subscriptions/subscription-hub.js';
 import type { Executor } from './exec/executor.js';
 import { Graph } from './exec/graph.js';
 import { serializeResponse } from './exec/serialize-response.js';
@@ -53,6 +54,8 @@ export type * from './api.js';
 export { renderSchemaErrors } from './admin/admin-api.js';
 /** Request JSON parsing that keeps float-written integers apart (Dgraph refuses them for Int64). */
 export { parseRequestJson } from './request/json-numbers.js';
+export type { SubscriptionEvent } from './subscriptions/subscription-hub.js';
+export type { WireError } from './errors/wire-error.js';
 export { cacheStats, type CacheStat } from './util/cache-stats.js';
 export { RestoreError } from './persist/persistence.js';
 export { DATA_DIR_MODE, DATA_FILE_MODE, nodeFileIo } from './persist/file-io.js';
@@ -77,6 +80,8 @@ export class Engine {
   /** Automatic persisted queries, by SHA-256 (kept across schema uploads, as Dgraph keeps them in its graph). */
   readonly #persistedQueries: PersistedQueries;
   readonly #log: EngineLogger;
+  /** Live subscriptions (WebSocket): answers pushed after commits. */
+  readonly #subscriptions = new SubscriptionHub((request) => this.execute(request));
 
   private constructor(private readonly options: EngineOptions) {
     this.#persistedQueries = new PersistedQueries(options.maxPersistedQueries ?? defaultMaxPersistedQueries);
@@ -91,6 +96,8 @@ export class Engine {
     const log = this.#log;
     const webhooks = { runner: this.#calls, lambdaUrl: options.lambdaUrl, warn: (message: string, fields?: Parameters<EngineLogger['warn']>[1]) => log.warn(message, fields) };
     this.#commit = new CommitPath(this.#schema, webhooks, this.#persistedQueries);
+    this.#commit.afterCommit = () => this.#subscriptions.committed();
+    this.#schema.installed = () => this.#subscriptions.endAll();
     this.#deploys = new SchemaDeployQueue(this.#schema, () => this.#introspectionOptions(), () => this.#commit.persistence);
     this.#acl = options.acl === undefined ? undefined : new Acl(options.acl);
     this.#adminPreparer = new RequestPreparer(this.#adminSchema, options);
@@ -248,6 +255,18 @@ export class Engine {
     const extensions = { ...result.extensions, ...requestExtensions(requestId).extensions };
     const body = serializeResponse({ ...result, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) });
     return { kind: 'ok', touchedUids, body: budget === undefined ? body : executor.capAnswer(body, result.data, prepared) };
+  }
+
+  /**
+   * A live subscription (the WebSocket protocols): `push` gets the first answer at once, then each answer a
+   * commit changed, and `complete` when the schema changes; `stop` ends it. A request that is not a valid
+   * subscription operation is refused with its errors instead (Dgraph's ValidateSubscription).
+   */
+  subscribe(request: GraphQLRequest, push: (event: SubscriptionEvent) => void): { readonly stop: () => void } | { readonly refused: readonly WireError[] } {
+    const prepared = this.#schema.state.preparer.prepare(request);
+    if (!prepared.ok) return { refused: prepared.errors };
+    if (prepared.prepared.operation.operation !== 'subscription') return { refused: [wireError(messages.notSubscription)] };
+    return { stop: this.#subscriptions.add(request, push) };
   }
 
   /** Runs one /admin GraphQL request (admin/admin-schema.ts); `host` does what needs the process around the engine. */

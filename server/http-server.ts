@@ -6,6 +6,7 @@ import { createAdminHost } from './admin-host.js';
 import { Exchange } from './exchange.js';
 import type { Logger } from './log.js';
 import { Router } from './router.js';
+import { graphqlSockets } from './sockets/graphql-sockets.js';
 import type { Listening, Transport } from './uws-transport.js';
 
 /** uWS flushes corked writes on its next loop turn; give the last responses that long before exiting. */
@@ -40,6 +41,7 @@ export async function startServer(transport: Transport, engine: Engine, config: 
     },
     (error, sink) => router.fail(error, sink),
     () => engine.readsRequestHeaders,
+    graphqlSockets(engine),
   );
   const port = listening.port;
   boundPort = port;

@@ -1,5 +1,6 @@
 // The only file that touches uWebSockets.js. It loads the library, tells the native binary from the
-// slow JS shim it silently falls back to, copies each request out synchronously and hands it on.
+// slow JS shim it silently falls back to, copies each request out synchronously and hands it on, and
+// serves WebSocket connections on one path (native binary only) as sessions of text messages.
 
 import { createRequire } from 'node:module';
 import type * as Uws from 'uWebSockets.js';
@@ -21,8 +22,35 @@ export interface Listening {
 export interface Transport {
   readonly name: TransportName;
   readonly native: boolean;
-  /** `allHeaders` says per request whether to copy every header or only edgeHeaderNames. */
-  listen(host: string, port: number, handler: RequestHandler, failed: FailureHandler, allHeaders?: () => boolean): Promise<Listening>;
+  /** `allHeaders` says per request whether to copy every header or only edgeHeaderNames; `sockets`: WebSocket upgrades on one path. */
+  listen(host: string, port: number, handler: RequestHandler, failed: FailureHandler, allHeaders?: () => boolean, sockets?: SocketRoute): Promise<Listening>;
+}
+
+/** One open WebSocket, as the server writes to it. Calls after it closed do nothing. */
+export interface SocketSink {
+  /** Sends a text message; false when it was dropped (the client is over the backpressure limit and is being closed). */
+  send(text: string): boolean;
+  /** Closes with a WebSocket close code and a short reason. */
+  close(code: number, reason: string): void;
+}
+
+/** What the server does with one connection's messages. */
+export interface SocketSession {
+  message(text: string): void;
+  /** The connection is gone (closed by either side); the sink does nothing from now on. */
+  closed(): void;
+}
+
+export interface SocketRoute {
+  readonly path: string;
+  /** Bytes a client may leave unread before it is closed. */
+  readonly maxBackpressure: number;
+  readonly maxMessageBytes: number;
+  /** The subprotocol to speak, from the client's comma-separated offer; undefined refuses the upgrade. */
+  choose(offered: string): string | undefined;
+  /** The refusal's body when `choose` found nothing to speak. */
+  readonly refusal: string;
+  open(sink: SocketSink, protocol: string, request: IncomingRequest): SocketSession;
 }
 
 /** uWS reads this once at load time; its default (4 KiB) is too small for long GET queries. */
@@ -39,7 +67,7 @@ export function loadTransport(binding?: typeof Uws): Transport {
   return {
     name: native ? 'uWebSockets.js-native' : 'uWebSockets.js-js-fallback',
     native,
-    listen: (host, port, handler, failed, allHeaders = () => true) => listen(uws, native, host, port, handler, failed, allHeaders),
+    listen: (host, port, handler, failed, allHeaders = () => true, sockets) => listen(uws, native, host, port, handler, failed, allHeaders, sockets),
   };
 }
 
@@ -51,8 +79,10 @@ function listen(
   handler: RequestHandler,
   failed: FailureHandler,
   allHeaders: () => boolean,
+  sockets: SocketRoute | undefined,
 ): Promise<Listening> {
   const app = uws.App();
+  if (sockets !== undefined && native) serveSockets(app, sockets);
   app.any('/*', (res, req) => {
     // The router answers its own failures; a throw before it has the request would take the process
     // down from inside uWS, so it is handed back to the server's catch-all.
@@ -71,6 +101,64 @@ function listen(
       }
       resolve({ port: uws.us_socket_local_port(socket as unknown as Uws.us_socket), close: () => uws.us_listen_socket_close(socket) });
     });
+  });
+}
+
+interface SocketData {
+  readonly request: IncomingRequest;
+  readonly protocol: string;
+  session?: SocketSession;
+  open: boolean;
+}
+
+const socketText = new TextDecoder('utf-8', { fatal: true });
+
+/** WebSocket upgrades on `route.path`: the subprotocol chosen from the client's offer, each connection a session. */
+function serveSockets(app: Uws.TemplatedApp, route: SocketRoute): void {
+  app.ws<SocketData>(route.path, {
+    maxPayloadLength: route.maxMessageBytes,
+    maxBackpressure: route.maxBackpressure,
+    closeOnBackpressureLimit: 1,
+    idleTimeout: 120,
+    sendPingsAutomatically: true,
+    upgrade: (res, req, context) => {
+      const request = snapshot(req, true);
+      const protocol = route.choose(req.getHeader('sec-websocket-protocol'));
+      if (protocol === undefined) {
+        res.writeStatus('400 Bad Request').writeHeader('content-type', 'text/plain; charset=utf-8').end(route.refusal);
+        return;
+      }
+      const data: SocketData = { request, protocol, open: false };
+      res.upgrade(data, req.getHeader('sec-websocket-key'), protocol, req.getHeader('sec-websocket-extensions'), context);
+    },
+    open: (ws) => {
+      const data = ws.getUserData();
+      data.open = true;
+      const sink: SocketSink = {
+        send: (text) => data.open && ws.send(text, false) !== 2,
+        close: (code, reason) => {
+          if (!data.open) return;
+          data.open = false;
+          ws.end(code, reason);
+        },
+      };
+      data.session = route.open(sink, data.protocol, data.request);
+    },
+    message: (ws, message) => {
+      const data = ws.getUserData();
+      let text: string;
+      try {
+        text = socketText.decode(message);
+      } catch {
+        text = '\uFFFD'; // not UTF-8: the session answers it as a message it cannot read
+      }
+      data.session?.message(text);
+    },
+    close: (ws) => {
+      const data = ws.getUserData();
+      data.open = false;
+      data.session?.closed();
+    },
   });
 }
 

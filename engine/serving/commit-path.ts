@@ -32,9 +32,13 @@ export class CommitPath {
     return this.persistence?.lastLsn ?? this.#commits;
   }
 
+  /** Told of every commit once it is visible (and durable, with a data directory): live subscriptions. */
+  afterCommit: () => void = () => undefined;
+
   /** After an in-memory mutation: counts the commit and fires its webhooks. */
   committedInMemory(state: ServingState, events: MutationEvents, request: GraphQLRequest): void {
     this.#fireWebhooks(state, events, ++this.#commits, request);
+    this.afterCommit();
   }
 
   /** A mutation through the commit queue; `persistence` is this.persistence, checked by the caller. */
@@ -65,7 +69,10 @@ export class CommitPath {
         return { kind: 'ok', touchedUids, body: serializeResponse({ ...result, extensions: { ...result.extensions, requestID: requestId } }) };
       });
       // Durable now: the webhooks may go out (after the response is on its way).
-      if (committed?.events !== undefined) this.#fireWebhooks(committed.state, committed.events, persistence.lastLsn, request);
+      if (committed?.events !== undefined) {
+        this.#fireWebhooks(committed.state, committed.events, persistence.lastLsn, request);
+        this.afterCommit();
+      }
       return response;
     } catch (error) {
       if (!(error instanceof DurabilityError)) throw error;

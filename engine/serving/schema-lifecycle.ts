@@ -79,6 +79,9 @@ export class SchemaLifecycle {
     return built.ok ? built.value : built.message;
   }
 
+  /** Told after each schema is installed: live subscriptions end. */
+  installed: () => void = () => undefined;
+
   install(compiled: CompiledSchema, auth: TokenVerifier | null = null): SchemaUpdateResult {
     const previous = this.status;
     this.status = 'updating schema';
@@ -102,6 +105,7 @@ export class SchemaLifecycle {
         ),
       };
       this.#updateCounter++;
+      this.installed();
       return { ok: true, schema: compiled.sdl, generatedSchema: compiled.generatedSchema };
     } finally {
       this.status = previous === 'init' ? 'up' : previous;

@@ -1,0 +1,237 @@
+// GraphQL subscriptions over WebSocket against the real server process, with both client libraries
+// (graphql-ws for `graphql-transport-ws`, subscriptions-transport-ws for the legacy `graphql-ws` that
+// Dgraph speaks) and raw sockets for the protocols' refusals. Answers are pushed after commits, only
+// when they changed; HTTP keeps being served throughout.
+
+import { createClient, type Client } from 'graphql-ws';
+import { SubscriptionClient } from 'subscriptions-transport-ws';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { askWithoutExtensions, uploadSchema, uploadSucceeded } from './helpers/http.js';
+import { startWithSchema, type ServerProcess } from './helpers/server-process.js';
+
+const schema = 'type Todo @withSubscription { id: ID! text: String! @search(by: [term]) done: Boolean }\ntype Note { id: ID! text: String }\n';
+let server: ServerProcess;
+let wsUrl: string;
+
+beforeAll(async () => {
+  server = await startWithSchema(schema);
+  wsUrl = `${server.url.replace('http', 'ws')}/graphql`;
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+const gql = (query: string): Promise<unknown> => askWithoutExtensions(server.url, query);
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Collects a subscription's messages; `next(n)` waits for the n-th. */
+function collector<T>() {
+  const items: T[] = [];
+  const waiters: { n: number; resolve: () => void }[] = [];
+  return {
+    items,
+    push(item: T) {
+      items.push(item);
+      for (const w of waiters.filter((w) => items.length >= w.n)) w.resolve();
+    },
+    async next(n: number, ms = 3000): Promise<T> {
+      if (items.length < n) {
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`no message ${n} within ${ms} ms (got ${JSON.stringify(items)})`)), ms);
+          waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
+        });
+      }
+      return items[n - 1] as T;
+    },
+  };
+}
+
+/** Strips `extensions` (touched_uids varies) from an answer. */
+const dataOf = (answer: unknown): unknown => {
+  const { extensions: _e, ...rest } = answer as Record<string, unknown>;
+  return rest;
+};
+
+describe('graphql-transport-ws (the graphql-ws client)', () => {
+  let client: Client;
+  beforeAll(() => {
+    client = createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+  });
+  afterAll(async () => {
+    await client.dispose();
+  });
+
+  it('sends the first answer at once, then each answer a commit changed, and nothing when it did not change', async () => {
+    const got = collector<unknown>();
+    const done = collector<string>();
+    const stop = client.subscribe({ query: 'subscription { queryTodo(filter: { text: { anyofterms: "alpha" } }, order: { asc: text }) { text done } }' }, {
+      next: (value) => got.push(dataOf(value)),
+      error: (error) => done.push(`error ${JSON.stringify(error)}`),
+      complete: () => done.push('complete'),
+    });
+    expect(await got.next(1)).toEqual({ data: { queryTodo: [] } });
+    await gql('mutation { addTodo(input: [{ text: "alpha one", done: false }]) { numUids } }');
+    expect(await got.next(2)).toEqual({ data: { queryTodo: [{ text: 'alpha one', done: false }] } });
+    // A commit that leaves this answer as it was sends nothing.
+    await gql('mutation { addTodo(input: [{ text: "beta", done: false }]) { numUids } addNote(input: [{ text: "n" }]) { numUids } }');
+    await gql('mutation { updateTodo(input: { filter: { text: { anyofterms: "alpha" } }, set: { done: true } }) { numUids } }');
+    expect(await got.next(3)).toEqual({ data: { queryTodo: [{ text: 'alpha one', done: true }] } });
+    await pause(150);
+    expect(got.items).toHaveLength(3);
+    stop();
+    await gql('mutation { addTodo(input: [{ text: "alpha two" }]) { numUids } }');
+    await pause(150);
+    expect(got.items).toHaveLength(3);
+    expect(done.items).toEqual(['complete']); // the client's own complete on stop: no error came
+  });
+
+  it('refuses an operation that is not a subscription, and a custom HTTP field, with an error message', async () => {
+    const refused = collector<unknown>();
+    client.subscribe({ query: '{ queryTodo { text } }' }, { next: () => undefined, error: (e) => refused.push(e), complete: () => undefined });
+    expect(await refused.next(1)).toEqual([{ message: 'given GraphQL operation is not a subscription' }]);
+    client.subscribe({ query: 'subscription { queryNote { text } }' }, { next: () => undefined, error: (e) => refused.push(e), complete: () => undefined });
+    expect(await refused.next(2)).toEqual([{ message: 'Cannot query field "queryNote" on type "Subscription". Did you mean "queryTodo"?', locations: [{ line: 1, column: 16 }] }]);
+  });
+});
+
+describe('the legacy graphql-ws protocol (the subscriptions-transport-ws client, as Dgraph speaks)', () => {
+  it('pushes answers as `data`, and completes on stop', async () => {
+    const client = new SubscriptionClient(wsUrl, { reconnect: false }, WebSocket);
+    const got = collector<unknown>();
+    const subscription = client.request({ query: 'subscription Q($t: String!) { queryTodo(filter: { text: { anyofterms: $t } }) { text } }', variables: { t: 'gamma' } }).subscribe({
+      next: (value) => got.push(dataOf(value)),
+      error: (e) => got.push({ error: e }),
+    });
+    expect(await got.next(1)).toEqual({ data: { queryTodo: [] } });
+    await gql('mutation { addTodo(input: [{ text: "gamma" }]) { numUids } }');
+    expect(await got.next(2)).toEqual({ data: { queryTodo: [{ text: 'gamma' }] } });
+    subscription.unsubscribe();
+    client.close();
+  });
+});
+
+/** A raw socket speaking `protocol`; resolves once open. */
+async function rawSocket(protocol: string | undefined) {
+  const socket = protocol === undefined ? new WebSocket(wsUrl) : new WebSocket(wsUrl, protocol);
+  const messages = collector<unknown>();
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
+  const opened = new Promise<void>((resolve, reject) => {
+    socket.on('open', () => resolve());
+    socket.on('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+    socket.on('error', reject);
+  });
+  return { socket, messages, closed, opened, send: (m: unknown) => socket.send(typeof m === 'string' ? m : JSON.stringify(m)) };
+}
+
+describe('protocol refusals (raw sockets)', () => {
+  it('graphql-transport-ws: subscribe before init 4401, invalid JSON 4400, second init 4429, duplicate id 4409', async () => {
+    const early = await rawSocket('graphql-transport-ws');
+    await early.opened;
+    early.send({ id: '1', type: 'subscribe', payload: { query: 'subscription { queryTodo { text } }' } });
+    expect(await early.closed).toEqual({ code: 4401, reason: 'Unauthorized' });
+
+    const garbage = await rawSocket('graphql-transport-ws');
+    await garbage.opened;
+    garbage.send('{not json');
+    expect(await garbage.closed).toEqual({ code: 4400, reason: 'Invalid message received' });
+
+    const twice = await rawSocket('graphql-transport-ws');
+    await twice.opened;
+    twice.send({ type: 'connection_init' });
+    expect(await twice.messages.next(1)).toEqual({ type: 'connection_ack' });
+    twice.send({ type: 'ping' });
+    expect(await twice.messages.next(2)).toEqual({ type: 'pong' });
+    twice.send({ type: 'connection_init' });
+    expect(await twice.closed).toEqual({ code: 4429, reason: 'Too many initialisation requests' });
+
+    const dup = await rawSocket('graphql-transport-ws');
+    await dup.opened;
+    dup.send({ type: 'connection_init', payload: {} });
+    const subscribe = { id: 'a', type: 'subscribe', payload: { query: 'subscription { queryTodo(filter: { text: { anyofterms: "nothing" } }) { text } }' } };
+    dup.send(subscribe);
+    expect(await dup.messages.next(2)).toEqual({ type: 'next', id: 'a', payload: { data: { queryTodo: [] } } });
+    dup.send(subscribe);
+    expect(await dup.closed).toEqual({ code: 4409, reason: 'Subscriber for a already exists' });
+  });
+
+  it('legacy graphql-ws: unknown type, start without id, start with a bad payload, stop', async () => {
+    const legacy = await rawSocket('graphql-ws');
+    await legacy.opened;
+    legacy.send({ type: 'connection_init', payload: {} });
+    expect(await legacy.messages.next(1)).toEqual({ type: 'connection_ack' });
+    expect(await legacy.messages.next(2)).toEqual({ type: 'ka' });
+    legacy.send({ type: 'hello' });
+    expect(await legacy.messages.next(3)).toEqual({ type: 'error', payload: { message: 'unknown operation message of type: hello' } });
+    legacy.send({ type: 'start', payload: { query: 'subscription { queryTodo { text } }' } });
+    expect(await legacy.messages.next(4)).toEqual({ type: 'connection_error', payload: { message: 'missing ID for start operation' } });
+    legacy.send({ type: 'start', id: '7', payload: { query: '{ queryTodo { text } }' } });
+    expect(await legacy.messages.next(5)).toEqual({ type: 'error', id: '7', payload: { message: 'given GraphQL operation is not a subscription' } });
+    expect(await legacy.messages.next(6)).toEqual({ type: 'complete', id: '7' });
+    legacy.send({ type: 'start', id: '8', payload: { query: 'subscription { queryTodo(filter: { text: { anyofterms: "nothing" } }) { text } }' } });
+    expect(await legacy.messages.next(7)).toEqual({ type: 'data', id: '8', payload: { data: { queryTodo: [] } } });
+    legacy.send({ type: 'stop', id: '8' });
+    expect(await legacy.messages.next(8)).toEqual({ type: 'complete', id: '8' });
+    legacy.socket.close();
+  });
+
+  it('an upgrade without a subprotocol we speak is refused with 400', async () => {
+    const none = await rawSocket(undefined);
+    await expect(none.opened).rejects.toThrow('upgrade refused: 400');
+    const other = await rawSocket('mqtt');
+    await expect(other.opened).rejects.toThrow('upgrade refused: 400');
+  });
+
+  it('a schema update completes every subscription; HTTP answered throughout', async () => {
+    const legacy = await rawSocket('graphql-ws');
+    await legacy.opened;
+    legacy.send({ type: 'connection_init' });
+    legacy.send({ type: 'start', id: 's', payload: { query: 'subscription { queryTodo(first: 1) { id } }' } });
+    await legacy.messages.next(3);
+    expect(await gql('{ queryNote { text } }')).toEqual({ data: { queryNote: [{ text: 'n' }] } });
+    expect(await uploadSchema(server.url, schema)).toEqual(uploadSucceeded);
+    expect(await legacy.messages.next(4)).toEqual({ type: 'complete', id: 's' });
+    legacy.socket.close();
+  });
+});
+
+describe('@auth over subscriptions: the connection_init payload carries the token', () => {
+  const secret = 'a-very-secret-hmac-key-of-32-bytes!!';
+  const authSchema = `type Secret @withSubscription @auth(query: { rule: "query($USER: String!) { querySecret(filter: { owner: { eq: $USER } }) { id } }" }) {
+  id: ID!
+  owner: String! @search(by: [hash])
+  text: String
+}
+# Dgraph.Authorization {"Header":"X-Test-Auth","Namespace":"https://example.com/claims","Algo":"HS256","VerificationKey":"${secret}"}
+`;
+  let authServer: ServerProcess;
+  beforeAll(async () => {
+    authServer = await startWithSchema(authSchema);
+    await askWithoutExtensions(authServer.url, 'mutation { addSecret(input: [{ owner: "ann", text: "a1" }, { owner: "bob", text: "b1" }]) { numUids } }');
+  });
+  afterAll(async () => {
+    await authServer.stop();
+  });
+
+  it('each token sees only what its rules let through, live', async () => {
+    const { SignJWT } = await import('jose');
+    const tokenOf = (user: string) => new SignJWT({ 'https://example.com/claims': { USER: user } }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(secret));
+    const url = `${authServer.url.replace('http', 'ws')}/graphql`;
+    const seen = { ann: collector<unknown>(), bob: collector<unknown>(), none: collector<unknown>() };
+    const clients: Client[] = [];
+    for (const user of ['ann', 'bob', 'none'] as const) {
+      const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: user === 'none' ? {} : { 'X-Test-Auth': await tokenOf(user) } });
+      clients.push(client);
+      client.subscribe({ query: 'subscription { querySecret(order: { asc: text }) { text } }' }, { next: (v) => seen[user].push(dataOf(v)), error: (e) => seen[user].push({ error: e }), complete: () => undefined });
+    }
+    expect(await seen.ann.next(1)).toEqual({ data: { querySecret: [{ text: 'a1' }] } });
+    expect(await seen.bob.next(1)).toEqual({ data: { querySecret: [{ text: 'b1' }] } });
+    expect(await seen.none.next(1)).toEqual({ data: { querySecret: [] } });
+    await askWithoutExtensions(authServer.url, 'mutation { addSecret(input: [{ owner: "ann", text: "a2" }]) { numUids } }');
+    expect(await seen.ann.next(2)).toEqual({ data: { querySecret: [{ text: 'a1' }, { text: 'a2' }] } });
+    await pause(150);
+    expect([seen.bob.items.length, seen.none.items.length]).toEqual([1, 1]);
+    for (const client of clients) await client.dispose();
+  });
+});
