@@ -29,6 +29,8 @@ import { answerWhileDraining } from './request/draining.js';
 import { messages } from './errors/messages.js';
 import { wireError, type WireError } from './errors/wire-error.js';
 import { SubscriptionHub, type SubscriptionEvent } from './subscriptions/subscription-hub.js';
+import { subscriptionReads, touchedTypes } from './subscriptions/read-types.js';
+import type { Touched } from './store/graph-store.js';
 import type { Executor } from './exec/executor.js';
 import { Graph } from './exec/graph.js';
 import { serializeResponse } from './exec/serialize-response.js';
@@ -81,7 +83,14 @@ export class Engine {
   readonly #persistedQueries: PersistedQueries;
   readonly #log: EngineLogger;
   /** Live subscriptions (WebSocket): answers pushed after commits. */
-  readonly #subscriptions = new SubscriptionHub((request) => this.execute(request));
+  readonly #subscriptions = new SubscriptionHub(
+    (request) => this.execute(request),
+    (on) => {
+      // Commits say what they wrote only while someone is subscribed (it costs a pass over their log).
+      const store = this.#graph.store;
+      store.onCommit = on ? (touched) => this.#wrote(touched) : undefined;
+    },
+  );
 
   private constructor(private readonly options: EngineOptions) {
     this.#persistedQueries = new PersistedQueries(options.maxPersistedQueries ?? defaultMaxPersistedQueries);
@@ -265,8 +274,18 @@ export class Engine {
   subscribe(request: GraphQLRequest, push: (event: SubscriptionEvent) => void): { readonly stop: () => void } | { readonly refused: readonly WireError[] } {
     const prepared = this.#schema.state.preparer.prepare(request);
     if (!prepared.ok) return { refused: prepared.errors };
-    if (prepared.prepared.operation.operation !== 'subscription') return { refused: [wireError(messages.notSubscription)] };
-    return { stop: this.#subscriptions.add(request, push) };
+    const { operation, checked } = prepared.prepared;
+    if (operation.operation !== 'subscription') return { refused: [wireError(messages.notSubscription)] };
+    const state = this.#schema.state;
+    const executor = state.executor;
+    const reads = state.compiled === null || executor === null ? 'all' : subscriptionReads(state.compiled.model, operation.selectionSet, checked.fragments, (type) => executor.hasQueryRules(type));
+    return { stop: this.#subscriptions.add(request, reads, push) };
+  }
+
+  #wrote(touched: Touched): void {
+    const compiled = this.#schema.state.compiled;
+    if (compiled === null) this.#subscriptions.committed(false);
+    else this.#subscriptions.wrote(touchedTypes(compiled.model, touched));
   }
 
   /** Runs one /admin GraphQL request (admin/admin-schema.ts); `host` does what needs the process around the engine. */

@@ -78,7 +78,15 @@ export class Executor {
     installApiScalars(compiled.apiSchema);
     this.#estimates = storeEstimates(graph.store);
     const rules = new AuthRules(compiled.sdl, compiled.model);
+    this.#rules = rules;
     this.#auth = rules.empty ? undefined : new RuleCache(rules);
+  }
+
+  readonly #rules: AuthRules;
+
+  /** Whether reading `typeName` is under `@auth` query rules (which may read other types). */
+  hasQueryRules(typeName: string): boolean {
+    return this.#rules.rulesOf(typeName, 'query').length > 0;
   }
 
   /**

@@ -27,6 +27,12 @@ export type { EdgeColumn } from './edge-column.js';
 export type { ScalarColumn, ScalarColumnSnapshot, StoredValue } from './scalar-column.js';
 export type { RedoOps } from './redo.js';
 
+/** What one committed transaction wrote: predicates (scalar and edge), and the types of nodes created, deleted or retyped. */
+export interface Touched {
+  readonly predicates: ReadonlySet<string>;
+  readonly types: ReadonlySet<string>;
+}
+
 export interface Transaction {
   commit(): void;
   rollback(): void;
@@ -219,6 +225,7 @@ export class GraphStore implements ColumnContext {
     const txn: Transaction = {
       commit: () => {
         finish();
+        if (this.onCommit !== undefined) this.onCommit(this.touchedBy(log));
         recycle();
         this.changes++;
       },
@@ -242,6 +249,28 @@ export class GraphStore implements ColumnContext {
     };
     this.txn = txn;
     return txn;
+  }
+
+  /**
+   * Told at each commit what it wrote (live subscriptions decide from it what to evaluate again); unset,
+   * commits pay nothing for it.
+   */
+  onCommit: ((touched: Touched) => void) | undefined;
+
+  /** The predicates a transaction's log wrote and the type names of the nodes it created, deleted or retyped. */
+  private touchedBy(log: UndoLog): Touched {
+    const predicates = new Set<string>();
+    const types = new Set<string>();
+    const r = log.records;
+    for (let i = 0; i < log.size; i += 4) {
+      const op = r[i];
+      if (op === OP_SCALAR || op === OP_EDGE_ADDED || op === OP_EDGE_REMOVED) predicates.add((r[i + 1] as { readonly predicate: string }).predicate);
+      else if (op === OP_TYPES) {
+        for (const name of this.typeSets.names(r[i + 2] as number)) types.add(name);
+        for (const name of this.typeSets.names(this.typeSetOf[r[i + 1] as number] as number)) types.add(name);
+      }
+    }
+    return { predicates, types };
   }
 
   /** Replays redo ops (inside or outside a transaction); throws if the store diverges from the log. */

@@ -2,10 +2,12 @@
 // subscription once a second). Subscriptions with the same document, operation, variables and request
 // headers (so the same `@auth` view) form one group: one evaluation and one answer for all of them.
 // After a commit every group is evaluated again, once however many commits arrived meanwhile, and its
-// members get the answer only when its `data`/`errors` differ from the last one sent. A schema change
-// completes every subscription (clients subscribe again against the new schema), as in Dgraph.
+// members get the answer only when its `data`/`errors` differ from the last one sent. Only groups
+// whose read types (read-types.ts) a commit wrote are evaluated again. A schema change completes
+// every subscription (clients subscribe again against the new schema), as in Dgraph.
 
 import type { EngineResponse, GraphQLRequest } from '../api.js';
+import type { ReadTypes } from './read-types.js';
 
 /** What a subscriber receives: an answer (a whole GraphQL response), or the end of the subscription. */
 export type SubscriptionEvent = { readonly kind: 'next'; readonly body: string } | { readonly kind: 'complete' };
@@ -14,6 +16,7 @@ export type Push = (event: SubscriptionEvent) => void;
 
 interface Group {
   readonly request: GraphQLRequest;
+  readonly reads: ReadTypes;
   readonly members: Set<Push>;
   /** The last answer sent, and the same without its extensions (they change with every evaluation): what is compared. */
   lastBody: string | undefined;
@@ -26,9 +29,17 @@ interface Group {
 export class SubscriptionHub {
   readonly #groups = new Map<string, Group>();
   #scheduled = false;
+  /** Types written by the commits since the last evaluation round ('all': a commit that did not say). */
+  #pending: Set<string> | 'all' = new Set();
 
-  /** `evaluate` runs a subscription operation as a query (the engine's execute). */
-  constructor(private readonly evaluate: (request: GraphQLRequest) => EngineResponse | Promise<EngineResponse>) {}
+  /**
+   * `evaluate` runs a subscription operation as a query (the engine's execute); `active` is told when
+   * the first group forms and when the last one goes (commits report what they wrote only meanwhile).
+   */
+  constructor(
+    private readonly evaluate: (request: GraphQLRequest) => EngineResponse | Promise<EngineResponse>,
+    private readonly active: (on: boolean) => void = () => undefined,
+  ) {}
 
   /** Members across all groups. */
   get size(): number {
@@ -38,13 +49,14 @@ export class SubscriptionHub {
   }
 
   /** Adds a subscriber: its first answer comes at once (from the group's last one when the group runs already). Returns its stop. */
-  add(request: GraphQLRequest, push: Push): () => void {
+  add(request: GraphQLRequest, reads: ReadTypes, push: Push): () => void {
     const key = groupKey(request);
     let group = this.#groups.get(key);
     const joined = group !== undefined;
     if (group === undefined) {
-      group = { request, members: new Set(), lastBody: undefined, last: undefined, running: false, again: false };
+      group = { request, reads, members: new Set(), lastBody: undefined, last: undefined, running: false, again: false };
       this.#groups.set(key, group);
+      if (this.#groups.size === 1) this.active(true);
     }
     group.members.add(push);
     const current = group;
@@ -53,17 +65,33 @@ export class SubscriptionHub {
     else void this.#run(current, push); // the group's first answer is still being computed: compute this one's own
     return () => {
       current.members.delete(push);
-      if (current.members.size === 0 && this.#groups.get(key) === current) this.#groups.delete(key);
+      if (current.members.size === 0 && this.#groups.get(key) === current) {
+        this.#groups.delete(key);
+        if (this.#groups.size === 0) this.active(false);
+      }
     };
   }
 
-  /** After a commit: every group is evaluated again on the next turn (commits meanwhile coalesce). */
-  committed(): void {
+  /** What a commit wrote (types), before it is announced by `committed`. */
+  wrote(types: ReadonlySet<string>): void {
+    if (this.#pending === 'all') return;
+    for (const type of types) this.#pending.add(type);
+  }
+
+  /**
+   * After a commit (visible and durable): the groups reading a type written since the last round are
+   * evaluated again on the next turn (commits meanwhile coalesce). `told` false: the commit did not say
+   * what it wrote, so every group is.
+   */
+  committed(told = true): void {
+    if (!told) this.#pending = 'all';
     if (this.#scheduled || this.#groups.size === 0) return;
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
-      for (const group of [...this.#groups.values()]) void this.#run(group, undefined);
+      const written = this.#pending;
+      this.#pending = new Set();
+      for (const group of [...this.#groups.values()]) if (readsAny(group.reads, written)) void this.#run(group, undefined);
     });
   }
 
@@ -71,6 +99,7 @@ export class SubscriptionHub {
   endAll(): void {
     const groups = [...this.#groups.values()];
     this.#groups.clear();
+    if (groups.length > 0) this.active(false);
     for (const group of groups) for (const push of group.members) push({ kind: 'complete' });
   }
 
@@ -100,6 +129,12 @@ export class SubscriptionHub {
       await this.#run(group, undefined);
     }
   }
+}
+
+function readsAny(reads: ReadTypes, written: ReadonlySet<string> | 'all'): boolean {
+  if (reads === 'all' || written === 'all') return true;
+  for (const type of reads) if (written.has(type)) return true;
+  return false;
 }
 
 function groupKey(request: GraphQLRequest): string {
