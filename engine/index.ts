@@ -271,7 +271,7 @@ export class Engine {
    * commit changed, and `complete` when the schema changes; `stop` ends it. A request that is not a valid
    * subscription operation is refused with its errors instead (Dgraph's ValidateSubscription).
    */
-  subscribe(request: GraphQLRequest, push: (event: SubscriptionEvent) => void): { readonly stop: () => void } | { readonly refused: readonly WireError[] } {
+  async subscribe(request: GraphQLRequest, push: (event: SubscriptionEvent) => void): Promise<{ readonly stop: () => void } | { readonly refused: readonly WireError[] }> {
     const prepared = this.#schema.state.preparer.prepare(request);
     if (!prepared.ok) return { refused: prepared.errors };
     const { operation, checked } = prepared.prepared;
@@ -279,7 +279,10 @@ export class Engine {
     const state = this.#schema.state;
     const executor = state.executor;
     const reads = state.compiled === null || executor === null ? 'all' : subscriptionReads(state.compiled.model, operation.selectionSet, checked.fragments, (type) => executor.hasQueryRules(type));
-    return { stop: this.#subscriptions.add(request, reads, push) };
+    // A token with `exp` ends the subscription when it expires (Dgraph terminates it then too).
+    const outcome = state.auth === null ? undefined : await authenticate(state.auth, request.headers);
+    const expiresAt = outcome?.kind === 'claims' ? outcome.claims.expiresAt : Infinity;
+    return { stop: this.#subscriptions.add(request, reads, push, expiresAt) };
   }
 
   #wrote(touched: Touched): void {

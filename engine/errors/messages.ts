@@ -6,6 +6,7 @@ const drainingMode =
 export const messages = {
   noQuery: 'no query string supplied in request',
   notSubscription: 'given GraphQL operation is not a subscription',
+  subscriptionTokenExpired: 'subscription terminated: its JWT expired',
   operationNameRequired: 'Operation name must by supplied when query has more than 1 operation.',
   operationNotFound: (name: string) => `Supplied operation name ${name} isn't present in the request.`,
   noSchema: (field: string) =>

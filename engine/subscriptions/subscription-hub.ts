@@ -8,9 +8,14 @@
 
 import type { EngineResponse, GraphQLRequest } from '../api.js';
 import type { ReadTypes } from './read-types.js';
+import { wireError, type WireError } from '../errors/wire-error.js';
+import { messages } from '../errors/messages.js';
 
-/** What a subscriber receives: an answer (a whole GraphQL response), or the end of the subscription. */
-export type SubscriptionEvent = { readonly kind: 'next'; readonly body: string } | { readonly kind: 'complete' };
+/** What a subscriber receives: an answer (a whole GraphQL response), or the end of the subscription (with errors when it failed). */
+export type SubscriptionEvent =
+  | { readonly kind: 'next'; readonly body: string }
+  | { readonly kind: 'complete' }
+  | { readonly kind: 'error'; readonly errors: readonly WireError[] };
 
 export type Push = (event: SubscriptionEvent) => void;
 
@@ -24,7 +29,12 @@ interface Group {
   /** An evaluation is running: a commit meanwhile asks for one more after it. */
   running: boolean;
   again: boolean;
+  /** Ends the group when its token expires. */
+  expiry?: NodeJS.Timeout;
 }
+
+/** setTimeout's longest delay. */
+const maxDelay = 2 ** 31 - 1;
 
 export class SubscriptionHub {
   readonly #groups = new Map<string, Group>();
@@ -49,7 +59,8 @@ export class SubscriptionHub {
   }
 
   /** Adds a subscriber: its first answer comes at once (from the group's last one when the group runs already). Returns its stop. */
-  add(request: GraphQLRequest, reads: ReadTypes, push: Push): () => void {
+  /** `expiresAt`: ms since the epoch when the request's token expires (the same for the whole group: same headers). */
+  add(request: GraphQLRequest, reads: ReadTypes, push: Push, expiresAt = Infinity): () => void {
     const key = groupKey(request);
     let group = this.#groups.get(key);
     const joined = group !== undefined;
@@ -57,6 +68,11 @@ export class SubscriptionHub {
       group = { request, reads, members: new Set(), lastBody: undefined, last: undefined, running: false, again: false };
       this.#groups.set(key, group);
       if (this.#groups.size === 1) this.active(true);
+      if (Number.isFinite(expiresAt)) {
+        const ending = group;
+        ending.expiry = setTimeout(() => this.#expire(key, ending), Math.min(maxDelay, Math.max(0, expiresAt - Date.now())));
+        ending.expiry.unref();
+      }
     }
     group.members.add(push);
     const current = group;
@@ -65,11 +81,22 @@ export class SubscriptionHub {
     else void this.#run(current, push); // the group's first answer is still being computed: compute this one's own
     return () => {
       current.members.delete(push);
-      if (current.members.size === 0 && this.#groups.get(key) === current) {
-        this.#groups.delete(key);
-        if (this.#groups.size === 0) this.active(false);
-      }
+      if (current.members.size === 0 && this.#groups.get(key) === current) this.#remove(key, current);
     };
+  }
+
+  #remove(key: string, group: Group): void {
+    clearTimeout(group.expiry);
+    this.#groups.delete(key);
+    if (this.#groups.size === 0) this.active(false);
+  }
+
+  /** The group's token expired: each member gets the error that ends its subscription. */
+  #expire(key: string, group: Group): void {
+    if (this.#groups.get(key) !== group) return;
+    this.#remove(key, group);
+    const errors = [wireError(messages.subscriptionTokenExpired)];
+    for (const push of [...group.members]) push({ kind: 'error', errors });
   }
 
   /** What a commit wrote (types), before it is announced by `committed`. */
@@ -99,6 +126,7 @@ export class SubscriptionHub {
   endAll(): void {
     const groups = [...this.#groups.values()];
     this.#groups.clear();
+    for (const group of groups) clearTimeout(group.expiry);
     if (groups.length > 0) this.active(false);
     for (const group of groups) for (const push of group.members) push({ kind: 'complete' });
   }

@@ -191,20 +191,30 @@ class GraphqlSocket implements SocketSession {
       this.#refuse(id, [{ message: `too many subscriptions on this connection (at most ${this.limits.maxSubscriptions})` }]);
       return;
     }
-    const started = this.engine.subscribe(request, (event) => this.#push(id, event));
-    if ('refused' in started) {
-      this.#refuse(id, started.refused);
-      return;
-    }
-    if (this.#closed) started.stop();
-    else this.#operations.set(id, started.stop);
+    // Held while the engine starts it (verifying a token may wait): a stop meanwhile ends it once started.
+    let stopped = false;
+    const pending = (): void => {
+      stopped = true;
+    };
+    this.#operations.set(id, pending);
+    void this.engine.subscribe(request, (event) => this.#push(id, event)).then((started) => {
+      const current = this.#operations.get(id);
+      if ('refused' in started) {
+        if (current === pending) this.#operations.delete(id);
+        if (!stopped && !this.#closed) this.#refuse(id, started.refused);
+        return;
+      }
+      if (stopped || this.#closed || current !== pending) started.stop();
+      else this.#operations.set(id, started.stop);
+    });
   }
 
   #push(id: string, event: SubscriptionEvent): void {
     if (!this.#operations.has(id)) return; // stopped meanwhile
-    if (event.kind === 'complete') {
+    if (event.kind !== 'next') {
       this.#operations.delete(id);
-      this.#send({ type: 'complete', id });
+      if (event.kind === 'error') this.#refuse(id, event.errors);
+      else this.#send({ type: 'complete', id });
       return;
     }
     this.#sendRaw(`{"type":"${this.modern ? 'next' : 'data'}","id":${JSON.stringify(id)},"payload":${event.body}}`);

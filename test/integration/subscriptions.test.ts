@@ -252,4 +252,24 @@ describe('@auth over subscriptions: the connection_init payload carries the toke
     expect([seen.bob.items.length, seen.none.items.length]).toEqual([1, 1]);
     for (const client of clients) await client.dispose();
   });
+
+  it('a subscription ends with an error when its token expires; another token of the same claims lives on', async () => {
+    const { SignJWT } = await import('jose');
+    const key = new TextEncoder().encode(secret);
+    const exp = Math.floor(Date.now() / 1000) + 2;
+    const short = await new SignJWT({ 'https://example.com/claims': { USER: 'ann' } }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(exp).sign(key);
+    const long = await new SignJWT({ 'https://example.com/claims': { USER: 'ann' } }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(exp + 3600).sign(key);
+    const url = `${authServer.url.replace('http', 'ws')}/graphql`;
+    const events = { short: collector<unknown>(), long: collector<unknown>() };
+    const clients = (['short', 'long'] as const).map((which) => {
+      const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { 'X-Test-Auth': which === 'short' ? short : long } });
+      client.subscribe({ query: 'subscription { querySecret(first: 1, order: { asc: text }) { text } }' }, { next: (v) => events[which].push(dataOf(v)), error: (e) => events[which].push({ error: e }), complete: () => events[which].push('complete') });
+      return client;
+    });
+    expect(await events.short.next(1)).toEqual({ data: { querySecret: [{ text: 'a1' }] } });
+    expect(await events.short.next(2, 5000)).toEqual({ error: [{ message: 'subscription terminated: its JWT expired' }] });
+    expect(events.short.items).toHaveLength(2);
+    expect(events.long.items).toEqual([{ data: { querySecret: [{ text: 'a1' }] } }]);
+    for (const client of clients) await client.dispose();
+  });
 });
