@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isLogLevel, logLevels, type LogLevel } from './log.js';
+import { defaultSocketLimits, type SocketLimits } from './sockets/graphql-sockets.js';
 
 export interface ServerConfig {
   readonly port: number;
@@ -18,6 +19,8 @@ export interface ServerConfig {
   readonly maxQuerySelections: number;
   /** Automatic persisted queries kept at most (0 = no limit). */
   readonly maxPersistedQueries: number;
+  /** WebSocket subscriptions on /graphql (server/sockets/). */
+  readonly sockets: SocketLimits;
   readonly logLevel: LogLevel;
   readonly lambdaUrl: string | undefined;
   readonly allowJsFallback: boolean;
@@ -78,6 +81,7 @@ export const defaults = {
   maxQueryDepth: 200,
   maxQuerySelections: 20_000,
   maxPersistedQueries: 10_000,
+  sockets: defaultSocketLimits,
   logLevel: 'info' as LogLevel,
   fsync: 'everysec' as FsyncSetting,
   snapshotEvery: 100_000,
@@ -122,6 +126,11 @@ const optionTable = {
     env: 'SERVICE_MAX_PERSISTED_QUERIES',
     help: `automatic persisted queries kept at most, 0 = no limit (default ${defaults.maxPersistedQueries})`,
   },
+  'ws-max-connections': { type: 'string', env: 'SERVICE_WS_MAX_CONNECTIONS', help: `open WebSocket connections at most; more are refused with 503 (default ${defaults.sockets.maxConnections})` },
+  'ws-max-subscriptions': { type: 'string', env: 'SERVICE_WS_MAX_SUBSCRIPTIONS', help: `subscriptions per WebSocket connection (default ${defaults.sockets.maxSubscriptions})` },
+  'ws-max-message-bytes': { type: 'string', env: 'SERVICE_WS_MAX_MESSAGE_BYTES', help: `largest WebSocket message a client may send (default ${defaults.sockets.maxMessageBytes})` },
+  'ws-max-backpressure-bytes': { type: 'string', env: 'SERVICE_WS_MAX_BACKPRESSURE_BYTES', help: `bytes a client may leave unread before it is disconnected (default ${defaults.sockets.maxBackpressure})` },
+  'ws-init-timeout-ms': { type: 'string', env: 'SERVICE_WS_INIT_TIMEOUT_MS', help: `time a WebSocket client has to send connection_init (default ${defaults.sockets.initTimeoutMs})` },
   'log-level': { type: 'string', env: 'SERVICE_LOG_LEVEL', help: `${logLevels.join('|')} (default ${defaults.logLevel})` },
   'lambda-url': { type: 'string', env: 'SERVICE_LAMBDA_URL', help: 'base URL for @lambda fields' },
   'allow-js-fallback': { type: 'boolean', env: 'SERVICE_ALLOW_JS_FALLBACK', help: 'start even if only the slow JS shim of uWebSockets.js loads' },
@@ -274,6 +283,14 @@ function build(source: Source, cwd: string): ServerConfig {
     maxQueryDepth: source.integer('max-query-depth', 1, 1000) ?? defaults.maxQueryDepth,
     maxQuerySelections: source.integer('max-query-selections', 1, 10_000_000) ?? defaults.maxQuerySelections,
     maxPersistedQueries: source.integer('max-persisted-queries', 0, 100_000_000) ?? defaults.maxPersistedQueries,
+    sockets: {
+      ...defaults.sockets,
+      maxConnections: source.integer('ws-max-connections', 0, 10_000_000) ?? defaults.sockets.maxConnections,
+      maxSubscriptions: source.integer('ws-max-subscriptions', 1, 1_000_000) ?? defaults.sockets.maxSubscriptions,
+      maxMessageBytes: source.integer('ws-max-message-bytes', 1024, 2 ** 30) ?? defaults.sockets.maxMessageBytes,
+      maxBackpressure: source.integer('ws-max-backpressure-bytes', 1024, 2 ** 31 - 1) ?? defaults.sockets.maxBackpressure,
+      initTimeoutMs: source.integer('ws-init-timeout-ms', 1, 3_600_000) ?? defaults.sockets.initTimeoutMs,
+    },
     logLevel,
     lambdaUrl: httpUrl(source.string('lambda-url')),
     allowJsFallback: source.boolean('allow-js-fallback') ?? false,
@@ -346,9 +363,10 @@ function httpUrl(text: string | undefined): string | undefined {
 
 /** The configuration with secrets replaced, for logging. */
 export function redacted(config: ServerConfig): Record<string, string | number | boolean | undefined> {
-  const { custom, budget, acl, ...rest } = config;
+  const { custom, budget, acl, sockets, ...rest } = config;
   return {
     ...rest,
+    ...Object.fromEntries(Object.entries(sockets).map(([k, v]) => [`ws.${k}`, v])),
     ...(acl === undefined ? {} : { aclSecretFile: acl.secretFile, aclAccessTtlMs: acl.accessTtlMs, aclRefreshTtlMs: acl.refreshTtlMs }),
     ...Object.fromEntries(Object.entries(custom).map(([k, v]) => [`custom.${k}`, v])),
     ...budget,

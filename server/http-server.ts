@@ -41,7 +41,7 @@ export async function startServer(transport: Transport, engine: Engine, config: 
     },
     (error, sink) => router.fail(error, sink),
     () => engine.readsRequestHeaders,
-    graphqlSockets(engine),
+    graphqlSockets(engine, config.sockets),
   );
   const port = listening.port;
   boundPort = port;

@@ -46,10 +46,8 @@ export interface SocketRoute {
   /** Bytes a client may leave unread before it is closed. */
   readonly maxBackpressure: number;
   readonly maxMessageBytes: number;
-  /** The subprotocol to speak, from the client's comma-separated offer; undefined refuses the upgrade. */
-  choose(offered: string): string | undefined;
-  /** The refusal's body when `choose` found nothing to speak. */
-  readonly refusal: string;
+  /** The subprotocol to speak, from the client's comma-separated offer, or the refusal of the upgrade. */
+  choose(offered: string): string | { readonly status: 400 | 503; readonly text: string };
   open(sink: SocketSink, protocol: string, request: IncomingRequest): SocketSession;
 }
 
@@ -124,8 +122,8 @@ function serveSockets(app: Uws.TemplatedApp, route: SocketRoute): void {
     upgrade: (res, req, context) => {
       const request = snapshot(req, true);
       const protocol = route.choose(req.getHeader('sec-websocket-protocol'));
-      if (protocol === undefined) {
-        res.writeStatus('400 Bad Request').writeHeader('content-type', 'text/plain; charset=utf-8').end(route.refusal);
+      if (typeof protocol !== 'string') {
+        res.writeStatus(protocol.status === 400 ? '400 Bad Request' : '503 Service Unavailable').writeHeader('content-type', 'text/plain; charset=utf-8').end(protocol.text);
         return;
       }
       const data: SocketData = { request, protocol, open: false };

@@ -13,6 +13,8 @@ export const transportWs = 'graphql-transport-ws';
 export const legacyWs = 'graphql-ws';
 
 export interface SocketLimits {
+  /** Open connections at most (0: none accepted); more are refused with 503. */
+  readonly maxConnections: number;
   /** Milliseconds a client has to send `connection_init`. */
   readonly initTimeoutMs: number;
   readonly maxSubscriptions: number;
@@ -22,19 +24,26 @@ export interface SocketLimits {
   readonly keepAliveMs: number;
 }
 
-export const defaultSocketLimits: SocketLimits = { initTimeoutMs: 10_000, maxSubscriptions: 100, maxMessageBytes: 1 << 20, maxBackpressure: 1 << 20, keepAliveMs: 15_000 };
+export const defaultSocketLimits: SocketLimits = { maxConnections: 10_000, initTimeoutMs: 10_000, maxSubscriptions: 100, maxMessageBytes: 1 << 20, maxBackpressure: 1 << 20, keepAliveMs: 15_000 };
 
 export function graphqlSockets(engine: Engine, limits: SocketLimits = defaultSocketLimits): SocketRoute {
+  let open = 0;
   return {
     path: '/graphql',
     maxBackpressure: limits.maxBackpressure,
     maxMessageBytes: limits.maxMessageBytes,
     choose: (offered) => {
-      const protocols = offered.split(',').map((p) => p.trim());
-      return protocols.find((p) => p === transportWs || p === legacyWs);
+      if (open >= limits.maxConnections) return { status: 503, text: `too many WebSocket connections (at most ${limits.maxConnections})\n` };
+      const protocol = offered
+        .split(',')
+        .map((p) => p.trim())
+        .find((p) => p === transportWs || p === legacyWs);
+      return protocol ?? { status: 400, text: `WebSocket connections on /graphql need the subprotocol ${transportWs} or ${legacyWs}\n` };
     },
-    refusal: `WebSocket connections on /graphql need the subprotocol ${transportWs} or ${legacyWs}\n`,
-    open: (sink, protocol, request) => new GraphqlSocket(engine, limits, sink, protocol === transportWs, request),
+    open: (sink, protocol, request) => {
+      open++;
+      return new GraphqlSocket(engine, limits, sink, protocol === transportWs, request, () => open--);
+    },
   };
 }
 
@@ -66,6 +75,7 @@ class GraphqlSocket implements SocketSession {
     /** graphql-transport-ws; else the legacy graphql-ws. */
     private readonly modern: boolean,
     request: IncomingRequest,
+    private readonly gone: () => void,
   ) {
     this.#headers = request.headers;
     this.#initTimer = setTimeout(() => this.#close(closes.initTimeout, 'Connection initialisation timeout'), limits.initTimeoutMs);
@@ -89,7 +99,9 @@ class GraphqlSocket implements SocketSession {
   }
 
   closed(): void {
+    if (this.#closed) return;
     this.#closed = true;
+    this.gone();
     clearTimeout(this.#initTimer);
     clearInterval(this.#keepAlive);
     for (const stop of this.#operations.values()) stop();

@@ -273,3 +273,79 @@ describe('@auth over subscriptions: the connection_init payload carries the toke
     for (const client of clients) await client.dispose();
   });
 });
+
+describe('limits (flags) and a client that never reads', () => {
+  let limited: ServerProcess;
+  beforeAll(async () => {
+    limited = await startWithSchema(schema, { args: ['--ws-max-connections', '2', '--ws-init-timeout-ms', '300', '--ws-max-backpressure-bytes', '65536', '--ws-max-subscriptions', '1'] });
+  });
+  afterAll(async () => {
+    await limited.stop();
+  });
+  const open = (protocol = 'graphql-transport-ws') => {
+    const socket = new WebSocket(`${limited.url.replace('http', 'ws')}/graphql`, protocol);
+    const messages = collector<unknown>();
+    socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    const opened = new Promise<void>((resolve, reject) => {
+      socket.on('open', () => resolve());
+      socket.on('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+    });
+    return { socket, messages, closed, opened };
+  };
+
+  it('no connection_init within --ws-init-timeout-ms: 4408', async () => {
+    const idle = open();
+    await idle.opened;
+    expect(await idle.closed).toEqual({ code: 4408, reason: 'Connection initialisation timeout' });
+  });
+
+  it('past --ws-max-connections an upgrade is refused with 503; a closed connection frees its place', async () => {
+    const a = open();
+    const b = open();
+    await Promise.all([a.opened, b.opened]);
+    const c = open();
+    await expect(c.opened).rejects.toThrow('upgrade refused: 503');
+    a.socket.close();
+    await a.closed;
+    const d = open();
+    await d.opened;
+    b.socket.close();
+    d.socket.close();
+    await Promise.all([b.closed, d.closed]);
+  });
+
+  it('past --ws-max-subscriptions a subscribe is refused with an error', async () => {
+    const s = open();
+    await s.opened;
+    s.socket.send(JSON.stringify({ type: 'connection_init' }));
+    const query = 'subscription { queryTodo(filter: { text: { anyofterms: "nothing" } }) { text } }';
+    s.socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query } }));
+    s.socket.send(JSON.stringify({ id: '2', type: 'subscribe', payload: { query } }));
+    await s.messages.next(3);
+    expect(s.messages.items).toContainEqual({ type: 'error', id: '2', payload: [{ message: 'too many subscriptions on this connection (at most 1)' }] });
+    s.socket.close();
+    await s.closed;
+  });
+
+  it('a client that stops reading is disconnected past --ws-max-backpressure-bytes; HTTP is served meanwhile', async () => {
+    const text = 'x'.repeat(200);
+    await askWithoutExtensions(limited.url, `mutation { addTodo(input: [${Array.from({ length: 500 }, (_, i) => `{ text: "${text} big${i}" }`).join(',')}]) { numUids } }`);
+    const slow = open('graphql-ws');
+    await slow.opened;
+    slow.socket.send(JSON.stringify({ type: 'connection_init' }));
+    slow.socket.send(JSON.stringify({ type: 'start', id: 'big', payload: { query: 'subscription { queryTodo { text done } }' } }));
+    await slow.messages.next(3); // ack, ka, the first (~100 KB) answer
+    // Stop reading: the kernel buffers fill, then uWS's own; each commit adds another answer.
+    (slow.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    let closedEarly = false;
+    void slow.closed.then(() => (closedEarly = true));
+    for (let i = 0; i < 120 && !closedEarly; i++) {
+      expect(await askWithoutExtensions(limited.url, `mutation { updateTodo(input: { filter: { text: { anyofterms: "big${i % 500}" } }, set: { done: ${i % 2 === 0} } }) { numUids } }`)).toEqual({ data: { updateTodo: { numUids: 1 } } });
+    }
+    (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    const closed = await Promise.race([slow.closed, pause(5000).then(() => 'still open')]);
+    expect(closed).not.toBe('still open');
+    expect(await askWithoutExtensions(limited.url, '{ aggregateTodo { count } }')).toEqual({ data: { aggregateTodo: { count: 500 } } });
+  });
+});
