@@ -14,6 +14,7 @@ const schema = `type Todo @withSubscription { id: ID! text: String! @search(by: 
 type Note { id: ID! text: String }
 type Pet @withSubscription { id: ID! name: String! @search(by: [hash]) owner: Owner }
 type Owner { id: ID! name: String! @search(by: [hash]) pets: [Pet] @hasInverse(field: owner) }
+type Query { petNames(name: String!): [Pet] @withSubscription @custom(dql: "query q($name: string) { petNames(func: type(Pet)) @filter(eq(Pet.name, $name)) { name: Pet.name } }") }
 `;
 let server: ServerProcess;
 let wsUrl: string;
@@ -101,6 +102,15 @@ describe('graphql-transport-ws (the graphql-ws client)', () => {
     await gql('mutation { addNote(input: [{ text: "elsewhere" }]) { numUids } }');
     await pause(150);
     expect(got.items).toHaveLength(3);
+    stop();
+  });
+
+  it('a @custom(dql:) query with @withSubscription is pushed after any commit that changes it', async () => {
+    const got = collector<unknown>();
+    const stop = client.subscribe({ query: 'subscription { petNames(name: "rover") { name } }' }, { next: (v) => got.push(dataOf(v)), error: (e) => got.push({ error: e }), complete: () => undefined });
+    expect(await got.next(1)).toEqual({ data: { petNames: [] } });
+    await gql('mutation { addPet(input: [{ name: "rover" }]) { numUids } }');
+    expect(await got.next(2)).toEqual({ data: { petNames: [{ name: 'rover' }] } });
     stop();
   });
 
