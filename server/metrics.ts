@@ -1,8 +1,9 @@
 // GET /metrics: Prometheus text from prom-client. Figures are read when scraped (collect), so the
 // request path pays nothing for them.
 
-import { Counter, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { cacheStats } from '../engine/index.js';
+import { socketFigures } from './sockets/graphql-sockets.js';
 
 export const metricsContentType = Registry.PROMETHEUS_CONTENT_TYPE;
 
@@ -19,6 +20,31 @@ export function createMetrics(): Registry {
         this.inc({ cache: stat.name, result: 'hit' }, stat.hits);
         this.inc({ cache: stat.name, result: 'miss' }, stat.misses);
       }
+    },
+  });
+  new Gauge({
+    name: 'graphdb_ws_connections',
+    help: 'Open WebSocket connections (GraphQL subscriptions)',
+    registers: [registry],
+    collect() {
+      this.set(socketFigures().connections);
+    },
+  });
+  new Gauge({
+    name: 'graphdb_subscriptions',
+    help: 'Live subscriptions over all WebSocket connections',
+    registers: [registry],
+    collect() {
+      this.set(socketFigures().subscriptions);
+    },
+  });
+  new Counter({
+    name: 'graphdb_ws_slow_clients_closed_total',
+    help: 'WebSocket clients disconnected for leaving more than --ws-max-backpressure-bytes unread',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(socketFigures().slowClientsClosed);
     },
   });
   return registry;

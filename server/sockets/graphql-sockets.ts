@@ -26,6 +26,16 @@ export interface SocketLimits {
 
 export const defaultSocketLimits: SocketLimits = { maxConnections: 10_000, initTimeoutMs: 10_000, maxSubscriptions: 100, maxMessageBytes: 1 << 20, maxBackpressure: 1 << 20, keepAliveMs: 15_000 };
 
+/** Open sessions of this process, and clients closed for not reading: read by GET /metrics when scraped. */
+const sessions = new Set<GraphqlSocket>();
+let slowClientsClosed = 0;
+
+export function socketFigures(): { readonly connections: number; readonly subscriptions: number; readonly slowClientsClosed: number } {
+  let subscriptions = 0;
+  for (const session of sessions) subscriptions += session.subscriptions;
+  return { connections: sessions.size, subscriptions, slowClientsClosed };
+}
+
 export function graphqlSockets(engine: Engine, limits: SocketLimits = defaultSocketLimits): SocketRoute {
   let open = 0;
   return {
@@ -42,7 +52,12 @@ export function graphqlSockets(engine: Engine, limits: SocketLimits = defaultSoc
     },
     open: (sink, protocol, request) => {
       open++;
-      return new GraphqlSocket(engine, limits, sink, protocol === transportWs, request, () => open--);
+      const session: GraphqlSocket = new GraphqlSocket(engine, limits, sink, protocol === transportWs, request, () => {
+        open--;
+        sessions.delete(session);
+      });
+      sessions.add(session);
+      return session;
     },
   };
 }
@@ -67,6 +82,7 @@ class GraphqlSocket implements SocketSession {
   #initTimer: NodeJS.Timeout | undefined;
   #keepAlive: NodeJS.Timeout | undefined;
   #closed = false;
+  #dropped = false;
 
   constructor(
     private readonly engine: Engine,
@@ -96,6 +112,10 @@ class GraphqlSocket implements SocketSession {
     }
     if (this.modern) this.#modern(message as Message);
     else this.#legacy(message as Message);
+  }
+
+  get subscriptions(): number {
+    return this.#operations.size;
   }
 
   closed(): void {
@@ -253,7 +273,10 @@ class GraphqlSocket implements SocketSession {
   }
 
   #sendRaw(text: string): void {
-    if (!this.#closed) this.sink.send(text);
+    if (this.#closed || this.sink.send(text) || this.#dropped) return;
+    // Dropped: the client is over the backpressure limit, and uWS closes it.
+    this.#dropped = true;
+    slowClientsClosed++;
   }
 
   #close(code: number, reason: string): void {

@@ -7,7 +7,7 @@ import { createClient, type Client } from 'graphql-ws';
 import { SubscriptionClient } from 'subscriptions-transport-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { askWithoutExtensions, uploadSchema, uploadSucceeded } from './helpers/http.js';
+import { askWithoutExtensions, send, uploadSchema, uploadSucceeded } from './helpers/http.js';
 import { startWithSchema, type ServerProcess } from './helpers/server-process.js';
 
 const schema = `type Todo @withSubscription { id: ID! text: String! @search(by: [term]) done: Boolean }
@@ -357,5 +357,10 @@ describe('limits (flags) and a client that never reads', () => {
     const closed = await Promise.race([slow.closed, pause(5000).then(() => 'still open')]);
     expect(closed).not.toBe('still open');
     expect(await askWithoutExtensions(limited.url, '{ aggregateTodo { count } }')).toEqual({ data: { aggregateTodo: { count: 500 } } });
+    // Counted, and gone from the open connections and subscriptions.
+    const metrics = (await send(`${limited.url}/metrics`)).text;
+    expect(metrics).toContain('\ngraphdb_ws_slow_clients_closed_total 1\n');
+    expect(metrics).toContain('\ngraphdb_ws_connections 0\n');
+    expect(metrics).toContain('\ngraphdb_subscriptions 0\n');
   });
 });
