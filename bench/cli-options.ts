@@ -1,5 +1,5 @@
 // The suite's command line: --quick, --scenario <a,b>, --contender <a,b>, --duration <s>,
-// --warmup <s>, --connections <n>, --rate <req/s>, --posts <n>, --load autocannon|wrk, --no-micro, --no-readme.
+// --warmup <s>, --connections <n>, --rate <req/s>, --posts <n>, --load autocannon|wrk, --no-micro, --no-subscriptions, --no-readme.
 
 import type { LoadGenerator } from './load/autocannon-run.js';
 
@@ -14,13 +14,15 @@ export interface SuiteOptions {
   readonly posts: number;
   readonly authors: number;
   readonly micro: boolean;
+  /** The subscriptions fan-out benchmark (subscriptions.ts). */
+  readonly subscriptions: boolean;
   readonly writeReadme: boolean;
   /** The load generator (load/load-runner.ts). */
   readonly load: LoadGenerator;
 }
 
 export const usage = `usage: node dist/bench/run.js [--quick] [--scenario get-by-id,filtered-list,...] [--contender service,mercurius,...]
-  [--duration <s>] [--warmup <s>] [--connections <n>] [--rate <req/s>] [--posts <n>] [--load autocannon|wrk] [--no-micro] [--no-readme]`;
+  [--duration <s>] [--warmup <s>] [--connections <n>] [--rate <req/s>] [--posts <n>] [--load autocannon|wrk] [--no-micro] [--no-subscriptions] [--no-readme]`;
 
 export function parseOptions(argv: readonly string[]): SuiteOptions {
   const value = (flag: string): string | undefined => {
@@ -37,7 +39,7 @@ export function parseOptions(argv: readonly string[]): SuiteOptions {
     return parsed;
   };
   const list = (flag: string): string[] | null => value(flag)?.split(',').map((s) => s.trim()).filter((s) => s !== '') ?? null;
-  const known = new Set(['--quick', '--no-micro', '--no-readme', '--scenario', '--contender', '--duration', '--warmup', '--connections', '--rate', '--posts', '--load']);
+  const known = new Set(['--quick', '--no-micro', '--no-subscriptions', '--no-readme', '--scenario', '--contender', '--duration', '--warmup', '--connections', '--rate', '--posts', '--load']);
   for (const arg of argv) if (arg.startsWith('--') && !known.has(arg)) throw new Error(`unknown flag ${arg}\n${usage}`);
   const quick = argv.includes('--quick');
   const scenarios = list('--scenario');
@@ -56,6 +58,7 @@ export function parseOptions(argv: readonly string[]): SuiteOptions {
     posts,
     authors: Math.max(10, Math.round(posts / 10)),
     micro: !argv.includes('--no-micro'),
+    subscriptions: !argv.includes('--no-subscriptions'),
     // A partial run, or one on the other load generator, must not replace the published figures.
     writeReadme: !argv.includes('--no-readme') && scenarios === null && contenders === null && load === 'autocannon',
     load,

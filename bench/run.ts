@@ -68,6 +68,7 @@ async function main(options: SuiteOptions): Promise<void> {
       await upstream.stop();
     }
     const micro = options.micro ? await runMicro(pin, options.quick, workDir) : null;
+    if (options.subscriptions) await runSubscriptions(options.quick);
     const report: RunReport = {
       machine: machineInfo(pin.note),
       settings: { quick: options.quick, durationS: options.durationS, warmupS: options.warmupS, connections: options.connections, posts: options.posts, authors: options.authors, load: options.load },
@@ -98,6 +99,17 @@ async function runMicro(pin: PinResult, quick: boolean, workDir: string): Promis
   } catch (error) {
     log(`micro-benchmarks FAILED: ${error instanceof Error ? error.message : String(error)}`);
     return null;
+  }
+}
+
+/** The subscriptions fan-out (subscriptions.ts pins itself and its server): bench/results/subscriptions.json, its targets line logged. */
+async function runSubscriptions(quick: boolean): Promise<void> {
+  const out = join(projectRoot, 'bench/results/subscriptions.json');
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [join(distBench, 'subscriptions.js'), '--out', out, '--mutations', quick ? '50' : '200'], { maxBuffer: 1 << 24 });
+    log(stdout.trim().split('\n').at(-1) ?? '');
+  } catch (error) {
+    log(`subscriptions benchmark FAILED: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -150,13 +150,22 @@ export class SubscriptionHub {
       if (group.last === undefined) [group.last, group.lastBody] = [answer, body];
     } else if (answer !== group.last) {
       [group.last, group.lastBody] = [answer, body];
-      for (const push of [...group.members]) push({ kind: 'next', body });
+      fanOut([...group.members], { kind: 'next', body });
     }
     if (only === undefined && group.again) {
       group.again = false;
       await this.#run(group, undefined);
     }
   }
+}
+
+/** Members sent to before the event loop gets a turn: a request arriving meanwhile waits for one slice, not for the whole fan-out. */
+const fanOutSlice = 64;
+
+function fanOut(members: readonly Push[], event: SubscriptionEvent, from = 0): void {
+  const end = Math.min(members.length, from + fanOutSlice);
+  for (let i = from; i < end; i++) (members[i] as Push)(event);
+  if (end < members.length) setImmediate(() => fanOut(members, event, end));
 }
 
 function readsAny(reads: ReadTypes, written: ReadonlySet<string> | 'all'): boolean {

@@ -1,0 +1,190 @@
+// Subscriptions fan-out (issue #15): the service pinned to the server core, 1,000 WebSocket clients
+// (graphql-transport-ws over `ws`) in this process on the load core, 10 subscriptions each.
+//  1. Mutation latency (HTTP, one at a time): with no subscription, with 10,000 idle subscriptions on
+//     another type, with 10,000 affected subscriptions sharing 10 documents (targets 1.2x and 3x).
+//  2. Delivery: each mutation changes the answer of one document's 1,000 subscribers; the time from the
+//     mutation's response to each changed answer (target p99 ≤ 100 ms); answers sent that did not change
+//     (target 0); every expected answer must arrive, and with the right value.
+//  3. Memory per idle subscription: the server's RSS with 10,000 idle subscriptions minus without.
+// Run: npm run build && node dist/bench/subscriptions.js [--out results/subscriptions.json] [--mutations 200]
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import WebSocket from 'ws';
+import { pinSelf } from './load/pin.js';
+import { spawnContender } from './load/spawn-contender.js';
+
+const { values } = parseArgs({ options: { out: { type: 'string' }, mutations: { type: 'string' }, sockets: { type: 'string' } }, strict: true });
+const mutations = Number(values.mutations ?? 200);
+const socketCount = Number(values.sockets ?? 1000);
+const perSocket = 10;
+const documents = 10;
+
+const schema = `type Item @withSubscription { id: ID! group: String! @search(by: [hash]) n: Int }
+type Other @withSubscription { id: ID! label: String! @search(by: [hash]) }`;
+
+const distRoot = resolve(import.meta.dirname, '..');
+const pin = pinSelf();
+const dataDir = mkdtempSync(join(tmpdir(), 'bench-subscriptions-'));
+const server = await spawnContender(pin, join(distRoot, 'server/main.js'), ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--ws-max-connections', String(socketCount + 10)]);
+
+async function post(body: unknown, path = '/graphql'): Promise<Record<string, unknown>> {
+  const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+async function gql(query: string, variables?: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const answer = await post({ query, variables });
+  if (answer['errors'] !== undefined) throw new Error(`${query}: ${JSON.stringify(answer['errors'])}`);
+  return answer;
+}
+
+const rssKb = (): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? NaN);
+const quantile = (values: readonly number[], q: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+};
+
+interface Subscriber {
+  readonly socket: WebSocket;
+  /** Per subscription id: arrival times and answers of its `next` messages. */
+  readonly received: Map<string, { at: number; n: unknown }[]>;
+}
+
+/** Opens `count` sockets, each subscribing `perSocket` times to document `documentOf(socket, k)`. */
+async function subscribe(count: number, documentOf: (socket: number, k: number) => string): Promise<Subscriber[]> {
+  const subscribers: Subscriber[] = [];
+  const ready: Promise<void>[] = [];
+  for (let s = 0; s < count; s++) {
+    const socket = new WebSocket(`${server.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+    const received = new Map<string, { at: number; n: unknown }[]>();
+    let firsts = 0;
+    ready.push(
+      new Promise((resolveReady, reject) => {
+        socket.on('error', reject);
+        socket.on('open', () => {
+          socket.send(JSON.stringify({ type: 'connection_init' }));
+          for (let k = 0; k < perSocket; k++) socket.send(JSON.stringify({ id: String(k), type: 'subscribe', payload: { query: documentOf(s, k) } }));
+        });
+        socket.on('message', (data) => {
+          const message = JSON.parse(data.toString()) as { type: string; id?: string; payload?: { data?: Record<string, { n?: unknown }[]> } };
+          if (message.type !== 'next' || message.id === undefined) return;
+          const list = received.get(message.id) ?? [];
+          list.push({ at: performance.now(), n: Object.values(message.payload?.data ?? {})[0]?.[0]?.n });
+          received.set(message.id, list);
+          if (list.length === 1 && ++firsts === perSocket) resolveReady();
+        });
+      }),
+    );
+    subscribers.push({ socket, received });
+    if (s % 100 === 99) await Promise.all(ready.slice(-100));
+  }
+  await Promise.all(ready);
+  return subscribers;
+}
+
+async function close(subscribers: readonly Subscriber[]): Promise<void> {
+  await Promise.all(subscribers.map((s) => new Promise<void>((done) => (s.socket.once('close', () => done()), s.socket.close()))));
+}
+
+/** `mutations` one-node updates, one at a time; their latencies (ms) and response times. */
+async function timedUpdates(from: number): Promise<{ latencies: number[]; answeredAt: number[] }> {
+  const latencies: number[] = [];
+  const answeredAt: number[] = [];
+  for (let i = 0; i < mutations; i++) {
+    const n = from + i;
+    const started = performance.now();
+    await gql('mutation ($g: String!, $n: Int) { updateItem(input: { filter: { group: { eq: $g } }, set: { n: $n } }) { numUids } }', { g: `g${n % documents}`, n });
+    const done = performance.now();
+    latencies.push(done - started);
+    answeredAt.push(done);
+    await new Promise((r) => setTimeout(r, 5)); // let the pushes of one mutation go before the next
+  }
+  return { latencies, answeredAt };
+}
+
+{
+  const response = await fetch(`${server.url}/admin/schema`, { method: 'POST', body: schema });
+  const text = await response.text();
+  if (!text.includes('Success')) throw new Error(`schema upload: ${text}`);
+}
+await gql(`mutation { addItem(input: [${Array.from({ length: documents * 10 }, (_, i) => `{ group: "g${i % documents}", n: 0 }`).join(',')}]) { numUids } }`);
+await gql(`mutation { addOther(input: [${Array.from({ length: documents }, (_, i) => `{ label: "l${i}" }`).join(',')}]) { numUids } }`);
+
+// Warm-up, then the baseline without subscriptions.
+await timedUpdates(0);
+const none = await timedUpdates(1_000_000);
+const rssBefore = rssKb();
+
+// 10,000 idle subscriptions on Other (10 documents).
+const idle = await subscribe(socketCount, (s, k) => `subscription { queryOther(filter: { label: { eq: "l${(s + k) % documents}" } }) { label } }`);
+await new Promise((r) => setTimeout(r, 500));
+const rssIdle = rssKb();
+const idleRun = await timedUpdates(2_000_000);
+const idleSent = idle.reduce((sum, s) => sum + [...s.received.values()].reduce((a, l) => a + l.length - 1, 0), 0);
+await close(idle);
+
+// 10,000 affected subscriptions on Item (10 documents, one per group: each mutation changes 1,000 answers).
+const affected = await subscribe(socketCount, (s, k) => `subscription { queryItem(filter: { group: { eq: "g${(s + k) % documents}" } }, first: 1) { n } }`);
+const affectedRun = await timedUpdates(3_000_000);
+await new Promise((r) => setTimeout(r, 500));
+const delays: number[] = [];
+let missing = 0;
+let unchangedSent = 0;
+let wrong = 0;
+for (let s = 0; s < affected.length; s++) {
+  for (let k = 0; k < perSocket; k++) {
+    const group = (s + k) % documents;
+    const pushes = (affected[s]?.received.get(String(k)) ?? []).slice(1); // after the first answer
+    let at = 0;
+    for (let i = 0; i < mutations; i++) {
+      const n = 3_000_000 + i;
+      if (n % documents !== group) continue;
+      const push = pushes[at];
+      if (push === undefined) {
+        missing++;
+        continue;
+      }
+      at++;
+      if (push.n !== n) wrong++;
+      delays.push(Math.max(0, push.at - (affectedRun.answeredAt[i] as number)));
+    }
+    unchangedSent += Math.max(0, pushes.length - at);
+  }
+}
+await close(affected);
+await server.stop();
+rmSync(dataDir, { recursive: true, force: true });
+
+const median = (values: readonly number[]): number => quantile(values, 0.5);
+const result = {
+  date: new Date().toISOString(),
+  sockets: socketCount,
+  subscriptions: socketCount * perSocket,
+  documents,
+  mutations,
+  pin: pin.note,
+  mutationLatencyMs: {
+    none: { p50: median(none.latencies), p99: quantile(none.latencies, 0.99) },
+    idle: { p50: median(idleRun.latencies), p99: quantile(idleRun.latencies, 0.99) },
+    affected: { p50: median(affectedRun.latencies), p99: quantile(affectedRun.latencies, 0.99) },
+  },
+  idleRatio: median(idleRun.latencies) / median(none.latencies),
+  affectedRatio: median(affectedRun.latencies) / median(none.latencies),
+  deliveryMs: { p50: quantile(delays, 0.5), p99: quantile(delays, 0.99), max: quantile(delays, 1) },
+  delivered: delays.length,
+  missing,
+  wrong,
+  unchangedSent: unchangedSent + idleSent,
+  bytesPerIdleSubscription: Math.round(((rssIdle - rssBefore) * 1024) / (socketCount * perSocket)),
+};
+console.log(JSON.stringify(result, null, 2));
+console.log(
+  `targets: idle ${result.idleRatio.toFixed(2)}x (≤ 1.2) ${result.idleRatio <= 1.2 ? 'PASS' : 'MISS'}; affected ${result.affectedRatio.toFixed(2)}x (≤ 3) ${result.affectedRatio <= 3 ? 'PASS' : 'MISS'}; ` +
+    `delivery p99 ${result.deliveryMs.p99.toFixed(1)} ms (≤ 100) ${result.deliveryMs.p99 <= 100 ? 'PASS' : 'MISS'}; unchanged sent ${result.unchangedSent} (0) ${result.unchangedSent === 0 ? 'PASS' : 'MISS'}; ` +
+    `missing ${missing}, wrong ${wrong}; memory ${result.bytesPerIdleSubscription} B per idle subscription (≤ 2048) ${result.bytesPerIdleSubscription <= 2048 ? 'PASS' : 'MISS'}`,
+);
+if (values.out !== undefined) writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);
+if (missing > 0 || wrong > 0) process.exitCode = 1;
