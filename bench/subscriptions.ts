@@ -1,5 +1,5 @@
 // Subscriptions fan-out (issue #15): the service pinned to the server core, 1,000 WebSocket clients
-// (graphql-transport-ws over `ws`) in this process on the load core, 10 subscriptions each.
+// (graphql-transport-ws over `ws`, in a worker thread: subscriptions-clients.ts) on the load core, 10 each.
 //  1. Mutation latency (HTTP, one at a time): with no subscription, with 10,000 idle subscriptions on
 //     another type, with 10,000 affected subscriptions sharing 10 documents (targets 1.2x and 3x).
 //  2. Delivery: each mutation changes the answer of one document's 1,000 subscribers; the time from the
@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import WebSocket from 'ws';
+import { Worker } from 'node:worker_threads';
 import { pinSelf } from './load/pin.js';
 import { spawnContender } from './load/spawn-contender.js';
 
@@ -47,47 +47,21 @@ const quantile = (values: readonly number[], q: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 };
 
-interface Subscriber {
-  readonly socket: WebSocket;
-  /** Per subscription id: arrival times and answers of its `next` messages. */
-  readonly received: Map<string, { at: number; n: unknown }[]>;
-}
-
-/** Opens `count` sockets, each subscribing `perSocket` times to document `documentOf(socket, k)`. */
-async function subscribe(count: number, documentOf: (socket: number, k: number) => string): Promise<Subscriber[]> {
-  const subscribers: Subscriber[] = [];
-  const ready: Promise<void>[] = [];
-  for (let s = 0; s < count; s++) {
-    const socket = new WebSocket(`${server.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
-    const received = new Map<string, { at: number; n: unknown }[]>();
-    let firsts = 0;
-    ready.push(
-      new Promise((resolveReady, reject) => {
-        socket.on('error', reject);
-        socket.on('open', () => {
-          socket.send(JSON.stringify({ type: 'connection_init' }));
-          for (let k = 0; k < perSocket; k++) socket.send(JSON.stringify({ id: String(k), type: 'subscribe', payload: { query: documentOf(s, k) } }));
-        });
-        socket.on('message', (data) => {
-          const message = JSON.parse(data.toString()) as { type: string; id?: string; payload?: { data?: Record<string, { n?: unknown }[]> } };
-          if (message.type !== 'next' || message.id === undefined) return;
-          const list = received.get(message.id) ?? [];
-          list.push({ at: performance.now(), n: Object.values(message.payload?.data ?? {})[0]?.[0]?.n });
-          received.set(message.id, list);
-          if (list.length === 1 && ++firsts === perSocket) resolveReady();
-        });
-      }),
-    );
-    subscribers.push({ socket, received });
-    if (s % 100 === 99) await Promise.all(ready.slice(-100));
-  }
-  await Promise.all(ready);
-  return subscribers;
-}
-
-async function close(subscribers: readonly Subscriber[]): Promise<void> {
-  await Promise.all(subscribers.map((s) => new Promise<void>((done) => (s.socket.once('close', () => done()), s.socket.close()))));
-}
+/** The subscribers live in a worker thread, so their message handling does not delay this thread's mutation timings. */
+const clients = new Worker(new URL('./subscriptions-clients.js', import.meta.url), { workerData: { url: `${server.url.replace('http', 'ws')}/graphql`, perSocket } });
+const replies: ((value: unknown) => void)[] = [];
+clients.on('message', (value: unknown) => replies.shift()?.(value));
+clients.on('error', (error) => {
+  console.error(error);
+  process.exit(1);
+});
+const ask = <T>(command: Record<string, unknown>): Promise<T> =>
+  new Promise((resolveReply) => {
+    replies.push(resolveReply as (value: unknown) => void);
+    clients.postMessage(command);
+  });
+/** Per socket, per subscription id: arrival times (ms since the epoch) and the first item's `n` of its `next` messages. */
+type Received = { at: number; n: unknown }[][][];
 
 /** `mutations` one-node updates, one at a time; their latencies (ms) and response times. */
 async function timedUpdates(from: number): Promise<{ latencies: number[]; answeredAt: number[] }> {
@@ -99,7 +73,7 @@ async function timedUpdates(from: number): Promise<{ latencies: number[]; answer
     await gql('mutation ($g: String!, $n: Int) { updateItem(input: { filter: { group: { eq: $g } }, set: { n: $n } }) { numUids } }', { g: `g${n % documents}`, n });
     const done = performance.now();
     latencies.push(done - started);
-    answeredAt.push(done);
+    answeredAt.push(performance.timeOrigin + done);
     await new Promise((r) => setTimeout(r, 5)); // let the pushes of one mutation go before the next
   }
   return { latencies, answeredAt };
@@ -119,17 +93,19 @@ const none = await timedUpdates(1_000_000);
 const rssBefore = rssKb();
 
 // 10,000 idle subscriptions on Other (10 documents).
-const idle = await subscribe(socketCount, (s, k) => `subscription { queryOther(filter: { label: { eq: "l${(s + k) % documents}" } }) { label } }`);
+await ask({ open: socketCount, documents, kind: 'Other' });
 await new Promise((r) => setTimeout(r, 500));
 const rssIdle = rssKb();
 const idleRun = await timedUpdates(2_000_000);
-const idleSent = idle.reduce((sum, s) => sum + [...s.received.values()].reduce((a, l) => a + l.length - 1, 0), 0);
-await close(idle);
+const idle = await ask<Received>({ close: true });
+const idleSent = idle.reduce((sum, socket) => sum + socket.reduce((a, list) => a + list.length - 1, 0), 0);
 
 // 10,000 affected subscriptions on Item (10 documents, one per group: each mutation changes 1,000 answers).
-const affected = await subscribe(socketCount, (s, k) => `subscription { queryItem(filter: { group: { eq: "g${(s + k) % documents}" } }, first: 1) { n } }`);
+await ask({ open: socketCount, documents, kind: 'Item' });
 const affectedRun = await timedUpdates(3_000_000);
 await new Promise((r) => setTimeout(r, 500));
+const affected = await ask<Received>({ close: true });
+await clients.terminate();
 const delays: number[] = [];
 let missing = 0;
 let unchangedSent = 0;
@@ -137,7 +113,7 @@ let wrong = 0;
 for (let s = 0; s < affected.length; s++) {
   for (let k = 0; k < perSocket; k++) {
     const group = (s + k) % documents;
-    const pushes = (affected[s]?.received.get(String(k)) ?? []).slice(1); // after the first answer
+    const pushes = (affected[s]?.[k] ?? []).slice(1); // after the first answer
     let at = 0;
     for (let i = 0; i < mutations; i++) {
       const n = 3_000_000 + i;
@@ -154,7 +130,6 @@ for (let s = 0; s < affected.length; s++) {
     unchangedSent += Math.max(0, pushes.length - at);
   }
 }
-await close(affected);
 await server.stop();
 rmSync(dataDir, { recursive: true, force: true });
 

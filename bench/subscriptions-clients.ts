@@ -1,0 +1,59 @@
+// The subscribers of bench/subscriptions.ts, in a worker thread: `{open, documents, kind}` opens that
+// many sockets (graphql-transport-ws), each with `perSocket` subscriptions to one of `documents`
+// documents on `kind`, and answers once every first answer arrived; `{close: true}` closes them and
+// answers with what each subscription received (arrival time since the epoch, the first item's `n`).
+
+import { parentPort, workerData } from 'node:worker_threads';
+import WebSocket from 'ws';
+
+const { url, perSocket } = workerData as { url: string; perSocket: number };
+let sockets: { socket: WebSocket; received: { at: number; n: unknown }[][] }[] = [];
+
+function documentOf(kind: string, group: number): string {
+  return kind === 'Item'
+    ? `subscription { queryItem(filter: { group: { eq: "g${group}" } }, first: 1) { n } }`
+    : `subscription { queryOther(filter: { label: { eq: "l${group}" } }) { label } }`;
+}
+
+async function open(count: number, documents: number, kind: string): Promise<void> {
+  const ready: Promise<void>[] = [];
+  for (let s = 0; s < count; s++) {
+    const socket = new WebSocket(url, 'graphql-transport-ws');
+    const received: { at: number; n: unknown }[][] = Array.from({ length: perSocket }, () => []);
+    let firsts = 0;
+    ready.push(
+      new Promise((resolve, reject) => {
+        socket.on('error', reject);
+        socket.on('open', () => {
+          socket.send(JSON.stringify({ type: 'connection_init' }));
+          for (let k = 0; k < perSocket; k++) socket.send(JSON.stringify({ id: String(k), type: 'subscribe', payload: { query: documentOf(kind, (s + k) % documents) } }));
+        });
+        socket.on('message', (data) => {
+          const at = performance.timeOrigin + performance.now();
+          const message = JSON.parse(data.toString()) as { type: string; id?: string; payload?: { data?: Record<string, { n?: unknown }[]> } };
+          if (message.type !== 'next' || message.id === undefined) return;
+          const list = received[Number(message.id)];
+          if (list === undefined) return;
+          list.push({ at, n: Object.values(message.payload?.data ?? {})[0]?.[0]?.n });
+          if (list.length === 1 && ++firsts === perSocket) resolve();
+        });
+      }),
+    );
+    sockets.push({ socket, received });
+    if (s % 100 === 99) await Promise.all(ready.slice(-100));
+  }
+  await Promise.all(ready);
+}
+
+async function close(): Promise<{ at: number; n: unknown }[][][]> {
+  const all = sockets;
+  sockets = [];
+  await Promise.all(all.map(({ socket }) => new Promise<void>((done) => (socket.once('close', () => done()), socket.close()))));
+  return all.map(({ received }) => received);
+}
+
+parentPort?.on('message', (command: { open?: number; documents?: number; kind?: string; close?: boolean }) => {
+  const reply = (value: unknown): void => parentPort?.postMessage(value);
+  if (command.open !== undefined) void open(command.open, command.documents ?? 1, command.kind ?? 'Item').then(() => reply(true));
+  else if (command.close === true) void close().then(reply);
+});
