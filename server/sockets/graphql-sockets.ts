@@ -167,6 +167,7 @@ class GraphqlSocket implements SocketSession {
         }
         this.#send({ type: 'connection_ack' });
         this.#send({ type: 'ka' });
+        clearInterval(this.#keepAlive); // a repeated connection_init (the legacy protocol allows it) keeps one timer
         this.#keepAlive = setInterval(() => this.#send({ type: 'ka' }), this.limits.keepAliveMs);
         this.#keepAlive.unref();
         return;
