@@ -11,9 +11,10 @@ import { askWithoutExtensions, send, uploadSchema, uploadSucceeded } from './hel
 import { startWithSchema, type ServerProcess } from './helpers/server-process.js';
 
 const schema = `type Todo @withSubscription { id: ID! text: String! @search(by: [term]) done: Boolean }
-type Note { id: ID! text: String }
+type Note @generate(subscription: true) { id: ID! text: String }
 type Pet @withSubscription { id: ID! name: String! @search(by: [hash]) owner: Owner }
 type Owner { id: ID! name: String! @search(by: [hash]) pets: [Pet] @hasInverse(field: owner) }
+type Plain { id: ID! name: String }
 type Query { petNames(name: String!): [Pet] @withSubscription @custom(dql: "query q($name: string) { petNames(func: type(Pet)) @filter(eq(Pet.name, $name)) { name: Pet.name } }") }
 `;
 let server: ServerProcess;
@@ -114,12 +115,21 @@ describe('graphql-transport-ws (the graphql-ws client)', () => {
     stop();
   });
 
+  it('@generate(subscription: true) types and aggregate<T> subscriptions', async () => {
+    const got = collector<unknown>();
+    const stop = client.subscribe({ query: 'subscription { aggregateNote { count } }' }, { next: (v) => got.push(dataOf(v)), error: (e) => got.push({ error: e }), complete: () => undefined });
+    const before = ((await got.next(1)) as { data: { aggregateNote: { count: number } } }).data.aggregateNote.count;
+    await gql('mutation { addNote(input: [{ text: "counted" }]) { numUids } }');
+    expect(await got.next(2)).toEqual({ data: { aggregateNote: { count: before + 1 } } });
+    stop();
+  });
+
   it('refuses an operation that is not a subscription, and a custom HTTP field, with an error message', async () => {
     const refused = collector<unknown>();
     client.subscribe({ query: '{ queryTodo { text } }' }, { next: () => undefined, error: (e) => refused.push(e), complete: () => undefined });
     expect(await refused.next(1)).toEqual([{ message: 'given GraphQL operation is not a subscription' }]);
-    client.subscribe({ query: 'subscription { queryNote { text } }' }, { next: () => undefined, error: (e) => refused.push(e), complete: () => undefined });
-    expect(await refused.next(2)).toEqual([{ message: 'Cannot query field "queryNote" on type "Subscription". Did you mean "queryTodo" or "queryPet"?', locations: [{ line: 1, column: 16 }] }]);
+    client.subscribe({ query: 'subscription { queryPlain { name } }' }, { next: () => undefined, error: (e) => refused.push(e), complete: () => undefined });
+    expect(await refused.next(2)).toEqual([{ message: 'Cannot query field "queryPlain" on type "Subscription". Did you mean "queryPet", "queryTodo", or "queryNote"?', locations: [{ line: 1, column: 16 }] }]);
   });
 });
 
@@ -217,7 +227,7 @@ describe('protocol refusals (raw sockets)', () => {
     legacy.send({ type: 'connection_init' });
     legacy.send({ type: 'start', id: 's', payload: { query: 'subscription { queryTodo(first: 1) { id } }' } });
     await legacy.messages.next(3);
-    expect(await gql('{ aggregateNote { count } }')).toEqual({ data: { aggregateNote: { count: 2 } } });
+    expect(await gql('{ aggregateNote { count } }')).toEqual({ data: { aggregateNote: { count: 3 } } });
     expect(await uploadSchema(server.url, schema)).toEqual(uploadSucceeded);
     expect(await legacy.messages.next(4)).toEqual({ type: 'complete', id: 's' });
     legacy.socket.close();
@@ -303,6 +313,24 @@ describe('limits (flags) and a client that never reads', () => {
     });
     return { socket, messages, closed, opened };
   };
+
+  it('a flood of connections dropped without closing: HTTP answered throughout, every place freed', async () => {
+    for (let round = 0; round < 20; round++) {
+      const a = open();
+      const b = open('graphql-ws');
+      await Promise.all([a.opened, b.opened]);
+      a.socket.send(JSON.stringify({ type: 'connection_init' }));
+      a.socket.send(JSON.stringify({ id: 'x', type: 'subscribe', payload: { query: 'subscription { queryTodo(first: 1) { text } }' } }));
+      b.socket.send(JSON.stringify({ type: 'start', id: 'y', payload: { query: 'subscription { queryTodo(first: 1) { text } }' } }));
+      a.socket.terminate();
+      b.socket.terminate();
+      expect(await askWithoutExtensions(limited.url, '{ __typename }')).toEqual({ data: { __typename: 'Query' } });
+    }
+    await pause(200);
+    const metrics = (await send(`${limited.url}/metrics`)).text;
+    expect(metrics).toContain('\ngraphdb_ws_connections 0\n');
+    expect(metrics).toContain('\ngraphdb_subscriptions 0\n');
+  });
 
   it('no connection_init within --ws-init-timeout-ms: 4408', async () => {
     const idle = open();
