@@ -24,6 +24,8 @@ export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: F
   const type = ctx.typeModel(root.type ?? '');
   const args = ctx.argumentsOf(plan);
   const cascade = cascadeFor(plan, undefined, ctx.variables);
+  // Under ACL without READ on dgraph.type, Dgraph removes the `type(T)` root: nothing is found.
+  if (ctx.acl !== undefined && !ctx.acl.findsTypes) return root.kind === 'query' || root.kind === 'similarById' || root.kind === 'similarByEmbedding' ? [] : null;
   switch (root.kind) {
     case 'get': {
       const id = getTarget(ctx, type, args, plan);
