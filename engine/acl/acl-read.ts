@@ -12,6 +12,7 @@
 
 import type { GraphQLRequest } from '../api.js';
 import type { TypeModel } from '../schema/model.js';
+import type { KeyLookup } from '../plan/get-plan.js';
 import { aclPredicates, READ, type AclState } from './acl-state.js';
 
 export class AclReads {
@@ -34,6 +35,18 @@ export class AclReads {
   /** Without READ on dgraph.type, `type(T)` roots are removed: nothing is found. */
   get findsTypes(): boolean {
     return this.reads('dgraph.type');
+  }
+
+  /**
+   * get<T>'s key lookups as query_rewriter.rewriteAsGet puts them: without an id the first `@id`
+   * argument (by name) is the root function, so an unreadable one finds nothing (undefined); every
+   * other `@id` key is a filter leaf, dropped when unreadable.
+   */
+  getKeys(keys: readonly KeyLookup[]): readonly KeyLookup[] | undefined {
+    const xids = keys.filter((k) => k.op === 'xid').sort((a, b) => (a.arg < b.arg ? -1 : a.arg > b.arg ? 1 : 0));
+    const root = keys.some((k) => k.op === 'uid') ? undefined : xids[0];
+    if (root !== undefined && !this.reads(root.model.predicate)) return undefined;
+    return keys.filter((k) => k.op === 'uid' || this.reads(k.model.predicate));
   }
 
   /** Whether `value` (arguments or a filter) was pruned by this view. */

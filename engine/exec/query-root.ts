@@ -166,7 +166,9 @@ export function getTarget(ctx: ExecContext, type: TypeModel, args: Record<string
 function runGet(ctx: ExecContext, type: TypeModel, getPlan: GetPlan, args: Record<string, unknown>, fieldName: string): number | undefined {
   const store = ctx.graph.store;
   let found: number | undefined;
-  for (const key of getPlan.keys) {
+  const keys = ctx.acl === undefined ? getPlan.keys : ctx.acl.getKeys(getPlan.keys);
+  if (keys === undefined) return undefined;
+  for (const key of keys) {
     if (key.op === 'uid') {
       const raw = String(args[key.arg]);
       const id = GraphStore.parseUid(raw);

@@ -21,6 +21,7 @@ type Author {
   name: String! @search(by: [hash])
   secret: String! @search(by: [hash])
   age: Int @search
+  handle: String @id
   posts: [Post] @hasInverse(field: author)
 }
 type Post {
@@ -77,7 +78,7 @@ describe('ACL read permissions', () => {
     expect(
       await graphql(
         `mutation { addAuthor(input: [
-          {name: "Ann", secret: "s1", age: 30, posts: [{title: "first post", score: 5}, {title: "second post", score: 9}]},
+          {name: "Ann", secret: "s1", age: 30, handle: "ann", posts: [{title: "first post", score: 5}, {title: "second post", score: 9}]},
           {name: "Ben", secret: "s2", age: 40}]) { numUids } }`,
         groot,
       ),
@@ -163,6 +164,10 @@ describe('ACL read permissions', () => {
     expect(await graphql(`{ queryAuthor { name } getAuthor(id: "${id}") { name } aggregateAuthor { count } }`, bob)).toEqual({
       data: { queryAuthor: [], getAuthor: null, aggregateAuthor: null },
     });
+    // An unreadable @id: the root function of a get by it alone (nothing found), a dropped filter leaf beside an id.
+    const byHandle = `{ byHandle: getAuthor(handle: "ann") { name } both: getAuthor(id: "${id}", handle: "nobody") { name } }`;
+    expect(await graphql(byHandle, alice)).toEqual({ data: { byHandle: null, both: { name: 'Ann' } } });
+    expect(await graphql(byHandle, groot)).toEqual({ data: { byHandle: { name: 'Ann' }, both: null } });
     const get = `{ getAuthor(id: "${id}") { name secret } }`;
     expect(await graphql(get, alice)).toEqual({
       errors: [{ message: nonNullMissing('secret', 'String!'), locations: [{ line: 1, column: get.indexOf('secret') + 1 }], path: ['getAuthor', 'secret'] }],
