@@ -88,13 +88,22 @@ export function readObject(
     }
     result[plan.responseName] = value;
   }
-  if (cascade !== undefined && !passesCascade(cascade, result, plans, (name) => hasStoredValue(ctx, id, type, name))) return CASCADED;
+  if (cascade !== undefined && !passesCascade(cascade, result, ctx.acl === undefined ? plans : readablePlans(ctx, type, plans), (name) => hasStoredValue(ctx, id, type, name))) return CASCADED;
   return result;
+}
+
+/** Under ACL, `@cascade` checks only the fields left in Dgraph's pruned query (the readable ones). */
+function readablePlans(ctx: ExecContext, type: TypeModel, plans: readonly FieldPlan[]): readonly FieldPlan[] {
+  return plans.filter((plan) => {
+    const field = type.fields.get(plan.fieldName);
+    return field === undefined || ctx.acl?.reads(field.predicate) !== false;
+  });
 }
 
 function hasStoredValue(ctx: ExecContext, id: number, type: TypeModel, name: string): boolean {
   const field = type.fields.get(name);
   if (field === undefined) return false;
+  if (ctx.acl !== undefined && !ctx.acl.reads(field.predicate)) return true; // not in the pruned query: not checked
   if (field.kind === 'id') return true;
   if (isEdgeField(field)) return edgeTargets(ctx, id, field).length > 0;
   return storedScalar(ctx, field, id) !== undefined;

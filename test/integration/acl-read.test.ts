@@ -145,6 +145,16 @@ describe('ACL read permissions', () => {
     });
   });
 
+  it('@cascade checks only the readable fields (the others are not in the pruned query)', async () => {
+    const query = '{ queryPost(order: {asc: title}) @cascade { title score } }';
+    expect(await graphql('mutation { addPost(input: [{title: "unscored"}]) { numUids } }', groot)).toEqual({ data: { addPost: { numUids: 1 } } });
+    expect(await graphql(query, groot)).toEqual({ data: { queryPost: [{ title: 'first post', score: 5 }, { title: 'second post', score: 9 }] } });
+    expect(await graphql(query, alice)).toEqual({
+      data: { queryPost: [{ title: 'first post', score: null }, { title: 'second post', score: null }, { title: 'unscored', score: null }] },
+    });
+    expect(await graphql('mutation { deletePost(filter: {title: {anyofterms: "unscored"}}) { numUids } }', groot)).toEqual({ data: { deletePost: { numUids: 1 } } });
+  });
+
   it('orders on unreadable predicates are dropped, the readable keys after them kept', async () => {
     expect(await graphql('{ queryAuthor(order: {asc: secret, then: {desc: name}}) { name } }', alice)).toEqual({ data: { queryAuthor: [{ name: 'Ben' }, { name: 'Ann' }] } });
   });
