@@ -53,6 +53,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('ACL read permissions', () => {
   let server: ServerProcess;
+  const dataDir = join(dir, 'data');
+  const serverArgs = ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--acl-secret-file', secretFile, '--snapshot-interval', '0'];
   let groot: string;
   /** readers: some predicates of Author and Post; notype: Author.name without dgraph.type; everything: dgraph.all. */
   let alice: string;
@@ -61,9 +63,8 @@ describe('ACL read permissions', () => {
   const graphql = (query: string, token: string): Promise<unknown> => post(server.url, '/graphql', query, token);
 
   beforeAll(async () => {
-    const dataDir = join(dir, 'data');
     mkdirSync(dataDir);
-    server = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--acl-secret-file', secretFile, '--snapshot-interval', '0'] });
+    server = await startServer({ rawArgs: serverArgs });
     groot = await login(server.url, 'groot', 'password');
     const admin = (query: string): Promise<unknown> => post(server.url, '/admin', query, groot);
     await admin(`mutation { addGroup(input: [
@@ -210,5 +211,28 @@ describe('ACL read permissions', () => {
       data: { queryAuthor: [null, null] },
     });
     expect(await graphql(secrets, await login(server.url, 'alice', 'alicepass'))).toEqual({ data: { queryAuthor: [{ secret: 's1' }, { secret: 's2' }] } });
+  });
+
+  it('after a restart the same groups read the same (ACL data and the graph restored)', async () => {
+    await server.stop();
+    server = await startServer({ rawArgs: serverArgs });
+    const query = '{ queryAuthor(filter: {secret: {eq: "s1"}}, order: {asc: name}) { name age posts(order: {asc: title}) { title score author { name } } } }';
+    const [bobNow, aliceNow] = await Promise.all([login(server.url, 'bob', 'bobpass1'), login(server.url, 'alice', 'alicepass')]);
+    expect(await graphql(query, bobNow)).toEqual({ data: { queryAuthor: [] } });
+    // alice: readers (Post.score readable since the updateGroup) and everything (dgraph.all).
+    expect(await graphql(query, aliceNow)).toEqual({
+      data: {
+        queryAuthor: [
+          {
+            name: 'Ann',
+            age: 30,
+            posts: [
+              { title: 'first post', score: 5, author: { name: 'Ann' } },
+              { title: 'second post', score: 9, author: { name: 'Ann' } },
+            ],
+          },
+        ],
+      },
+    });
   });
 });
