@@ -31,6 +31,8 @@ export const refusals = {
   invalidMethod: () => new HttpError(400, httpMessages.invalidMethod, 'ErrorInvalidMethod'),
   missingKey: () => new HttpError(401, httpMessages.missingKey, 'ErrorUnauthorized'),
   wrongKey: () => new HttpError(401, httpMessages.wrongKey, 'ErrorUnauthorized'),
+  /** With ACL on, a route only a guardian may use (Engine.guardianRefusal's text). */
+  notGuardian: (reason: string) => new HttpError(403, reason, 'ErrorUnauthorized'),
   notFound: (path: string) => new HttpError(404, httpMessages.notFound(path)),
   badMethod: () => new HttpError(405, httpMessages.badMethod, undefined, { Allow: 'GET, POST, OPTIONS' }),
   tooLarge: (limit: number) => new HttpError(413, httpMessages.tooLarge(limit)),

@@ -2,7 +2,7 @@
 // or this service's X-Service-AccessToken). Dgraph checks it where the GraphQL layer calls the store
 // (edgraph's authorizeQuery / authorizeMutation), so its refusal reads as a failed execution;
 // introspection still answers. A non-guardian's mutation needs WRITE on every predicate it writes
-// (acl-writes.ts); what it may read is not checked yet.
+// (acl-writes.ts); what it may read is recorded for the executor (acl-read.ts).
 
 import { Kind, type GraphQLSchema } from 'graphql';
 import type { SchemaModel } from '../schema/model.js';
@@ -13,6 +13,8 @@ import { blockedWrites, noAccessJwt, unauthorizedToMutate, type Acl } from './ac
 import { writtenPredicates } from './acl-writes.js';
 import type { AclCaller, TokenCheck } from './acl-tokens.js';
 import { GUARDIANS } from './acl-state.js';
+import { aclReads, setRequestReads } from './acl-read.js';
+import type { GraphQLRequest } from '../api.js';
 
 /** The access token of a request (lower-cased header names). */
 export function accessToken(headers: Readonly<Record<string, string>>): string | undefined {
@@ -28,12 +30,15 @@ export function gateGraphql(
   prepared: PreparedOperation,
   schema: GraphQLSchema,
   model: SchemaModel | undefined,
-  headers: Readonly<Record<string, string>>,
+  request: GraphQLRequest,
 ): RefusedResult | undefined | Promise<RefusedResult | undefined> {
-  const check = acl.check(accessToken(headers));
+  const check = acl.check(accessToken(request.headers));
   const decide = (result: TokenCheck): RefusedResult | undefined => {
     if (!result.ok) return refuse(prepared, schema, 0, rpcError('Unauthenticated', result.message));
-    if (prepared.operation.operation !== 'mutation' || model === undefined || isGuardian(result.caller)) return undefined;
+    if (isGuardian(result.caller)) return undefined;
+    // Queries and mutation payloads read what the caller's groups may read (their rules as they are now).
+    setRequestReads(request, aclReads(acl.state, result.caller.groups));
+    if (prepared.operation.operation !== 'mutation' || model === undefined) return undefined;
     return refuseWrites(acl, result.caller, prepared, schema, model);
   };
   return check instanceof Promise ? check.then(decide) : decide(check);

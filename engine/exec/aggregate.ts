@@ -67,7 +67,7 @@ function fieldAggregate(ctx: ExecContext, type: TypeModel, matches: Matches, nam
   const suffix = suffixes.find((s) => name.endsWith(s));
   if (suffix === undefined) return null;
   const field = type.fields.get(name.slice(0, -suffix.length));
-  if (field === undefined) return null;
+  if (field === undefined || (ctx.acl !== undefined && !ctx.acl.reads(field.predicate))) return null;
   const store = ctx.graph.store;
   const column = store.scalar(field.predicate);
   const numbers = field.languages === undefined ? column.numbers() : undefined;

@@ -1,6 +1,6 @@
 // Per-request execution state shared by the query and mutation code.
 
-import { getArgumentValues, type FieldNode, type GraphQLSchema } from 'graphql';
+import { getArgumentValues, getNamedType, type FieldNode, type GraphQLOutputType, type GraphQLSchema } from 'graphql';
 import { wireError, type WireError } from '../errors/wire-error.js';
 import type { FieldPlan } from '../plan/selection-plan.js';
 import type { EdgeRun } from '../plan/explain.js';
@@ -9,6 +9,7 @@ import type { Graph } from './graph.js';
 import { QueryBudget } from './query-budget.js';
 import { cacheCounters } from '../util/cache-stats.js';
 import type { RequestRules } from '../auth/rule-eval.js';
+import type { AclReads } from '../acl/acl-read.js';
 
 /** A response path as a linked list: cheap to extend per field, turned into an array only for errors. */
 export interface Path {
@@ -73,6 +74,8 @@ export class ExecContext {
   touched = 0;
   /** The request's `@auth` query rules (auth/rule-eval.ts); undefined when nothing it reads is restricted. */
   auth: RequestRules | undefined;
+  /** Under ACL, what a non-guardian's groups may read (acl/acl-read.ts); undefined: everything. */
+  acl: AclReads | undefined;
 
   constructor(
     readonly model: SchemaModel,
@@ -91,7 +94,14 @@ export class ExecContext {
 
   /** Coerced argument values of a field (see coerceArguments). */
   argumentsOf(plan: FieldPlan): Readonly<Record<string, unknown>> {
-    return coerceArguments(plan, this.variables);
+    const args = coerceArguments(plan, this.variables);
+    return this.acl === undefined || plan.definition === undefined ? args : this.acl.arguments(this.#filteredType(plan.definition.type), args);
+  }
+
+  /** The type a field's `filter` and `order` name fields of (`<T>AggregateResult` fields filter `T`). */
+  #filteredType(type: GraphQLOutputType): TypeModel | undefined {
+    const name = getNamedType(type).name;
+    return this.model.types.get(name) ?? (name.endsWith('AggregateResult') ? this.model.types.get(name.slice(0, -'AggregateResult'.length)) : undefined);
   }
 
   /** `@skip` / `@include`: the field runs if any of its occurrences is included. */

@@ -29,6 +29,7 @@ import { explainEdge } from '../plan/explain.js';
 import { AuthRules } from '../auth/auth-rules.js';
 import { RequestRules, RuleCache } from '../auth/rule-eval.js';
 import { restrictedReads, type RestrictedReads } from '../auth/rule-reach.js';
+import { requestReads } from '../acl/acl-read.js';
 
 /** Failed direct-JSON attempts after which an operation always takes the general path. */
 const maxDirectMisses = 4;
@@ -132,7 +133,8 @@ export class Executor {
    * request needs `run`: not a query, EXPLAIN asked for, or some field needs the general path.
    */
   writeDirect(prepared: PreparedOperation, request: GraphQLRequest, budget = new QueryBudget(this.limits), claims?: Readonly<Record<string, unknown>>): Buffer | undefined {
-    if (!this.directJson || prepared.operation.operation !== 'query' || (this.debug && wantsExplain(request.extensions))) return undefined;
+    // ACL read restrictions are applied on the general path only.
+    if (!this.directJson || prepared.operation.operation !== 'query' || (this.debug && wantsExplain(request.extensions)) || requestReads(request) !== undefined) return undefined;
     const restricted = claims === undefined ? 'none' : this.#restrictedReads(prepared);
     if (restricted === 'nested') return undefined;
     return this.#writeQuery(prepared, budget, restricted === 'roots' ? claims : undefined);
@@ -145,6 +147,7 @@ export class Executor {
   async run(prepared: PreparedOperation, request: GraphQLRequest, budget?: QueryBudget, claims?: Readonly<Record<string, unknown>>): Promise<ExecutionResult> {
     const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema, budget);
     if (claims !== undefined && this.#auth !== undefined) ctx.auth = new RequestRules(this.#auth, claims, ctx);
+    ctx.acl = requestReads(request);
     const running: Running = { root: undefined };
     try {
       return await this.#run(ctx, prepared, request, running);

@@ -38,7 +38,8 @@ export function queryPlanFor(ctx: ExecContext, rootName: string, type: TypeModel
   const count = store.countOfType(type.name);
   let shapes = plansByOccurrence.get(occurrence);
   if (shapes === undefined) plansByOccurrence.set(occurrence, (shapes = new Map()));
-  const key = shapeKey(occurrence, args, ctx.variables);
+  // Arguments ACL pruned (acl/acl-read.ts) are planned apart: a static shape's one plan is the unpruned one.
+  const key = ctx.acl?.changed(args) === true ? `acl|${planShapeKey(args)}` : shapeKey(occurrence, args, ctx.variables);
   const cached = shapes.get(key);
   if (fresh(cached, count)) {
     cacheCounters.plan.hits++;
@@ -90,7 +91,12 @@ export function edgeFilterPlanFor(ctx: ExecContext, occurrence: FieldPlan, type:
   let shapes = edgeFilterPlans.get(occurrence);
   if (shapes === undefined) edgeFilterPlans.set(occurrence, (shapes = new Map()));
   const shape = occurrence.argumentShape;
-  const key = shape.kind === 'static' || holdsSingleScalars(shape.variables, ctx.variables) ? type.name : `${type.name}|${filterShape(filter)}`;
+  const key =
+    ctx.acl?.changed(filter) === true
+      ? `${type.name}|acl|${filterShape(filter)}`
+      : shape.kind === 'static' || holdsSingleScalars(shape.variables, ctx.variables)
+        ? type.name
+        : `${type.name}|${filterShape(filter)}`;
   const store = ctx.graph.store;
   const count = store.countOfType(type.name);
   const cached = shapes.get(key);

@@ -24,6 +24,8 @@ export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: F
   const type = ctx.typeModel(root.type ?? '');
   const args = ctx.argumentsOf(plan);
   const cascade = cascadeFor(plan, undefined, ctx.variables);
+  // Under ACL without READ on dgraph.type, Dgraph removes the `type(T)` root: nothing is found.
+  if (ctx.acl !== undefined && !ctx.acl.findsTypes) return root.kind === 'query' || root.kind === 'similarById' || root.kind === 'similarByEmbedding' ? [] : null;
   switch (root.kind) {
     case 'get': {
       const id = getTarget(ctx, type, args, plan);
@@ -164,7 +166,9 @@ export function getTarget(ctx: ExecContext, type: TypeModel, args: Record<string
 function runGet(ctx: ExecContext, type: TypeModel, getPlan: GetPlan, args: Record<string, unknown>, fieldName: string): number | undefined {
   const store = ctx.graph.store;
   let found: number | undefined;
-  for (const key of getPlan.keys) {
+  const keys = ctx.acl === undefined ? getPlan.keys : ctx.acl.getKeys(getPlan.keys);
+  if (keys === undefined) return undefined;
+  for (const key of keys) {
     if (key.op === 'uid') {
       const raw = String(args[key.arg]);
       const id = GraphStore.parseUid(raw);

@@ -88,13 +88,22 @@ export function readObject(
     }
     result[plan.responseName] = value;
   }
-  if (cascade !== undefined && !passesCascade(cascade, result, plans, (name) => hasStoredValue(ctx, id, type, name))) return CASCADED;
+  if (cascade !== undefined && !passesCascade(cascade, result, ctx.acl === undefined ? plans : readablePlans(ctx, type, plans), (name) => hasStoredValue(ctx, id, type, name))) return CASCADED;
   return result;
+}
+
+/** Under ACL, `@cascade` checks only the fields left in Dgraph's pruned query (the readable ones). */
+function readablePlans(ctx: ExecContext, type: TypeModel, plans: readonly FieldPlan[]): readonly FieldPlan[] {
+  return plans.filter((plan) => {
+    const field = type.fields.get(plan.fieldName);
+    return field === undefined || ctx.acl?.reads(field.predicate) !== false;
+  });
 }
 
 function hasStoredValue(ctx: ExecContext, id: number, type: TypeModel, name: string): boolean {
   const field = type.fields.get(name);
   if (field === undefined) return false;
+  if (ctx.acl !== undefined && !ctx.acl.reads(field.predicate)) return true; // not in the pruned query: not checked
   if (field.kind === 'id') return true;
   if (isEdgeField(field)) return edgeTargets(ctx, id, field).length > 0;
   return storedScalar(ctx, field, id) !== undefined;
@@ -110,6 +119,8 @@ function resolveField(ctx: ExecContext, id: number, type: TypeModel, plan: Field
   }
   if (field.kind === 'id') return GraphStore.uidOf(id);
   if (field.custom !== undefined) return DEFERRED; // resolved by the custom-logic stage
+  // Under ACL a predicate the caller cannot read is absent from the result, as if it held no value.
+  if (ctx.acl !== undefined && !ctx.acl.reads(field.predicate)) return field.isList ? [] : null;
   if (isEdgeField(field)) return readEdge(ctx, id, field, plan, path, cascadeFor(plan, parent, ctx.variables));
   const stored = storedScalar(ctx, field, id);
   if (stored === undefined) return field.isList ? [] : null;
@@ -253,7 +264,7 @@ export function readList(ctx: ExecContext, ids: SortedIds, type: TypeModel, plan
 /** `<f>Aggregate` of an edge: the aggregate object over the (filtered) targets. */
 export function aggregateEdge(ctx: ExecContext, id: number, type: TypeModel, plan: FieldPlan): Completed {
   const field = type.fields.get(plan.fieldName.slice(0, -'Aggregate'.length));
-  if (field === undefined || plan.selection === undefined) return null;
+  if (field === undefined || plan.selection === undefined || (ctx.acl !== undefined && !ctx.acl.reads(field.predicate))) return null;
   const target = ctx.typeModel(field.typeName);
   const args = ctx.argumentsOf(plan);
   if (ctx.auth?.denies(target) === true) return deniedAggregate(ctx, plan.selection, `${target.name}AggregateResult`);

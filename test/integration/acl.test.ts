@@ -386,7 +386,20 @@ describe('ACL data across restarts', () => {
     const second = await startServer({ rawArgs: aclArgs(dataDir) });
     await login(second.url, 'carol', 'carolpass');
     const groot2 = await login(second.url, 'groot', 'password');
-    expect((await send(`${second.url}/admin/snapshot`, { method: 'POST' })).status).toBe(200);
+    // With ACL on, a snapshot on demand needs a guardian (Dgraph has no such route).
+    const refused = await send(`${second.url}/admin/snapshot`, { method: 'POST' });
+    expect({ status: refused.status, body: await refused.json() }).toEqual({
+      status: 403,
+      body: { errors: [{ message: 'rpc error: code = PermissionDenied desc = no accessJwt available', extensions: { code: 'ErrorUnauthorized' } }] },
+    });
+    expect(snapshots()).toEqual([]);
+    const carolToken = await login(second.url, 'carol', 'carolpass');
+    const notGuardian = await send(`${second.url}/admin/snapshot`, { method: 'POST', headers: { 'X-Dgraph-AccessToken': carolToken.accessJWT } });
+    expect({ status: notGuardian.status, body: await notGuardian.json() }).toEqual({
+      status: 403,
+      body: { errors: [{ message: "rpc error: code = PermissionDenied desc = Only guardians are allowed access. User 'carol' is not a member of guardians group.", extensions: { code: 'ErrorUnauthorized' } }] },
+    });
+    expect((await send(`${second.url}/admin/snapshot`, { method: 'POST', headers: { 'X-Dgraph-AccessToken': groot2.accessJWT } })).status).toBe(200);
     expect(snapshots()).toHaveLength(1);
     expect(await post(second.url, '/admin', 'mutation { updateUser(input: {filter: {name: {eq: "groot"}}, set: {password: "newgrootpass"}}) { user { name } } }', groot2.accessJWT)).toEqual({
       data: { updateUser: { user: [{ name: 'groot' }] } },
