@@ -17,13 +17,17 @@ const uploadMethods = new Set(['POST', 'PUT']);
 export const schemaRoute: Route = {
   scope: 'admin',
   handle: answering(async (exchange: Exchange, mode: ResponseMode, context: RouteContext): Promise<Reply> => {
+    // The body is read from now on: uWS hands it only to a reader attached before this callback returns,
+    // and verifying a token may wait (a first request waited for its body forever).
+    const body = exchange.request.method === 'GET' ? undefined : readSchemaBody(exchange, context);
+    body?.catch(() => undefined); // its failure is answered below, or not at all when the token is refused
     // With ACL on, reading (getGQLSchema: the text holds the schema's secrets) and uploading
     // (updateGQLSchema, which Dgraph runs for this route) need a guardian's token.
     const refused = await context.engine.guardianRefusal(exchange.request.headers);
-    if (exchange.request.method === 'GET') {
+    if (body === undefined) {
       return refused === undefined ? currentSchemaReply(context.engine.currentSchema()?.schema, mode) : schemaUpdateReply(`resolving getGQLSchema failed because ${refused}`, mode);
     }
-    const sdl = await readSchemaBody(exchange, context);
+    const sdl = await body;
     if (refused !== undefined) return schemaUpdateReply(`resolving updateGQLSchema failed because ${refused}${adminQueryLocation}`, mode);
     const result = await context.engine.updateSchema(sdl);
     if (result.ok) {

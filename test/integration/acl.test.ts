@@ -68,6 +68,22 @@ describe('start-up', () => {
   });
 });
 
+describe('the first request of a fresh server', () => {
+  it('a guardian uploads a schema to /admin/schema with a token never seen before (the body is read while the token is verified)', async () => {
+    const fresh = await startServer({ args: aclArgs(makeTempDir('acl-fresh')) });
+    try {
+      const { accessJWT } = await login(fresh.url, 'groot', 'password');
+      const answer = await Promise.race([
+        fetch(`${fresh.url}/admin/schema`, { method: 'POST', headers: { 'x-dgraph-accesstoken': accessJWT }, body: 'type Fresh { id: ID! name: String }' }).then((r) => r.json()),
+        new Promise((resolve) => setTimeout(() => resolve('no answer within 5 s'), 5000)),
+      ]);
+      expect(answer).toEqual({ data: { code: 'Success', message: 'Done' } });
+    } finally {
+      await fresh.stop();
+    }
+  });
+});
+
 describe('ACL on one server', () => {
   let server: ServerProcess;
   const dataDir = join(dir, 'main');
