@@ -6,7 +6,7 @@ import type { FieldModel, TypeModel } from '../schema/model.js';
 import type { ScalarValue } from '../indexes/value-index.js';
 import type { ExecContext } from './exec-context.js';
 import type { NumericColumnView, ScalarColumn } from '../store/scalar-column.js';
-import { choosePage, pageLimit, pageParams, planOrder, type OrderKey, type OrderPlan, type PageParams, type PageStrategy } from '../plan/order-plan.js';
+import { choosePage, listOrderPrice, pageLimit, pageParams, planOrder, type OrderKey, type OrderPlan, type PageParams, type PageStrategy } from '../plan/order-plan.js';
 import type { QueryRun } from '../plan/query-plan.js';
 import type { EdgeRun } from '../plan/explain.js';
 import { languageValue } from './language-value.js';
@@ -143,11 +143,36 @@ export function listPrefixCached(ctx: ExecContext, order: OrderPlan, list: Sorte
   return key !== undefined && prefixCacheable(order) && cachedPrefix(list, k, ctx.graph.store.scalar(key.model.predicate), key.desc) !== undefined;
 }
 
-/** How many ids of `lists` firstKOfLists would order because their first k are not cached (prefersListPrefixes). */
-export function uncachedIds(ctx: ExecContext, order: OrderPlan, lists: readonly SortedIds[], k: number): number {
-  let uncached = 0;
-  for (const list of lists) if (list.length >= 2 * k && !listPrefixCached(ctx, order, list, k)) uncached += list.length;
-  return uncached;
+/**
+ * Rent paid toward ordering each index list (a snapshot: stable until written), the ski rental of
+ * plan/order-plan.ts listOrderRent; dropped when the list is ordered.
+ */
+const orderRent = new WeakMap<SortedIds, number>();
+
+/** What ordering a list whose first k are not cached still costs (prefersListOrder's `unpaid`): its price less the rent paid. */
+export function unpaidOrder(list: SortedIds): number {
+  return Math.max(0, listOrderPrice(list.length) - (orderRent.get(list) ?? 0));
+}
+
+/** The same over the lists firstKOfLists would order (prefersListPrefixes): those not cached, at least 2k long. */
+export function unpaidOrders(ctx: ExecContext, order: OrderPlan, lists: readonly SortedIds[], k: number): number {
+  let unpaid = 0;
+  for (const list of lists) if (list.length >= 2 * k && !listPrefixCached(ctx, order, list, k)) unpaid += unpaidOrder(list);
+  return unpaid;
+}
+
+/** Adds `rent` to what `lists` whose first k are not cached have paid, shared by their sizes. */
+export function payOrderRent(ctx: ExecContext, order: OrderPlan, lists: readonly SortedIds[], k: number, rent: number): void {
+  if (rent <= 0) return;
+  const uncached = lists.filter((list) => list.length >= 2 * k && !listPrefixCached(ctx, order, list, k));
+  let ids = 0;
+  for (const list of uncached) ids += list.length;
+  for (const list of uncached) orderRent.set(list, (orderRent.get(list) ?? 0) + (rent * list.length) / ids);
+}
+
+/** The list is being ordered: its rent is spent (after a write to the order column it starts over). */
+export function spendOrderRent(list: SortedIds): void {
+  orderRent.delete(list);
 }
 
 /** The first k distinct ids of lists each in the order `compare` gives (a repeated id meets itself: it compares equal only to itself). */

@@ -3,7 +3,7 @@
 // node, a streamed page (stream-page.ts) when its rule prefers a walk. Nothing here chooses an
 // index or a strategy of its own; `run` (EXPLAIN only) records what ran.
 
-import { checkedWalkBudget, choosePage, pageLimit, pageParams, prefersDriverScan, listOrderVisits, prefersListOrder, prefersListPrefixes, prefersWalk, checkedVisitCost, walkCost, type OrderKey, type PageParams } from '../plan/order-plan.js';
+import { checkedWalkBudget, choosePage, pageLimit, pageParams, prefersDriverScan, listOrderRent, listOrderVisits, listPrefixesRent, prefersListOrder, prefersListPrefixes, prefersWalk, checkedVisitCost, walkCost, type OrderKey, type PageParams } from '../plan/order-plan.js';
 import { withinUniverse } from '../plan/filter-plan.js';
 import { scanChecked, walkChecked, walkListOrder } from './checked-walk.js';
 import type { QueryPlan, QueryRun } from '../plan/query-plan.js';
@@ -13,7 +13,7 @@ import type { SortedIds } from '../util/sorted-ids.js';
 import type { AggregateMatches } from './aggregate.js';
 import type { ExecContext } from './exec-context.js';
 import { prepareFilter, runFilter, type PreparedFilter } from './filter-eval.js';
-import { firstKOfLists, listPrefixCached, runPage, uncachedIds } from './order-page.js';
+import { firstKOfLists, listPrefixCached, payOrderRent, runPage, spendOrderRent, unpaidOrder, unpaidOrders } from './order-page.js';
 import { restrictTo, typeUniverse, type Universe } from './universe.js';
 import { streamMatches, streamPage } from './stream-page.js';
 
@@ -77,9 +77,12 @@ function checkedPage(
   const lists = check.union;
   if (lists !== undefined && !unordered && withinUniverse(plan.filter)) {
     const union = lists();
-    const pays = union.length <= maxUnionLists && check.bound > 2 * limit * union.length && prefersListPrefixes(limit, union.length, uncachedIds(ctx, plan.order, union, limit), walkCosts);
+    const fits = union.length <= maxUnionLists && check.bound > 2 * limit * union.length;
+    const pays = fits && prefersListPrefixes(limit, union.length, unpaidOrders(ctx, plan.order, union, limit), walkCosts);
     const firsts = pays ? firstKOfLists(ctx, plan.order, union, limit) : undefined;
+    if (fits && !pays) payOrderRent(ctx, plan.order, union, limit, listPrefixesRent(limit, union.length, walkCosts));
     if (firsts !== undefined) {
+      if (!firsts.cached) for (const list of union) spendOrderRent(list);
       if (run !== undefined) {
         run.strategy = 'top-k';
         run.candidates = firsts.candidates;
@@ -101,7 +104,12 @@ function checkedPage(
   if (!unordered && driver?.snapshot !== undefined && withinUniverse(plan.filter)) {
     const list = driver.snapshot();
     const matches = Math.min(check.bound, universe.size, check.share * universe.size);
-    if (prefersListOrder(limit, list.length, matches, listPrefixCached(ctx, plan.order, list, limit), walkCosts)) {
+    const cached = listPrefixCached(ctx, plan.order, list, limit);
+    const unpaid = cached ? 0 : unpaidOrder(list);
+    if (!prefersListOrder(limit, list.length, matches, unpaid, walkCosts)) {
+      if (!cached) payOrderRent(ctx, plan.order, [list], limit, listOrderRent(limit, list.length, matches, walkCosts));
+    } else {
+      if (!cached) spendOrderRent(list);
       const walked = walkListOrder(ctx, plan.order, list, driver.test, page, listOrderVisits(limit, list.length, matches));
       if (walked !== undefined) {
         if (run !== undefined) record(run, plan, 'list-order', walked.visited, page.offset + walked.ids.length);

@@ -140,16 +140,15 @@ export function walkCost(limit: number, total: number, spread: number, testCost:
  * An ordered page from the driver list's own order (exec/checked-walk.ts walkListOrder: an index list
  * ordered by top-k once, its first K cached) testing each id against the rest of the filter, rather
  * than the cheaper of a walk costing `walk` and collecting: about `limit × driver / matches` tests,
- * plus reading each of the list's values once when its order is not cached (top-k rejects most ids
- * with one typed read).
+ * plus `unpaid`, what ordering the list still costs now (0 when cached; listOrderPrice less the rent
+ * paid, see listOrderRent).
  */
-export function prefersListOrder(limit: number, driver: number, matches: number, cached: boolean, walk: number): boolean {
+export function prefersListOrder(limit: number, driver: number, matches: number, unpaid: number, walk: number): boolean {
   if (matches <= 0) return false;
   const visits = listOrderVisits(limit, driver, matches);
   // A prefix longer than the cache keeps would be ordered again by every request.
   if (visits > maxListOrderVisits) return false;
-  const cost = (cached ? 0 : listOrderCostPerId * driver) + typedTestCost * visits;
-  return cost < Math.min(walk, driver + collectCostPerMatch * matches);
+  return unpaid + typedTestCost * visits < Math.min(walk, driver + collectCostPerMatch * matches);
 }
 
 /** About how many ids of the driver list a page of `limit` in its order tests (matches spread through it). */
@@ -163,13 +162,40 @@ const maxListOrderVisits = 512;
 const listOrderCostPerId = 2;
 
 /**
- * A union of index lists (`anyofterms`) paged from each list's first k (exec/order-page.ts
- * firstKOfLists) rather than by a walk costing `walk` (Infinity: none): each list whose first k are
- * not cached is ordered whole (`uncached` ids in all), then k per list are merged. Against collecting
- * the union it never loses: that orders every list's ids too.
+ * What ordering an index list once costs (its first k by top-k, then kept by the order-prefix cache
+ * until the order column is written): the price of the ski rental below.
  */
-export function prefersListPrefixes(limit: number, lists: number, uncached: number, walk: number): boolean {
-  return collectCostPerMatch * uncached + limit * lists < walk;
+export function listOrderPrice(ids: number): number {
+  return listOrderCostPerId * ids;
+}
+
+/**
+ * Ski rental for a list's cached order. A page that goes without it (the list is not ordered yet, and
+ * ordering it now costs more than the walk or the collecting it takes instead) pays its rent: what its
+ * path costs beyond the list-order page with the order cached (0 when that would not be taken either).
+ * Rent accrues per list until it reaches the list's price; the rules then count the list as paid for
+ * (`unpaid` 0) and the next page orders it, so a list asked for again and again is ordered once
+ * (at most twice what knowing the requests in advance would cost), and one asked once never is.
+ * Without it a walk cheaper than one ordering was taken on every request, and the order never cached.
+ */
+export function listOrderRent(limit: number, driver: number, matches: number, walk: number): number {
+  if (!prefersListOrder(limit, driver, matches, 0, walk)) return 0;
+  return Math.min(walk, driver + collectCostPerMatch * matches) - typedTestCost * listOrderVisits(limit, driver, matches);
+}
+
+/**
+ * A union of index lists (`anyofterms`) paged from each list's first k (exec/order-page.ts
+ * firstKOfLists) rather than by a walk costing `walk` (Infinity: none): `unpaid`, what ordering the
+ * lists whose first k are not cached still costs (their listOrderPrice less their rent), then k per
+ * list are merged. Against collecting the union it never loses: that orders every list's ids too.
+ */
+export function prefersListPrefixes(limit: number, lists: number, unpaid: number, walk: number): boolean {
+  return unpaid + limit * lists < walk;
+}
+
+/** The rent of a union page that walked instead (listOrderRent): the walk beyond merging cached first k, shared by the uncached lists by size. */
+export function listPrefixesRent(limit: number, lists: number, walk: number): number {
+  return walk === Infinity ? 0 : Math.max(0, walk - limit * lists);
 }
 
 /**

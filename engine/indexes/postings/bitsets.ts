@@ -32,32 +32,28 @@ export function andBitsets(bitsets: readonly Uint32Array[]): number[] {
   for (const b of bitsets) words = Math.min(words, b.length);
   if (bitsets.length === 0 || words === Infinity) return out;
   const a = bitsets[0] as Uint32Array;
-  const b = (bitsets[1] ?? a) as Uint32Array;
-  if (bitsets.length <= 2) return andTwo(a, b, words, out);
-  for (let w = 0; w < words; w++) {
-    let x = (a[w] as number) & (b[w] as number);
-    for (let k = 2; k < bitsets.length && x !== 0; k++) x &= (bitsets[k] as Uint32Array)[w] as number;
-    while (x !== 0) {
-      const low = x & -x;
-      out.push(w * 32 + 31 - Math.clz32(low));
-      x ^= low;
-    }
-  }
-  return out;
+  return andGrouped(a, (bitsets[1] ?? a) as Uint32Array, bitsets.slice(2), words, out);
 }
 
 /**
- * Two bitsets, four words at a time: most ANDed words of two common tokens are zero, and skipping a
- * group of four with one test took the AND of two 34k-word bitsets from ~135 to ~92 us (2,000 pairs).
+ * The first two bitsets four words at a time, the others read only where those two share a bit: most
+ * ANDed words of two common tokens are zero, and skipping a group of four with one test took the AND
+ * of two 34k-word bitsets from ~135 to ~92 us (2,000 pairs), of three 1.4x faster than word by word.
  */
-function andTwo(a: Uint32Array, b: Uint32Array, words: number, out: number[]): number[] {
+function andGrouped(a: Uint32Array, b: Uint32Array, rest: readonly Uint32Array[], words: number, out: number[]): number[] {
   let w = 0;
   for (; w + 4 <= words; w += 4) {
     if ((((a[w] as number) & (b[w] as number)) | ((a[w + 1] as number) & (b[w + 1] as number)) | ((a[w + 2] as number) & (b[w + 2] as number)) | ((a[w + 3] as number) & (b[w + 3] as number))) === 0) continue;
-    for (let k = w; k < w + 4; k++) pushBits(out, k, (a[k] as number) & (b[k] as number));
+    for (let k = w; k < w + 4; k++) pushBits(out, k, andRest((a[k] as number) & (b[k] as number), rest, k));
   }
-  for (; w < words; w++) pushBits(out, w, (a[w] as number) & (b[w] as number));
+  for (; w < words; w++) pushBits(out, w, andRest((a[w] as number) & (b[w] as number), rest, w));
   return out;
+}
+
+/** `x` ANDed with word `w` of each of `rest` (stops once zero). */
+function andRest(x: number, rest: readonly Uint32Array[], w: number): number {
+  for (let r = 0; r < rest.length && x !== 0; r++) x &= (rest[r] as Uint32Array)[w] as number;
+  return x;
 }
 
 /** The ids of word `w`'s set bits, ascending. */

@@ -13,6 +13,7 @@ import { storeEstimates } from '../../../engine/plan/estimates.js';
 import type { FilterPlan } from '../../../engine/plan/filter-plan.js';
 import { newQueryRun, planQuery, type QueryRun } from '../../../engine/plan/query-plan.js';
 import { compiledPost, post } from '../plan/query-plan-goldens.js';
+import { prng } from './seeded.js';
 import type { TermIndex } from '../../../engine/indexes/term-index.js';
 import { prepareFilter } from '../../../engine/exec/filter-eval.js';
 import { typeUniverse } from '../../../engine/exec/universe.js';
@@ -28,15 +29,6 @@ const words = ['red', 'green', 'blue', 'cyan', 'gold', 'grey', 'pink', 'teal'];
 const rows: Row[] = [];
 let graph: Graph;
 let ctx: ExecContext;
-
-/** A seeded generator (the draws are the same every run). */
-function prng(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n) => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s % n;
-  };
-}
 
 // 3,000 posts: a title of three words (`red` in about 1 in 3, `teal` rarer), likes 0..99 with many
 // ties, and every 13th post without likes.

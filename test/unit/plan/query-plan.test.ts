@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { explainQuery } from '../../../engine/plan/explain.js';
-import { choosePage, planOrder, checkedVisitCost, prefersIndexWalk, prefersTopK, prefersWalk, typedTestCost } from '../../../engine/plan/order-plan.js';
+import { choosePage, planOrder, checkedVisitCost, listOrderPrice, listOrderRent, listPrefixesRent, prefersIndexWalk, prefersListOrder, prefersListPrefixes, prefersTopK, prefersWalk, typedTestCost } from '../../../engine/plan/order-plan.js';
 import { planQuery } from '../../../engine/plan/query-plan.js';
 import { goldenEstimates as estimates, planGoldens, post } from './query-plan-goldens.js';
 
@@ -50,5 +50,34 @@ describe('query plans', () => {
     const byTitle = planOrder(post, { asc: 'title' }, true);
     expect(choosePage(byTitle, 805, 10_000, 10_000)).toBe('sort');
     expect(choosePage(byTitle, 15, 10_000, 10_000)).toBe('top-k');
+  });
+
+  it('orders an index list once its rent (pages that went without its order) reaches the price of ordering it', () => {
+    // fulltext at 1M: a 29.6k driver, ~877 matches, a walk of 182k units: ordering the list (59.2k)
+    // costs more than collecting (32.2k), so the first page collects and pays 32.2k - 338 of rent.
+    const walk = 182_000;
+    expect(prefersListOrder(10, 29_600, 877, listOrderPrice(29_600), walk)).toBe(false);
+    const rent = listOrderRent(10, 29_600, 877, walk);
+    expect(rent).toBeCloseTo(29_600 + 3 * 877 - (10 * 29_600) / 877, 6);
+    // After one page the rest of the price plus the cached visits cost less than collecting again:
+    // the second page orders the list, and later ones read the cached order.
+    expect(prefersListOrder(10, 29_600, 877, listOrderPrice(29_600) - rent, walk)).toBe(true);
+    expect(prefersListOrder(10, 29_600, 877, 0, walk)).toBe(true);
+    // No rent where the cached order would not be read either: a prefix past what the cache keeps.
+    expect(listOrderRent(10, 29_600, 300, walk)).toBe(0);
+    expect(prefersListOrder(10, 29_600, 300, 0, walk)).toBe(false);
+    // Nor where the walk is cheaper than even the cached order's visits.
+    expect(listOrderRent(10, 29_600, 877, 300)).toBe(0);
+  });
+
+  it('merges cached first k of a union once its rent reaches the lists\' price', () => {
+    // anyoftext of two 30k lists at 1M, offset up to 45: a walk of 55 x 1M / 59k x 16 = 14.9k units.
+    const walk = (55 * 1_000_000 * 16) / 59_000;
+    expect(prefersListPrefixes(55, 2, 2 * listOrderPrice(29_500), walk)).toBe(false);
+    expect(listPrefixesRent(55, 2, walk)).toBeCloseTo(walk - 110, 6);
+    expect(prefersListPrefixes(55, 2, 0, walk)).toBe(true);
+    // Without a walk the prefixes are taken at once (collecting would order every list): no rent.
+    expect(listPrefixesRent(55, 2, Infinity)).toBe(0);
+    expect(prefersListPrefixes(55, 2, 2 * listOrderPrice(29_500), Infinity)).toBe(true);
   });
 });
