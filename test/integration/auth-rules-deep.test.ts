@@ -64,6 +64,21 @@ beforeAll(async () => {
   }`).then((d) => {
     [ids['Person1'], ids['Person2'], ids['Person3']] = (d['addPerson'].person as { id: string }[]).map((p) => p.id);
   });
+  // Movies: M1 in Region123 (user1's), M2 hidden, M3 in a global region, M4 also in Region123.
+  const regions = await mutate(`mutation {
+    u1: updateUser(input: {filter: {username: {eq: "user1"}}, set: {age: 30, secrets: [{aSecret: "Secret132", ownedBy: "user1"}, {aSecret: "Secret132 other", ownedBy: "user2"}]}}) { numUids }
+    addRegion(input: [{name: "Other", global: true}, {name: "Region123", global: false, users: [{username: "user1"}]}]) { region(order: {asc: name}) { id } }
+    addContact(input: [{nickName: "Contact1", adminTasks: [{name: "AdminTask1", occurrences: [{role: "ADMINISTRATOR"}]}], tasks: [{name: "Task1", occurrences: [{role: "ADMINISTRATOR"}, {role: "USER"}]}]}]) { numUids }
+  }`);
+  const [globalRegion, region123] = (regions['addRegion'].region as { id: string }[]).map((r) => r.id);
+  await mutate(`mutation {
+    addMovie(input: [
+      {content: "MovieXYZ", regionsAvailable: [{id: "${region123}"}]},
+      {content: "MovieXYZ2", hidden: true, regionsAvailable: [{id: "${globalRegion}"}]},
+      {content: "MovieXYZ3", regionsAvailable: [{id: "${globalRegion}"}]},
+      {content: "MovieABC", regionsAvailable: [{id: "${region123}"}]}
+    ]) { numUids }
+  }`);
   const authors = await mutate('{ queryAuthor(order: {asc: name}) { id name } }');
   const [other, random] = (authors['queryAuthor'] as { id: string }[]).map((a) => a.id);
   const posts = await mutate(`mutation {
@@ -167,6 +182,60 @@ describe('the Project/Column/Ticket chain (deep graph-traversal rules)', () => {
     expect(await ask(q, { ROLE: 'ADMIN', USER: 'user1' })).toEqual({ data: { queryUser: [{ username: 'user1', issues: [{ msg: 'Issue1' }] }, { username: 'user2', issues: [] }] } });
     expect(await ask(q, { ROLE: 'ADMIN', USER: 'user2' })).toEqual({ data: { queryUser: [{ username: 'user1', issues: [{ msg: 'Issue3' }] }, { username: 'user2', issues: [{ msg: 'Issue2' }] }] } });
     expect(await ask(q, { ROLE: 'USER', USER: 'user1' })).toEqual({ data: { queryUser: [{ username: 'user1', issues: [] }, { username: 'user2', issues: [] }] } });
+  });
+});
+
+describe('Movie: its rule at the root, nested filters, order, paging and @cascade', () => {
+  const xyz = 'filter: {content: {in: ["MovieXYZ", "MovieXYZ2", "MovieXYZ3"]}}, order: {asc: content}, first: 10';
+  const m1 = { content: 'MovieXYZ', regionsAvailable: [{ name: 'Region123', global: false }] };
+
+  it('Auth deep query - 1 level: @cascade drops the allowed movie with no Region123', async () => {
+    const q = `{ queryMovie(${xyz}) @cascade { content regionsAvailable(filter: {name: {eq: "Region123"}}, order: {asc: name}, first: 10) { name global } } }`;
+    expect(await ask(q, { USER: 'user1' })).toEqual({ data: { queryMovie: [m1] } });
+    // user2: only MovieXYZ3 (global region) is allowed, and it has no Region123.
+    expect(await ask(q, { USER: 'user2' })).toEqual({ data: { queryMovie: [] } });
+  });
+
+  it('Auth deep query - 3 level: User.secrets under UserSecret’s rule below a @cascade region', async () => {
+    const q = `{ queryMovie(${xyz}) { content regionsAvailable(filter: {name: {eq: "Region123"}}) @cascade { name global
+      users(filter: {username: {eq: "user1"}}) { username age isPublic secrets(filter: {aSecret: {allofterms: "Secret132"}}, order: {asc: aSecret}) { aSecret ownedBy } } } } }`;
+    const user1 = { username: 'user1', age: 30, isPublic: true, secrets: [{ aSecret: 'Secret132', ownedBy: 'user1' }] };
+    expect(await ask(q, { USER: 'user1' })).toEqual({
+      data: { queryMovie: [{ content: 'MovieXYZ', regionsAvailable: [{ name: 'Region123', global: false, users: [user1] }] }, { content: 'MovieXYZ3', regionsAvailable: [] }] },
+    });
+  });
+
+  it('Auth deep query with @cascade at all the levels - 3 level', async () => {
+    const q = `{ queryMovie(${xyz}) @cascade { content regionsAvailable(filter: {name: {eq: "Region123"}}) @cascade(fields: ["global"]) { name global
+      users(filter: {username: {eq: "user1"}}) @cascade { username age isPublic secrets(filter: {aSecret: {allofterms: "Secret132"}}) @cascade(fields: ["ownedBy"]) { aSecret ownedBy } } } } }`;
+    const user1 = { username: 'user1', age: 30, isPublic: true, secrets: [{ aSecret: 'Secret132', ownedBy: 'user1' }] };
+    expect(await ask(q, { USER: 'user1' })).toEqual({ data: { queryMovie: [{ content: 'MovieXYZ', regionsAvailable: [{ name: 'Region123', global: false, users: [user1] }] }] } });
+    // user2 may read no secret of user1's: the @cascade users level drops user1, then the region, then the movie.
+    expect(await ask(q, { USER: 'user2' })).toEqual({ data: { queryMovie: [] } });
+  });
+
+  it('Auth with complex filter, Aggregate Query with complex auth filter', async () => {
+    expect(await ask('{ queryMovie(order: {asc: content}) { content } }', { USER: 'user1' })).toEqual({
+      data: { queryMovie: [{ content: 'MovieABC' }, { content: 'MovieXYZ' }, { content: 'MovieXYZ3' }] },
+    });
+    expect(await ask('{ aggregateMovie { count contentMin } }', { USER: 'user1' })).toEqual({ data: { aggregateMovie: { count: 3, contentMin: 'MovieABC' } } });
+    expect(await ask('{ aggregateMovie { count contentMin } }')).toEqual({ data: { aggregateMovie: { count: 1, contentMin: 'MovieXYZ3' } } });
+  });
+});
+
+describe('Contact: deep RBAC rules', () => {
+  it('Deep RBAC rule - Level 2 false: the occurrences edge is empty', async () => {
+    const q = '{ queryContact { nickName adminTasks { name occurrences { role } } } }';
+    expect(await ask(q, { ContactRole: 'ADMINISTRATOR', TaskRole: 'ADMINISTRATOR', TaskOccuranceRole: 'User' })).toEqual({
+      data: { queryContact: [{ nickName: 'Contact1', adminTasks: [{ name: 'AdminTask1', occurrences: [] }] }] },
+    });
+  });
+
+  it('Deep RBAC rule - Level 1 type without auth: Task unrestricted, its occurrences under their rule', async () => {
+    const q = '{ queryContact { nickName tasks { name occurrences { role } } } }';
+    expect(await ask(q, { ContactRole: 'ADMINISTRATOR', TaskRole: 'ADMINISTRATOR', TaskOccuranceRole: 'ADMINISTRATOR' })).toEqual({
+      data: { queryContact: [{ nickName: 'Contact1', tasks: [{ name: 'Task1', occurrences: [{ role: 'ADMINISTRATOR' }] }] }] },
+    });
   });
 });
 
