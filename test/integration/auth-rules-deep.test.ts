@@ -3,7 +3,8 @@
 // Student (@dgraph names), Review (`@auth()`), the Post/MsgPost interfaces with FbPost, A/B/C, Vehicle,
 // Home (union fragments in a rule) and Person (a rule on an ID filter). Data is added under the schema
 // without rules, then the ruled schema is deployed; each answer is what the yaml's DQL selects over this
-// data. The cases are listed in test/integration/auth-rules-cases.md.
+// data. The cases are listed in test/integration/auth-rules-cases.md; the update and delete cases at the end
+// (they change the data) in test/integration/auth-mutations-cases.md.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askAs, e2eAuthSchema, e2eSchemaWithoutRules } from './helpers/auth-e2e.js';
@@ -371,5 +372,99 @@ describe('a rule filtering on an ID field', () => {
     expect(await ask(q, { USER: [ids['Person1'], ids['Person3']] })).toEqual({ data: { queryPerson: [{ name: 'Person1' }, { name: 'Person3' }] } });
     expect(await ask(q, { USER: ids['Person2'] })).toEqual({ data: { queryPerson: [{ name: 'Person2' }] } });
     expect(await ask(q)).toEqual({ data: { queryPerson: [] } });
+  });
+});
+
+// Last: these change the data. auth_update_test.yaml / auth_delete_test.yaml cases over the same nodes: an
+// update or delete affects only the nodes its rules let through (no error), its payload is read under query rules.
+describe('updates and deletes of interfaces and their implementations', () => {
+  const posts = '["Q1", "Q2", "F1", "F2", "A1"]';
+  const readPosts = (claims: Record<string, unknown>): Promise<unknown> => ask('{ queryPost(order: {asc: text}) { text topic } }', claims);
+
+  it('Update Type inheriting RBAC Auth Rules from Interface (and failed): updateFbPost', async () => {
+    const q = `mutation { updateFbPost(input: {filter: {text: {in: ${posts}}}, set: {topic: "fb"}}) { numUids fbPost { text } } }`;
+    expect(await ask(q, { ROLE: 'USER', USER: 'Random' })).toEqual({ data: { updateFbPost: { numUids: 0, fbPost: [] } } });
+    expect(await ask(q, { ROLE: 'ADMIN', USER: 'Random' })).toEqual({ data: { updateFbPost: { numUids: 1, fbPost: [{ text: 'F1' }] } } });
+    expect(await ask('{ queryFbPost { text topic } }', { ROLE: 'ADMIN', USER: 'Other' })).toEqual({ data: { queryFbPost: [{ text: 'F2', topic: null }] } });
+  });
+
+  it('Update Type inheriting Graph Traversal Auth Rules from Interface (and failed): updateQuestion', async () => {
+    const q = `mutation { updateQuestion(input: {filter: {text: {in: ${posts}}}, set: {topic: "q"}}) { numUids } }`;
+    expect(await ask(q)).toEqual({ data: { updateQuestion: { numUids: 0 } } });
+    expect(await ask(q, { USER: 'Random', ANS: 'true' })).toEqual({ data: { updateQuestion: { numUids: 1 } } });
+  });
+
+  it('Updating interface having its own auth rules and implementing types also have auth rules (all / some / the interface\'s not satisfied)', async () => {
+    const q = (topic: string): string => `mutation { updatePost(input: {filter: {text: {in: ${posts}}}, set: {topic: "${topic}"}}) { numUids } }`;
+    expect(await ask(q('c'), { ROLE: 'ADMIN', ANS: 'true' })).toEqual({ data: { updatePost: { numUids: 0 } } });
+    expect(await ask(q('b'), { ROLE: 'ADMIN', USER: 'Random' })).toEqual({ data: { updatePost: { numUids: 2 } } });
+    const all = { ROLE: 'ADMIN', USER: 'Random', ANS: 'true' };
+    expect(await readPosts(all)).toEqual({ data: { queryPost: [{ text: 'A1', topic: 'b' }, { text: 'F1', topic: 'b' }, { text: 'Q1', topic: 'q' }] } });
+    expect(await ask(q('a'), all)).toEqual({ data: { updatePost: { numUids: 3 } } });
+    expect(await readPosts(all)).toEqual({ data: { queryPost: [{ text: 'A1', topic: 'a' }, { text: 'F1', topic: 'a' }, { text: 'Q1', topic: 'a' }] } });
+    expect(await readPosts({ ROLE: 'ADMIN', USER: 'Random', ANS: 'false' })).toEqual({ data: { queryPost: [{ text: 'A1', topic: 'a' }, { text: 'F1', topic: 'a' }, { text: 'Q2', topic: null }] } });
+  });
+
+  it('Updating interface having no own auth rules but some implementing types have (updateA: C has no update rule; the payload under C\'s query rule)', async () => {
+    const q = 'mutation { updateA(input: {filter: {fieldA: {in: ["b", "c1", "c2"]}}, set: {random: "r"}}) { numUids a(order: {asc: fieldA}) { fieldA } } }';
+    expect(await ask(q, { ROLE: 'ADMIN', ANS: 'true' })).toEqual({ data: { updateA: { numUids: 3, a: [{ fieldA: 'b' }, { fieldA: 'c1' }] } } });
+    expect(await ask('{ queryA(order: {asc: fieldA}) { fieldA random } }', { ANS: 'false' })).toEqual({ data: { queryA: [{ fieldA: 'b', random: 'r' }, { fieldA: 'c2', random: 'r' }] } });
+  });
+
+  it('Delete type having RBAC Auth Rules on interface (not satisfied / all satisfied): deleteFbPost', async () => {
+    const q = `mutation { deleteFbPost(filter: {text: {in: ${posts}}}) { numUids } }`;
+    expect(await ask(q, { ROLE: 'USER', USER: 'Random' })).toEqual({ data: { deleteFbPost: { numUids: 0 } } });
+    expect(await ask(q, { ROLE: 'ADMIN', USER: 'Random' })).toEqual({ data: { deleteFbPost: { numUids: 1 } } });
+  });
+
+  it('Deleting interface having its own auth rules … (the interface\'s not satisfied; some implementations\' not satisfied): deletePost', async () => {
+    const q = `mutation { deletePost(filter: {text: {in: ${posts}}}) { numUids } }`;
+    // The yaml's claims, its `AND: "true"` included: no $USER, so Post's own rule is false.
+    expect(await ask(q, { ROLE: 'ADMIN', AND: 'true' })).toEqual({ data: { deletePost: { numUids: 0 } } });
+    // No ROLE: FbPost (MsgPost's RBAC rule) is kept; Q1 (answered) and A1 go.
+    expect(await ask(q, { USER: 'Random', ANS: 'true' })).toEqual({ data: { deletePost: { numUids: 2 } } });
+  });
+
+  it('Delete Type Having Graph Traversal Auth Rules on Interface (and those are not satisfied): deleteQuestion; the author forgets its posts', async () => {
+    const q = `mutation { deleteQuestion(filter: {text: {in: ${posts}}}) { numUids } }`;
+    expect(await ask(q, { ANS: 'false' })).toEqual({ data: { deleteQuestion: { numUids: 0 } } });
+    expect(await ask(q, { USER: 'Random', ANS: 'false' })).toEqual({ data: { deleteQuestion: { numUids: 1 } } });
+    expect(await readPosts({ ROLE: 'ADMIN', USER: 'Other', ANS: 'true' })).toEqual({ data: { queryPost: [{ text: 'F2', topic: null }] } });
+    expect(await readPosts({ ROLE: 'ADMIN', USER: 'Random', ANS: 'false' })).toEqual({ data: { queryPost: [] } });
+    expect(await ask('{ queryAuthor(order: {asc: name}) { name postsAggregate { count } } }', { ROLE: 'ADMIN', USER: 'Other' })).toEqual({
+      data: { queryAuthor: [{ name: 'Other', postsAggregate: { count: 1 } }, { name: 'Random', postsAggregate: { count: 0 } }] },
+    });
+  });
+
+  it('Deleting interface having no own auth rules but some implementing types have (deleteA: C\'s delete rule needs $ANS)', async () => {
+    const q = 'mutation { deleteA(filter: {fieldA: {in: ["b", "c1", "c2"]}}) { numUids } }';
+    expect(await ask(q)).toEqual({ data: { deleteA: { numUids: 1 } } });
+    expect(await ask('{ queryA(order: {asc: fieldA}) { fieldA } }', { ANS: 'true' })).toEqual({ data: { queryA: [{ fieldA: 'c1' }] } });
+    expect(await ask(q, { ANS: 'false' })).toEqual({ data: { deleteA: { numUids: 1 } } });
+    expect(await ask('{ queryA(order: {asc: fieldA}) { fieldA } }', { ANS: 'false' })).toEqual({ data: { queryA: [] } });
+  });
+
+  it('Delete with deep query: the payload and its nested edges are read under query rules', async () => {
+    const q = `mutation { deleteTicket(filter: {title: {anyofterms: "graphql"}}) { msg numUids
+      ticket { title onColumn { name inProject { name roles { permission assignedTo { username } } } } } } }`;
+    // user2 may delete no ticket (EDIT on neither project).
+    expect(await ask(q, { USER: 'user2' })).toEqual({ data: { deleteTicket: { msg: 'No nodes were deleted', numUids: 0, ticket: [] } } });
+    const roles = [
+      { permission: 'VIEW', assignedTo: [{ username: 'user1' }] },
+      { permission: 'EDIT', assignedTo: [{ username: 'user1' }] },
+      { permission: 'ADMIN', assignedTo: [{ username: 'user2' }] },
+    ];
+    expect(await ask(q, { USER: 'user1' })).toEqual({
+      data: { deleteTicket: { msg: 'Deleted', numUids: 1, ticket: [{ title: 'graphql one', onColumn: { name: 'C1', inProject: { name: 'P1', roles } } }] } },
+    });
+    expect(await ask('{ queryTicket(order: {asc: title}) { title } }', { USER: 'user1' })).toEqual({ data: { queryTicket: [{ title: 'graphql2 two' }] } });
+    expect(await ask('{ queryTicket { title } }', { USER: 'user2' })).toEqual({ data: { queryTicket: [{ title: 'graphql three' }] } });
+  });
+
+  it('Delete with top level RBAC true: Project has no delete rule, so every matched node goes; its column loses inProject', async () => {
+    expect(await ask(`mutation { deleteProject(filter: {projID: ["${ids['P2'] ?? ''}"]}) { numUids } }`, { ROLE: 'ADMIN', USER: 'user1' })).toEqual({ data: { deleteProject: { numUids: 1 } } });
+    expect(await ask('{ queryProject { name } }', { ROLE: 'ADMIN' })).toEqual({ data: { queryProject: [{ name: 'P1' }] } });
+    // C2's and T3's rules go through inProject, gone with P2.
+    expect(await ask('{ queryTicket { title } queryColumn { name } }', { USER: 'user2' })).toEqual({ data: { queryTicket: [], queryColumn: [] } });
   });
 });
