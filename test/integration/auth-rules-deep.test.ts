@@ -467,4 +467,12 @@ describe('updates and deletes of interfaces and their implementations', () => {
     // C2's and T3's rules go through inProject, gone with P2.
     expect(await ask('{ queryTicket { title } queryColumn { name } }', { USER: 'user2' })).toEqual({ data: { queryTicket: [], queryColumn: [] } });
   });
+
+  it('Adding nodes for a Type that inherits Auth rules from an interface: the add rule reads a string claim "true" as a boolean too', async () => {
+    const random = ((await ask('{ queryAuthor(filter: {name: {eq: "Random"}}) { id } }')) as { data: { queryAuthor: { id: string }[] } }).data.queryAuthor[0]?.id ?? '';
+    const add = (text: string): string => `mutation { addQuestion(input: [{text: "${text}", answered: true, pwd: "password", author: {id: "${random}"}}]) { numUids } }`;
+    expect(await ask(add('Q8'), { USER: 'Random', ANS: 'false' })).toEqual({ data: { addQuestion: null } });
+    expect(await ask(add('Q9'), { USER: 'Random', ANS: 'true' })).toEqual({ data: { addQuestion: { numUids: 1 } } });
+    expect(await ask('{ queryQuestion { text } }', { USER: 'Random', ANS: 'true' })).toEqual({ data: { queryQuestion: [{ text: 'Q9' }] } });
+  });
 });
