@@ -2,7 +2,7 @@
 // Leaves are RBAC tests on claims or graph-traversal queries (parsed here, run by rule-eval.ts).
 // Rules are already validated (schema/validators/auth-rules.ts): what does not parse is skipped.
 
-import { Kind, parse, type FieldNode, type OperationDefinitionNode, type VariableDefinitionNode } from 'graphql';
+import { Kind, parse, type FieldNode, type OperationDefinitionNode, type TypeNode, type VariableDefinitionNode } from 'graphql';
 import type { Value } from '../schema/sdl-ast.js';
 import { findChild, findDirective } from '../schema/sdl-ast.js';
 import { parseSdl } from '../schema/parse-sdl.js';
@@ -25,6 +25,8 @@ export interface GraphLeaf {
   readonly operation: OperationDefinitionNode;
   readonly root: FieldNode;
   readonly variables: readonly VariableDefinitionNode[];
+  /** The variables of type Boolean (or a list of it): a claim "true"/"false" is their boolean, as in Dgraph. */
+  readonly booleans: readonly string[];
 }
 
 export type RuleNode =
@@ -130,5 +132,11 @@ function compileGraph(text: string): GraphLeaf | undefined {
   }
   const root = operation?.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD);
   if (operation === undefined || root === undefined) return undefined;
-  return { kind: 'graph', operation, root, variables: operation.variableDefinitions ?? [] };
+  const variables = operation.variableDefinitions ?? [];
+  const booleans = variables.filter((v) => namedType(v.type) === 'Boolean').map((v) => v.variable.name.value);
+  return { kind: 'graph', operation, root, variables, booleans };
+}
+
+function namedType(type: TypeNode): string {
+  return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
 }

@@ -254,7 +254,7 @@ export class RequestRules {
   #graph(typeName: string, leaf: GraphLeaf, within?: SortedIds): SortedIds | 'none' {
     const outer = this.ctx;
     // The request path's compiled coercion; graphql-js only when it fails (then with errors: the rule is false).
-    const claims = this.claims as Record<string, unknown>;
+    const claims = withBooleans(leaf, this.claims as Record<string, unknown>);
     const variables = coerceVariablesFast(outer.apiSchema, leaf.operation, claims) ?? getVariableValues(outer.apiSchema, leaf.variables, claims).coerced;
     if (variables === undefined) return 'none';
     const root = outer.model.queries.get(leaf.root.name.value);
@@ -278,6 +278,21 @@ export class RequestRules {
 }
 
 type Filter = Readonly<Record<string, unknown>>;
+
+/**
+ * Dgraph writes a claim into the rule's DQL as it is (a Boolean filter's value printed with `%v`), so a
+ * string claim "true" or "false" filters a Boolean field as that boolean (auth_query_test.yaml's ANS: "true").
+ */
+function withBooleans(leaf: GraphLeaf, claims: Record<string, unknown>): Record<string, unknown> {
+  let out = claims;
+  for (const name of leaf.booleans) {
+    const value = claims[name];
+    if (value !== 'true' && value !== 'false') continue;
+    if (out === claims) out = { ...claims };
+    out[name] = value === 'true';
+  }
+  return out;
+}
 
 /** Dgraph's implicit `@cascade` on a rule query: every selected field has a value (edges: a target passing in turn). */
 function present(ctx: ExecContext, id: number, declared: TypeModel, selection: SelectionPlan): boolean {

@@ -10,18 +10,14 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { e2eAuthSchema, e2eClosedSchema, e2eSchemaWithoutRules, tokenHeaders } from './helpers/auth-e2e.js';
-import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
+import { askAs, e2eAuthSchema, e2eClosedSchema, e2eSchemaWithoutRules, tokenHeaders } from './helpers/auth-e2e.js';
+import { uploadSchema, uploadSucceeded } from './helpers/http.js';
 import { makeTempDir, startServer, startWithSchema, type ServerProcess } from './helpers/server-process.js';
 
 type Claims = Record<string, unknown>;
 
-async function ask(server: ServerProcess, query: string, claims?: Claims): Promise<Record<string, unknown>> {
-  const answer = await postGraphql(server.url, { query }, await tokenHeaders(claims));
-  expect(answer.status).toBe(200);
-  const body = (await answer.json()) as Record<string, unknown>;
-  delete body['extensions'];
-  return body;
+function ask(server: ServerProcess, query: string, claims?: Claims): Promise<Record<string, unknown>> {
+  return askAs(server.url, query, claims);
 }
 
 /** Loads the shared data under the rule-free schema (the rules' `add` checks would refuse some), then deploys the rules. */

@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { SignJWT } from 'jose';
+import { postGraphql } from './http.js';
 
 export const ns = 'https://xyz.io/jwt/claims';
 const secret = 'secretkey-of-at-least-32-bytes-for-hs256';
@@ -45,4 +46,13 @@ export function token(claims: Record<string, unknown>): Promise<string> {
 /** The request headers carrying a token with these claims (none: no token). */
 export async function tokenHeaders(claims?: Record<string, unknown>): Promise<Record<string, string>> {
   return claims === undefined ? {} : { [authHeader]: await token(claims) };
+}
+
+/** A GraphQL request under a token with these claims (none: no token): the body without `extensions`. */
+export async function askAs(baseUrl: string, query: string, claims?: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const answer = await postGraphql(baseUrl, { query }, await tokenHeaders(claims));
+  if (answer.status !== 200) throw new Error(`HTTP ${answer.status}`);
+  const body = (await answer.json()) as Record<string, unknown>;
+  delete body['extensions'];
+  return body;
 }
