@@ -5,7 +5,7 @@
 
 import type { GeoCell, NearCells } from '../indexes/geo-point-grid.js';
 import type { NearCheck } from '../indexes/geo-index.js';
-import type { NumericColumnView, ScalarColumn } from '../store/scalar-column.js';
+import type { ScalarColumn } from '../store/scalar-column.js';
 import { collectCost, type OrderKey, type OrderPlan } from '../plan/order-plan.js';
 import { nearCellPoints, prefersNearCells } from '../plan/near-plan.js';
 import type { QueryRun } from '../plan/query-plan.js';
@@ -22,7 +22,14 @@ interface CellOrder {
   keys: Float64Array;
 }
 
-const orders = new WeakMap<GeoCell, CellOrder>();
+/** Per cell, its orders by each (column, direction) asked for. */
+const orders = new WeakMap<GeoCell, CellOrder[]>();
+
+function keptOrder(cell: GeoCell, column: ScalarColumn, desc: boolean): CellOrder | undefined {
+  const kept = orders.get(cell);
+  if (kept !== undefined) for (const order of kept) if (order.column === column && order.desc === desc) return order;
+  return undefined;
+}
 
 /**
  * The first `limit` matches of `near` in the order (one number key), merged from the cap's cells, when
@@ -38,10 +45,14 @@ export function nearCellPage(ctx: ExecContext, plan: FilterPlan, order: OrderPla
   const cellsAbout = Math.max(near.buckets, near.upper / nearCellPoints);
   if (numbers === undefined || !prefersNearCells(limit, cellsAbout, near.upper, 0, matches, near.upper, walk)) return undefined;
   const cells = near.cells();
-  const stale = stalePoints(cells, column, key.desc);
+  const kept = cells.cells.map((cell) => keptOrder(cell, column, key.desc));
+  let stale = 0;
+  for (let c = 0; c < kept.length; c++) if (kept[c]?.version !== column.version) stale += (cells.cells[c] as GeoCell).ids.length;
   const within = Math.max(matches, cells.insidePoints);
   if (!prefersNearCells(limit, cells.cells.length, cells.points, stale, within, near.upper, walk)) return undefined;
-  const { ids, taken } = merge(cells, near.test, column, numbers, key.desc, limit);
+  const keyOf = numberSortKey(numbers, key.desc);
+  const lists = cells.cells.map((cell, c) => cellOrder(cell, kept[c], column, keyOf, key.desc));
+  const { ids, taken } = merge(cells, lists, near.test, limit);
   if (run !== undefined) {
     run.checked.add(plan);
     run.strategy = 'near-cells';
@@ -52,21 +63,9 @@ export function nearCellPage(ctx: ExecContext, plan: FilterPlan, order: OrderPla
   return ids;
 }
 
-/** Points of `cells` whose order by the column is not kept or not current (each is read again). */
-function stalePoints(cells: NearCells, column: ScalarColumn, desc: boolean): number {
-  let stale = 0;
-  for (const cell of cells.cells) {
-    const kept = orders.get(cell);
-    if (kept === undefined || kept.column !== column || kept.desc !== desc || kept.version !== column.version) stale += cell.ids.length;
-  }
-  return stale;
-}
-
 /** The cell's order by the column: kept; after a write to the column its keys are read again and it is re-sorted only when one changed. */
-function cellOrder(cell: GeoCell, column: ScalarColumn, numbers: NumericColumnView, desc: boolean): CellOrder {
-  const keyOf = numberSortKey(numbers, desc);
-  const kept = orders.get(cell);
-  if (kept !== undefined && kept.column === column && kept.desc === desc) {
+function cellOrder(cell: GeoCell, kept: CellOrder | undefined, column: ScalarColumn, keyOf: (id: number) => number, desc: boolean): CellOrder {
+  if (kept !== undefined) {
     if (kept.version === column.version) return kept;
     let same = true;
     for (let i = 0; i < kept.ids.length && same; i++) same = keyOf(kept.ids[i] as number) === kept.keys[i];
@@ -86,17 +85,24 @@ function cellOrder(cell: GeoCell, column: ScalarColumn, numbers: NumericColumnVi
     ids[i] = cell.ids[at[i] as number] as number;
     keys[i] = raw[at[i] as number] as number;
   }
+  if (kept !== undefined) {
+    kept.version = column.version;
+    kept.ids = ids;
+    kept.keys = keys;
+    return kept;
+  }
   const fresh: CellOrder = { column, desc, version: column.version, ids, keys };
-  orders.set(cell, fresh);
+  const all = orders.get(cell);
+  if (all === undefined) orders.set(cell, [fresh]);
+  else all.push(fresh);
   return fresh;
 }
 
 /** The k-way merge of the cells' orders: a min-heap of cells by their next (key, id); crossing cells' points tested as taken. */
-function merge(cells: NearCells, test: (id: number) => boolean, column: ScalarColumn, numbers: NumericColumnView, desc: boolean, limit: number): { ids: number[]; taken: number } {
+function merge(cells: NearCells, lists: readonly CellOrder[], test: (id: number) => boolean, limit: number): { ids: number[]; taken: number } {
   const out: number[] = [];
   if (limit <= 0) return { ids: out, taken: 0 };
-  const count = cells.cells.length;
-  const lists = cells.cells.map((cell) => cellOrder(cell, column, numbers, desc));
+  const count = lists.length;
   const pos = new Int32Array(count);
   const heap = new Int32Array(count);
   let m = 0;
