@@ -24,7 +24,7 @@ import { inBitsets, membershipOf, type Membership } from '../indexes/postings/me
 import type { SortedIds } from '../util/sorted-ids.js';
 import type { ExecContext } from './exec-context.js';
 import { geoPoint, rangeBounds, toStoredValue, type PointInput } from './stored-values.js';
-import type { GeoIndex } from '../indexes/geo-index.js';
+import type { GeoIndex, NearCheck } from '../indexes/geo-index.js';
 
 export interface IdCheck {
   /** An upper bound of the universe's ids that pass (exact for postings and materialised nodes). */
@@ -41,6 +41,8 @@ export interface IdCheck {
   readonly inAny?: readonly Uint32Array[];
   /** A node passes exactly when it is in one of these lists (snapshots, taken when called): an ordered page needs only each list's first k. */
   readonly union?: () => readonly SortedIds[];
+  /** The node is a `near` over points: its cells can give an ordered page (exec/near-page.ts). */
+  readonly near?: NearCheck;
 }
 
 export interface Driver {
@@ -233,7 +235,7 @@ function indexCheck(source: CheckSource, field: FieldModel, fn: string, kind: st
       const index = column.index('geo') as GeoIndex | undefined;
       const { coordinate, distance } = arg as { coordinate: PointInput; distance: number };
       const near = kind === 'geo' ? index?.nearCheck(geoPoint(coordinate), distance) : undefined;
-      return near === undefined ? undefined : { bound: near.upper, share: near.estimate, test: near.test };
+      return near === undefined ? undefined : { bound: near.upper, share: near.estimate, test: near.test, near };
     }
     default:
       return undefined;

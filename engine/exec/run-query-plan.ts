@@ -16,6 +16,7 @@ import { prepareFilter, runFilter, type PreparedFilter } from './filter-eval.js'
 import { firstKOfLists, listPrefixCached, payOrderRent, runPage, spendOrderRent, unpaidOrder, unpaidOrders } from './order-page.js';
 import { restrictTo, typeUniverse, type Universe } from './universe.js';
 import { streamMatches, streamPage } from './stream-page.js';
+import { nearCellPage } from './near-page.js';
 
 type Args = Readonly<Record<string, unknown>>;
 
@@ -68,11 +69,14 @@ function checkedPage(
   if (limit === undefined || plan.filter.op === 'scan') return undefined;
   const first = plan.order.keys[0];
   // Only filters with index lists are paged without an index walk (below); the rest need the order's index.
-  if (walk === undefined && !unordered && !listFilter(plan.filter)) return undefined;
+  if (walk === undefined && !unordered && !listFilter(plan.filter) && !plan.nearCells) return undefined;
   const check = filter.check(plan.filter, first === undefined ? undefined : { predicate: first.model.predicate, desc: first.desc });
   if (check.ids !== undefined) return { candidates: withinUniverse(plan.filter) ? check.ids : restrictTo(check.ids, universe) };
   // What the index walk checking the filter would cost (Infinity: no walk), against the list pages below.
   const walkCosts = walk === undefined ? Infinity : walkCost(limit, total, Math.min(universe.size, check.share * universe.size), checkedVisitCost);
+  // A near filter's page merged from the geo grid's cells in the order, when its rule says that pays (near-page.ts).
+  const near = plan.nearCells && check.near !== undefined ? nearCellPage(ctx, plan.filter, plan.order, check.near, limit, walkCosts, run) : undefined;
+  if (near !== undefined) return { page: page.offset === 0 ? near : near.slice(page.offset) };
   // A union of lists (anyofterms) in a one-key order: the page from each list's first k, no union built.
   const lists = check.union;
   if (lists !== undefined && !unordered && withinUniverse(plan.filter)) {

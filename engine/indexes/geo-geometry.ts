@@ -265,3 +265,24 @@ export function capBoxes(center: GeoPoint['coordinates'], meters: number): BBox[
   if (east > 180) return [[west, minLat, 180, maxLat], [-180, minLat, east - 360, maxLat]];
   return [[west, minLat, east, maxLat]];
 }
+
+/** How a lng/lat box lies against the cap of `meters` around (lng, lat): wholly outside, crossing its edge, or wholly inside. */
+export type CapRelation = 'outside' | 'crossing' | 'inside';
+
+/**
+ * Where `box` (west ≤ east, not across the antimeridian) lies against the cap, with a relative margin
+ * of 1e-6 both ways (Inside and Outside are sure; the rest is Crossing). Along a parallel the distance
+ * grows with the longitude difference, and along a meridian it is a sinusoid of the latitude with one
+ * peak, so the farthest point of the box is a corner and the nearest lies on the meridian nearest the
+ * centre, at that sinusoid's peak when it is inside the box's latitudes, else at an end.
+ */
+export function capRelation(lng: number, lat: number, meters: number, box: BBox): CapRelation {
+  const [west, south, east, north] = box;
+  const far = Math.max(haversineLngLat(lng, lat, west, south), haversineLngLat(lng, lat, west, north), haversineLngLat(lng, lat, east, south), haversineLngLat(lng, lat, east, north));
+  if (far <= meters * (1 - 1e-6)) return 'inside';
+  const wrapped = (x: number): number => Math.abs(((((x - lng) % 360) + 540) % 360) - 180);
+  const nearLng = lng >= west && lng <= east ? lng : wrapped(west) <= wrapped(east) ? west : east;
+  const peak = Math.atan2(Math.sin(lat * RAD), Math.cos(lat * RAD) * Math.cos((nearLng - lng) * RAD)) / RAD;
+  const near = peak >= south && peak <= north ? haversineLngLat(lng, lat, nearLng, peak) : Math.min(haversineLngLat(lng, lat, nearLng, south), haversineLngLat(lng, lat, nearLng, north));
+  return near > meters * (1 + 1e-6) ? 'outside' : 'crossing';
+}

@@ -16,7 +16,7 @@
 
 import type { GeoMultiPolygon, GeoPoint, GeoPolygon, GeoValue, ScalarValue, ValueIndex } from './value-index.js';
 import type { SortedIds } from '../util/sorted-ids.js';
-import { GeoPointGrid } from './geo-point-grid.js';
+import { GeoPointGrid, type NearCells } from './geo-point-grid.js';
 import { sortedDistinctArray } from '../util/id-sort.js';
 import {
   type BBox,
@@ -25,6 +25,7 @@ import {
   bboxesOverlap,
   capBoxes,
   capInnerBox,
+  capRelation,
   distanceToShapeMeters,
   haversineLngLat,
   pointInShape,
@@ -76,6 +77,16 @@ function levelFor(box: BBox): number {
     if ((x1 - x0 + 1) * (y1 - y0 + 1) <= MAX_CELLS_PER_SHAPE) return level;
   }
   return 0;
+}
+
+/** `near` tested per node (GeoIndex.nearCheck). */
+export interface NearCheck {
+  readonly test: (id: number) => boolean;
+  readonly upper: number;
+  readonly estimate: number;
+  /** Non-empty buckets met: the layout has at least one cell per bucket. */
+  readonly buckets: number;
+  readonly cells: () => NearCells;
 }
 
 export class GeoIndex implements ValueIndex {
@@ -168,16 +179,17 @@ export class GeoIndex implements ValueIndex {
 
   /**
    * `near` as a test of one node's point (the same boxes and distance test as `near`), with the
-   * points of the buckets it reads (an upper bound of the matches) and about how many it matches;
-   * undefined when the index holds polygons or nodes with several points.
+   * points of the buckets it reads (an upper bound of the matches), about how many it matches, and
+   * the layout cells meeting the cap (`cells`: those inside need no test, the others are tested with
+   * `test`); undefined when the index holds polygons or nodes with several points.
    */
-  nearCheck(point: GeoPoint, distanceMeters: number): { readonly test: (id: number) => boolean; readonly upper: number; readonly estimate: number } | undefined {
+  nearCheck(point: GeoPoint, distanceMeters: number): NearCheck | undefined {
     const coords = this.coords;
     if (coords === undefined) return undefined;
-    if (!(distanceMeters >= 0)) return { test: () => false, upper: 0, estimate: 0 };
+    if (!(distanceMeters >= 0)) return { test: () => false, upper: 0, estimate: 0, buckets: 0, cells: () => ({ cells: [], inside: [], points: 0, insidePoints: 0 }) };
     const [lng, lat] = point.coordinates;
     const boxes = capBoxes(point.coordinates, distanceMeters);
-    const { upper, inside } = this.points.count(boxes);
+    const { upper, inside, buckets } = this.points.count(boxes);
     const [w, s, e, n] = capInnerBox(point.coordinates, distanceMeters) ?? [0, 0, -1, -1];
     // capBoxes gives one box, or two split at the antimeridian; the absent second one holds nothing.
     const [w0, s0, e0, n0] = boxes[0] as BBox;
@@ -188,8 +200,9 @@ export class GeoIndex implements ValueIndex {
       if (!((y >= s0 && y <= n0 && x >= w0 && x <= e0) || (y >= s1 && y <= n1 && x >= w1 && x <= e1))) return false;
       return (x >= w && x <= e && y >= s && y <= n) || haversineLngLat(lng, lat, x, y) <= distanceMeters;
     };
+    const cells = (): NearCells => this.points.nearCells(boxes, (box) => capRelation(lng, lat, distanceMeters, box));
     // A cap fills about π/4 of its bounding box.
-    return { test, upper, estimate: Math.min(upper, (inside * Math.PI) / 4) };
+    return { test, upper, estimate: Math.min(upper, (inside * Math.PI) / 4), buckets, cells };
   }
 
   /** Nodes with a geometry within `distanceMeters` of `point` (none for a negative distance). */

@@ -6,13 +6,37 @@
 // candidate. Points are never shapes spanning cells, so each (id, point) sits in exactly one bucket.
 // (Polygons keep the multi-level cells of geo-index.ts.)
 
-import type { BBox } from './geo-geometry.js';
+import type { BBox, CapRelation } from './geo-geometry.js';
 
 const GRID_LEVEL = 8;
 const CELLS = 2 ** GRID_LEVEL;
+/** Points per layout cell, at most: a bucket is split 2×2, 4×4, ... until its cells hold about this many on average. */
+const CELL_POINTS = 128;
+
+/**
+ * A cell of the layout an ordered `near` page merges (exec/near-page.ts): some of one bucket's points
+ * (a bucket split by density) and the bounds of their coordinates. A new object whenever its bucket
+ * changes, so what is kept per cell (its order by a field) is dropped with it.
+ */
+export interface GeoCell {
+  readonly box: BBox;
+  readonly ids: Int32Array;
+}
+
+/** The layout cells meeting a cap, with whether each lies wholly inside it (no point to test). */
+export interface NearCells {
+  readonly cells: readonly GeoCell[];
+  readonly inside: readonly boolean[];
+  /** Points in `cells`, and in those wholly inside. */
+  readonly points: number;
+  readonly insidePoints: number;
+}
 
 class Bucket {
   n = 0;
+  /** Changes with every write (the layout cells are rebuilt from it). */
+  version = 0;
+  private layout: { readonly version: number; readonly cells: readonly GeoCell[] } | undefined;
   lng = new Float64Array(8);
   lat = new Float64Array(8);
   ids = new Int32Array(8);
@@ -29,6 +53,63 @@ class Bucket {
     this.lng[this.n] = lng;
     this.lat[this.n] = lat;
     this.ids[this.n++] = id;
+    this.version++;
+  }
+
+  /** The bucket's points split into s × s equal parts (s a power of two, about CELL_POINTS points each), the empty ones left out; kept until the next write. */
+  cells(): readonly GeoCell[] {
+    if (this.layout?.version === this.version) return this.layout.cells;
+    const { n, lng, lat, ids } = this;
+    let west = Infinity;
+    let south = Infinity;
+    let east = -Infinity;
+    let north = -Infinity;
+    for (let i = 0; i < n; i++) {
+      west = Math.min(west, lng[i] as number);
+      east = Math.max(east, lng[i] as number);
+      south = Math.min(south, lat[i] as number);
+      north = Math.max(north, lat[i] as number);
+    }
+    let s = 1;
+    while (n > CELL_POINTS * s * s) s *= 2;
+    const w = (east - west) / s;
+    const h = (north - south) / s;
+    const part = new Int32Array(n);
+    const counts = new Int32Array(s * s);
+    for (let i = 0; i < n; i++) {
+      const px = w > 0 ? Math.min(s - 1, Math.floor(((lng[i] as number) - west) / w)) : 0;
+      const py = h > 0 ? Math.min(s - 1, Math.floor(((lat[i] as number) - south) / h)) : 0;
+      const c = py * s + px;
+      part[i] = c;
+      counts[c] = (counts[c] as number) + 1;
+    }
+    // Counting sort by part; each part's box is its points' bounds (exact, and as tight as can be).
+    const starts = new Int32Array(s * s + 1);
+    for (let c = 0; c < s * s; c++) starts[c + 1] = (starts[c] as number) + (counts[c] as number);
+    const at = starts.slice(0, s * s);
+    const sorted = new Int32Array(n);
+    const bounds = new Float64Array(4 * s * s).fill(NaN);
+    for (let i = 0; i < n; i++) {
+      const c = part[i] as number;
+      sorted[at[c] as number] = ids[i] as number;
+      at[c] = (at[c] as number) + 1;
+      const x = lng[i] as number;
+      const y = lat[i] as number;
+      const b = 4 * c;
+      // NaN compares false: the first point sets each bound.
+      if (!((bounds[b] as number) <= x)) bounds[b] = x;
+      if (!((bounds[b + 1] as number) <= y)) bounds[b + 1] = y;
+      if (!((bounds[b + 2] as number) >= x)) bounds[b + 2] = x;
+      if (!((bounds[b + 3] as number) >= y)) bounds[b + 3] = y;
+    }
+    const cells: GeoCell[] = [];
+    for (let c = 0; c < s * s; c++) {
+      if (counts[c] === 0) continue;
+      const b = 4 * c;
+      cells.push({ box: [bounds[b] as number, bounds[b + 1] as number, bounds[b + 2] as number, bounds[b + 3] as number], ids: sorted.subarray(starts[c], starts[c + 1]) });
+    }
+    this.layout = { version: this.version, cells };
+    return cells;
   }
 
   /** Swap-removes one entry of (lng, lat, id); false if none. */
@@ -39,6 +120,7 @@ class Bucket {
       this.lng[i] = this.lng[last] as number;
       this.lat[i] = this.lat[last] as number;
       this.ids[i] = this.ids[last] as number;
+      this.version++;
       return true;
     }
     return false;
@@ -85,17 +167,18 @@ export class GeoPointGrid {
   /**
    * Points in the buckets `boxes` meet (every point inside them is there: an upper bound of any
    * selection) and about how many lie inside the boxes (each bucket's count times the share of its
-   * cell the box covers), read from bucket sizes only: for choosing an access path.
+   * cell the box covers) and how many buckets hold them, read from bucket sizes only: for choosing an access path.
    */
-  count(boxes: readonly BBox[]): { readonly upper: number; readonly inside: number } {
+  count(boxes: readonly BBox[]): { readonly upper: number; readonly inside: number; readonly buckets: number } {
     let upper = 0;
     let inside = 0;
+    let buckets = 0;
     const w = 360 / CELLS;
     const h = 180 / CELLS;
     for (const box of boxes) {
       const [west, south, east, north] = box;
       const [x0, x1, y0, y1] = cellsOf(box);
-      if ((x1 - x0 + 1) * (y1 - y0 + 1) > this.buckets.size) return { upper: this.size, inside: this.size };
+      if ((x1 - x0 + 1) * (y1 - y0 + 1) > this.buckets.size) return { upper: this.size, inside: this.size, buckets: this.buckets.size };
       for (let y = y0; y <= y1; y++) {
         const cs = y * h - 90;
         const dy = Math.max(0, Math.min(north, cs + h) - Math.max(south, cs)) / h;
@@ -103,11 +186,47 @@ export class GeoPointGrid {
           const n = this.buckets.get(y * CELLS + x)?.n ?? 0;
           const cw = x * w - 180;
           upper += n;
+          if (n > 0) buckets++;
           inside += n * dy * (Math.max(0, Math.min(east, cw + w) - Math.max(west, cw)) / w);
         }
       }
     }
-    return { upper, inside };
+    return { upper, inside, buckets };
+  }
+
+  /**
+   * The layout cells (cells()) of the buckets `boxes` meet that `relation` does not place outside, with
+   * whether each lies inside: an ordered page merges their orders (exec/near-page.ts).
+   */
+  nearCells(boxes: readonly BBox[], relation: (box: BBox) => CapRelation): NearCells {
+    const cells: GeoCell[] = [];
+    const inside: boolean[] = [];
+    let points = 0;
+    let insidePoints = 0;
+    const seen = boxes.length > 1 ? new Set<Bucket>() : undefined;
+    const visit = (bucket: Bucket | undefined, box: BBox): void => {
+      if (bucket === undefined || seen?.has(bucket) === true) return;
+      seen?.add(bucket);
+      for (const cell of bucket.cells()) {
+        const [w, s, e, n] = cell.box;
+        if (n < box[1] || s > box[3] || e < box[0] || w > box[2]) continue;
+        const at = relation(cell.box);
+        if (at === 'outside') continue;
+        // Inside the cap and the box the test checks first (capBoxes' slack keeps this true in practice).
+        const within = at === 'inside' && w >= box[0] && e <= box[2] && s >= box[1] && n <= box[3];
+        cells.push(cell);
+        inside.push(within);
+        points += cell.ids.length;
+        if (within) insidePoints += cell.ids.length;
+      }
+    };
+    for (const box of boxes) {
+      const [x0, x1, y0, y1] = cellsOf(box);
+      if ((x1 - x0 + 1) * (y1 - y0 + 1) <= this.buckets.size) {
+        for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) visit(this.buckets.get(y * CELLS + x), box);
+      } else for (const bucket of this.buckets.values()) visit(bucket, box);
+    }
+    return { cells, inside, points, insidePoints };
   }
 
   /** Pushes onto `out` the id of every point inside one of `boxes` (edges included) that passes `test`. */

@@ -18,6 +18,7 @@ export function explainQuery(plan: QueryPlan, args: Readonly<Record<string, unkn
     const how = streamed ?? choosePage(plan.order, pageLimit(page), plan.filter.estimate, plan.total);
     lines.push(`  order ${keys} by ${strategyName(how, plan)}`);
   } else if (streamed !== undefined) lines.push(`  uid order by ${strategyName(streamed, plan)}`);
+  if (plan.nearCells) lines.push(`  or merge the geo grid's cells in ${plan.order.keys[0]?.field ?? ''} order, when cheaper for the cap`);
   if (page.first !== undefined || page.offset > 0) {
     lines.push(`  page offset ${page.offset}${page.first === undefined ? '' : ` first ${page.first}`}`);
   }
@@ -25,7 +26,10 @@ export function explainQuery(plan: QueryPlan, args: Readonly<Record<string, unkn
     const ran = run.strategy;
     if (ran === 'checked-walk') lines.push(`  ran walk ${plan.order.walk ?? ''} index checking the filter per node: ${run.visited} visited, ${run.candidates} kept`);
     else if (ran === 'list-order') lines.push(`  ran the smallest list in page order (its first k cached) checking the filter per node: ${run.visited} visited, ${run.candidates} kept`);
-    else if (ran === 'checked-scan') lines.push(`  ran unordered page from the smallest list checking the filter per node: ${run.visited} visited, ${run.candidates} kept`);
+    else if (ran === 'near-cells') {
+      const { cells, inside, stale, collect } = run.nearCells ?? { cells: 0, inside: 0, stale: 0, collect: 0 };
+      lines.push(`  ran merge of ${cells} grid cells (${inside} inside the cap, ${stale} points reordered): ${run.visited} taken, ${run.candidates} kept (collecting: ~${Math.round(collect)})`);
+    } else if (ran === 'checked-scan') lines.push(`  ran unordered page from the smallest list checking the filter per node: ${run.visited} visited, ${run.candidates} kept`);
     else {
       let how = ran === 'sort after @cascade' ? ran : strategyName(ran, plan);
       if (run.walked !== undefined) {

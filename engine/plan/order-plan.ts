@@ -128,7 +128,12 @@ const collectCostPerMatch = 3;
  */
 export function prefersWalk(limit: number, total: number, matches: number, bound: number, testCost: number, spread = matches): boolean {
   if (matches <= 0 || spread <= 0) return false;
-  return walkCost(limit, total, spread, testCost) < bound + collectCostPerMatch * matches;
+  return walkCost(limit, total, spread, testCost) < collectCost(bound, matches);
+}
+
+/** Collecting `matches` from `bound` ids and ordering them (prefersWalk's alternative). */
+export function collectCost(bound: number, matches: number): number {
+  return bound + collectCostPerMatch * matches;
 }
 
 /** A walk's cost (prefersWalk): about `limit × total / spread` visits at `testCost` each. */

@@ -9,6 +9,7 @@ import type { Estimates } from './estimates.js';
 import { planFilter, type FilterPlan, type FilterStep } from './filter-plan.js';
 import { planOrder, type OrderPlan, type PageStrategy } from './order-plan.js';
 import { planStream, type StreamPlan, type StreamStrategy } from './stream-plan.js';
+import { planNearCells } from './near-plan.js';
 
 export interface QueryPlan {
   readonly root: string;
@@ -18,6 +19,8 @@ export interface QueryPlan {
   readonly order: OrderPlan;
   /** Set when every filter condition can be checked per node: the page may be streamed (stream-plan.ts). */
   readonly stream: StreamPlan | undefined;
+  /** The filter is one `near` and the order one number: the page may be merged from the geo grid's cells (near-plan.ts). */
+  readonly nearCells: boolean;
   /** The type's node count the estimates were taken at. */
   readonly total: number;
 }
@@ -31,7 +34,7 @@ export interface QueryRun {
   /** Filter nodes tested per candidate instead of producing ids (with everything under them). */
   readonly checked: Set<FilterPlan>;
   candidates: number;
-  strategy: PageStrategy | StreamStrategy | 'sort after @cascade' | 'checked-walk' | 'checked-scan' | 'list-order';
+  strategy: PageStrategy | StreamStrategy | 'sort after @cascade' | 'checked-walk' | 'checked-scan' | 'list-order' | 'near-cells';
   /** Index entries (or driver ids, for `checked-scan`) a walk checking the filter visited (also when it gave up). */
   visited: number;
   /** The page came from the cached first k of the same candidate list. */
@@ -40,13 +43,15 @@ export interface QueryRun {
   walked?: string;
   /** The filter node whose matches were a union of index lists, the page taken from each list's first k (none materialised), and how many lists. */
   unionLists?: { readonly node: FilterPlan; readonly count: number };
+  /** The near page's cells (and how many lay inside the cap), points whose cell order was read again, and what collecting would have cost. */
+  nearCells?: { readonly cells: number; readonly inside: number; readonly stale: number; readonly collect: number };
 }
 
 export function planQuery(root: string, type: TypeModel, args: Readonly<Record<string, unknown>>, estimates: Estimates): QueryPlan {
   const total = estimates.typeCount(type.name);
   const filter = planFilter(type, args['filter'] as Record<string, unknown> | null | undefined, estimates, total);
   const order = planOrder(type, args['order'], true);
-  return { root, type: type.name, filter, order, stream: planStream(type, filter, order), total };
+  return { root, type: type.name, filter, order, stream: planStream(type, filter, order), nearCells: planNearCells(filter, order), total };
 }
 
 export function newQueryRun(): QueryRun {
