@@ -179,26 +179,6 @@ export class SortedChunkMap<K> {
     }
   }
 
-  /** The ids of the keys within the bounds, in key order (a key's ids ascending), appended to `out`: no call per key. */
-  idsIn(lower: Bound<K> | undefined, upper: Bound<K> | undefined, out: number[]): void {
-    const span = this.span(lower, upper);
-    if (span === undefined) return;
-    const { start, end } = span;
-    const chunks = this.chunks;
-    for (let c = start.c; c <= end.c && c < chunks.length; c++) {
-      const vals = (chunks[c] as Chunk<K>).vals;
-      const to = c === end.c ? end.i : vals.length;
-      for (let i = c === start.c ? start.i : 0; i < to; i++) {
-        const p = vals[i] as Posting;
-        if (typeof p === 'number') out.push(p);
-        else {
-          const ids = postingIds(p);
-          for (let k = 0; k < ids.length; k++) out.push(ids[k] as number);
-        }
-      }
-    }
-  }
-
   /**
    * About how many keys lie within the bounds, from the chunk positions of the bounds (chunks hold a
    * similar number of keys, so a position is a quantile): O(log n), no key is visited.
