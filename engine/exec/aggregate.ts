@@ -1,13 +1,11 @@
 // `<T>AggregateResult`: count, and per field Min/Max (orderable fields) and Sum/Avg (numbers).
-// Empty input gives count 0 and null for the rest (REFERENCE §6). The matches come ascending, or in
-// one field's value order (a range walk's: then that field's Min and Max are its ends); a float sum
-// is rounded after each term, so it follows ascending ids as Dgraph's does, and only then are the
-// ids put in that order.
+// Empty input gives count 0 and null for the rest (REFERENCE §6). The matches come ascending: a float
+// sum is rounded after each term, so it follows ascending ids as Dgraph's does. A range walk also
+// names the nodes of its field's Min and Max (its first and last match), read without a scan.
 
 import type { SelectionPlan } from '../plan/selection-plan.js';
 import type { ScalarValue } from '../indexes/value-index.js';
 import type { FieldModel, TypeModel } from '../schema/model.js';
-import { sortedDistinct } from '../util/id-sort.js';
 import type { ExecContext } from './exec-context.js';
 import { languageValue } from './language-value.js';
 import type { NumericColumnView } from '../store/scalar-column.js';
@@ -24,18 +22,18 @@ function resultTypeName(type: TypeModel): string {
   return name;
 }
 
-/** The nodes an aggregate reduces: distinct ids, ascending unless `byValueOf` is set. */
+/** The nodes an aggregate reduces: distinct ids, ascending. */
 export interface AggregateMatches {
   readonly ids: ArrayLike<number>;
-  /** The ids come in ascending order of this single-valued field's value (ties by id), not ascending. */
-  readonly byValueOf?: FieldModel;
+  /** The matches were walked in ascending order of this field's value (ties by id): `first` holds its Min, `last` its Max. */
+  readonly ends?: { readonly field: FieldModel; readonly first: number; readonly last: number };
 }
 
-/** The object of the matches (`ids` ascending, or as `AggregateMatches` says). */
+/** The object of the matches. */
 export function aggregateObject(ctx: ExecContext, type: TypeModel, ids: ArrayLike<number> | AggregateMatches, selection: SelectionPlan): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const typeName = resultTypeName(type);
-  const matches = new Matches(ctx, 'length' in ids ? { ids } : ids);
+  const matches: AggregateMatches = 'length' in ids ? { ids } : ids;
   for (const plan of selection.forType(typeName)) {
     if (!ctx.isIncluded(plan)) continue;
     if (plan.fieldName === '__typename') out[plan.responseName] = typeName;
@@ -45,25 +43,7 @@ export function aggregateObject(ctx: ExecContext, type: TypeModel, ids: ArrayLik
   return out;
 }
 
-/** The matches as given, and ascending (sorted once, when a sum first needs it). */
-class Matches {
-  readonly ids: ArrayLike<number>;
-  readonly byValueOf: FieldModel | undefined;
-  private ascending: ArrayLike<number> | undefined;
-  constructor(
-    private readonly ctx: ExecContext,
-    matches: AggregateMatches,
-  ) {
-    this.ids = matches.ids;
-    this.byValueOf = matches.byValueOf;
-    if (matches.byValueOf === undefined) this.ascending = matches.ids;
-  }
-  inIdOrder(): ArrayLike<number> {
-    return (this.ascending ??= sortedDistinct(this.ids, this.ctx.graph.store.maxNodeId + 1));
-  }
-}
-
-function fieldAggregate(ctx: ExecContext, type: TypeModel, matches: Matches, name: string): unknown {
+function fieldAggregate(ctx: ExecContext, type: TypeModel, matches: AggregateMatches, name: string): unknown {
   const suffix = suffixes.find((s) => name.endsWith(s));
   if (suffix === undefined) return null;
   const field = type.fields.get(name.slice(0, -suffix.length));
@@ -71,12 +51,11 @@ function fieldAggregate(ctx: ExecContext, type: TypeModel, matches: Matches, nam
   const store = ctx.graph.store;
   const column = store.scalar(field.predicate);
   const numbers = field.languages === undefined ? column.numbers() : undefined;
-  // Min, Max and Int sums (exact below 2^53) are the same in any order.
-  const minMax = suffix === 'Min' || suffix === 'Max';
-  const ids = minMax || field.typeName === 'Int' ? matches.ids : matches.inIdOrder();
+  const ids = matches.ids;
   if (numbers !== undefined) {
-    // Ids in this number field's value order: its Min and Max are the values at the ends.
-    if (minMax && matches.byValueOf?.predicate === field.predicate && ids.length > 0) return numbers.nums[ids[suffix === 'Min' ? 0 : ids.length - 1] as number] as number;
+    // A walk in this number field's value order met its Min and Max first and last.
+    const ends = matches.ends;
+    if ((suffix === 'Min' || suffix === 'Max') && ends?.field.predicate === field.predicate) return numbers.nums[suffix === 'Min' ? ends.first : ends.last] as number;
     return numberAggregate(ids, numbers, suffix);
   }
   const values: ScalarValue[] = [];

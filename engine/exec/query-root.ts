@@ -126,8 +126,8 @@ function aggregateIds(ctx: ExecContext, rootName: string, type: TypeModel, args:
   const matches = runQueryMatches(ctx, type, queryPlan, args, run);
   ctx.explain?.push(explainQuery(queryPlan, args, run));
   if (ctx.auth === undefined) return matches;
-  // The rules' filter keeps the matches' order (a range walk's value order stays one).
-  return { ...matches, ids: ctx.auth.filter(Array.isArray(matches.ids) ? (matches.ids as SortedIds) : Array.from(matches.ids), type) };
+  // The rules may drop a walk's first or last match: its ends no longer hold.
+  return { ids: ctx.auth.filter(Array.isArray(matches.ids) ? (matches.ids as SortedIds) : Array.from(matches.ids), type) };
 }
 
 /** The topK nearest nodes (exec/similarity.ts), then the type and the filter, in distance order. */

@@ -10,6 +10,7 @@ import type { QueryPlan, QueryRun } from '../plan/query-plan.js';
 import { chooseStream, maxFirstK, type IndexNode, type StreamPlan } from '../plan/stream-plan.js';
 import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
 import type { SortedIds } from '../util/sorted-ids.js';
+import { markedAscending } from '../util/id-sort.js';
 import type { RangeBounds, ScalarValue } from '../indexes/value-index.js';
 import type { AggregateMatches } from './aggregate.js';
 import type { ExecContext } from './exec-context.js';
@@ -66,23 +67,32 @@ export function streamPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, s
 
 /**
  * Every match of a filter with a range condition, gathered by walking the narrowest range's postings
- * and checking the rest (no range list built and sorted), in the walked field's value order (not id
- * order: aggregate.ts orders ids itself where a float sum needs it). Undefined when the plan has no such range.
+ * and checking the rest, marked in a bitset and read out ascending (no list built or sorted), with the
+ * first and last match of the walk: the walked field's Min and Max nodes. Undefined when the plan has
+ * no such range.
  */
 export function streamMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream: StreamPlan, filter: Filter, run?: QueryRun): AggregateMatches | undefined {
   const boundsOf = requestBounds(filter);
   const range = narrowestRange(ctx, stream, boundsOf);
   if (range === undefined) return undefined;
-  const whole = onlyTheRange(ctx, type, plan, range);
-  const out: number[] = [];
-  const checked = whole ? range.index.idsInRange(range.bounds, out).length : walkMatches(ctx, type, range, nodeCheck(ctx, type, plan, filter), (id) => void out.push(id));
+  const check = onlyTheRange(ctx, type, plan, range) ? pass : nodeCheck(ctx, type, plan, filter);
+  let first = -1;
+  let last = -1;
+  let checked = 0;
+  const ids = markedAscending(ctx.graph.store.maxNodeId + 1, (add) => {
+    checked = walkMatches(ctx, type, range, check, (id) => {
+      if (first < 0) first = id;
+      last = id;
+      add(id);
+    });
+  });
   if (run !== undefined) {
     run.checked.add(plan.filter);
     run.strategy = 'range-walk';
     run.candidates = checked;
     run.walked = `${range.node.model.name} ${range.node.index}`;
   }
-  return { ids: out, byValueOf: range.node.model };
+  return first < 0 ? { ids } : { ids, ends: { field: range.node.model, first, last } };
 }
 
 /**

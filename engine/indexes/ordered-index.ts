@@ -179,17 +179,6 @@ export class OrderedIndex<K extends OrderKey = number | bigint> implements Value
     if (lower !== null && upper !== null) this.map.forEachPostingIn(lower, upper, direction === 'desc', fn);
   }
 
-  /**
-   * The ids within the bounds in value order (ties by id), appended to `out` (not id order: no sort),
-   * for callers whose result does not depend on the order. Unparseable bounds add nothing.
-   */
-  idsInRange(bounds: RangeBounds<ScalarValue>, out: number[]): number[] {
-    const lower = this.bound(bounds.lower);
-    const upper = this.bound(bounds.upper);
-    if (lower !== null && upper !== null) this.map.idsIn(lower, upper, out);
-    return out;
-  }
-
   /** About how many entries lie within the bounds (key positions, no key visited): for choosing an access path. */
   estimateRange(bounds: RangeBounds<ScalarValue>): number {
     const lower = this.bound(bounds.lower);

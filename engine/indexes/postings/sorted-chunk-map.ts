@@ -179,26 +179,6 @@ export class SortedChunkMap<K> {
     }
   }
 
-  /** The ids of the keys within the bounds, in key order (a key's ids ascending), appended to `out`: no call per key. */
-  idsIn(lower: Bound<K> | undefined, upper: Bound<K> | undefined, out: number[]): void {
-    const span = this.span(lower, upper);
-    if (span === undefined) return;
-    const { start, end } = span;
-    const chunks = this.chunks;
-    for (let c = start.c; c <= end.c && c < chunks.length; c++) {
-      const vals = (chunks[c] as Chunk<K>).vals;
-      const to = c === end.c ? end.i : vals.length;
-      for (let i = c === start.c ? start.i : 0; i < to; i++) {
-        const p = vals[i] as Posting;
-        if (typeof p === 'number') out.push(p);
-        else {
-          const ids = postingIds(p);
-          for (let k = 0; k < ids.length; k++) out.push(ids[k] as number);
-        }
-      }
-    }
-  }
-
   /**
    * About how many keys lie within the bounds, from the chunk positions of the bounds (chunks hold a
    * similar number of keys, so a position is a quantile): O(log n), no key is visited.
@@ -231,26 +211,29 @@ export class SortedChunkMap<K> {
     }
   }
 
-  /** First position whose key is >= key (or > key when `after`). Positions may be one past a chunk's end. */
+  /**
+   * First position whose key is >= key (or > key when `after`). Positions may be one past a chunk's end.
+   * The chunk is found among `firsts` (no chunk object read per probe: keys that are not small integers,
+   * floats and DateTime instants, are each a heap object, so every probe there is a memory read more).
+   */
   private seek(key: K, after: boolean): Pos {
-    const chunks = this.chunks;
+    const firsts = this.firsts;
+    const cmp = this.cmp;
+    // the last chunk whose first key is < key (<= key when after): the position lies in it or just past it
     let lo = 0;
-    let hi = chunks.length;
-    // first chunk whose last key is >= key (> key when after)
+    let hi = firsts.length - 1;
     while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const keys = (chunks[mid] as Chunk<K>).keys;
-      const d = this.cmp(keys[keys.length - 1] as K, key);
-      if (d < 0 || (after && d === 0)) lo = mid + 1;
-      else hi = mid;
+      const mid = (lo + hi + 1) >>> 1;
+      const d = cmp(firsts[mid] as K, key);
+      if (d < 0 || (after && d === 0)) lo = mid;
+      else hi = mid - 1;
     }
-    if (lo === chunks.length) return this.endPos();
-    const chunk = chunks[lo] as Chunk<K>;
+    const keys = (this.chunks[lo] as Chunk<K>).keys;
     let a = 0;
-    let b = chunk.keys.length;
+    let b = keys.length;
     while (a < b) {
       const mid = (a + b) >>> 1;
-      const d = this.cmp(chunk.keys[mid] as K, key);
+      const d = cmp(keys[mid] as K, key);
       if (d < 0 || (after && d === 0)) a = mid + 1;
       else b = mid;
     }

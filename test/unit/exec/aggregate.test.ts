@@ -1,18 +1,29 @@
-// Aggregates over a range walk, whose matches come in value order: a float sum must still follow
-// ascending uids (Dgraph sums in uid order, rounding after each term), for few matches (insertion
-// sort), matches dense in the id space (bitset) and sparse ones (typed sort). Ratings of mixed
-// magnitudes make every order give a different sum; each answer is compared with a naive uid-order scan.
+// Aggregates over a range walk, which meets the matches in value order: a float sum must still follow
+// ascending uids (Dgraph sums in uid order, rounding after each term), for few matches, matches dense
+// in the id space and sparse ones. Ratings of mixed magnitudes make every order give a different sum;
+// each answer is compared with a naive uid-order scan. The walk's first and last match give its
+// field's Min and Max, unless an @auth rule drops them.
 
+import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../../engine/index.js';
 
+const secret = 'a-unit-test-secret-of-32-bytes-or-more';
+const ns = 'https://example.com/claims';
 const schema = `type Item {
   id: ID!
   name: String! @id
   score: Int @search
   rating: Float @search
 }
-type Other { id: ID!  name: String! @id }`;
+type Other { id: ID!  name: String! @id }
+type Owned @auth(query: { rule: """query($USER: String!) { queryOwned(filter: { owner: { eq: $USER } }) { __typename } }""" }) {
+  id: ID!
+  name: String! @id
+  owner: String @search(by: [hash])
+  score: Int @search
+}
+# Dgraph.Authorization ${JSON.stringify({ VerificationKey: secret, Header: 'X-Auth', Namespace: ns, Algo: 'HS256' })}`;
 
 interface Row {
   name: string;
@@ -49,6 +60,8 @@ beforeAll(async () => {
   await add('Item', rows.slice(0, n - 100));
   await add('Other', Array.from({ length: 20_000 }, (_, i) => ({ name: `o${i}` })));
   await add('Item', rows.slice(n - 100));
+  // Scores 0..19; alice owns the even ones, so the lowest (0) is hers and the highest (19) is bob's.
+  await add('Owned', Array.from({ length: 20 }, (_, i) => ({ name: `w${i}`, owner: i % 2 === 0 ? 'alice' : 'bob', score: i })));
 });
 
 function naive(min: number, max: number, keep: (r: Row) => boolean = () => true): Record<string, unknown> {
@@ -89,4 +102,9 @@ describe('aggregates over a range walk', () => {
     expect(data['aggregateItem']).toEqual(naive(min, max, (r) => r.rating > gt));
   });
 
+  it("under an @auth rule: Min and Max of the walked field among the allowed matches (the walk's ends may be refused)", async () => {
+    const token = await new SignJWT({ [ns]: { USER: 'alice' } }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(secret));
+    const response = await engine.execute({ method: 'POST', query: '{ aggregateOwned(filter: { score: { between: { min: 1, max: 19 } } }) { count scoreMin scoreMax } }', headers: { 'x-auth': token } });
+    expect(JSON.parse(Buffer.from(response.body as string | Uint8Array).toString())).toEqual({ data: { aggregateOwned: { count: 9, scoreMin: 2, scoreMax: 18 } } });
+  });
 });

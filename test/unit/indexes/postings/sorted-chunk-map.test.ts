@@ -63,6 +63,12 @@ describe('SortedChunkMap', () => {
           expect(asc).toEqual(inRange.map((k) => [...(model.get(k) as Set<number>)].sort(cmp)));
           const desc = [...map.postings({ value: lo, inclusive: li }, { value: hi, inclusive: hiInc }, true)];
           expect(desc.length).toBe(inRange.length);
+          // The walks without a generator: the same postings from either bound (its seek finds chunks by their first keys).
+          for (const backwards of [false, true]) {
+            const walked: number[][] = [];
+            map.forEachPostingIn({ value: lo, inclusive: li }, { value: hi, inclusive: hiInc }, backwards, (p) => (walked.push([...postingIds(p)]), false));
+            expect(backwards ? walked.reverse() : walked).toEqual(asc.map((ids) => [...ids]));
+          }
           for (const k of keys.slice(0, 20)) expect(postingIds(map.get(k))).toEqual([...(model.get(k) as Set<number>)].sort(cmp));
         },
       ),
