@@ -51,6 +51,7 @@ import { consoleLogger } from './util/console-logger.js';
 import { openPersistence } from './serving/open-persistence.js';
 import { SchemaDeployQueue } from './serving/schema-deploy-queue.js';
 import { SchemaLifecycle, type ServingState } from './serving/schema-lifecycle.js';
+import { readsRequestHeaders } from './custom/request-headers.js';
 
 export type * from './api.js';
 export { renderSchemaErrors } from './admin/admin-api.js';
@@ -63,6 +64,16 @@ export { RestoreError } from './persist/persistence.js';
 export { DATA_DIR_MODE, DATA_FILE_MODE, nodeFileIo } from './persist/file-io.js';
 
 const serviceVersion = 'v25.0.0-ts';
+
+/**
+ * The headers that can change a subscription's answers: the `@auth` token header and the ACL's access
+ * tokens, or every header when the schema's custom logic forwards headers (then all of them count).
+ */
+function subscriptionView(state: ServingState, headers: Readonly<Record<string, string>>): string {
+  if (state.compiled !== null && readsRequestHeaders(state.compiled)) return JSON.stringify(Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const header = state.auth?.config.header;
+  return JSON.stringify([header === undefined ? null : (headers[header] ?? null), accessToken(headers) ?? null]);
+}
 
 export class Engine {
   readonly #graph = new Graph();
@@ -282,7 +293,12 @@ export class Engine {
     // A token with `exp` ends the subscription when it expires (Dgraph terminates it then too).
     const outcome = state.auth === null ? undefined : await authenticate(state.auth, request.headers);
     const expiresAt = outcome?.kind === 'claims' ? outcome.claims.expiresAt : Infinity;
-    return { stop: this.#subscriptions.add(request, reads, push, expiresAt) };
+    return { stop: this.#subscriptions.add(request, subscriptionView(state, request.headers), reads, push, expiresAt) };
+  }
+
+  /** Live subscription groups (subscriptions alike in document, variables and view share one): for /metrics. */
+  get subscriptionGroups(): number {
+    return this.#subscriptions.groups;
   }
 
   #wrote(touched: Touched): void {

@@ -2,12 +2,12 @@
 // request path pays nothing for them.
 
 import { Counter, Gauge, Registry } from 'prom-client';
-import { cacheStats } from '../engine/index.js';
+import { cacheStats, type Engine } from '../engine/index.js';
 import { socketFigures } from './sockets/graphql-sockets.js';
 
 export const metricsContentType = Registry.PROMETHEUS_CONTENT_TYPE;
 
-export function createMetrics(): Registry {
+export function createMetrics(engine: Engine): Registry {
   const registry = new Registry();
   new Counter({
     name: 'graphdb_cache_lookups_total',
@@ -36,6 +36,14 @@ export function createMetrics(): Registry {
     registers: [registry],
     collect() {
       this.set(socketFigures().subscriptions);
+    },
+  });
+  new Gauge({
+    name: 'graphdb_subscription_groups',
+    help: 'Groups of live subscriptions alike in document, variables and token (each evaluated once per commit that concerns it)',
+    registers: [registry],
+    collect() {
+      this.set(engine.subscriptionGroups);
     },
   });
   new Counter({

@@ -1,6 +1,6 @@
 // Live subscriptions: each answer pushed when a commit changed it, never on a timer (Dgraph polls every
-// subscription once a second). Subscriptions with the same document, operation, variables and request
-// headers (so the same `@auth` view) form one group: one evaluation and one answer for all of them.
+// subscription once a second). Subscriptions with the same document, operation, variables and view (the
+// headers that can change an answer: tokens) form one group: one evaluation and one answer for all.
 // After a commit every group is evaluated again, once however many commits arrived meanwhile, and its
 // members get the answer only when its `data`/`errors` differ from the last one sent. Only groups
 // whose read types (read-types.ts) a commit wrote are evaluated again. A schema change completes
@@ -51,6 +51,11 @@ export class SubscriptionHub {
     private readonly active: (on: boolean) => void = () => undefined,
   ) {}
 
+  /** Groups: evaluations a commit that reads everything costs. */
+  get groups(): number {
+    return this.#groups.size;
+  }
+
   /** Members across all groups. */
   get size(): number {
     let n = 0;
@@ -59,9 +64,13 @@ export class SubscriptionHub {
   }
 
   /** Adds a subscriber: its first answer comes at once (from the group's last one when the group runs already). Returns its stop. */
-  /** `expiresAt`: ms since the epoch when the request's token expires (the same for the whole group: same headers). */
-  add(request: GraphQLRequest, reads: ReadTypes, push: Push, expiresAt = Infinity): () => void {
-    const key = groupKey(request);
+  /**
+   * `view`: what of the request's headers can change its answer (the engine's choice: the tokens, or
+   * every header when custom logic forwards them); requests alike in document, variables and view form
+   * one group. `expiresAt`: ms since the epoch when the view's token expires.
+   */
+  add(request: GraphQLRequest, view: string, reads: ReadTypes, push: Push, expiresAt = Infinity): () => void {
+    const key = JSON.stringify([request.query ?? '', request.operationName ?? '', request.variables ?? null, view]);
     let group = this.#groups.get(key);
     const joined = group !== undefined;
     if (group === undefined) {
@@ -172,11 +181,6 @@ function readsAny(reads: ReadTypes, written: ReadonlySet<string> | 'all'): boole
   if (reads === 'all' || written === 'all') return true;
   for (const type of reads) if (written.has(type)) return true;
   return false;
-}
-
-function groupKey(request: GraphQLRequest): string {
-  const headers = Object.entries(request.headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify([request.query ?? '', request.operationName ?? '', request.variables ?? null, headers]);
 }
 
 /** The answer minus a trailing `"extensions"` member (the engine writes it last): what "changed" compares. */

@@ -3,13 +3,18 @@
 import { createMetrics, metricsContentType } from '../metrics.js';
 import { refusals } from '../responses.js';
 import { answering, type Route } from './route.js';
+import type { Registry } from 'prom-client';
+import type { Engine } from '../../engine/index.js';
 
-const registry = createMetrics();
+/** One registry per engine (a process serves one; tests may start several in one process). */
+const registries = new WeakMap<Engine, Registry>();
 
 export const metricsRoute: Route = {
   scope: 'admin',
-  handle: answering(async (exchange) => {
+  handle: answering(async (exchange, _mode, context) => {
     if (exchange.request.method !== 'GET') throw refusals.invalidMethod();
+    let registry = registries.get(context.engine);
+    if (registry === undefined) registries.set(context.engine, (registry = createMetrics(context.engine)));
     return { status: 200, contentType: metricsContentType, body: await registry.metrics() };
   }),
 };

@@ -93,7 +93,7 @@ class GraphqlSocket implements SocketSession {
     request: IncomingRequest,
     private readonly gone: () => void,
   ) {
-    this.#headers = request.headers;
+    this.#headers = withoutHandshake(request.headers);
     this.#initTimer = setTimeout(() => this.#close(closes.initTimeout, 'Connection initialisation timeout'), limits.initTimeoutMs);
     this.#initTimer.unref();
   }
@@ -285,4 +285,11 @@ class GraphqlSocket implements SocketSession {
     this.sink.close(code, reason);
     this.closed();
   }
+}
+
+/** The upgrade request's headers minus the WebSocket handshake's own (a per-connection key among them), which say nothing to GraphQL. */
+function withoutHandshake(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (!name.startsWith('sec-websocket-') && name !== 'upgrade' && name !== 'connection') out[name] = value;
+  return out;
 }

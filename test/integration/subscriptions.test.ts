@@ -332,6 +332,23 @@ describe('limits (flags) and a client that never reads', () => {
     expect(metrics).toContain('\ngraphdb_subscriptions 0\n');
   });
 
+  it('the same subscription on different connections (no token) is one group, evaluated once per commit', async () => {
+    const sockets = [open(), open('graphql-ws')];
+    await Promise.all(sockets.map((s) => s.opened));
+    const query = 'subscription { queryTodo(filter: { text: { anyofterms: "shared" } }) { text } }';
+    sockets[0]!.socket.send(JSON.stringify({ type: 'connection_init' }));
+    sockets[0]!.socket.send(JSON.stringify({ id: 'a', type: 'subscribe', payload: { query } }));
+    sockets[1]!.socket.send(JSON.stringify({ type: 'connection_init' }));
+    sockets[1]!.socket.send(JSON.stringify({ type: 'start', id: 'b', payload: { query } }));
+    await sockets[0]!.messages.next(2);
+    await sockets[1]!.messages.next(3);
+    const metrics = (await send(`${limited.url}/metrics`)).text;
+    expect(metrics).toContain('\ngraphdb_subscriptions 2\n');
+    expect(metrics).toContain('\ngraphdb_subscription_groups 1\n');
+    for (const s of sockets) s.socket.close();
+    await Promise.all(sockets.map((s) => s.closed));
+  });
+
   it('no connection_init within --ws-init-timeout-ms: 4408', async () => {
     const idle = open();
     await idle.opened;

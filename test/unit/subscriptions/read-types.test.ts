@@ -66,9 +66,9 @@ describe('SubscriptionHub', () => {
     const turn = () => new Promise((resolve) => setImmediate(resolve));
     const got: string[] = [];
     const request = (query: string) => ({ method: 'POST' as const, query, headers: {} });
-    hub.add(request('notes'), new Set(['Note']), (e) => got.push(`a ${e.kind === 'next' ? e.body : e.kind}`));
-    hub.add(request('notes'), new Set(['Note']), (e) => got.push(`b ${e.kind === 'next' ? e.body : e.kind}`));
-    hub.add(request('posts'), new Set(['Post', 'Author']), (e) => got.push(`c ${e.kind === 'next' ? e.body : e.kind}`));
+    hub.add(request('notes'), 'anonymous', new Set(['Note']), (e) => got.push(`a ${e.kind === 'next' ? e.body : e.kind}`));
+    hub.add(request('notes'), 'anonymous', new Set(['Note']), (e) => got.push(`b ${e.kind === 'next' ? e.body : e.kind}`));
+    hub.add(request('posts'), 'anonymous', new Set(['Post', 'Author']), (e) => got.push(`c ${e.kind === 'next' ? e.body : e.kind}`));
     await turn();
     expect(evaluated).toEqual(['notes', 'notes', 'posts']); // each new member gets its first answer
     evaluated.length = 0;
