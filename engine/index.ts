@@ -292,7 +292,9 @@ export class Engine {
     const reads = state.compiled === null || executor === null ? 'all' : subscriptionReads(state.compiled.model, operation.selectionSet, checked.fragments, (type) => executor.hasQueryRules(type));
     // A token with `exp` ends the subscription when it expires (Dgraph terminates it then too).
     const outcome = state.auth === null ? undefined : await authenticate(state.auth, request.headers);
-    const expiresAt = outcome?.kind === 'claims' ? outcome.claims.expiresAt : Infinity;
+    // So does the ACL's access token (a subscription outliving it would read on without a valid login).
+    const access = this.#acl === undefined ? undefined : await this.#acl.check(accessToken(request.headers));
+    const expiresAt = Math.min(outcome?.kind === 'claims' ? outcome.claims.expiresAt : Infinity, access?.ok === true ? (access.caller.expiresAt ?? Infinity) : Infinity);
     return { stop: this.#subscriptions.add(request, subscriptionView(state, request.headers), reads, push, expiresAt) };
   }
 

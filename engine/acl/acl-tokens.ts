@@ -13,6 +13,8 @@ export interface AclCaller {
   readonly userId: string;
   readonly groups: readonly string[];
   readonly namespace: number;
+  /** The access token's `exp`, ms since the epoch (live subscriptions end then). */
+  readonly expiresAt?: number;
 }
 
 export type TokenCheck = { readonly ok: true; readonly caller: AclCaller } | { readonly ok: false; readonly message: string };
@@ -87,7 +89,7 @@ export class AclTokens {
         names.push(group);
       }
     }
-    const caller: AclCaller = { userId: userid, groups: names, namespace };
+    const caller: AclCaller = { userId: userid, groups: names, namespace, expiresAt: exp * 1000 };
     this.#cache.set(token, { caller, expMs: exp * 1000 });
     return { ok: true, caller };
   }

@@ -8,7 +8,9 @@ import { SubscriptionClient } from 'subscriptions-transport-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askWithoutExtensions, send, uploadSchema, uploadSucceeded } from './helpers/http.js';
-import { startWithSchema, type ServerProcess } from './helpers/server-process.js';
+import { makeTempDir, startServer, startWithSchema, type ServerProcess } from './helpers/server-process.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const schema = `type Todo @withSubscription { id: ID! text: String! @search(by: [term]) done: Boolean }
 type Note @generate(subscription: true) { id: ID! text: String }
@@ -407,5 +409,28 @@ describe('limits (flags) and a client that never reads', () => {
     expect(metrics).toContain('\ngraphdb_ws_slow_clients_closed_total 1\n');
     expect(metrics).toContain('\ngraphdb_ws_connections 0\n');
     expect(metrics).toContain('\ngraphdb_subscriptions 0\n');
+  });
+});
+
+describe('ACL: the access token in connection_init', () => {
+  it('reads under the token, and the subscription ends when the access token expires', async () => {
+    const dir = makeTempDir('subs-acl');
+    writeFileSync(join(dir, 'secret'), 'an-acl-secret-of-at-least-32-bytes!!');
+    const acl = await startServer({ args: ['--acl-secret-file', join(dir, 'secret'), '--acl-access-ttl', '3s'] });
+    try {
+      const login = async () =>
+        ((await (await fetch(`${acl.url}/admin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'mutation { login(userId: "groot", password: "password") { response { accessJWT } } }' }) })).json()) as { data: { login: { response: { accessJWT: string } } } }).data.login.response.accessJWT;
+      const token = await login();
+      const uploaded = await (await fetch(`${acl.url}/admin/schema`, { method: 'POST', headers: { 'x-dgraph-accesstoken': token }, body: schema })).json();
+      expect(uploaded).toEqual({ data: { code: 'Success', message: 'Done' } });
+      const client = createClient({ url: `${acl.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { 'X-Dgraph-AccessToken': await login() } });
+      const got = collector<unknown>();
+      client.subscribe({ query: 'subscription { queryTodo { text } }' }, { next: (v) => got.push(dataOf(v)), error: (e) => got.push({ error: e }), complete: () => got.push('complete') });
+      expect(await got.next(1)).toEqual({ data: { queryTodo: [] } });
+      expect(await got.next(2, 6000)).toEqual({ error: [{ message: 'subscription terminated: its JWT expired' }] });
+      await client.dispose();
+    } finally {
+      await acl.stop();
+    }
   });
 });
