@@ -51,7 +51,6 @@ import { consoleLogger } from './util/console-logger.js';
 import { openPersistence } from './serving/open-persistence.js';
 import { SchemaDeployQueue } from './serving/schema-deploy-queue.js';
 import { SchemaLifecycle, type ServingState } from './serving/schema-lifecycle.js';
-import { readsRequestHeaders } from './custom/request-headers.js';
 
 export type * from './api.js';
 export { renderSchemaErrors } from './admin/admin-api.js';
@@ -70,7 +69,7 @@ const serviceVersion = 'v25.0.0-ts';
  * tokens, or every header when the schema's custom logic forwards headers (then all of them count).
  */
 function subscriptionView(state: ServingState, headers: Readonly<Record<string, string>>): string {
-  if (state.compiled !== null && readsRequestHeaders(state.compiled)) return JSON.stringify(Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  if (state.forwardsHeaders) return JSON.stringify(Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const header = state.auth?.config.header;
   return JSON.stringify([header === undefined ? null : (headers[header] ?? null), accessToken(headers) ?? null]);
 }
@@ -283,11 +282,11 @@ export class Engine {
    * subscription operation is refused with its errors instead (Dgraph's ValidateSubscription).
    */
   async subscribe(request: GraphQLRequest, push: (event: SubscriptionEvent) => void): Promise<{ readonly stop: () => void } | { readonly refused: readonly WireError[] }> {
-    const prepared = this.#schema.state.preparer.prepare(request);
+    const state = this.#schema.state;
+    const prepared = state.preparer.prepare(request);
     if (!prepared.ok) return { refused: prepared.errors };
     const { operation, checked } = prepared.prepared;
     if (operation.operation !== 'subscription') return { refused: [wireError(messages.notSubscription)] };
-    const state = this.#schema.state;
     const executor = state.executor;
     const reads = state.compiled === null || executor === null ? 'all' : subscriptionReads(state.compiled.model, operation.selectionSet, checked.fragments, (type) => executor.hasQueryRules(type));
     // A token with `exp` ends the subscription when it expires (Dgraph terminates it then too).

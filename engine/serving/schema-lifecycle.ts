@@ -23,6 +23,8 @@ export interface ServingState {
   readonly compiled: CompiledSchema | null;
   /** Custom logic of this schema reads request headers (custom/request-headers.ts). */
   readonly readsRequestHeaders: boolean;
+  /** The schema's custom logic forwards request headers (`@custom` forwardHeaders, `@lambda`, webhooks). */
+  readonly forwardsHeaders: boolean;
   /** Verifies the tokens of `# Service.Authorization` (auth/); null when the schema has none. */
   readonly auth: TokenVerifier | null;
   /** Allow-Origin list and extra allowed headers of /graphql (schema/cors-policy.ts). */
@@ -41,7 +43,7 @@ export class SchemaLifecycle {
     private readonly calls: CallRunner,
     private readonly options: EngineOptions,
   ) {
-    this.#state = { version: 0, compiled: null, readsRequestHeaders: false, auth: null, cors: openCorsPolicy, preparer: new RequestPreparer(noSchemaApi, { ...options, validate: false }), executor: null };
+    this.#state = { version: 0, compiled: null, readsRequestHeaders: false, forwardsHeaders: false, auth: null, cors: openCorsPolicy, preparer: new RequestPreparer(noSchemaApi, { ...options, validate: false }), executor: null };
   }
 
   get state(): ServingState {
@@ -87,11 +89,13 @@ export class SchemaLifecycle {
     this.status = 'updating schema';
     try {
       this.graph.applySchema(compiled.model);
+      const forwardsHeaders = readsRequestHeaders(compiled);
       this.#state = {
         version: this.#state.version + 1,
         compiled,
         // The token header must reach the engine: the edge then copies every header.
-        readsRequestHeaders: auth !== null || readsRequestHeaders(compiled),
+        readsRequestHeaders: auth !== null || forwardsHeaders,
+        forwardsHeaders,
         auth,
         cors: corsPolicyOf(compiled.model),
         preparer: new RequestPreparer(compiled.apiSchema, this.options),

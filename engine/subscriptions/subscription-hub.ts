@@ -56,13 +56,6 @@ export class SubscriptionHub {
     return this.#groups.size;
   }
 
-  /** Members across all groups. */
-  get size(): number {
-    let n = 0;
-    for (const group of this.#groups.values()) n += group.members.size;
-    return n;
-  }
-
   /** Adds a subscriber: its first answer comes at once (from the group's last one when the group runs already). Returns its stop. */
   /**
    * `view`: what of the request's headers can change its answer (the engine's choice: the tokens, or

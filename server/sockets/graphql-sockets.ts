@@ -71,12 +71,11 @@ const closes = {
   initTimeout: 4408,
   duplicateId: 4409,
   tooManyInits: 4429,
-  tooManySubscriptions: 4400,
 } as const;
 
 class GraphqlSocket implements SocketSession {
+  /** `connection_init` was received (and acknowledged: an init that is not is a closing error). */
   #initialised = false;
-  #acknowledged = false;
   #headers: Readonly<Record<string, string>>;
   readonly #operations = new Map<string, () => void>();
   #initTimer: NodeJS.Timeout | undefined;
@@ -142,7 +141,7 @@ class GraphqlSocket implements SocketSession {
       case 'pong':
         return;
       case 'subscribe': {
-        if (!this.#acknowledged) return this.#close(closes.unauthorized, 'Unauthorized');
+        if (!this.#initialised) return this.#close(closes.unauthorized, 'Unauthorized');
         const request = typeof id === 'string' && id !== '' ? this.#request(message['payload']) : undefined;
         if (request === undefined || typeof id !== 'string') return this.#close(closes.badMessage, 'Invalid message received');
         if (this.#operations.has(id)) return this.#close(closes.duplicateId, `Subscriber for ${id} already exists`);
@@ -203,7 +202,6 @@ class GraphqlSocket implements SocketSession {
   #init(payload: unknown): boolean {
     if (payload !== undefined && payload !== null && (typeof payload !== 'object' || Array.isArray(payload))) return false;
     this.#initialised = true;
-    this.#acknowledged = true;
     clearTimeout(this.#initTimer);
     const headers: Record<string, string> = { ...this.#headers };
     for (const [key, value] of Object.entries((payload ?? {}) as Message)) if (typeof value === 'string') headers[key.toLowerCase()] = value;
