@@ -151,9 +151,9 @@ describe('the legacy graphql-ws protocol (the subscriptions-transport-ws client,
   });
 });
 
-/** A raw socket speaking `protocol`; resolves once open. */
-async function rawSocket(protocol: string | undefined) {
-  const socket = protocol === undefined ? new WebSocket(wsUrl) : new WebSocket(wsUrl, protocol);
+/** A raw socket speaking `protocol` (its `opened` resolves once open, or rejects with the refusal's status). */
+function rawSocket(protocol: string | undefined, url = wsUrl) {
+  const socket = protocol === undefined ? new WebSocket(url) : new WebSocket(url, protocol);
   const messages = collector<unknown>();
   const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
   socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
@@ -304,17 +304,7 @@ describe('limits (flags) and a client that never reads', () => {
   afterAll(async () => {
     await limited.stop();
   });
-  const open = (protocol = 'graphql-transport-ws') => {
-    const socket = new WebSocket(`${limited.url.replace('http', 'ws')}/graphql`, protocol);
-    const messages = collector<unknown>();
-    socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
-    const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
-    const opened = new Promise<void>((resolve, reject) => {
-      socket.on('open', () => resolve());
-      socket.on('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-    });
-    return { socket, messages, closed, opened };
-  };
+  const open = (protocol = 'graphql-transport-ws') => rawSocket(protocol, `${limited.url.replace('http', 'ws')}/graphql`);
 
   it('a flood of connections dropped without closing: HTTP answered throughout, every place freed', async () => {
     for (let round = 0; round < 20; round++) {
