@@ -35,7 +35,7 @@ export function predicateInfo(model: SchemaModel): Map<string, PredicateInfo> {
     for (const field of type.fields.values()) {
       if (field.custom !== undefined || field.kind === 'id' || field.reverseOf !== undefined) continue;
       const edge = field.kind === 'object' || field.kind === 'interface' || field.kind === 'union';
-      out.set(field.predicate, { edge, isList: field.isList, typeName: field.typeName });
+      out.set(field.predicate, { edge, isList: field.isList, typeName: field.typeName, trigram: field.search.includes('trigram') });
     }
   }
   return out;

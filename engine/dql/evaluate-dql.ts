@@ -4,6 +4,7 @@
 // out, as Dgraph does. Scans columns directly: custom DQL queries are small and rare.
 
 import { fulltextTokenSet } from '../indexes/fulltext-analyzer.js';
+import { compileRegexp, type CompiledRegexp } from '../indexes/regexp-compile.js';
 import { termTokens } from '../indexes/term-tokenizer.js';
 import type { ScalarValue } from '../indexes/value-index.js';
 import { GraphStore } from '../store/graph-store.js';
@@ -16,6 +17,8 @@ export interface PredicateInfo {
   readonly isList: boolean;
   /** GraphQL scalar name for scalar predicates (`DateTime` compares as time). */
   readonly typeName: string;
+  /** Has a trigram index: `regexp` may then be a root function. */
+  readonly trigram: boolean;
 }
 
 export interface DqlContext {
@@ -35,6 +38,7 @@ class Evaluator {
   readonly #uidVars = new Map<string, Set<number>>();
   readonly #valueVars = new Map<string, Map<number, unknown>>();
   readonly #variables: Map<string, string>;
+  readonly #regexps = new Map<FuncCall, CompiledRegexp>();
 
   constructor(
     private readonly query: DqlQuery,
@@ -218,6 +222,12 @@ class Evaluator {
         if (pred?.kind !== 'pred') throw new DqlError(`Function ${func.name} needs a predicate as its first argument`);
         const name = pred.name.replace(/^~/, '');
         const info = this.ctx.predicates.get(name);
+        if (func.name === 'regexp' && info?.trigram !== true) {
+          // Dgraph matches a regexp without an index only over a filter's given uids (worker/task.go).
+          throw new DqlError(
+            `Attribute ${name} does not have trigram index for regex matching. Please add a trigram index or use has/uid function with regexp() as filter.`,
+          );
+        }
         const candidates = pred.name.startsWith('~')
           ? store.edges(name).targets()
           : info?.edge === true
@@ -296,6 +306,10 @@ class Evaluator {
           return func.name === 'le' ? c <= 0 : func.name === 'lt' ? c < 0 : func.name === 'ge' ? c >= 0 : c > 0;
         });
       }
+      case 'regexp': {
+        const re = this.#regexp(func, args[0] as string);
+        return values.some((v) => typeof v === 'string' && re.test(v));
+      }
       case 'allofterms':
       case 'anyofterms':
       case 'alloftext':
@@ -312,6 +326,23 @@ class Evaluator {
       default:
         throw new DqlError(`Function ${func.name} is not supported`);
     }
+  }
+
+  /** `regexp`'s second argument, `/expr/flags` (a literal or a variable's value), compiled once per evaluation. */
+  #regexp(func: FuncCall, text: string): CompiledRegexp {
+    let re = this.#regexps.get(func);
+    if (re === undefined) {
+      if (text === '') throw new DqlError(`Found empty regex: [${text}]`);
+      const end = text.lastIndexOf('/');
+      if (end < 1 || !text.startsWith('/')) throw new DqlError(`Found invalid regex: [${text}]`);
+      try {
+        re = compileRegexp(text.slice(1, end).replaceAll('\\/', '/'), text.slice(end + 1));
+      } catch (error) {
+        throw new DqlError((error as Error).message);
+      }
+      this.#regexps.set(func, re);
+    }
+    return re;
   }
 
   /** The values a comparison looks at: a predicate's values, `count(pred)` or `val(x)`. */

@@ -73,7 +73,7 @@ export interface DqlQuery {
   readonly blocks: readonly Block[];
 }
 
-type Token = { readonly kind: 'word' | 'string' | 'var' | 'directive' | 'punct'; readonly text: string; readonly pos: number };
+type Token = { readonly kind: 'word' | 'string' | 'var' | 'directive' | 'punct' | 'regexp'; readonly text: string; readonly pos: number };
 
 function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
@@ -102,6 +102,15 @@ function tokenize(text: string): Token[] {
       if (i >= text.length) throw new DqlError(`Unterminated quoted string at position ${start}`);
       i++;
       tokens.push({ kind: 'string', text: value, pos: start });
+    } else if (c === '/') {
+      // A regexp literal `/expr/flags` (Dgraph's lexRegex: `\\` escapes the next character); the text is
+      // kept whole, as a `$variable` holding it would be, and split by the regexp function.
+      i++;
+      while (i < text.length && text[i] !== '/') i += text[i] === '\\' ? 2 : 1;
+      if (i >= text.length) throw new DqlError('Unclosed regexp');
+      i++;
+      while (i < text.length && /[a-z]/.test(text[i] as string)) i++;
+      tokens.push({ kind: 'regexp', text: text.slice(start, i), pos: start });
     } else if (c === '<') {
       const end = text.indexOf('>', i);
       if (end < 0) throw new DqlError(`Unterminated IRI at position ${start}`);
@@ -367,7 +376,7 @@ class Parser {
   #value(): FuncArg {
     const token = this.#next();
     if (token.kind === 'var') return { kind: 'variable', name: token.text };
-    if (token.kind === 'string' || token.kind === 'word') return { kind: 'literal', value: token.text };
+    if (token.kind === 'string' || token.kind === 'word' || token.kind === 'regexp') return { kind: 'literal', value: token.text };
     if (token.kind === 'punct' && token.text === '[') {
       const items: FuncArg[] = [];
       while (!this.#isPunct(']')) {

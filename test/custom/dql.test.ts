@@ -15,7 +15,7 @@ type Tweets {
 }
 type User {
   screenName: String! @id
-  name: String @search(by: [term])
+  name: String @search(by: [term, regexp])
   followers: Int @search
   tweets: [Tweets] @hasInverse(field: user)
 }
@@ -107,6 +107,18 @@ type Query {
       }
     }
   """)
+  usersMatching(re: String!): [UserTweetCount] @custom(dql: """
+    query q($re: string) {
+      usersMatching(func: type(User)) @filter(regexp(User.name, $re)) { screenName: User.screenName }
+    }
+  """)
+  smiths: [UserTweetCount] @custom(dql: """
+    { smiths(func: type(User), orderdesc: User.screenName) @filter(regexp(User.name, /smith$/i) or regexp(User.name, /^Car\\/?ol/)) { screenName: User.screenName } }
+  """)
+  namesByRegexp(re: String!): [UserTweetCount] @custom(dql: """
+    query q($re: string) { namesByRegexp(func: regexp(User.name, $re)) { screenName: User.screenName } }
+  """)
+  textByRegexp: [TweetRef] @custom(dql: "{ textByRegexp(func: regexp(Tweets.text, /fun/)) { text: Tweets.text } }")
   broken: [UserTweetCount] @custom(dql: "query { broken(func: type(User)) { screenName: User.screenName ")
   unknownFunc: [UserTweetCount] @custom(dql: "query { unknownFunc(func: near(User.screenName, 1)) { screenName: User.screenName } }")
 }
@@ -199,6 +211,30 @@ describe('@custom(dql:)', () => {
   it('DateTime arguments compare as time; or with uid()', async () => {
     const answer = await rig.gql('query { recent(since: "2024-01-15T00:00:00Z") { text } }');
     expect(answer).toEqual({ data: { recent: [{ text: 'hello world' }, { text: 'databases everywhere' }] } });
+  });
+
+  it('regexp(pred, /re/flags): in @filter without a trigram index, at the root with one, from a variable', async () => {
+    expect(await rig.gql('query { smiths { screenName } }')).toEqual({ data: { smiths: [{ screenName: 'carol' }, { screenName: 'bob' }, { screenName: 'alice' }] } });
+    expect(await rig.gql('query { usersMatching(re: "/^b/i") { screenName } }')).toEqual({ data: { usersMatching: [{ screenName: 'bob' }] } });
+    expect(await rig.gql('query { namesByRegexp(re: "/Smith/") { screenName } }')).toEqual({
+      data: { namesByRegexp: [{ screenName: 'alice' }, { screenName: 'bob' }] },
+    });
+  });
+
+  it('regexp errors as Dgraph words them: no trigram index at the root, a bad modifier, a value that is not /re/', async () => {
+    const noIndex = await rig.gql('query { textByRegexp { text } }');
+    expect(noIndex.errors).toEqual([
+      {
+        message:
+          'Dgraph query failed because Attribute Tweets.text does not have trigram index for regex matching. Please add a trigram index or use has/uid function with regexp() as filter.',
+        locations: [{ line: 1, column: 9 }],
+        path: ['textByRegexp'],
+      },
+    ]);
+    const modifier = await rig.gql('query { usersMatching(re: "/a/g") { screenName } }');
+    expect(modifier.errors?.map((e: { message: string }) => e.message)).toEqual(['Dgraph query failed because Invalid regexp modifier: g']);
+    const notRegexp = await rig.gql('query { usersMatching(re: "abc") { screenName } }');
+    expect(notRegexp.errors?.map((e: { message: string }) => e.message)).toEqual(['Dgraph query failed because Found invalid regex: [abc]']);
   });
 
   it('a DQL syntax error or unsupported function: Dgraph query failed because ...', async () => {
