@@ -132,6 +132,23 @@ function aggregateIds(ctx: ExecContext, rootName: string, type: TypeModel, args:
 
 /** The topK nearest nodes (exec/similarity.ts), then the type and the filter, in distance order. */
 function similar(ctx: ExecContext, root: RootFieldModel, type: TypeModel, plan: FieldPlan, path: Path, args: Record<string, unknown>): Completed {
+  const { ids, distances } = similarMatches(ctx, root, type, args, plan);
+  ctx.vectorDistances = distances;
+  try {
+    return readList(ctx, ids, type, plan, path, cascadeFor(plan, undefined, ctx.variables));
+  } finally {
+    ctx.vectorDistances = undefined;
+  }
+}
+
+/** A similarity root's answer nodes in distance order (not uid order), with every found node's distance. */
+export function similarMatches(
+  ctx: ExecContext,
+  root: RootFieldModel,
+  type: TypeModel,
+  args: Record<string, unknown>,
+  plan: FieldPlan,
+): { readonly ids: number[]; readonly distances: ReadonlyMap<number, number> } {
   const field = type.fields.get(String(args['by']));
   if (field === undefined) throw new FieldError(`unknown embedding ${String(args['by'])}`);
   let vector: Float32Array;
@@ -139,7 +156,7 @@ function similar(ctx: ExecContext, root: RootFieldModel, type: TypeModel, plan: 
   else {
     const id = getTarget(ctx, type, args, plan);
     const stored = id === undefined ? undefined : ctx.graph.store.scalar(field.predicate).get(id);
-    if (!(stored instanceof Float32Array)) return [];
+    if (!(stored instanceof Float32Array)) return { ids: [], distances: new Map() };
     vector = stored;
   }
   const { ids, distances, explain } = nearest(ctx, field, metricOf(ctx.apiSchema, type, field), vector, Number(args['topK']));
@@ -147,12 +164,7 @@ function similar(ctx: ExecContext, root: RootFieldModel, type: TypeModel, plan: 
   const ofType = ids.filter((id) => store.hasType(id, type.name) && (ctx.auth === undefined || ctx.auth.mayRead(id, type))).sort((a, b) => a - b);
   const kept = new Set(evaluateFilter(ctx, type, args['filter'] as Record<string, unknown> | undefined, ofType));
   ctx.explain?.push(`${plan.fieldName}: ${type.name}\n${explain}, ${kept.size} of the type after the filter`);
-  ctx.vectorDistances = distances;
-  try {
-    return readList(ctx, ids.filter((id) => kept.has(id)), type, plan, path, cascadeFor(plan, undefined, ctx.variables));
-  } finally {
-    ctx.vectorDistances = undefined;
-  }
+  return { ids: ids.filter((id) => kept.has(id)), distances };
 }
 
 /** get<T>(id, xid...): runs the field's get plan — every supplied key must find the same node of the type. */

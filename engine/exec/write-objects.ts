@@ -21,7 +21,7 @@ import type { ExecContext } from './exec-context.js';
 import { isEdgeField } from './filter-eval.js';
 import { orderAndPage, type PageArgs } from './order-page.js';
 import { aggregateEdge, completeScalar, concreteTypeOf, filteredTargets } from './read-objects.js';
-import { aggregateRoot, authorizedMatches, cascadeCandidates, getTarget, queryPage } from './query-root.js';
+import { aggregateRoot, authorizedMatches, cascadeCandidates, getTarget, queryPage, similarMatches } from './query-root.js';
 import { languageValue } from './language-value.js';
 
 /** Thrown when the answer needs the general path (errors, null propagation, cascade, custom logic). */
@@ -32,11 +32,23 @@ const NULL = asciiBytes('null');
 
 /** Writes a `get<T>`, `query<T>` or `aggregate<T>` root field's value; false (nothing written) for the other root kinds. */
 export function writeQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: FieldPlan, out: JsonBytes): boolean {
-  if (root.kind !== 'get' && root.kind !== 'query' && root.kind !== 'aggregate') return false;
+  const similar = root.kind === 'similarById' || root.kind === 'similarByEmbedding';
+  if (root.kind !== 'get' && root.kind !== 'query' && root.kind !== 'aggregate' && !similar) return false;
   if (plan.selection === undefined) throw NOT_WRITABLE;
   const cascade = cascadeFor(plan, undefined, ctx.variables);
   const type = ctx.typeModel(root.type ?? '');
   const args = ctx.argumentsOf(plan);
+  if (similar) {
+    if (cascade !== undefined) throw NOT_WRITABLE;
+    const { ids, distances } = similarMatches(ctx, root, type, args, plan);
+    ctx.vectorDistances = distances;
+    try {
+      writeList(ctx, ids, type, plan.selection, out);
+    } finally {
+      ctx.vectorDistances = undefined;
+    }
+    return true;
+  }
   if (cascade !== undefined) {
     if (root.kind !== 'query') throw NOT_WRITABLE;
     // Under `@auth` rules the candidates are the nodes the rules let through.
@@ -104,7 +116,7 @@ interface FieldWriter {
   /** `{"responseName":` for the first field, `,"responseName":` for the others (when all are written). */
   readonly prefix: ByteChunk;
   readonly nonNull: boolean;
-  readonly kind: 'typename' | 'id' | 'scalar' | 'language' | 'edge' | 'aggregate';
+  readonly kind: 'typename' | 'id' | 'scalar' | 'language' | 'edge' | 'aggregate' | 'distance';
   readonly field: FieldModel | undefined;
   readonly column: ScalarColumn | undefined;
   /** A single forward edge without arguments: read its one target in place (see writePlainEdge). */
@@ -137,6 +149,7 @@ function writersFor(ctx: ExecContext, type: TypeModel, plans: readonly FieldPlan
     if (plan.fieldName === '__typename') return { ...base, kind: 'typename' };
     const field = type.fields.get(plan.fieldName);
     if (field === undefined) {
+      if (plan.fieldName === 'vector_distance') return { ...base, kind: 'distance' };
       if (!plan.fieldName.endsWith('Aggregate')) throw NOT_WRITABLE;
       return { ...base, kind: 'aggregate' };
     }
@@ -215,6 +228,13 @@ function writeField(ctx: ExecContext, id: number, type: TypeModel, writer: Field
     case 'aggregate':
       out.json(writeJson(aggregateEdge(ctx, id, type, writer.plan)));
       return false;
+    case 'distance': {
+      // Set by a similarity root for its own nodes only (read-objects.ts answers null elsewhere too).
+      const distance = ctx.vectorDistances?.get(id);
+      if (distance === undefined) out.bytes(NULL);
+      else out.number(distance);
+      return distance === undefined;
+    }
     case 'edge':
       return writer.plainEdge === undefined ? writeEdge(ctx, id, writer.field as FieldModel, writer.plan, out) : writePlainEdge(ctx, id, writer, out);
     default:

@@ -102,3 +102,43 @@ describe('direct JSON answers equal the general path byte for byte', () => {
     );
   });
 });
+
+describe('similarity roots are written directly, byte for byte as the general path', () => {
+  const vectorSchema = 'schema/testdata/schemagen/input/embedding-directive-with-similar-queries.graphql';
+  let direct: Harness;
+  let general: Harness;
+
+  beforeAll(async () => {
+    direct = await openHarness(vectorSchema);
+    general = await openHarness(vectorSchema, { directJson: false });
+    // Distances that are not integers (JSON number text), ties, and one product without a vector.
+    const input = [
+      { id: 'p1', title: 'one', product_vector: [0.5, 1.25, -3] },
+      { id: 'p2', title: 'two', product_vector: [0.1, 0.2, 0.3] },
+      { id: 'p3', title: 'three', product_vector: [0.1, 0.2, 0.3] },
+      { id: 'p4', title: 'four', product_vector: [7, -1.5, 2e-7] },
+      { id: 'p5', title: 'none' },
+    ];
+    for (const h of [direct, general]) {
+      const added = await body(h, 'mutation ($input: [AddProductInput!]!) { addProduct(input: $input) { numUids } }', { input });
+      expect(added.startsWith('{"data":{"addProduct":{"numUids":5}}')).toBe(true);
+    }
+  });
+
+  it('by embedding and by id, with a filter, aliases, __typename and vector_distance', async () => {
+    const queries: [string, Record<string, unknown>][] = [
+      ['query ($v: [Float!]!) { querySimilarProductByEmbedding(by: product_vector, topK: 3, vector: $v) { id title vector_distance } }', { v: [0.1, 0.2, 0.31] }],
+      [
+        'query ($v: [Float!]!) { s: querySimilarProductByEmbedding(by: product_vector, topK: 4, vector: $v, filter: { not: { id: { eq: "p3" } } }) { __typename d: vector_distance id } }',
+        { v: [1, 1, 1] },
+      ],
+      ['query { querySimilarProductById(by: product_vector, topK: 2, id: "p2") { id vector_distance product_vector } }', {}],
+      ['query { querySimilarProductById(by: product_vector, topK: 2, id: "p5") { id } none: querySimilarProductById(by: product_vector, topK: 2, id: "p9") { id } }', {}],
+    ];
+    for (const [query, variables] of queries) {
+      const answer = await directBody(direct, query, variables);
+      expect(answer).toBe(await body(general, query, variables));
+      expect(answer).not.toContain('"errors"');
+    }
+  });
+});
