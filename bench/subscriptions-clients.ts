@@ -1,13 +1,17 @@
 // The subscribers of bench/subscriptions.ts, in a worker thread: `{open, documents, kind}` opens that
 // many sockets (graphql-transport-ws), each with `perSocket` subscriptions to one of `documents`
 // documents on `kind`, and answers once every first answer arrived; `{close: true}` closes them and
-// answers with what each subscription received (arrival time since the epoch, the first item's `n`).
+// answers with what each subscription received (arrival time since the epoch, the first item's `n`)
+// and how busy this thread was since the sockets opened (its event loop utilization: near 1, the
+// clients themselves delay what they timestamp).
 
+import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import WebSocket from 'ws';
 
 const { url, perSocket } = workerData as { url: string; perSocket: number };
 let sockets: { socket: WebSocket; received: { at: number; n: unknown }[][] }[] = [];
+let since = performance.eventLoopUtilization();
 
 function documentOf(kind: string, group: number): string {
   return kind === 'Item'
@@ -43,13 +47,15 @@ async function open(count: number, documents: number, kind: string): Promise<voi
     if (s % 100 === 99) await Promise.all(ready.slice(-100));
   }
   await Promise.all(ready);
+  since = performance.eventLoopUtilization();
 }
 
-async function close(): Promise<{ at: number; n: unknown }[][][]> {
+async function close(): Promise<{ received: { at: number; n: unknown }[][][]; busy: number }> {
+  const busy = performance.eventLoopUtilization(since).utilization;
   const all = sockets;
   sockets = [];
   await Promise.all(all.map(({ socket }) => new Promise<void>((done) => (socket.once('close', () => done()), socket.close()))));
-  return all.map(({ received }) => received);
+  return { received: all.map(({ received }) => received), busy };
 }
 
 parentPort?.on('message', (command: { open?: number; documents?: number; kind?: string; close?: boolean }) => {

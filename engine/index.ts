@@ -28,8 +28,8 @@ import type { TokenVerifier } from './auth/token-verifier.js';
 import { answerWhileDraining } from './request/draining.js';
 import { messages } from './errors/messages.js';
 import { wireError, type WireError } from './errors/wire-error.js';
-import { SubscriptionHub, type SubscriptionEvent } from './subscriptions/subscription-hub.js';
-import { subscriptionReads, touchedTypes } from './subscriptions/read-types.js';
+import { SubscriptionHub, type SubscriptionEvent, type SubscriptionFigures } from './subscriptions/subscription-hub.js';
+import { subscriptionReads } from './subscriptions/reads.js';
 import type { Touched } from './store/graph-store.js';
 import type { Executor } from './exec/executor.js';
 import { Graph } from './exec/graph.js';
@@ -56,7 +56,7 @@ export type * from './api.js';
 export { renderSchemaErrors } from './admin/admin-api.js';
 /** Request JSON parsing that keeps float-written integers apart (Dgraph refuses them for Int64). */
 export { parseRequestJson } from './request/json-numbers.js';
-export type { SubscriptionEvent } from './subscriptions/subscription-hub.js';
+export type { SubscriptionEvent, SubscriptionFigures } from './subscriptions/subscription-hub.js';
 export type { WireError } from './errors/wire-error.js';
 export { cacheStats, type CacheStat } from './util/cache-stats.js';
 export { RestoreError } from './persist/persistence.js';
@@ -297,15 +297,14 @@ export class Engine {
     return { stop: this.#subscriptions.add(request, subscriptionView(state, request.headers), reads, push, expiresAt) };
   }
 
-  /** Live subscription groups (subscriptions alike in document, variables and view share one): for /metrics. */
-  get subscriptionGroups(): number {
-    return this.#subscriptions.groups;
+  /** Live subscription groups (subscriptions alike in document, variables and view share one), evaluations, fan-out times: for /metrics. */
+  get subscriptionFigures(): SubscriptionFigures {
+    return this.#subscriptions.figures;
   }
 
   #wrote(touched: Touched): void {
-    const compiled = this.#schema.state.compiled;
-    if (compiled === null) this.#subscriptions.committed(false);
-    else this.#subscriptions.wrote(touchedTypes(compiled.model, touched));
+    if (this.#schema.state.compiled === null) this.#subscriptions.committed(false);
+    else this.#subscriptions.wrote(touched);
   }
 
   /** Runs one /admin GraphQL request (admin/admin-schema.ts); `host` does what needs the process around the engine. */

@@ -7,6 +7,8 @@ import { socketFigures } from './sockets/graphql-sockets.js';
 
 export const metricsContentType = Registry.PROMETHEUS_CONTENT_TYPE;
 
+const fanOutQuantiles = [0.5, 0.9, 0.99, 1] as const;
+
 export function createMetrics(engine: Engine): Registry {
   const registry = new Registry();
   new Counter({
@@ -43,7 +45,37 @@ export function createMetrics(engine: Engine): Registry {
     help: 'Groups of live subscriptions alike in document, variables and token (each evaluated once per commit that concerns it)',
     registers: [registry],
     collect() {
-      this.set(engine.subscriptionGroups);
+      this.set(engine.subscriptionFigures.groups);
+    },
+  });
+  new Counter({
+    name: 'graphdb_subscription_evaluations_total',
+    help: 'Runs of a subscription group (first answers, and again after each commit that wrote a predicate or type it reads)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(engine.subscriptionFigures.evaluations);
+    },
+  });
+  new Counter({
+    name: 'graphdb_subscription_answers_total',
+    help: 'Changed subscription answers handed to subscribers after commits',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(engine.subscriptionFigures.answers);
+    },
+  });
+  new Gauge({
+    name: 'graphdb_subscription_fanout_seconds',
+    help: "Over the last 1,024 changed answers: from the commit to the answer handed to the group's last subscriber, by quantile",
+    labelNames: ['quantile'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const sorted = [...engine.subscriptionFigures.fanOutMs].sort((a, b) => a - b);
+      if (sorted.length === 0) return;
+      for (const q of fanOutQuantiles) this.set({ quantile: String(q) }, (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number) / 1000);
     },
   });
   new Counter({

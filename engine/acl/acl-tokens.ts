@@ -72,14 +72,18 @@ export class AclTokens {
     } catch {
       return { ok: false, message: `${prefix}token signature is invalid: signature is invalid` };
     }
-    const { exp, nbf, userid, namespace, groups } = claims;
-    if ((exp !== undefined && typeof exp !== 'number') || (nbf !== undefined && typeof nbf !== 'number')) {
-      return { ok: false, message: `${prefix}token is malformed: could not JSON decode claim` };
-    }
+    const { userid, namespace, groups } = claims;
+    const exp = mapDate(claims, 'exp');
+    const nbf = mapDate(claims, 'nbf');
+    // The library's validator: each failure, joined; an expired token is reworded by x.ParseJWT alone.
     if (typeof exp === 'number' && nowMs >= exp * 1000) return { ok: false, message: `${prefix}token has invalid claims: Token is expired` };
-    if (typeof nbf === 'number' && nowMs < nbf * 1000) return { ok: false, message: `${prefix}token has invalid claims: token is not valid yet` };
+    const problems: string[] = [];
+    if (exp === invalid) problems.push('invalid type for claim: exp is invalid');
+    if (nbf === invalid) problems.push('invalid type for claim: nbf is invalid');
+    else if (nbf !== undefined && nowMs < nbf * 1000) problems.push('token is not valid yet');
+    if (problems.length > 0) return { ok: false, message: `${prefix}token has invalid claims: ${problems.join(', ')}` };
     // validateToken: a token without exp never expires in the library, but Dgraph refuses it.
-    if (exp === undefined) return { ok: false, message: 'Token is expired' };
+    if (exp === undefined || exp === invalid) return { ok: false, message: 'Token is expired' };
     if (typeof userid !== 'string') return { ok: false, message: 'userid in claims is not a string:' };
     if (typeof namespace !== 'number') return { ok: false, message: 'namespace in claims is not valid:0' };
     const names: string[] = [];
@@ -93,6 +97,16 @@ export class AclTokens {
     this.#cache.set(token, { caller, expMs: exp * 1000 });
     return { ok: true, caller };
   }
+}
+
+const invalid = Symbol('invalid');
+
+/** MapClaims.parseNumericDate: a JSON number in whole seconds; absent or 0 is no date, anything else invalid. */
+function mapDate(claims: Readonly<Record<string, unknown>>, key: 'exp' | 'nbf'): number | undefined | typeof invalid {
+  if (!(key in claims)) return undefined;
+  const value = claims[key];
+  if (typeof value !== 'number') return invalid;
+  return value === 0 ? undefined : Math.floor(value);
 }
 
 const expired: TokenCheck = { ok: false, message: `${prefix}token has invalid claims: Token is expired` };

@@ -25,8 +25,8 @@ export interface GraphLeaf {
   readonly operation: OperationDefinitionNode;
   readonly root: FieldNode;
   readonly variables: readonly VariableDefinitionNode[];
-  /** The variables of type Boolean (or a list of it): a claim "true"/"false" is their boolean, as in Dgraph. */
-  readonly booleans: readonly string[];
+  /** The variables of a scalar type a claim of another JSON kind may still fill, as in Dgraph (rule-eval.ts `asDgraphWritesThem`). */
+  readonly scalars: readonly { readonly name: string; readonly type: 'Boolean' | 'Int' | 'Float' | 'String' }[];
 }
 
 export type RuleNode =
@@ -133,8 +133,12 @@ function compileGraph(text: string): GraphLeaf | undefined {
   const root = operation?.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD);
   if (operation === undefined || root === undefined) return undefined;
   const variables = operation.variableDefinitions ?? [];
-  const booleans = variables.filter((v) => namedType(v.type) === 'Boolean').map((v) => v.variable.name.value);
-  return { kind: 'graph', operation, root, variables, booleans };
+  const scalars: { name: string; type: 'Boolean' | 'Int' | 'Float' | 'String' }[] = [];
+  for (const v of variables) {
+    const type = namedType(v.type);
+    if (type === 'Boolean' || type === 'Int' || type === 'Float' || type === 'String') scalars.push({ name: v.variable.name.value, type });
+  }
+  return { kind: 'graph', operation, root, variables, scalars };
 }
 
 function namedType(type: TypeNode): string {

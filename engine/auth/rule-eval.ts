@@ -254,7 +254,7 @@ export class RequestRules {
   #graph(typeName: string, leaf: GraphLeaf, within?: SortedIds): SortedIds | 'none' {
     const outer = this.ctx;
     // The request path's compiled coercion; graphql-js only when it fails (then with errors: the rule is false).
-    const claims = withBooleans(leaf, this.claims as Record<string, unknown>);
+    const claims = asDgraphWritesThem(leaf, this.claims as Record<string, unknown>);
     const variables = coerceVariablesFast(outer.apiSchema, leaf.operation, claims) ?? getVariableValues(outer.apiSchema, leaf.variables, claims).coerced;
     if (variables === undefined) return 'none';
     const root = outer.model.queries.get(leaf.root.name.value);
@@ -280,18 +280,33 @@ export class RequestRules {
 type Filter = Readonly<Record<string, unknown>>;
 
 /**
- * Dgraph writes a claim into the rule's DQL as it is (a Boolean filter's value printed with `%v`), so a
- * string claim "true" or "false" filters a Boolean field as that boolean (auth_query_test.yaml's ANS: "true").
+ * Dgraph writes a claim into the rule's DQL as it is (`%v`, quoted), where the predicate's type converts
+ * it: so a string claim "30" fills an Int variable as 30 (Go's ParseInt), "2.5" a Float, a Boolean one
+ * as Go's ParseBool reads it ("true", "T", "0", …: auth_query_test.yaml's ANS: "true"), and a number or
+ * boolean claim a String variable as its text. What the predicate cannot convert fails Dgraph's query;
+ * here graphql-js refuses it and the rule is false.
  */
-function withBooleans(leaf: GraphLeaf, claims: Record<string, unknown>): Record<string, unknown> {
+function asDgraphWritesThem(leaf: GraphLeaf, claims: Record<string, unknown>): Record<string, unknown> {
   let out = claims;
-  for (const name of leaf.booleans) {
+  for (const { name, type } of leaf.scalars) {
     const value = claims[name];
-    if (value !== 'true' && value !== 'false') continue;
+    const converted = convertClaim(type, value);
+    if (converted === value) continue;
     if (out === claims) out = { ...claims };
-    out[name] = value === 'true';
+    out[name] = converted;
   }
   return out;
+}
+
+const goBools: Readonly<Record<string, boolean>> = { 1: true, t: true, T: true, TRUE: true, true: true, True: true, 0: false, f: false, F: false, FALSE: false, false: false, False: false };
+
+function convertClaim(type: 'Boolean' | 'Int' | 'Float' | 'String', value: unknown): unknown {
+  if (type === 'String') return typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
+  if (type === 'Boolean' && (value === 0 || value === 1)) return value === 1;
+  if (typeof value !== 'string') return value;
+  if (type === 'Boolean') return goBools[value] ?? value;
+  if (type === 'Int') return /^[+-]?\d+$/.test(value) ? Number(value) : value;
+  return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value) ? Number(value) : value;
 }
 
 /** Dgraph's implicit `@cascade` on a rule query: every selected field has a value (edges: a target passing in turn). */

@@ -8,7 +8,7 @@ import { compactVerify, importSPKI } from 'jose';
 import { LruCache } from '../request/document-cache.js';
 import type { AuthConfig } from './auth-config.js';
 import { defaultJwksOptions, JwksSource, type JwkKey, type JwksOptions } from './jwks.js';
-import { checkClaims, claimVariables, parseUnverified, type Parsed, type UnverifiedToken } from './parse-token.js';
+import { checkClaims, parseUnverified, type Parsed, type UnverifiedToken } from './parse-token.js';
 
 /** What the rules read of a verified token. */
 export interface AuthClaims {
@@ -114,7 +114,7 @@ export class TokenVerifier {
   }
 
   async #verify(token: string): Promise<Verified> {
-    const parsed = parseUnverified(token);
+    const parsed = parseUnverified(token, this.config.namespace);
     if (!parsed.ok) return { ok: false, message: `unable to parse jwt token:${parsed.message}` };
     const unverified = parsed.value;
     const key = this.staticKey !== undefined ? this.#pinnedKey(unverified) : await this.#jwksKey(unverified);
@@ -124,11 +124,10 @@ export class TokenVerifier {
     } catch {
       return { ok: false, message: badSignature(unverified.alg) };
     }
-    const checked = checkClaims(unverified.claims, this.config.audience, Date.now());
+    const custom = unverified.custom!;
+    const checked = checkClaims(custom, this.config.audience, Date.now());
     if (!checked.ok) return checked;
-    const variables = claimVariables(unverified.claims, this.config.namespace);
-    if (!variables.ok) return variables;
-    return { ok: true, claims: { variables: variables.value, expiresAt: checked.value } };
+    return { ok: true, claims: { variables: custom.variables, expiresAt: checked.value } };
   }
 
   #pinnedKey(token: UnverifiedToken): StaticKey | Verified {

@@ -2,6 +2,8 @@
 // `<`, `>`, `&`, U+2028 and U+2029 escaped. Remote endpoints written against Dgraph compare bodies
 // byte for byte, so outbound bodies are written this way.
 
+import { goJsonSyntaxError } from '../util/go-json-syntax.js';
+
 const goEscaped = /[<>&\u2028\u2029]/g;
 
 export function goJson(value: unknown): string {
@@ -36,21 +38,7 @@ function sortKeys(value: unknown): unknown {
   return out;
 }
 
-/** The message Go's decoder gives for text that is not JSON (no part of the text is echoed beyond one character). */
+/** The message Go's decoder gives for text that is not JSON (its scanner's; one character of the text at most is echoed). */
 export function goJsonError(text: string): string {
-  const trimmed = text.trimStart();
-  if (trimmed === '') return 'unexpected end of JSON input';
-  const first = trimmed[0] ?? '';
-  if (!'{["-0123456789tfn'.includes(first)) return `invalid character '${printable(first)}' looking for beginning of value`;
-  const number = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(trimmed);
-  if (number !== null) {
-    const after = trimmed.slice(number[0].length).trimStart()[0];
-    if (after !== undefined) return `invalid character '${printable(after)}' after top-level value`;
-  }
-  return 'unexpected end of JSON input';
-}
-
-function printable(c: string): string {
-  const code = c.charCodeAt(0);
-  return code < 0x20 || code > 0x7e ? `\\u${code.toString(16).padStart(4, '0')}` : c;
+  return goJsonSyntaxError(text) ?? 'unexpected end of JSON input';
 }

@@ -1,13 +1,15 @@
 // Live subscriptions: each answer pushed when a commit changed it, never on a timer (Dgraph polls every
 // subscription once a second). Subscriptions with the same document, operation, variables and view (the
 // headers that can change an answer: tokens) form one group: one evaluation and one answer for all.
-// After a commit every group is evaluated again, once however many commits arrived meanwhile, and its
+// After a commit a group is evaluated again, once however many commits arrived meanwhile, and its
 // members get the answer only when its `data`/`errors` differ from the last one sent. Only groups
-// whose read types (read-types.ts) a commit wrote are evaluated again. A schema change completes
-// every subscription (clients subscribe again against the new schema), as in Dgraph.
+// reading a predicate or type a commit wrote (reads.ts) are evaluated again: groups are indexed by
+// what they read, so a commit costs the groups it concerns, not all of them. A schema change
+// completes every subscription (clients subscribe again against the new schema), as in Dgraph.
 
 import type { EngineResponse, GraphQLRequest } from '../api.js';
-import type { ReadTypes } from './read-types.js';
+import type { Touched } from '../store/graph-store.js';
+import { readsTouched, type SubscriptionReads } from './reads.js';
 import { wireError, type WireError } from '../errors/wire-error.js';
 import { messages } from '../errors/messages.js';
 
@@ -21,26 +23,51 @@ export type Push = (event: SubscriptionEvent) => void;
 
 interface Group {
   readonly request: GraphQLRequest;
-  readonly reads: ReadTypes;
+  readonly reads: SubscriptionReads;
   readonly members: Set<Push>;
   /** The last answer sent, and the same without its extensions (they change with every evaluation): what is compared. */
   lastBody: string | undefined;
   last: string | undefined;
-  /** An evaluation is running: a commit meanwhile asks for one more after it. */
+  /** An evaluation is running: a commit meanwhile asks for one more after it (`again`: that commit's round's time). */
   running: boolean;
-  again: boolean;
+  again: number | undefined;
   /** Ends the group when its token expires. */
   expiry?: NodeJS.Timeout;
 }
 
+/** What commits wrote since the last round ('all': a commit that did not say). */
+type Written = { readonly predicates: Set<string>; readonly types: Set<string> } | 'all';
+
+export interface SubscriptionFigures {
+  readonly groups: number;
+  /** Runs of a group's operation: first answers, and again after commits that concern it. */
+  readonly evaluations: number;
+  /** Changed answers handed to subscribers after commits. */
+  readonly answers: number;
+  /** The most recent fan-outs (at most `fanOutsKept`): ms from a commit to its changed answer handed to the group's last subscriber. */
+  readonly fanOutMs: readonly number[];
+}
+
 /** setTimeout's longest delay. */
 const maxDelay = 2 ** 31 - 1;
+const fanOutsKept = 1024;
 
 export class SubscriptionHub {
   readonly #groups = new Map<string, Group>();
+  /** Groups by what they read (reads.ts): a round looks up the groups a commit concerns. */
+  readonly #byPredicate = new Map<string, Set<Group>>();
+  readonly #byType = new Map<string, Set<Group>>();
+  /** Groups reading any-language fields (prefixes), and groups reading everything. */
+  readonly #byPrefix = new Set<Group>();
+  readonly #readsAll = new Set<Group>();
   #scheduled = false;
-  /** Types written by the commits since the last evaluation round ('all': a commit that did not say). */
-  #pending: Set<string> | 'all' = new Set();
+  #pending: Written = { predicates: new Set(), types: new Set() };
+  /** performance.now() of the first commit since the last round. */
+  #roundAt = 0;
+  #evaluations = 0;
+  #answers = 0;
+  readonly #fanOutMs = new Float64Array(fanOutsKept);
+  #fanOuts = 0;
 
   /**
    * `evaluate` runs a subscription operation as a query (the engine's execute); `active` is told when
@@ -51,9 +78,9 @@ export class SubscriptionHub {
     private readonly active: (on: boolean) => void = () => undefined,
   ) {}
 
-  /** Groups: evaluations a commit that reads everything costs. */
-  get groups(): number {
-    return this.#groups.size;
+  get figures(): SubscriptionFigures {
+    const kept = Math.min(this.#fanOuts, fanOutsKept);
+    return { groups: this.#groups.size, evaluations: this.#evaluations, answers: this.#answers, fanOutMs: [...this.#fanOutMs.subarray(0, kept)] };
   }
 
   /** Adds a subscriber: its first answer comes at once (from the group's last one when the group runs already). Returns its stop. */
@@ -62,13 +89,14 @@ export class SubscriptionHub {
    * every header when custom logic forwards them); requests alike in document, variables and view form
    * one group. `expiresAt`: ms since the epoch when the view's token expires.
    */
-  add(request: GraphQLRequest, view: string, reads: ReadTypes, push: Push, expiresAt = Infinity): () => void {
+  add(request: GraphQLRequest, view: string, reads: SubscriptionReads, push: Push, expiresAt = Infinity): () => void {
     const key = JSON.stringify([request.query ?? '', request.operationName ?? '', request.variables ?? null, view]);
     let group = this.#groups.get(key);
     const joined = group !== undefined;
     if (group === undefined) {
-      group = { request, reads, members: new Set(), lastBody: undefined, last: undefined, running: false, again: false };
+      group = { request, reads, members: new Set(), lastBody: undefined, last: undefined, running: false, again: undefined };
       this.#groups.set(key, group);
+      this.#index(group, true);
       if (this.#groups.size === 1) this.active(true);
       if (Number.isFinite(expiresAt)) {
         const ending = group;
@@ -87,9 +115,30 @@ export class SubscriptionHub {
     };
   }
 
+  #index(group: Group, add: boolean): void {
+    const { reads } = group;
+    if (reads === 'all') {
+      if (add) this.#readsAll.add(group);
+      else this.#readsAll.delete(group);
+      return;
+    }
+    const file = (map: Map<string, Set<Group>>, name: string): void => {
+      let groups = map.get(name);
+      if (add) map.set(name, (groups ??= new Set()).add(group));
+      else if (groups !== undefined && groups.delete(group) && groups.size === 0) map.delete(name);
+    };
+    for (const predicate of reads.predicates) file(this.#byPredicate, predicate);
+    for (const type of reads.types) file(this.#byType, type);
+    if (reads.prefixes.length > 0) {
+      if (add) this.#byPrefix.add(group);
+      else this.#byPrefix.delete(group);
+    }
+  }
+
   #remove(key: string, group: Group): void {
     clearTimeout(group.expiry);
     this.#groups.delete(key);
+    this.#index(group, false);
     if (this.#groups.size === 0) this.active(false);
   }
 
@@ -101,46 +150,73 @@ export class SubscriptionHub {
     for (const push of [...group.members]) push({ kind: 'error', errors });
   }
 
-  /** What a commit wrote (types), before it is announced by `committed`. */
-  wrote(types: ReadonlySet<string>): void {
+  /** What a commit wrote (store/ `onCommit`), before it is announced by `committed`. */
+  wrote(touched: Touched): void {
     if (this.#pending === 'all') return;
-    for (const type of types) this.#pending.add(type);
+    for (const predicate of touched.predicates) this.#pending.predicates.add(predicate);
+    for (const type of touched.types) this.#pending.types.add(type);
   }
 
   /**
-   * After a commit (visible and durable): the groups reading a type written since the last round are
-   * evaluated again on the next turn (commits meanwhile coalesce). `told` false: the commit did not say
-   * what it wrote, so every group is.
+   * After a commit (visible and durable): the groups reading a predicate or type written since the last
+   * round are evaluated again on the next turn (commits meanwhile coalesce). `told` false: the commit
+   * did not say what it wrote, so every group is.
    */
   committed(told = true): void {
     if (!told) this.#pending = 'all';
-    if (this.#scheduled || this.#groups.size === 0) return;
+    if (this.#scheduled) return;
+    if (this.#groups.size === 0) {
+      this.#pending = { predicates: new Set(), types: new Set() };
+      return;
+    }
     this.#scheduled = true;
+    this.#roundAt = performance.now();
     setImmediate(() => {
       this.#scheduled = false;
       const written = this.#pending;
-      this.#pending = new Set();
-      for (const group of [...this.#groups.values()]) if (readsAny(group.reads, written)) void this.#run(group, undefined);
+      this.#pending = { predicates: new Set(), types: new Set() };
+      for (const group of this.#concerned(written)) void this.#run(group, undefined, this.#roundAt);
     });
+  }
+
+  /** The groups whose answer what was written can change: looked up by predicate and type, not by scanning every group. */
+  #concerned(written: Written): Iterable<Group> {
+    if (written === 'all') return [...this.#groups.values()];
+    const out = new Set(this.#readsAll);
+    const collect = (map: Map<string, Set<Group>>, names: Set<string>): void => {
+      for (const name of names) for (const group of map.get(name) ?? []) out.add(group);
+    };
+    collect(this.#byPredicate, written.predicates);
+    collect(this.#byType, written.types);
+    for (const group of this.#byPrefix) if (!out.has(group) && readsTouched(group.reads, written)) out.add(group);
+    return out;
   }
 
   /** Completes every subscription (the schema changed). */
   endAll(): void {
     const groups = [...this.#groups.values()];
     this.#groups.clear();
+    this.#byPredicate.clear();
+    this.#byType.clear();
+    this.#byPrefix.clear();
+    this.#readsAll.clear();
     for (const group of groups) clearTimeout(group.expiry);
     if (groups.length > 0) this.active(false);
     for (const group of groups) for (const push of group.members) push({ kind: 'complete' });
   }
 
-  /** Evaluates `group`; sends the answer to `only` (a new member), or to all members when it changed. */
-  async #run(group: Group, only: Push | undefined): Promise<void> {
+  /**
+   * Evaluates `group`; sends the answer to `only` (a new member), or to all members when it changed.
+   * `roundAt`: when the commit that asked for it was announced (performance.now()).
+   */
+  async #run(group: Group, only: Push | undefined, roundAt = 0): Promise<void> {
     if (only === undefined && group.running) {
-      group.again = true;
+      group.again ??= roundAt;
       return;
     }
     if (only === undefined) group.running = true;
     let body: string;
+    this.#evaluations++;
     try {
       body = (await this.evaluate(group.request)).body;
     } finally {
@@ -152,11 +228,16 @@ export class SubscriptionHub {
       if (group.last === undefined) [group.last, group.lastBody] = [answer, body];
     } else if (answer !== group.last) {
       [group.last, group.lastBody] = [answer, body];
-      fanOut([...group.members], { kind: 'next', body });
+      const members = [...group.members];
+      this.#answers += members.length;
+      fanOut(members, { kind: 'next', body }, 0, () => {
+        this.#fanOutMs[this.#fanOuts++ % fanOutsKept] = performance.now() - roundAt;
+      });
     }
-    if (only === undefined && group.again) {
-      group.again = false;
-      await this.#run(group, undefined);
+    if (only === undefined && group.again !== undefined) {
+      const again = group.again;
+      group.again = undefined;
+      await this.#run(group, undefined, again);
     }
   }
 }
@@ -164,16 +245,11 @@ export class SubscriptionHub {
 /** Members sent to before the event loop gets a turn: a request arriving meanwhile waits for one slice, not for the whole fan-out. */
 const fanOutSlice = 64;
 
-function fanOut(members: readonly Push[], event: SubscriptionEvent, from = 0): void {
+function fanOut(members: readonly Push[], event: SubscriptionEvent, from: number, done: () => void): void {
   const end = Math.min(members.length, from + fanOutSlice);
   for (let i = from; i < end; i++) (members[i] as Push)(event);
-  if (end < members.length) setImmediate(() => fanOut(members, event, end));
-}
-
-function readsAny(reads: ReadTypes, written: ReadonlySet<string> | 'all'): boolean {
-  if (reads === 'all' || written === 'all') return true;
-  for (const type of reads) if (written.has(type)) return true;
-  return false;
+  if (end < members.length) setImmediate(() => fanOut(members, event, end, done));
+  else done();
 }
 
 /** The answer minus a trailing `"extensions"` member (the engine writes it last): what "changed" compares. */

@@ -325,6 +325,16 @@ describe('ACL on one server', () => {
     const [head, , signature] = groot.accessJWT.split('.');
     const tampered = `${head}.${Buffer.from(JSON.stringify({ ...claims, userid: 'alice' })).toString('base64url')}.${signature}`;
     expect(await ask(tampered)).toEqual(refusedQuery('unable to parse jwt token: token signature is invalid: signature is invalid'));
+    // Malformed tokens and claims in golang-jwt's words (jwt.MapClaims: a date must be a JSON number, 0 is none).
+    expect(await ask('a.b.c')).toEqual(refusedQuery('unable to parse jwt token: token is malformed: could not base64 decode header: illegal base64 data at input byte 0'));
+    const raw = (text: string): string => Buffer.from(text).toString('base64url');
+    expect(await ask(`${head}.${raw('[1]')}.${signature}`)).toEqual(refusedQuery('unable to parse jwt token: token is malformed: could not JSON decode claim: json: cannot unmarshal array into Go value of type jwt.MapClaims'));
+    expect(await ask(`${head}.${raw('{"exp":')}.${signature}`)).toEqual(refusedQuery('unable to parse jwt token: token is malformed: could not JSON decode claim: unexpected end of JSON input'));
+    expect(await ask(await signed({ ...claims, exp: String(now + 60) }))).toEqual(refusedQuery('unable to parse jwt token: token has invalid claims: invalid type for claim: exp is invalid'));
+    expect(await ask(await signed({ ...claims, exp: 0 }))).toEqual(refusedQuery('Token is expired'));
+    expect(await ask(await signed({ ...claims, nbf: now + 60 }))).toEqual(refusedQuery('unable to parse jwt token: token has invalid claims: token is not valid yet'));
+    expect(await ask(await signed({ ...claims, exp: now - 1, nbf: 'later' }))).toEqual(refusedQuery('unable to parse jwt token: token has invalid claims: Token is expired'));
+    expect(await ask(await signed({ ...claims, exp: null, nbf: 'later' }))).toEqual(refusedQuery('unable to parse jwt token: token has invalid claims: invalid type for claim: exp is invalid, invalid type for claim: nbf is invalid'));
 
     expect(await post(server.url, '/graphql', 'mutation { addPost(input: [{title: "t1"}]) { numUids } second: addPost(input: [{title: "t2"}]) { numUids } }')).toEqual({
       errors: [

@@ -132,8 +132,27 @@ describe('forged and unusable tokens (HS256 schema with an Audience)', () => {
 
   it('the namespace claim as a JSON string, or malformed JSON', async () => {
     expect(await ask(await sign('HS256', key, { [ns]: JSON.stringify({ USER: 'u1' }) }))).toEqual(served);
-    const bad = await ask(await sign('HS256', key, { [ns]: '{not json' }));
-    expect((bad as { errors: { message: string }[] }).errors[0]!.message).toMatch(/^couldn't rewrite query queryItem because unable to parse jwt token:token is malformed: could not JSON decode claim/);
+    expect(await ask(await sign('HS256', key, { [ns]: '{not json' }))).toEqual(
+      refused("unable to parse jwt token:token is malformed: could not JSON decode claim: invalid character 'n' looking for beginning of object key string"),
+    );
+  });
+
+  it('malformed tokens in golang-jwt\'s words as Dgraph wraps them (decoded before the signature is checked)', async () => {
+    const malformed = (detail: string): unknown => refused(`unable to parse jwt token:token is malformed: ${detail}`);
+    expect(await ask('abc')).toEqual(malformed('token contains an invalid number of segments'));
+    expect(await ask('a.b.c')).toEqual(malformed('could not base64 decode header: illegal base64 data at input byte 0'));
+    const header = b64({ alg: 'HS256' });
+    const raw = (text: string): string => Buffer.from(text).toString('base64url');
+    expect(await ask(`${raw('{"alg":')}.${b64({})}.x`)).toEqual(malformed('could not JSON decode header: unexpected end of JSON input'));
+    expect(await ask(`${header}.${raw('not json')}.x`)).toEqual(malformed("could not JSON decode claim: invalid character 'o' in literal null (expecting 'u')"));
+    expect(await ask(`${header}.${raw('[1]')}.x`)).toEqual(malformed('could not JSON decode claim: json: cannot unmarshal array into Go value of type jwt.RegisteredClaims'));
+    expect(await ask(`${header}.${b64({ exp: 'tomorrow' })}.x`)).toEqual(
+      malformed('could not JSON decode claim: could not parse NumericData: json: invalid number literal, trying to unmarshal "\\"tomorrow\\"" into Number'),
+    );
+    expect(await ask(`${header}.${b64({})}.a$b`)).toEqual(malformed('could not base64 decode signature: illegal base64 data at input byte 1'));
+    // A signed token: a numeric string is a date (json.Number), an upper-case EXP is exp; both problems reported together.
+    expect(await ask(await sign('HS256', key, { exp: String(now() - 1) } as unknown as JWTPayload))).toEqual(refused('unable to parse jwt token:token has invalid claims: token is expired'));
+    expect(await ask(await sign('HS256', key, { EXP: now() - 1, nbf: now() + 5 }))).toEqual(refused('unable to parse jwt token:token has invalid claims: token is expired, token is not valid yet'));
   });
 
   it('"Bearer a b" fails the whole request with no data', async () => {

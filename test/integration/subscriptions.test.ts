@@ -14,7 +14,7 @@ import { join } from 'node:path';
 
 const schema = `type Todo @withSubscription { id: ID! text: String! @search(by: [term]) done: Boolean }
 type Note @generate(subscription: true) { id: ID! text: String }
-type Pet @withSubscription { id: ID! name: String! @search(by: [hash]) owner: Owner }
+type Pet @withSubscription { id: ID! name: String! @search(by: [hash]) owner: Owner age: Int }
 type Owner { id: ID! name: String! @search(by: [hash]) pets: [Pet] @hasInverse(field: owner) }
 type Plain { id: ID! name: String }
 type Query { petNames(name: String!): [Pet] @withSubscription @custom(dql: "query q($name: string) { petNames(func: type(Pet)) @filter(eq(Pet.name, $name)) { name: Pet.name } }") }
@@ -105,6 +105,30 @@ describe('graphql-transport-ws (the graphql-ws client)', () => {
     await gql('mutation { addNote(input: [{ text: "elsewhere" }]) { numUids } }');
     await pause(150);
     expect(got.items).toHaveLength(3);
+    stop();
+  });
+
+  it('per predicate: a commit writing only predicates a subscription does not read evaluates nothing and sends nothing; filters and nested edges count', async () => {
+    const evaluations = async (): Promise<number> => Number(/\ngraphdb_subscription_evaluations_total (\d+)\n/.exec((await send(`${server.url}/metrics`)).text)?.[1]);
+    await gql('mutation { addPet(input: [{ name: "fido", age: 1, owner: { name: "oscar" } }, { name: "spot", age: 2 }]) { numUids } }');
+    const got = collector<unknown>();
+    const stop = client.subscribe({ query: 'subscription { queryPet(filter: { name: { in: ["fido", "fido2"] } }, order: { asc: name }) { owner { name } } }' }, { next: (v) => got.push(dataOf(v)), error: (e) => got.push({ error: e }), complete: () => undefined });
+    expect(await got.next(1)).toEqual({ data: { queryPet: [{ owner: { name: 'oscar' } }] } });
+    // Pet.age: read by no subscription (nor a new Todo's predicates): not evaluated, nothing sent.
+    let before = await evaluations();
+    await gql('mutation { updatePet(input: { filter: { name: { eq: "fido" } }, set: { age: 5 } }) { numUids } }');
+    await gql('mutation { addTodo(input: [{ text: "unrelated" }]) { numUids } }');
+    await pause(150);
+    expect(await evaluations()).toBe(before);
+    expect(got.items).toHaveLength(1);
+    // Owner.name, a nested edge's field: evaluated, and the new answer sent.
+    before = await evaluations();
+    await gql('mutation { updateOwner(input: { filter: { name: { eq: "oscar" } }, set: { name: "otto" } }) { numUids } }');
+    expect(await got.next(2)).toEqual({ data: { queryPet: [{ owner: { name: 'otto' } }] } });
+    expect(await evaluations()).toBeGreaterThan(before);
+    // Pet.name, the filter's (and order's) field, on a node the answer did not hold.
+    await gql('mutation { updatePet(input: { filter: { name: { eq: "spot" } }, set: { name: "fido2" } }) { numUids } }');
+    expect(await got.next(3)).toEqual({ data: { queryPet: [{ owner: { name: 'otto' } }, { owner: null }] } });
     stop();
   });
 
