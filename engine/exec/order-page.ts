@@ -338,10 +338,14 @@ export function numberSortKey(column: NumericColumnView, descending: boolean): (
  * no per-id column call. Keys are the value times the sign (smaller is better), missing values
  * +Infinity (last), ties by ascending id, as in the general path.
  */
-function topKNumeric(ids: SortedIds, k: number, column: NumericColumnView, descending: boolean): number[] {
+export function topKNumeric(ids: SortedIds, k: number, column: NumericColumnView, descending: boolean): number[] {
   if (k === 0) return [];
   const { present, nums } = column;
   const sign = descending ? -1 : 1;
+  if (k >= minThresholdK && ids.length >= thresholdRatio * k) {
+    const kept = topKBelowThreshold(ids, k, column, sign);
+    if (kept !== undefined) return kept;
+  }
   const top = new TopK(k);
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i] as number;
@@ -349,6 +353,53 @@ function topKNumeric(ids: SortedIds, k: number, column: NumericColumnView, desce
     // Absent slots hold 0 (or lie past the end): only then is `present` read, sparing a cache miss.
     top.offer((value === 0 || value === undefined) && present[id] !== 1 ? Infinity : (value as number) * sign, id);
   }
+  return top.drain().ids;
+}
+
+/** Top-k by a sampled threshold from this k up (a list's cached first 1,024: heap work was most of ordering it). */
+const minThresholdK = 64;
+/** ... over at least this many ids per kept one (fewer: the heap's insertions are few anyway). */
+const thresholdRatio = 8;
+/** Ids sampled for the threshold: 256 keys sorted natively cost a few µs. */
+const thresholdSamples = 256;
+
+/**
+ * topKNumeric's first k with little heap work: a threshold t from a sample of the keys, expected to
+ * pass about twice k, then the heap over the ids whose key is at most t only. Exact whenever at least k
+ * pass (every other id's key is above t, so after all of them in (key, id) order); undefined when
+ * fewer pass or far too many (a skewed sample), and the caller runs the plain heap.
+ */
+function topKBelowThreshold(ids: SortedIds, k: number, column: NumericColumnView, sign: number): number[] | undefined {
+  const { present, nums } = column;
+  const n = ids.length;
+  const keyOf = (id: number): number => {
+    const value = nums[id];
+    return (value === 0 || value === undefined) && present[id] !== 1 ? Infinity : (value as number) * sign;
+  };
+  const sample = new Float64Array(thresholdSamples);
+  for (let s = 0; s < thresholdSamples; s++) sample[s] = keyOf(ids[Math.floor(((s + 0.5) * n) / thresholdSamples)] as number);
+  sample.sort();
+  const at = Math.ceil((2 * k * thresholdSamples) / n) + 2;
+  if (at >= thresholdSamples) return undefined;
+  const threshold = sample[at] as number;
+  if (!(threshold < Infinity)) return undefined;
+  const cap = 8 * k;
+  const keys = new Float64Array(cap);
+  const kept = new Int32Array(cap);
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const id = ids[i] as number;
+    const value = nums[id];
+    // Absent slots hold 0 (or lie past the end): only then is `present` read.
+    const key = (value === 0 || value === undefined) && present[id] !== 1 ? Infinity : (value as number) * sign;
+    if (key > threshold) continue;
+    if (count === cap) return undefined;
+    keys[count] = key;
+    kept[count++] = id;
+  }
+  if (count < k) return undefined;
+  const top = new TopK(k);
+  for (let i = 0; i < count; i++) top.offer(keys[i] as number, kept[i] as number);
   return top.drain().ids;
 }
 
