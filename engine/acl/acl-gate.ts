@@ -6,6 +6,7 @@
 
 import { Kind, type GraphQLSchema } from 'graphql';
 import type { SchemaModel } from '../schema/model.js';
+import { messages } from '../errors/messages.js';
 import { refuseExecution } from '../request/draining.js';
 import type { RefusedResult } from '../request/no-schema.js';
 import type { PreparedOperation } from '../request/prepare-request.js';
@@ -60,13 +61,9 @@ function refuseWrites(acl: Acl, caller: AclCaller, prepared: PreparedOperation, 
   return undefined;
 }
 
-/** How Dgraph's GraphQL layer words a query or mutation the store refused (resolve/query.go, mutation.go, dgraph/execute.go). */
-export const failedQuery = (reason: string): string => `Dgraph query failed because Dgraph execution failed because ${reason}`;
-export const failedMutation = (field: string, reason: string): string => `mutation ${field} failed because Dgraph execution failed because ${reason}`;
-
 /** A failed execution in Dgraph's words (as draining mode's answer). */
 function refuse(prepared: PreparedOperation, schema: GraphQLSchema, failing: number, reason: string): RefusedResult {
-  return refuseExecution(prepared, schema, failedQuery(reason), (field) => failedMutation(field, reason), failing);
+  return refuseExecution(prepared, schema, messages.failedQuery(reason), (field) => messages.failedMutation(field, reason), failing);
 }
 
 export const isGuardian = (caller: AclCaller): boolean => caller.groups.includes(GUARDIANS);

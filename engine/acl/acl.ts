@@ -4,11 +4,10 @@
 
 import bcrypt from 'bcryptjs';
 import { messages } from '../errors/messages.js';
+import { hashPassword, passwordRefusal } from '../util/password-hash.js';
 import { AclTokens, type AclCaller, type AclTokenOptions, type TokenCheck } from './acl-tokens.js';
 import { aclPredicates, emptyAclState, GROOT, GROOT_DEFAULT_PASSWORD, GUARDIANS, type AclGroup, type AclRule, type AclState, type AclUser, WRITE } from './acl-state.js';
 
-/** bcrypt.DefaultCost in Go, as Dgraph hashes passwords. */
-const bcryptCost = 10;
 
 /**
  * A refused change, in Dgraph's words; the /admin glue adds the resolver's prefix: `rewrite` errors are
@@ -70,7 +69,7 @@ export class Acl {
       let next = state;
       if (findGroup(next, GUARDIANS) === undefined) next = { ...next, groups: [...next.groups, { name: GUARDIANS, rules: [] }] };
       if (findUser(next, GROOT) === undefined) {
-        const passwordHash = await bcrypt.hash(GROOT_DEFAULT_PASSWORD, bcryptCost);
+        const passwordHash = await hashPassword(GROOT_DEFAULT_PASSWORD);
         next = { ...next, users: [...next.users, { name: GROOT, passwordHash, groups: [GUARDIANS] }] };
       }
       return next === state ? undefined : { next, result: undefined };
@@ -132,7 +131,7 @@ export class Acl {
         if (findUser(next, input.name) !== undefined) throw new AclError(messages.xidExists(input.name, 'name', 'User'));
         const groups = uniqueNames(input.groups ?? []);
         next = withGroups(next, groups);
-        next = { ...next, users: [...next.users, { name: input.name, passwordHash: await hashPassword(input.password), groups }] };
+        next = { ...next, users: [...next.users, { name: input.name, passwordHash: await encrypt(input.password), groups }] };
       }
       return { next, result: inputs.map((i) => i.name) };
     }).then((names) => names ?? []);
@@ -168,7 +167,7 @@ export class Acl {
       // Removing a group that exists (or the password) deletes an edge of each chosen user: groot's is refused.
       const deletes = [...leaving].some((name) => findGroup(state, name) !== undefined) || (remove?.password !== undefined && remove.password !== null);
       if (deletes && chosen.some((u) => u.name === GROOT)) throw new AclError(reservedDeletion, 'execution');
-      const passwordHash = set?.password === undefined || set.password === null ? undefined : await hashPassword(set.password);
+      const passwordHash = set?.password === undefined || set.password === null ? undefined : await encrypt(set.password);
       let next = withGroups(state, joining);
       const names = new Set(chosen.map((u) => u.name));
       next = {
@@ -289,13 +288,9 @@ function setRules(rules: readonly AclRule[], set: readonly AclRule[]): AclRule[]
   return out;
 }
 
-/** bcrypt reads at most 72 bytes: Go's refuses a longer password rather than ignore its tail. */
-const bcryptMaxBytes = 72;
-
-/** types.Encrypt: lengths in UTF-8 bytes, as Go's len. */
-async function hashPassword(password: string): Promise<string> {
-  const bytes = Buffer.byteLength(password, 'utf8');
-  if (bytes < 6) throw new AclError(messages.passwordTooShort, 'execution');
-  if (bytes > bcryptMaxBytes) throw new AclError('bcrypt: password length exceeds 72 bytes', 'execution');
-  return bcrypt.hash(password, bcryptCost);
+/** types.Encrypt (util/password-hash.ts), its refusal a failed execution. */
+async function encrypt(password: string): Promise<string> {
+  const refusal = passwordRefusal(password);
+  if (refusal !== undefined) throw new AclError(refusal, 'execution');
+  return hashPassword(password);
 }

@@ -6,7 +6,8 @@
 
 import { emptyAclState, type AclGroup, type AclRule, type AclState, type AclUser } from '../acl/acl-state.js';
 import { AclError, blockedWrites, existingGroups, findGroup, findUser, unauthorizedToMutate, type Acl } from '../acl/acl.js';
-import { accessToken, failedMutation, failedQuery, guardianRefusal, isGuardian, rpcError, superAdminRefusal } from '../acl/acl-gate.js';
+import { messages } from '../errors/messages.js';
+import { accessToken, guardianRefusal, isGuardian, rpcError, superAdminRefusal } from '../acl/acl-gate.js';
 import type { AclCaller, TokenCheck } from '../acl/acl-tokens.js';
 import { AdminError } from './admin-api.js';
 
@@ -36,7 +37,7 @@ export function withAcl(root: Record<string, unknown>, acl: Acl, headers: Readon
   /** A user/group query's caller, or Dgraph's error for its token. */
   const reader = async (): Promise<Viewer> => {
     const result = await check();
-    if (!result.ok) throw new Error(failedQuery(rpcError('Unauthenticated', result.message)));
+    if (!result.ok) throw new Error(messages.failedQuery(rpcError('Unauthenticated', result.message)));
     return viewer(acl.state, result.caller);
   };
   /**
@@ -46,7 +47,7 @@ export function withAcl(root: Record<string, unknown>, acl: Acl, headers: Readon
    */
   const writer = async (mutation: string, predicates: readonly string[]): Promise<AclCaller> => {
     const result = await check();
-    const failed = (reason: string): Error => new Error(failedMutation(mutation, reason));
+    const failed = (reason: string): Error => new Error(messages.failedMutation(mutation, reason));
     if (!result.ok) throw failed(rpcError('Unauthenticated', result.message));
     const blocked = isGuardian(result.caller) ? [] : blockedWrites(acl.state, result.caller.groups, predicates);
     if (blocked.length === 0) return result.caller;
@@ -57,7 +58,7 @@ export function withAcl(root: Record<string, unknown>, acl: Acl, headers: Readon
       return await run();
     } catch (error) {
       if (!(error instanceof AclError)) throw error;
-      if (error.stage === 'execution') throw new Error(failedMutation(mutation, error.message));
+      if (error.stage === 'execution') throw new Error(messages.failedMutation(mutation, error.message));
       throw new Error(`couldn't rewrite mutation ${mutation} because failed to rewrite mutation payload because ${error.message}`);
     }
   };

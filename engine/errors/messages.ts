@@ -15,6 +15,9 @@ export const messages = {
   variablesNotObject: 'Variables must be provided as an object.',
   mutationOverGet: 'Can only perform a mutation operation from a POST request.',
   queryTooDeep: (max: number) => `The query exceeds the maximum depth of ${max}.`,
+  /** How Dgraph's GraphQL layer words a query or mutation the store refused (resolve/query.go, mutation.go, dgraph/execute.go). */
+  failedQuery: (reason: string) => `Dgraph query failed because Dgraph execution failed because ${reason}`,
+  failedMutation: (name: string, reason: string) => `mutation ${name} failed because Dgraph execution failed because ${reason}`,
   /** x.HealthCheck's errDrainingMode (two spaces before "by", sic), as the resolvers wrap it. */
   drainingQuery: `Dgraph query failed because Dgraph execution failed because ${drainingMode}`,
   drainingMutation: (name: string) => `mutation ${name} failed because Dgraph execution failed because ${drainingMode}`,
@@ -46,7 +49,6 @@ export const messages = {
   /** The variables path words it without the space (Dgraph's coercion of JSON numbers). */
   int64MismatchVariable: (value: string) => `Type mismatched for Value \`${value}\`, expected:\`Int64\``,
   int64OutOfRange: (text: string) => `Out of range value '${text}', for type \`Int64\``,
-  passwordTooShort: 'Password too short, i.e. should have at least 6 chars',
   idNotParsed: (raw: string) => `ID argument (${raw}) was not able to be parsed`,
   idArgumentNotParsed: (raw: string, field: string) => `ID argument (${raw}) of ${field} was not able to be parsed`,
   idOfOtherType: (raw: string, type: string) => `ID "${raw}" isn't a ${type}`,

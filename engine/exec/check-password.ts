@@ -3,18 +3,20 @@
 
 import bcrypt from 'bcryptjs';
 import type { TypeModel } from '../schema/model.js';
-import { FieldError, type ExecContext } from './exec-context.js';
-import { messages } from '../errors/messages.js';
+import { ExecutionError, type ExecContext } from './exec-context.js';
+import { hashPasswordSync, passwordRefusal } from '../util/password-hash.js';
 
-const cost = 10; // bcrypt.DefaultCost in Go, as Dgraph uses
-
-/** Stores the hash of `password` for node `id` (Dgraph rejects passwords shorter than 6 characters). */
+/**
+ * Stores the hash of `password` for node `id`. The `password` rules play no part (Dgraph applies them
+ * to check<T>Password only); a password types.Encrypt refuses fails the mutation's execution.
+ */
 export function setPassword(ctx: ExecContext, type: TypeModel, id: number, password: unknown): void {
   const secret = type.secret;
   if (secret === undefined) return;
   const text = String(password);
-  if (text.length < 6) throw new FieldError(messages.passwordTooShort);
-  ctx.graph.store.scalar(secret.predicate).set(id, bcrypt.hashSync(text, cost));
+  const refusal = passwordRefusal(text);
+  if (refusal !== undefined) throw new ExecutionError(refusal);
+  ctx.graph.store.scalar(secret.predicate).set(id, hashPasswordSync(text));
 }
 
 export function passwordMatches(ctx: ExecContext, type: TypeModel, id: number, password: unknown): boolean {

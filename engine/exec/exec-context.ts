@@ -30,6 +30,9 @@ export function pathToArray(path: Path | undefined): (string | number)[] {
 /** An error raised while resolving one field; becomes a GraphQL error at that field's path. */
 export class FieldError extends Error {}
 
+/** What Dgraph's store refuses as the mutation runs (not its GraphQL rewriting): `mutation X failed because Dgraph execution failed because …`. */
+export class ExecutionError extends FieldError {}
+
 const staticArguments = new WeakMap<FieldPlan, Readonly<Record<string, unknown>>>();
 /** Per field, the arguments last coerced and the (per-request) variables object they were coerced with. */
 const lastCoerced = new WeakMap<FieldPlan, { readonly variables: object; readonly values: Readonly<Record<string, unknown>> }>();

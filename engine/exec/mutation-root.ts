@@ -4,7 +4,7 @@
 import type { FieldPlan } from '../plan/selection-plan.js';
 import type { RootFieldModel, TypeModel } from '../schema/model.js';
 import type { SortedIds } from '../util/sorted-ids.js';
-import { FieldError, pathOf, type ExecContext, type Path } from './exec-context.js';
+import { ExecutionError, FieldError, pathOf, type ExecContext, type Path } from './exec-context.js';
 import { evaluateFilter, isEdgeField } from './filter-eval.js';
 import { NodeWriter } from './node-writer.js';
 import { orderAndPage, type PageArgs } from './order-page.js';
@@ -100,6 +100,7 @@ function inTransaction<T>(ctx: ExecContext, plan: FieldPlan, body: () => T): T {
   } catch (error) {
     if (outer === undefined) txn.rollback();
     else outer.rollbackTo(mark);
+    if (error instanceof ExecutionError) throw new FieldError(messages.failedMutation(plan.fieldName, error.message));
     if (error instanceof FieldError) {
       throw new FieldError(
         `couldn't rewrite mutation ${plan.fieldName} because failed to rewrite mutation payload because ${error.message}`,

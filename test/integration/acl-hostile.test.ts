@@ -246,7 +246,7 @@ describe('a hostile client against the ACL', () => {
     expect(await admin('{ getGQLSchema { schema } }', notYet)).toEqual(guardianOnly('Unauthenticated desc = unable to parse jwt token: token has invalid claims: token is not valid yet'));
     // `Bearer ` is no part of an ACL token in Dgraph.
     expect(await admin('{ getGQLSchema { schema } }', `Bearer ${groot.accessJWT}`)).toEqual(
-      guardianOnly('Unauthenticated desc = unable to parse jwt token: token is malformed: could not JSON decode header: illegal base64 data'),
+      guardianOnly('Unauthenticated desc = unable to parse jwt token: token is malformed: could not base64 decode header: illegal base64 data at input byte 6'),
     );
   });
 
