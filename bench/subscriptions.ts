@@ -7,6 +7,7 @@
 //     (target 0); every expected answer must arrive, and with the right value.
 //  3. Memory per idle subscription: the server's RSS with 10,000 idle subscriptions minus without.
 // Run: npm run build && node dist/bench/subscriptions.js [--out results/subscriptions.json] [--mutations 200]
+// [--dist <another build's dist directory>: its server measured by this bench, to compare builds]
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { pinSelf } from './load/pin.js';
 import { spawnContender } from './load/spawn-contender.js';
 
-const { values } = parseArgs({ options: { out: { type: 'string' }, mutations: { type: 'string' }, sockets: { type: 'string' } }, strict: true });
+const { values } = parseArgs({ options: { out: { type: 'string' }, mutations: { type: 'string' }, sockets: { type: 'string' }, dist: { type: 'string' } }, strict: true });
 const mutations = Number(values.mutations ?? 200);
 const socketCount = Number(values.sockets ?? 1000);
 const perSocket = 10;
@@ -25,7 +26,7 @@ const documents = 10;
 const schema = `type Item @withSubscription { id: ID! group: String! @search(by: [hash]) n: Int }
 type Other @withSubscription { id: ID! label: String! @search(by: [hash]) }`;
 
-const distRoot = resolve(import.meta.dirname, '..');
+const distRoot = values.dist === undefined ? resolve(import.meta.dirname, '..') : resolve(values.dist);
 const pin = pinSelf();
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-subscriptions-'));
 const server = await spawnContender(pin, join(distRoot, 'server/main.js'), ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--ws-max-connections', String(socketCount + 10)]);

@@ -48,6 +48,23 @@ export interface SubscriptionFigures {
   readonly fanOutMs: readonly number[];
 }
 
+interface FanOut {
+  readonly members: readonly Push[];
+  readonly event: SubscriptionEvent;
+  /** The next member to send to. */
+  next: number;
+  readonly roundAt: number;
+}
+
+/**
+ * Members sent to per pending fan-out before the event loop gets a turn: a request arriving meanwhile
+ * waits for one slice, not for whole fan-outs (one send costs ~5-7 µs of CPU, most of it the kernel's).
+ * Per pending fan-out: as a backlog grows, so does the sending between requests, which slows writers
+ * down rather than letting fan-outs fall ever further behind (a slice of fixed time or count starved
+ * them on a busy core: fan-out p99 4.3 s against 0.6 s).
+ */
+const fanOutSlice = 64;
+
 /** setTimeout's longest delay. */
 const maxDelay = 2 ** 31 - 1;
 const fanOutsKept = 1024;
@@ -68,6 +85,8 @@ export class SubscriptionHub {
   #answers = 0;
   readonly #fanOutMs = new Float64Array(fanOutsKept);
   #fanOuts = 0;
+  /** Changed answers being handed to members, oldest first: one sender finishes a commit's fan-out before the next one's. */
+  readonly #sending: FanOut[] = [];
 
   /**
    * `evaluate` runs a subscription operation as a query (the engine's execute); `active` is told when
@@ -230,9 +249,8 @@ export class SubscriptionHub {
       [group.last, group.lastBody] = [answer, body];
       const members = [...group.members];
       this.#answers += members.length;
-      fanOut(members, { kind: 'next', body }, 0, () => {
-        this.#fanOutMs[this.#fanOuts++ % fanOutsKept] = performance.now() - roundAt;
-      });
+      this.#sending.push({ members, event: { kind: 'next', body }, next: 0, roundAt });
+      if (this.#sending.length === 1) this.#send();
     }
     if (only === undefined && group.again !== undefined) {
       const again = group.again;
@@ -240,16 +258,23 @@ export class SubscriptionHub {
       await this.#run(group, undefined, again);
     }
   }
-}
 
-/** Members sent to before the event loop gets a turn: a request arriving meanwhile waits for one slice, not for the whole fan-out. */
-const fanOutSlice = 64;
-
-function fanOut(members: readonly Push[], event: SubscriptionEvent, from: number, done: () => void): void {
-  const end = Math.min(members.length, from + fanOutSlice);
-  for (let i = from; i < end; i++) (members[i] as Push)(event);
-  if (end < members.length) setImmediate(() => fanOut(members, event, end, done));
-  else done();
+  /** Works through the queued fan-outs oldest first (each commit's answers out before the next one's), a slice per turn. */
+  #send(): void {
+    let budget = fanOutSlice * this.#sending.length;
+    for (let job = this.#sending[0]; job !== undefined; job = this.#sending[0]) {
+      const { members, event } = job;
+      while (job.next < members.length) {
+        if (budget-- === 0) {
+          setImmediate(() => this.#send());
+          return;
+        }
+        (members[job.next++] as Push)(event);
+      }
+      this.#sending.shift();
+      this.#fanOutMs[this.#fanOuts++ % fanOutsKept] = performance.now() - job.roundAt;
+    }
+  }
 }
 
 /** The answer minus a trailing `"extensions"` member (the engine writes it last): what "changed" compares. */

@@ -160,6 +160,29 @@ describe('SubscriptionHub', () => {
     expect(got.slice(-4)).toEqual(['a complete', 'b complete', 'c complete', 'd complete']);
   });
 
+  it('changed answers go out oldest fan-out first, 64 members per pending fan-out per turn', async () => {
+    let answer = 0;
+    const hub = new SubscriptionHub((request) => ({ kind: 'ok', body: `{"data":{"${request.query ?? ''}":${answer}}}` }));
+    const order: string[] = [];
+    for (const query of ['first', 'second']) {
+      for (let i = 0; i < 100; i++) hub.add({ method: 'POST', query, headers: {} }, 'same view', on([`T.${query}`]), (e) => order.push(e.kind === 'next' ? e.body : e.kind));
+    }
+    await turn();
+    order.length = 0;
+    answer = 1;
+    hub.wrote(wrote(['T.first', 'T.second']));
+    hub.committed();
+    const sent: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await turn();
+      sent.push(order.length);
+    }
+    // The round's turn: 64 of the first fan-out; then 64 for each of the two pending: the first's last 36 and 92 of the second; then its last 8.
+    expect(sent).toEqual([64, 192, 200, 200, 200]);
+    expect(order).toEqual([...Array(100).fill('{"data":{"first":1}}'), ...Array(100).fill('{"data":{"second":1}}')]);
+    expect(hub.figures.fanOutMs).toHaveLength(2);
+  });
+
   it('a group whose last member left is no longer evaluated', async () => {
     let evaluations = 0;
     const hub = new SubscriptionHub(() => (evaluations++, { kind: 'ok', body: '{"data":{}}' }));
