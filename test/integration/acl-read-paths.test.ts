@@ -2,9 +2,12 @@
 // prunes the whole DQL request the GraphQL layer sends): the upsert query of update<T>/delete<T> (a
 // filter on an unreadable predicate is dropped, so more nodes change: read back), similarity roots on
 // an unreadable embedding, `@auth` rule queries (their filters and implicit @cascade), `@custom(dql:)`
-// queries, and roots without READ on dgraph.type. Real server over HTTP, whole answers.
+// queries, `@lambda` fields' own queries (over /graphql with the forwarded token), and roots without
+// READ on dgraph.type. Real server over HTTP, whole answers.
 
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +45,7 @@ type Query {
     query q($code: string) { itemsByCode(func: eq(Item.code, $code), orderasc: Item.name) { name: Item.name code: Item.code } }""")
   itemsFiltered(name: String!): [Item] @custom(dql: """
     query q($name: string) { itemsFiltered(func: type(Item), orderasc: Item.code, orderdesc: Item.name) @filter(eq(Item.name, $name) or eq(Item.code, "x")) { name: Item.name rank: Item.rank } }""")
+  itemCodes: [String] @lambda
   itemRanks: [Item] @custom(dql: """
     query { r as var(func: type(Item)) { c as Item.code } itemRanks(func: uid(r), orderasc: Item.name) @filter(not eq(val(c), "x")) { name: Item.name code: val(c) } }""")
 }
@@ -68,8 +72,26 @@ describe('ACL read permissions in the queries around a field', () => {
     aclPost(server.url, '/graphql', query, { 'X-Dgraph-AccessToken': token, 'X-Auth': await claims(user) });
   const names = (body: Body, field: string): string[] => ((body.data as Record<string, { name: string }[]>)[field] ?? []).map((item) => item.name);
 
+  /** The lambda server: its resolver queries /graphql back with the access token Dgraph forwards in the body. */
+  let lambda: Server;
+  const lambdaCalls: { resolver: unknown; token: unknown }[] = [];
+
   beforeAll(async () => {
     mkdirSync(dataDir);
+    lambda = createServer((req, res) => {
+      let text = '';
+      req.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      req.on('end', () => {
+        const body = JSON.parse(text) as { resolver: string; 'X-Dgraph-AccessToken': string };
+        lambdaCalls.push({ resolver: body.resolver, token: body['X-Dgraph-AccessToken'] });
+        void aclPost(server.url, '/graphql', '{ queryItem(order: {asc: name}) { name code } }', { 'X-Dgraph-AccessToken': body['X-Dgraph-AccessToken'] }).then((answer) => {
+          const items = (answer.data as { queryItem: { name: string; code: string | null }[] }).queryItem;
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(items.map((item) => `${item.name}:${item.code ?? '-'}`)));
+        });
+      });
+    });
+    await new Promise<void>((resolve) => lambda.listen(0, '127.0.0.1', resolve));
+    serverArgs.push('--lambda-url', `http://127.0.0.1:${(lambda.address() as AddressInfo).port}/graphql-worker`);
     server = await startServer({ rawArgs: serverArgs });
     groot = await aclLogin(server.url, 'groot', 'password');
     const admin = (query: string): Promise<Body> => aclPost(server.url, '/admin', query, { 'X-Dgraph-AccessToken': groot });
@@ -98,7 +120,7 @@ describe('ACL read permissions in the queries around a field', () => {
     [sam, vic, tom] = await Promise.all([aclLogin(server.url, 'sam', 'sampass1'), aclLogin(server.url, 'vic', 'vicpass1'), aclLogin(server.url, 'tom', 'tompass1')]);
   }, 60_000);
   afterAll(async () => {
-    await server.stop();
+    await Promise.all([server.stop(), new Promise((resolve) => lambda.close(resolve))]);
   });
 
   const ranks = async (): Promise<unknown> => (await as(groot, '{ queryItem(order: {asc: name}) { name rank } }')).data;
@@ -178,6 +200,15 @@ describe('ACL read permissions in the queries around a field', () => {
     // A value variable on an unreadable predicate is removed with it: its val() field and filter leaf go.
     expect(await as(groot, '{ itemRanks { name code } }')).toEqual({ data: { itemRanks: [{ name: 'b', code: 'y' }, { name: 'c', code: 'y' }] } });
     expect(await as(sam, '{ itemRanks { name code } }')).toEqual({ data: { itemRanks: [{ name: 'a', code: null }, { name: 'b', code: null }, { name: 'c', code: null }] } });
+  });
+
+  it("@lambda fields' own queries come back over /graphql with the forwarded access token: they read under the caller's view", async () => {
+    expect(await as(groot, '{ itemCodes }')).toEqual({ data: { itemCodes: ['a:x', 'b:y', 'c:y'] } });
+    expect(await as(sam, '{ itemCodes }')).toEqual({ data: { itemCodes: ['a:-', 'b:-', 'c:-'] } });
+    expect(lambdaCalls).toEqual([
+      { resolver: 'Query.itemCodes', token: groot },
+      { resolver: 'Query.itemCodes', token: sam },
+    ]);
   });
 
   it('delete<T>: the dropped leaf widens what is deleted; the rest stays, also after a restart', async () => {
