@@ -2,7 +2,9 @@
 // every predicate of the DQL query its groups cannot READ is removed from it before it runs. Here
 // the executor asks an `AclReads` where it reads a field, a filter or an order (exec/ hooks), so the
 // answers are those of the pruned query:
-// - a root whose function reads an unreadable predicate is removed (`type(T)`: no READ on dgraph.type);
+// - a root whose function reads an unreadable predicate is removed: nothing is found (a `query<T>`
+//   filtered by one eq leaf alone, similarity roots); `type(T)` names no predicate (Dgraph's parser
+//   gives it no attribute), so READ on dgraph.type is never needed to find nodes;
 // - a field on an unreadable predicate is absent from the result (GraphQL completes it as null);
 // - an order on one is dropped, and so is a filter leaf reading one. Dgraph removes the leaf from its
 //   parent's children (its AND/NOT special case compares upper-case names the parser never makes), and
@@ -32,11 +34,6 @@ export class AclReads {
     return !aclPredicates.has(predicate) && (this.all || this.readable.has(predicate));
   }
 
-  /** Without READ on dgraph.type, `type(T)` roots are removed: nothing is found. */
-  get findsTypes(): boolean {
-    return this.reads('dgraph.type');
-  }
-
   /**
    * get<T>'s key lookups as query_rewriter.rewriteAsGet puts them: without an id the first `@id`
    * argument (by name) is the root function, so an unreadable one finds nothing (undefined); every
@@ -47,6 +44,22 @@ export class AclReads {
     const root = keys.some((k) => k.op === 'uid') ? undefined : xids[0];
     if (root !== undefined && !this.reads(root.model.predicate)) return undefined;
     return keys.filter((k) => k.op === 'uid' || this.reads(k.model.predicate));
+  }
+
+  /**
+   * query_rewriter's rootQueryOptimization: a `query<T>` whose whole filter is one `eq` (or `in`) leaf,
+   * with no `@auth` query around it, runs that leaf as its root function (the type becomes the filter);
+   * on an unreadable predicate that root is removed and nothing is found. `filter`: as given, unpruned.
+   */
+  removesRoot(type: TypeModel, filter: unknown): boolean {
+    if (!isObject(filter)) return false;
+    const keys = Object.keys(filter).filter((key) => filter[key] !== null && filter[key] !== undefined);
+    const field = keys.length === 1 ? type.fields.get(keys[0] as string) : undefined;
+    if (field === undefined || field.kind === 'id' || this.reads(field.predicate)) return false;
+    const value = filter[field.name];
+    if (!isObject(value)) return true; // `flag: true`, an enum: eq
+    const ops = Object.keys(value).filter((op) => value[op] !== null && value[op] !== undefined);
+    return ops.length === 1 && (ops[0] === 'eq' || ops[0] === 'in');
   }
 
   /** Whether `value` (arguments or a filter) was pruned by this view. */

@@ -19,6 +19,7 @@ import { planFilter } from '../plan/filter-plan.js';
 import { storeEstimates } from '../plan/estimates.js';
 import type { AuthOperation, AuthRules, GraphLeaf, RbacLeaf, RuleNode } from './auth-rules.js';
 import { jsonEqual } from '../util/json-equal.js';
+import type { AclReads } from '../acl/acl-read.js';
 
 /** What a type's query rules let one request read. `denied`: a rule is false for the claims as a whole (Dgraph's static evaluation). */
 export type Allowed = { readonly kind: 'all' } | { readonly kind: 'denied' } | { readonly kind: 'some'; readonly members: Membership };
@@ -43,9 +44,18 @@ interface CacheEntry {
 
 export class RuleCache {
   readonly entries = new WeakMap<object, CacheEntry>();
+  /** Under ACL, per read view: its rule queries read only what the view reads (Dgraph prunes them with the query). */
+  readonly #viewEntries = new WeakMap<AclReads, WeakMap<object, CacheEntry>>();
   /** The rule query's root field plan, made once per schema. */
   readonly plans = new WeakMap<GraphLeaf, FieldPlan>();
   constructor(readonly rules: AuthRules) {}
+
+  entriesOf(view: AclReads | undefined): WeakMap<object, CacheEntry> {
+    if (view === undefined) return this.entries;
+    let entries = this.#viewEntries.get(view);
+    if (entries === undefined) this.#viewEntries.set(view, (entries = new WeakMap()));
+    return entries;
+  }
 }
 
 export class RequestRules {
@@ -88,8 +98,9 @@ export class RequestRules {
     let byType = this.#local;
     if (byType === undefined) {
       const version = this.ctx.graph.store.version;
-      let entry = this.cache.entries.get(this.claims);
-      if (entry === undefined || entry.version !== version) this.cache.entries.set(this.claims, (entry = { version, byType: new Map() }));
+      const entries = this.cache.entriesOf(this.ctx.acl);
+      let entry = entries.get(this.claims);
+      if (entry === undefined || entry.version !== version) entries.set(this.claims, (entry = { version, byType: new Map() }));
       byType = entry.byType;
     }
     const key = operation === 'query' ? typeName : `${operation} ${typeName}`;
@@ -266,8 +277,11 @@ export class RequestRules {
       if (plan === undefined) return 'none';
       this.cache.plans.set(leaf, plan);
     }
-    // The rule query runs without rules of its own, as Dgraph's rewritten rule queries do.
+    // The rule query runs without rules of its own, as Dgraph's rewritten rule queries do, and under
+    // the caller's ACL read view: it is part of the DQL query Dgraph prunes (filters on unreadable
+    // predicates dropped, their fields out of the implicit @cascade).
     const ctx = new ExecContext(outer.model, outer.graph, variables, outer.apiSchema);
+    ctx.acl = outer.acl;
     const args = ctx.argumentsOf(plan);
     const matches = within === undefined ? queryIds(ctx, root.name, type, args, plan) : this.#filterWithin(ctx, type, args['filter'] as Filter | null | undefined, within);
     const selection = plan.selection;
@@ -316,6 +330,7 @@ function present(ctx: ExecContext, id: number, declared: TypeModel, selection: S
   for (const plan of selection.forType(type.name)) {
     const field = type.fields.get(plan.fieldName);
     if (field === undefined || field.kind === 'id') continue; // __typename, aggregates
+    if (ctx.acl !== undefined && !ctx.acl.reads(field.predicate)) continue; // not in the pruned query
     if (isEdgeField(field)) {
       const target = ctx.typeModel(field.typeName);
       const targets = filteredTargets(ctx, id, field, target, ctx.argumentsOf(plan), plan);

@@ -6,6 +6,7 @@ import { evaluateDql, type PredicateInfo } from '../dql/evaluate-dql.js';
 import type { ExecContext } from '../exec/exec-context.js';
 import type { FieldPlan } from '../plan/selection-plan.js';
 import type { SchemaModel } from '../schema/model.js';
+import { pruneDql } from '../acl/acl-dql.js';
 
 export type DqlOutcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
 
@@ -59,11 +60,14 @@ export function runDqlField(ctx: ExecContext, plan: FieldPlan, dql: string, pred
     }
   }
   let result: Record<string, unknown>;
+  // Under ACL, Dgraph runs it through the same pruning as any query of the request.
+  const pruned = ctx.acl === undefined ? undefined : pruneDql(parsed(dql), ctx.acl);
   try {
-    result = evaluateDql(parsed(dql), { store: ctx.graph.store, predicates, variables });
+    result = evaluateDql(pruned?.query ?? parsed(dql), { store: ctx.graph.store, predicates, variables, ...(pruned === undefined ? {} : { removedVars: pruned.removedVars }) });
   } catch (error) {
     if (!(error instanceof DqlError)) throw error;
     return { ok: false, error: `Dgraph query failed because ${error.message}` };
   }
-  return { ok: true, value: result[plan.fieldName] ?? null };
+  // A removed block is missing from Dgraph's answer: its completion writes [] (a list) or null.
+  return { ok: true, value: result[plan.fieldName] ?? (pruned?.removedBlocks.has(plan.fieldName) === true ? [] : null) };
 }

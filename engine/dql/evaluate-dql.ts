@@ -26,6 +26,8 @@ export interface DqlContext {
   readonly predicates: ReadonlyMap<string, PredicateInfo>;
   /** `$name` → value (already strings, as Dgraph passes them). */
   readonly variables: Readonly<Record<string, string>>;
+  /** Variables the ACL removed with what defined them (acl/acl-dql.ts): empty, not undefined. */
+  readonly removedVars?: ReadonlySet<string>;
 }
 
 type Collected = Map<string, unknown[]>;
@@ -249,6 +251,7 @@ class Evaluator {
         const name = arg.kind === 'pred' ? arg.name : arg.value;
         const uids = this.#uidVars.get(name);
         const values = this.#valueVars.get(name);
+        if (uids === undefined && values === undefined && this.ctx.removedVars?.has(name) === true) return;
         if (uids === undefined && values === undefined) throw new DqlError(`Variable: [${name}] is used but not defined.`);
         for (const id of uids ?? []) out.add(id);
         for (const id of values?.keys() ?? []) out.add(id);

@@ -101,6 +101,14 @@ export class ExecContext {
     return this.acl === undefined || plan.definition === undefined ? args : this.acl.arguments(this.#filteredType(plan.definition.type), args);
   }
 
+  /**
+   * `filter`/`order` arguments on `type` that are not a field's own (update's `input.filter`, delete's
+   * filter of its payload's type), pruned by the ACL read view as Dgraph prunes the upsert query.
+   */
+  argumentsOn(type: TypeModel, args: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+    return this.acl === undefined ? args : this.acl.arguments(type, args);
+  }
+
   /** The type a field's `filter` and `order` name fields of (`<T>AggregateResult` fields filter `T`). */
   #filteredType(type: GraphQLOutputType): TypeModel | undefined {
     const name = getNamedType(type).name;

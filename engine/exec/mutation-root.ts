@@ -50,7 +50,7 @@ function resolveField(ctx: ExecContext, root: RootFieldModel, plan: FieldPlan, p
       return payload(ctx, type, plan, path, ids, ids.length);
     }
     case 'delete': {
-      const matched = queryIds(ctx, plan.fieldName, type, args, plan);
+      const matched = queryIds(ctx, plan.fieldName, type, ctx.argumentsOn(type, args), plan);
       const ids = ctx.auth === undefined ? matched : ctx.auth.affected(matched, type, 'delete');
       const before = payload(ctx, type, plan, path, ids, ids.length);
       inTransaction(ctx, plan, () => {
@@ -138,7 +138,7 @@ function updateNodes(ctx: ExecContext, type: TypeModel, input: Input, occurrence
     if (error !== undefined) throw new FieldError(error);
   }
   if (remove !== undefined && remove !== null) checkRemovedReferences(ctx, type, remove);
-  const matched = queryIds(ctx, `update${type.name}`, type, { filter: input['filter'] }, occurrence);
+  const matched = queryIds(ctx, `update${type.name}`, type, ctx.argumentsOn(type, { filter: input['filter'] }), occurrence);
   const ids = [...(ctx.auth === undefined ? matched : ctx.auth.affected(matched, type, 'update'))];
   if (ids.length > 1 && set !== undefined && set !== null) checkOneXidOwner(ctx, type, set, occurrence);
   const writer = new NodeWriter(ctx, precheck);

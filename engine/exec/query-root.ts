@@ -12,7 +12,7 @@ import { newQueryRun } from '../plan/query-plan.js';
 import { getPlanFor, queryPlanFor } from './query-plan-cache.js';
 import { explainGet, type GetPlan } from '../plan/get-plan.js';
 import { passwordMatches } from './check-password.js';
-import { FieldError, type ExecContext, type Path } from './exec-context.js';
+import { coerceArguments, FieldError, type ExecContext, type Path } from './exec-context.js';
 import { evaluateFilter } from './filter-eval.js';
 import { type PageArgs } from './order-page.js';
 import { runQueryFilter, runQueryMatches, runQueryPlan } from './run-query-plan.js';
@@ -24,8 +24,6 @@ export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: F
   const type = ctx.typeModel(root.type ?? '');
   const args = ctx.argumentsOf(plan);
   const cascade = cascadeFor(plan, undefined, ctx.variables);
-  // Under ACL without READ on dgraph.type, Dgraph removes the `type(T)` root: nothing is found.
-  if (ctx.acl !== undefined && !ctx.acl.findsTypes) return root.kind === 'query' || root.kind === 'similarById' || root.kind === 'similarByEmbedding' ? [] : null;
   switch (root.kind) {
     case 'get': {
       const id = getTarget(ctx, type, args, plan);
@@ -34,6 +32,7 @@ export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: F
       return object === CASCADED ? null : object;
     }
     case 'query':
+      if (ctx.acl !== undefined && ctx.auth?.restrictsType(type) !== true && ctx.acl.removesRoot(type, coerceArguments(plan, ctx.variables)['filter'])) return [];
       return runQuery(ctx, root, type, plan, path, args, cascade);
     case 'aggregate':
       // A rule false for the claims as a whole answers null, not a count of 0 (Dgraph).
@@ -151,6 +150,8 @@ export function similarMatches(
 ): { readonly ids: number[]; readonly distances: ReadonlyMap<number, number> } {
   const field = type.fields.get(String(args['by']));
   if (field === undefined) throw new FieldError(`unknown embedding ${String(args['by'])}`);
+  // Under ACL, Dgraph's similar_to block (and the by-id block's read of the vector) on an unreadable embedding is removed: no distances.
+  if (ctx.acl !== undefined && !ctx.acl.reads(field.predicate)) return [];
   let vector: Float32Array;
   if (root.kind === 'similarByEmbedding') vector = Float32Array.from(args['vector'] as number[]); // a float32vector, as in Dgraph
   else {

@@ -1,13 +1,15 @@
 // Dgraph's ACL read permissions on /graphql over real HTTP: what each caller's groups may READ is all
 // its queries see (edgraph.authorizeQuery removes the rest from the query): fields on unreadable
 // predicates absent (null, or Dgraph's non-null error), filters, orders and `has` on them dropped (so
-// results widen), nested edges, aggregates, roots without READ on dgraph.type, `dgraph.all`, a
+// results widen; a root eq on one finds nothing), nested edges, aggregates, roots without READ on
+// dgraph.type (found), `dgraph.all`, a
 // guardian, a mutation payload, and group rules changed by updateGroup applying to issued tokens.
 
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
+import { uploadSchema, uploadSucceeded } from './helpers/http.js';
+import { aclLogin, aclPost, type Body } from './helpers/acl-client.js';
 import { makeTempDir, startServer, type ServerProcess } from './helpers/server-process.js';
 
 const secret = 'an-acl-secret-of-at-least-32-bytes!!';
@@ -31,20 +33,8 @@ type Post {
   author: Author
 }`;
 
-async function post(url: string, path: string, query: string, token?: string): Promise<unknown> {
-  const answer = await postGraphql(url, { query }, token === undefined ? {} : { 'X-Dgraph-AccessToken': token }, path);
-  expect(answer.status).toBe(200);
-  const body = (await answer.json()) as { extensions?: unknown };
-  delete body.extensions;
-  return body;
-}
-
-async function login(url: string, userId: string, password: string): Promise<string> {
-  const body = (await post(url, '/admin', `mutation { login(userId: "${userId}", password: "${password}") { response { accessJWT } } }`)) as {
-    data: { login: { response: { accessJWT: string } } };
-  };
-  return body.data.login.response.accessJWT;
-}
+const post = (url: string, path: string, query: string, token?: string): Promise<Body> => aclPost(url, path, query, token === undefined ? {} : { 'X-Dgraph-AccessToken': token });
+const login = aclLogin;
 
 const nonNullMissing = (field: string, type: string): string =>
   `Non-nullable field '${field}' (type ${type}) was not present in result from Dgraph.  GraphQL error propagation triggered.`;
@@ -128,7 +118,9 @@ describe('ACL read permissions', () => {
     const names = (filter: string): Promise<unknown> => graphql(`{ queryAuthor(filter: ${filter}, order: {asc: name}) { name } }`, alice);
     const both = { data: { queryAuthor: [{ name: 'Ann' }, { name: 'Ben' }] } };
     const ben = { data: { queryAuthor: [{ name: 'Ben' }] } };
-    expect(await names('{secret: {eq: "s1"}}')).toEqual(both);
+    // One eq (or in) leaf alone is the root function (query_rewriter's rootQueryOptimization): removed, nothing found.
+    expect(await names('{secret: {eq: "s1"}}')).toEqual({ data: { queryAuthor: [] } });
+    expect(await names('{secret: {in: ["s1", "s2"]}}')).toEqual({ data: { queryAuthor: [] } });
     expect(await names('{has: [secret]}')).toEqual(both);
     expect(await names('{secret: {eq: "s1"}, name: {eq: "Ben"}}')).toEqual(ben);
     expect(await names('{or: [{secret: {eq: "s1"}}, {name: {eq: "Ben"}}]}')).toEqual(ben);
@@ -169,11 +161,17 @@ describe('ACL read permissions', () => {
     });
   });
 
-  it('without READ on dgraph.type the roots find nothing', async () => {
+  it('without READ on dgraph.type the roots still find their nodes; @id roots on unreadable predicates find nothing', async () => {
     const ann = (await graphql('{ queryAuthor(filter: {name: {eq: "Ann"}}) { id } }', groot)) as { data: { queryAuthor: [{ id: string }] } };
     const id = ann.data.queryAuthor[0].id;
-    expect(await graphql(`{ queryAuthor { name } getAuthor(id: "${id}") { name } aggregateAuthor { count } }`, bob)).toEqual({
-      data: { queryAuthor: [], getAuthor: null, aggregateAuthor: null },
+    // `type(Author)` (root or filter) names no predicate in Dgraph's parsed query: authorizeQuery never prunes it.
+    expect(
+      await graphql(
+        `{ queryAuthor(order: {asc: name}) { name age } getAuthor(id: "${id}") { name age } byId: queryAuthor(filter: {id: ["${id}"]}) { name } aggregateAuthor { count } }`,
+        bob,
+      ),
+    ).toEqual({
+      data: { queryAuthor: [{ name: 'Ann', age: null }, { name: 'Ben', age: null }], getAuthor: { name: 'Ann', age: null }, byId: [{ name: 'Ann' }], aggregateAuthor: { count: 2 } },
     });
     // An unreadable @id: the root function of a get by it alone (nothing found), a dropped filter leaf beside an id.
     const byHandle = `{ byHandle: getAuthor(handle: "ann") { name } both: getAuthor(id: "${id}", handle: "nobody") { name } }`;
@@ -218,7 +216,11 @@ describe('ACL read permissions', () => {
     server = await startServer({ rawArgs: serverArgs });
     const query = '{ queryAuthor(filter: {secret: {eq: "s1"}}, order: {asc: name}) { name age posts(order: {asc: title}) { title score author { name } } } }';
     const [bobNow, aliceNow] = await Promise.all([login(server.url, 'bob', 'bobpass1'), login(server.url, 'alice', 'alicepass')]);
+    // bob: the root eq(Author.secret) removed.
     expect(await graphql(query, bobNow)).toEqual({ data: { queryAuthor: [] } });
+    expect(await graphql('{ queryAuthor(filter: {has: secret}, order: {asc: name}) { name age } }', bobNow)).toEqual({
+      data: { queryAuthor: [{ name: 'Ann', age: null }, { name: 'Ben', age: null }] },
+    });
     // alice: readers (Post.score readable since the updateGroup) and everything (dgraph.all).
     expect(await graphql(query, aliceNow)).toEqual({
       data: {
