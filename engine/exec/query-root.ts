@@ -151,7 +151,7 @@ export function similarMatches(
   const field = type.fields.get(String(args['by']));
   if (field === undefined) throw new FieldError(`unknown embedding ${String(args['by'])}`);
   // Under ACL, Dgraph's similar_to block (and the by-id block's read of the vector) on an unreadable embedding is removed: no distances.
-  if (ctx.acl !== undefined && !ctx.acl.reads(field.predicate)) return [];
+  if (ctx.acl !== undefined && !ctx.acl.reads(field.predicate)) return { ids: [], distances: new Map() };
   let vector: Float32Array;
   if (root.kind === 'similarByEmbedding') vector = Float32Array.from(args['vector'] as number[]); // a float32vector, as in Dgraph
   else {
