@@ -7,6 +7,7 @@
 import { Kind, type GraphQLSchema } from 'graphql';
 import type { SchemaModel } from '../schema/model.js';
 import { messages } from '../errors/messages.js';
+import { onlyRemoteRoots } from '../custom/remote-roots.js';
 import { refuseExecution } from '../request/draining.js';
 import type { RefusedResult } from '../request/no-schema.js';
 import type { PreparedOperation } from '../request/prepare-request.js';
@@ -35,7 +36,8 @@ export function gateGraphql(
 ): RefusedResult | undefined | Promise<RefusedResult | undefined> {
   const check = acl.check(accessToken(request.headers));
   const decide = (result: TokenCheck): RefusedResult | undefined => {
-    if (!result.ok) return refuse(prepared, schema, 0, rpcError('Unauthenticated', result.message));
+    // Remote fields alone never reach the store, where Dgraph checks the token (mixed with stored ones, all are refused here).
+    if (!result.ok) return onlyRemoteRoots(prepared.operation, model) ? undefined : refuse(prepared, schema, 0, rpcError('Unauthenticated', result.message));
     if (isGuardian(result.caller)) return undefined;
     // Queries and mutation payloads read what the caller's groups may read (their rules as they are now).
     setRequestReads(request, aclReads(acl.state, result.caller.groups));

@@ -1,12 +1,14 @@
 // Which predicates a GraphQL mutation writes, for the ACL's WRITE check (edgraph's authorizeMutation):
 // what Dgraph's mutation rewriting would put in its N-Quads. Add: `dgraph.type`, each given field's
 // predicate, the predicate of its `@hasInverse` partner, `@default(add:)` fields, and the same for
-// nested new objects (a reference by ID alone writes only the edge). Update: the `set` and `remove`
-// fields (and `@default(update:)` ones with `set`). Delete: `_STAR_ALL` (Dgraph deletes `<uid> * *`)
-// and the partners of `@hasInverse` edges.
+// nested new objects, those of a union field as its named member (a reference by ID writes only the
+// edge). Update: the `set` and `remove` fields (and `@default(update:)` ones with `set`). Delete:
+// `_STAR_ALL` (Dgraph deletes `<uid> * *`) and the partners of `@hasInverse` edges. `@custom` and
+// `@lambda` mutations write nothing here (a lambda's own requests back are checked as they come).
 
 import { getArgumentValues, type FieldNode, type GraphQLSchema } from 'graphql';
 import type { SchemaModel, TypeModel } from '../schema/model.js';
+import { unionReference } from '../exec/union-member.js';
 
 /** Predicates written by one root mutation field, or undefined when it is not a stored-type mutation. */
 export function writtenPredicates(model: SchemaModel, schema: GraphQLSchema, field: FieldNode, variables: Readonly<Record<string, unknown>>): Set<string> | undefined {
@@ -34,9 +36,8 @@ export function writtenPredicates(model: SchemaModel, schema: GraphQLSchema, fie
 /** A new node: its type, its fields and the defaults it gets. */
 function addObject(model: SchemaModel, type: TypeModel, value: unknown, out: Set<string>, defaults: 'add' | 'update' | undefined): void {
   if (!isObject(value)) return;
-  // Only the ID: a reference to an existing node, which gets no values.
-  const keys = Object.keys(value);
-  if (type.idField !== undefined && keys.length === 1 && keys[0] === type.idField) return;
+  // An ID names an existing node, which gets no values (Dgraph's asIDReference ignores the other fields).
+  if (type.idField !== undefined && value[type.idField] !== undefined && value[type.idField] !== null) return;
   out.add('dgraph.type');
   addFields(model, type, value, out, defaults);
 }
@@ -49,8 +50,12 @@ function addFields(model: SchemaModel, type: TypeModel, value: Record<string, un
     out.add(field.reverseOf ?? field.predicate);
     if (field.inverse !== undefined) addInverse(model, field.inverse, out);
     const target = model.types.get(field.typeName);
-    // Nested objects of an interface or union name their concrete type only at run time; their fields are left out.
-    if (target?.kind === 'object') for (const item of asList(given)) addObject(model, target, item, out, 'add');
+    for (const item of asList(given)) {
+      // A union's `<U>Ref` names its member (`dogRef: {…}`): that type's predicates. An interface's
+      // `<I>Ref` holds only its ID and @id fields: it references an existing node (the edge alone).
+      const nested = target?.kind === 'union' && isObject(item) ? unionReference(model, target, item) : target?.kind === 'object' ? { type: target, input: item } : undefined;
+      if (nested !== undefined) addObject(model, nested.type, nested.input, out, 'add');
+    }
   }
   if (defaults === undefined) return;
   for (const field of type.fields.values()) {
