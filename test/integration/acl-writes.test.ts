@@ -46,6 +46,11 @@ type Author {
   pets: [Pet]
   best: Dog
   favourite: Animal
+  tags: [Tag]
+}
+type Tag {
+  label: String! @id
+  colour: String
 }
 union Pet = Dog | Parrot
 type Dog {
@@ -111,11 +116,11 @@ beforeAll(async () => {
   server = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--acl-secret-file', secretFile, '--snapshot-interval', '0', '--lambda-url', `${upstreamUrl}/lambda`] });
   groot = await login('groot', 'password');
   expect(await uploadSchema(server.url, schema(), { 'X-Dgraph-AccessToken': groot })).toEqual(uploadSucceeded);
-  const rules = ['Author.name', 'Author.pets', 'Author.best', 'Author.favourite', 'Dog.name', 'dgraph.type'].map((p) => `{predicate: "${p}", permission: 6}`).join(', ');
+  const rules = ['Author.name', 'Author.pets', 'Author.best', 'Author.favourite', 'Author.tags', 'Dog.name', 'dgraph.type'].map((p) => `{predicate: "${p}", permission: 6}`).join(', ');
   const admin = await postGraphql(server.url, { query: `mutation { addGroup(input: [{name: "w", rules: [${rules}]}]) { group { name } } addUser(input: [{name: "writer", password: "writerpass", groups: [{name: "w"}]}]) { user { name } } }` }, { 'X-Dgraph-AccessToken': groot }, '/admin');
   expect(((await admin.json()) as { data: unknown }).data).toEqual({ addGroup: { group: [{ name: 'w' }] }, addUser: { user: [{ name: 'writer' }] } });
   writer = await login('writer', 'writerpass');
-  const dogs = (await post('mutation { addDog(input: [{name: "Old", breed: "collie"}]) { dog { id } } addCat(input: [{kind: "cat", lives: 9}]) { cat { id } } }', groot)) as {
+  const dogs = (await post('mutation { addDog(input: [{name: "Old", breed: "collie"}]) { dog { id } } addCat(input: [{kind: "cat", lives: 9}]) { cat { id } } addTag(input: [{label: "old", colour: "red"}]) { numUids } }', groot)) as {
     data: { addDog: { dog: { id: string }[] }; addCat: { cat: { id: string }[] } };
   };
   oldDog = dogs.data.addDog.dog[0]!.id;
@@ -141,6 +146,14 @@ describe('nested writes', () => {
     expect(await post(add, writer)).toEqual({ data: { addAuthor: { numUids: 2 } } });
     expect(await post('{ queryAuthor { name pets { ... on Dog { name breed } } best { name breed } favourite { kind } } }', groot)).toEqual({
       data: { queryAuthor: [{ name: 'a2', pets: [{ name: 'Old', breed: 'collie' }, { name: 'Rex', breed: null }], best: { name: 'Old', breed: 'collie' }, favourite: { kind: 'cat' } }] },
+    });
+  });
+
+  it('a nested @id value of an existing node links it alone; a new one writes its predicates', async () => {
+    expect(await post('mutation { addAuthor(input: [{name: "a3", tags: [{label: "new", colour: "blue"}]}]) { numUids } }', writer)).toEqual(refused('addAuthor', 'Tag.colour Tag.label'));
+    expect(await post('mutation { addAuthor(input: [{name: "a3", tags: [{label: "old", colour: "ignored"}]}]) { numUids } }', writer)).toEqual({ data: { addAuthor: { numUids: 1 } } });
+    expect(await post('{ queryAuthor(filter: {name: {eq: "a3"}}) { tags { label colour } } queryTag { label colour } }', groot)).toEqual({
+      data: { queryAuthor: [{ tags: [{ label: 'old', colour: 'red' }] }], queryTag: [{ label: 'old', colour: 'red' }] },
     });
   });
 });
