@@ -17,6 +17,7 @@ import type {
 } from './api.js';
 import { Acl } from './acl/acl.js';
 import { accessToken, gateGraphql, guardianRefusal } from './acl/acl-gate.js';
+import { onlyRemoteRoots } from './custom/remote-roots.js';
 import { withAcl } from './admin/acl-admin-api.js';
 import { adminRootValue } from './admin/admin-api.js';
 import { aclAdminSchema, adminSchema } from './admin/admin-schema.js';
@@ -193,7 +194,7 @@ export class Engine {
 
   /** With ACL on, the access token is checked first (Dgraph's refusal reads as a failed execution). */
   #gated(acl: Acl, state: ServingState, prepared: PreparedOperation, request: GraphQLRequest, requestId: string | undefined): EngineResponse | Promise<EngineResponse> {
-    const gate = gateGraphql(acl, prepared, state.compiled?.apiSchema ?? noSchemaApi, state.compiled?.model, request);
+    const gate = gateGraphql(acl, prepared, state.compiled?.apiSchema ?? noSchemaApi, state.compiled?.model, request, state.executor?.referencesExisting);
     const decide = (refused: Awaited<typeof gate>): EngineResponse | Promise<EngineResponse> =>
       refused === undefined ? this.#start(state, prepared, request, requestId, false) : { kind: 'ok', body: serializeResponse({ ...refused, ...requestExtensions(requestId) }) };
     return gate instanceof Promise ? gate.then(decide) : decide(gate);
@@ -248,7 +249,7 @@ export class Engine {
       if (refused !== undefined) return { kind: 'ok', body: serializeResponse({ errors: [refused], data: null }) };
     }
     const persistence = this.#commit.persistence;
-    if (requestId !== undefined && persistence !== undefined) {
+    if (requestId !== undefined && persistence !== undefined && !onlyRemoteRoots(prepared.operation, state.compiled?.model)) {
       return this.#commit.mutateDurably(persistence, state, prepared, request, requestId, claims);
     }
     // Queries run under a budget (cost checked now; size and time while they run); mutations do not.

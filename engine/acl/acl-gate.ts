@@ -7,11 +7,12 @@
 import { Kind, type GraphQLSchema } from 'graphql';
 import type { SchemaModel } from '../schema/model.js';
 import { messages } from '../errors/messages.js';
+import { onlyRemoteRoots } from '../custom/remote-roots.js';
 import { refuseExecution } from '../request/draining.js';
 import type { RefusedResult } from '../request/no-schema.js';
 import type { PreparedOperation } from '../request/prepare-request.js';
 import { blockedWrites, noAccessJwt, unauthorizedToMutate, type Acl } from './acl.js';
-import { writtenPredicates } from './acl-writes.js';
+import { writtenPredicates, type ReferencesExisting } from './acl-writes.js';
 import type { AclCaller, TokenCheck } from './acl-tokens.js';
 import { GUARDIANS } from './acl-state.js';
 import { aclReads, setRequestReads } from './acl-read.js';
@@ -32,15 +33,17 @@ export function gateGraphql(
   schema: GraphQLSchema,
   model: SchemaModel | undefined,
   request: GraphQLRequest,
+  existing?: ReferencesExisting,
 ): RefusedResult | undefined | Promise<RefusedResult | undefined> {
   const check = acl.check(accessToken(request.headers));
   const decide = (result: TokenCheck): RefusedResult | undefined => {
-    if (!result.ok) return refuse(prepared, schema, 0, rpcError('Unauthenticated', result.message));
+    // Remote fields alone never reach the store, where Dgraph checks the token (mixed with stored ones, all are refused here).
+    if (!result.ok) return onlyRemoteRoots(prepared.operation, model) ? undefined : refuse(prepared, schema, 0, rpcError('Unauthenticated', result.message));
     if (isGuardian(result.caller)) return undefined;
     // Queries and mutation payloads read what the caller's groups may read (their rules as they are now).
     setRequestReads(request, aclReads(acl.state, result.caller.groups));
     if (prepared.operation.operation !== 'mutation' || model === undefined) return undefined;
-    return refuseWrites(acl, result.caller, prepared, schema, model);
+    return refuseWrites(acl, result.caller, prepared, schema, model, existing);
   };
   return check instanceof Promise ? check.then(decide) : decide(check);
 }
@@ -49,11 +52,11 @@ export function gateGraphql(
  * The first root mutation field writing a predicate the caller may not write fails with Dgraph's
  * text. Checked before anything runs, so the fields before it do not run either (Dgraph runs them).
  */
-function refuseWrites(acl: Acl, caller: AclCaller, prepared: PreparedOperation, schema: GraphQLSchema, model: SchemaModel): RefusedResult | undefined {
+function refuseWrites(acl: Acl, caller: AclCaller, prepared: PreparedOperation, schema: GraphQLSchema, model: SchemaModel, existing?: ReferencesExisting): RefusedResult | undefined {
   let index = 0;
   for (const selection of prepared.operation.selectionSet.selections) {
     if (selection.kind !== Kind.FIELD) continue;
-    const written = writtenPredicates(model, schema, selection, prepared.variables);
+    const written = writtenPredicates(model, schema, selection, prepared.variables, existing);
     const blocked = written === undefined ? [] : blockedWrites(acl.state, caller.groups, written);
     if (blocked.length > 0) return refuse(prepared, schema, index, rpcError('PermissionDenied', unauthorizedToMutate(blocked)));
     index++;

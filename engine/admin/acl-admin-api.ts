@@ -121,6 +121,22 @@ export function withAcl(root: Record<string, unknown>, acl: Acl, headers: Readon
       const names = await changing('updateGroup', () => acl.updateGroups((g) => sees(caller).seesGroup(g) && matches(g, input.filter), set, remove));
       return { group: groupsNamed(acl.state, names, caller) };
     },
+    // Dgraph's ResetPassword: a guardian of the galaxy sets any user's password (no other check), one namespace here.
+    resetPassword: async ({ input }: { input: { userId: string; password: string; namespace: number } }) => {
+      const refused = superAdminRefusal(await check());
+      if (refused !== undefined) throw new AdminError('resetPassword', refused);
+      let names: readonly string[] = [];
+      if (input.namespace === 0) {
+        try {
+          names = await acl.updateUsers((u) => u.name === input.userId, { password: input.password }, null);
+        } catch (error) {
+          if (!(error instanceof AclError)) throw error;
+          throw new AdminError('resetPassword', `Reset password for user ${input.userId} in namespace ${input.namespace}, got error:: ${error.message}`);
+        }
+      }
+      if (names.length === 0) throw new AdminError('resetPassword', "Failed to reset password, user doesn't exist");
+      return { userId: input.userId, message: 'Reset password is successful', namespace: input.namespace };
+    },
     deleteUser: async ({ filter }: { filter: NameFilter }) => {
       const view = sees(await writer('deleteUser', ['_STAR_ALL']));
       return { msg: 'Deleted', numUids: await changing('deleteUser', () => acl.deleteUsers((u) => view.seesUser(u) && matches(u, filter))) };

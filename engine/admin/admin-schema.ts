@@ -2,9 +2,9 @@
 // one process can serve, with Dgraph's type, field and argument names so its client scripts work.
 // Left out, so that asking for them is a validation error rather than a silent no-op: cluster
 // operations (removeNode, moveTablet, assign), backups and restores (backup, restore, restoreTenant,
-// listBackups), namespaces (one here) and resetPassword, and the cache settings of `config` (cacheMb,
+// listBackups), namespaces (one here), and the cache settings of `config` (cacheMb,
 // logDQLRequest). `config` has `logLevel` instead (this service's --log-level). The ACL's login, users
-// and groups (Dgraph's adminTypes, adminMutations, adminQueries in graphql/admin/endpoints.go) are in
+// and groups (Dgraph's adminTypes, adminMutations, adminQueries in graphql/admin/endpoints.go) and resetPassword are in
 // the schema only when ACL is on (`aclAdminSchema`).
 
 import { buildSchema, type GraphQLSchema } from 'graphql';
@@ -358,6 +358,23 @@ const aclSdl = /* GraphQL */ `
     updateGroup(input: UpdateGroupInput!): AddGroupPayload
     deleteGroup(filter: GroupFilter!): DeleteGroupPayload
     deleteUser(filter: UserFilter!): DeleteUserPayload
+    """
+    Reset password can only be used by the Guardians of the galaxy to reset password of
+    any user in any namespace.
+    """
+    resetPassword(input: ResetPasswordInput!): ResetPasswordPayload
+  }
+
+  input ResetPasswordInput {
+    userId: String!
+    password: String!
+    namespace: Int!
+  }
+
+  type ResetPasswordPayload {
+    userId: String
+    message: String
+    namespace: UInt64
   }
 `;
 

@@ -8,7 +8,8 @@ import type { WireError } from '../errors/wire-error.js';
 import { SelectionPlan, type FieldPlan } from '../plan/selection-plan.js';
 import type { PreparedOperation } from '../request/prepare-request.js';
 import type { CompiledSchema } from '../schema/compile-schema.js';
-import type { RootFieldModel } from '../schema/model.js';
+import type { RootFieldModel, TypeModel } from '../schema/model.js';
+import { findByXid } from './xid-lookup.js';
 import { coerceArguments, ExecContext, FieldError, pathOf, type MutationEvent, type Path } from './exec-context.js';
 import type { Graph } from './graph.js';
 import { resolveMutationRoot } from './mutation-root.js';
@@ -139,6 +140,20 @@ export class Executor {
     if (restricted === 'nested') return undefined;
     return this.#writeQuery(prepared, budget, restricted === 'roots' ? claims : undefined);
   }
+
+  /**
+   * Whether a nested mutation input names an existing node by one of its @id values: Dgraph's rewriting
+   * then links that node and writes nothing of it (the ACL's WRITE check, acl/acl-writes.ts).
+   */
+  readonly referencesExisting = (type: TypeModel, input: Readonly<Record<string, unknown>>): boolean => {
+    const ctx = new ExecContext(this.compiled.model, this.graph, {}, this.compiled.apiSchema);
+    for (const name of type.xidFields) {
+      const field = type.fields.get(name);
+      const value = input[name];
+      if (field !== undefined && value !== undefined && value !== null && findByXid(ctx, type, field, value) !== undefined) return true;
+    }
+    return false;
+  };
 
   /**
    * The general path: response objects, errors, custom logic, mutations (callers try `writeDirect` first).

@@ -381,6 +381,25 @@ describe('ACL on one server', () => {
     expect(await post(server.url, '/graphql', 'mutation { deletePost(filter: {title: {eq: "edited by alice"}}) { numUids } }', groot.accessJWT)).toEqual({ data: { deletePost: { numUids: 2 } } });
   });
 
+  it('resetPassword: guardians of the galaxy set any user\'s password; Dgraph\'s answer and refusals', async () => {
+    const reset = (userId: string, password: string, token?: string, namespace = 0): Promise<unknown> =>
+      admin(`mutation { resetPassword(input: {userId: "${userId}", password: "${password}", namespace: ${namespace}}) { userId message namespace } }`, token);
+    const failed = (reason: string): unknown => ({ errors: [{ message: `resolving resetPassword failed because ${reason}`, locations: [{ line: 1, column: 12 }] }], data: { resetPassword: null } });
+    expect(await reset('bob', 'bobpass3')).toEqual(failed('Authorize guardian of the galaxy, extracting jwt token, error:: extracting namespace from JWT no accessJwt available'));
+    const alice = await login(server.url, 'alice', 'alicepass');
+    expect(await reset('bob', 'bobpass3', alice.accessJWT)).toEqual(
+      failed("rpc error: code = PermissionDenied desc = AuthSuperAdmin: failed to authorize guardians. Only guardians are allowed access. User 'alice' is not a member of guardians group."),
+    );
+    expect(await reset('nobody', 'password1', groot.accessJWT)).toEqual(failed("Failed to reset password, user doesn't exist"));
+    expect(await reset('bob', 'password1', groot.accessJWT, 1)).toEqual(failed("Failed to reset password, user doesn't exist"));
+    expect(await reset('bob', 'short', groot.accessJWT)).toEqual(failed('Reset password for user bob in namespace 0, got error:: Password too short, i.e. should have at least 6 chars'));
+    expect(await reset('bob', 'bobpass3', groot.accessJWT)).toEqual({ data: { resetPassword: { userId: 'bob', message: 'Reset password is successful', namespace: 0 } } });
+    expect(await admin('mutation { login(userId: "bob", password: "bobpass2") { response { accessJWT } } }')).toEqual(refusedLogin);
+    const bob = await login(server.url, 'bob', 'bobpass3');
+    // The password alone changed: the groups are those bob had.
+    expect((await jwtVerify(bob.accessJWT, key)).payload).toMatchObject({ userid: 'bob', groups: ['qa'] });
+  });
+
   it('deleteUser and deleteGroup answer Dgraph\'s payload; the deleted cannot log in', async () => {
     expect(await asGroot('mutation { deleteUser(filter: {name: {eq: "bob"}}) { msg numUids } }')).toEqual({ data: { deleteUser: { msg: 'Deleted', numUids: 1 } } });
     expect(await admin('mutation { login(userId: "bob", password: "bobpass2") { response { accessJWT } } }')).toEqual(refusedLogin);

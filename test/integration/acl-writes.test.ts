@@ -1,0 +1,188 @@
+// The ACL's WRITE check over real HTTP, where a mutation's writes are not all its own type's: new
+// objects under a union field (the member the `<U>Ref` names), references by ID (the edge alone, other
+// fields ignored as Dgraph's asIDReference ignores them), interface references, and remote mutations:
+// a `@custom(http:)` mutation writes nothing here (Dgraph's httpResolver never reaches the store, so no
+// token is needed), a `@lambda` mutation's own writes come back with the caller's X-Dgraph-AccessToken
+// and are checked as any request.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
+import { makeTempDir, startServer, type ServerProcess } from './helpers/server-process.js';
+
+const dir = makeTempDir('service-acl-writes-');
+const secretFile = join(dir, 'hmac-secret');
+writeFileSync(secretFile, 'an-acl-secret-of-at-least-32-bytes!!');
+
+let server: ServerProcess;
+let upstream: Server;
+let upstreamUrl: string;
+/** What the lambda was sent, and the answers of its requests back. */
+const lambdaCalls: { token: unknown; args: unknown }[] = [];
+let groot: string;
+let writer: string;
+
+/** A lambda that adds a Dog through the service with the token it was given, and answers that answer's text. */
+function handle(path: string, body: Record<string, unknown>): Promise<unknown> {
+  if (path === '/shout') return Promise.resolve(String(body['text']).toUpperCase());
+  const args = body['args'] as { name: string; breed?: string };
+  lambdaCalls.push({ token: body['X-Dgraph-AccessToken'], args });
+  const query = 'mutation($name: String!, $breed: String) { addDog(input: [{name: $name, breed: $breed}]) { numUids } }';
+  return postGraphql(server.url, { query, variables: args }, { 'X-Dgraph-AccessToken': String(body['X-Dgraph-AccessToken']) })
+    .then((r) => r.json() as Promise<Record<string, unknown>>)
+    .then((answer) => {
+      delete answer['extensions'];
+      return JSON.stringify(answer);
+    });
+}
+
+const schema = (): string => `
+type Author {
+  id: ID!
+  name: String! @search(by: [hash])
+  pets: [Pet]
+  best: Dog
+  favourite: Animal
+  tags: [Tag]
+}
+type Tag {
+  label: String! @id
+  colour: String
+}
+union Pet = Dog | Parrot
+type Dog {
+  id: ID!
+  name: String! @search(by: [hash])
+  breed: String
+}
+type Parrot {
+  id: ID!
+  name: String!
+  words: Int
+}
+interface Animal {
+  id: ID!
+  kind: String
+}
+type Cat implements Animal {
+  lives: Int
+}
+type Mutation {
+  shout(text: String!): String @custom(http: { url: "${upstreamUrl}/shout", method: POST, body: "{ text: $text }" })
+  addViaLambda(name: String!, breed: String): String @lambda
+}`;
+
+async function post(query: string, token?: string): Promise<Record<string, unknown>> {
+  const answer = await postGraphql(server.url, { query }, token === undefined ? {} : { 'X-Dgraph-AccessToken': token });
+  const body = (await answer.json()) as Record<string, unknown>;
+  delete body['extensions'];
+  return body;
+}
+
+async function login(userId: string, password: string): Promise<string> {
+  const answer = await postGraphql(server.url, { query: `mutation { login(userId: "${userId}", password: "${password}") { response { accessJWT } } }` }, {}, '/admin');
+  return ((await answer.json()) as { data: { login: { response: { accessJWT: string } } } }).data.login.response.accessJWT;
+}
+
+const refused = (field: string, blocked: string, column = 12): unknown => ({
+  errors: [
+    {
+      message: `mutation ${field} failed because Dgraph execution failed because rpc error: code = PermissionDenied desc = unauthorized to mutate following predicates: ${blocked} \n`,
+      locations: [{ line: 1, column }],
+      path: [field],
+    },
+  ],
+  data: { [field]: null },
+});
+
+let oldDog: string;
+let cat: string;
+
+beforeAll(async () => {
+  upstream = createServer((req, res) => {
+    let text = '';
+    req.setEncoding('utf8').on('data', (c: string) => (text += c));
+    req.on('end', () => {
+      void handle(req.url ?? '', JSON.parse(text) as Record<string, unknown>).then((value) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value)));
+    });
+  });
+  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  const dataDir = join(dir, 'data');
+  mkdirSync(dataDir);
+  server = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--acl-secret-file', secretFile, '--snapshot-interval', '0', '--lambda-url', `${upstreamUrl}/lambda`] });
+  groot = await login('groot', 'password');
+  expect(await uploadSchema(server.url, schema(), { 'X-Dgraph-AccessToken': groot })).toEqual(uploadSucceeded);
+  const rules = ['Author.name', 'Author.pets', 'Author.best', 'Author.favourite', 'Author.tags', 'Dog.name', 'dgraph.type'].map((p) => `{predicate: "${p}", permission: 6}`).join(', ');
+  const admin = await postGraphql(server.url, { query: `mutation { addGroup(input: [{name: "w", rules: [${rules}]}]) { group { name } } addUser(input: [{name: "writer", password: "writerpass", groups: [{name: "w"}]}]) { user { name } } }` }, { 'X-Dgraph-AccessToken': groot }, '/admin');
+  expect(((await admin.json()) as { data: unknown }).data).toEqual({ addGroup: { group: [{ name: 'w' }] }, addUser: { user: [{ name: 'writer' }] } });
+  writer = await login('writer', 'writerpass');
+  const dogs = (await post('mutation { addDog(input: [{name: "Old", breed: "collie"}]) { dog { id } } addCat(input: [{kind: "cat", lives: 9}]) { cat { id } } addTag(input: [{label: "old", colour: "red"}]) { numUids } }', groot)) as {
+    data: { addDog: { dog: { id: string }[] }; addCat: { cat: { id: string }[] } };
+  };
+  oldDog = dogs.data.addDog.dog[0]!.id;
+  cat = dogs.data.addCat.cat[0]!.id;
+}, 60_000);
+afterAll(async () => {
+  await Promise.all([server?.stop(), new Promise((r) => upstream?.close(r))]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('nested writes', () => {
+  it('a new object under a union field writes its member\'s predicates', async () => {
+    expect(await post('mutation { addAuthor(input: [{name: "a1", pets: [{dogRef: {name: "Rex", breed: "lab"}}]}]) { numUids } }', writer)).toEqual(refused('addAuthor', 'Dog.breed'));
+    expect(await post('mutation { addAuthor(input: [{name: "a1", pets: [{dogRef: {name: "Rex"}}, {parrotRef: {name: "Polly", words: 3}}]}]) { numUids } }', writer)).toEqual(
+      refused('addAuthor', 'Parrot.name Parrot.words'),
+    );
+    expect(await post(`mutation { updateAuthor(input: {filter: {name: {eq: "a1"}}, set: {pets: [{dogRef: {name: "Rex", breed: "lab"}}]}}) { numUids } }`, writer)).toEqual(refused('updateAuthor', 'Dog.breed'));
+    expect(await post('{ queryAuthor { name } queryDog(order: {asc: name}) { name } queryParrot { name } }', groot)).toEqual({ data: { queryAuthor: [], queryDog: [{ name: 'Old' }], queryParrot: [] } });
+  });
+
+  it('a reference by ID writes the edge alone (its other fields are ignored); so does an interface reference', async () => {
+    const add = `mutation { addAuthor(input: [{name: "a2", pets: [{dogRef: {name: "Rex"}}, {dogRef: {id: "${oldDog}", breed: "ignored"}}], best: {id: "${oldDog}", breed: "ignored"}, favourite: {id: "${cat}"}}]) { numUids } }`;
+    expect(await post(add, writer)).toEqual({ data: { addAuthor: { numUids: 2 } } });
+    expect(await post('{ queryAuthor { name pets { ... on Dog { name breed } } best { name breed } favourite { kind } } }', groot)).toEqual({
+      data: { queryAuthor: [{ name: 'a2', pets: [{ name: 'Old', breed: 'collie' }, { name: 'Rex', breed: null }], best: { name: 'Old', breed: 'collie' }, favourite: { kind: 'cat' } }] },
+    });
+  });
+
+  it('a nested @id value of an existing node links it alone; a new one writes its predicates', async () => {
+    expect(await post('mutation { addAuthor(input: [{name: "a3", tags: [{label: "new", colour: "blue"}]}]) { numUids } }', writer)).toEqual(refused('addAuthor', 'Tag.colour Tag.label'));
+    expect(await post('mutation { addAuthor(input: [{name: "a3", tags: [{label: "old", colour: "ignored"}]}]) { numUids } }', writer)).toEqual({ data: { addAuthor: { numUids: 1 } } });
+    expect(await post('{ queryAuthor(filter: {name: {eq: "a3"}}) { tags { label colour } } queryTag { label colour } }', groot)).toEqual({
+      data: { queryAuthor: [{ tags: [{ label: 'old', colour: 'red' }] }], queryTag: [{ label: 'old', colour: 'red' }] },
+    });
+  });
+});
+
+describe('remote mutations', () => {
+  it('@custom(http:): nothing written here, so no token is needed (Dgraph never reaches the store)', async () => {
+    expect(await post('mutation { shout(text: "hi") }')).toEqual({ data: { shout: 'HI' } });
+    expect(await post('mutation { shout(text: "hey") }', 'a.b.c')).toEqual({ data: { shout: 'HEY' } });
+    expect(await post('mutation { shout(text: "yo") }', writer)).toEqual({ data: { shout: 'YO' } });
+  });
+
+  it('@lambda: the lambda gets the caller\'s token, and its own writes back are checked under it', async () => {
+    lambdaCalls.length = 0;
+    const viaLambda = async (args: string, token?: string): Promise<unknown> => {
+      const answer = (await post(`mutation { addViaLambda(${args}) }`, token)) as { data: { addViaLambda: string } };
+      return JSON.parse(answer.data.addViaLambda);
+    };
+    // The lambda's query: `mutation($name: String!, $breed: String) { addDog(…) … }`.
+    const addDogAt = 44;
+    expect(await viaLambda('name: "Lassie", breed: "collie"', writer)).toEqual(refused('addDog', 'Dog.breed', addDogAt));
+    expect(await viaLambda('name: "Lassie"', writer)).toEqual({ data: { addDog: { numUids: 1 } } });
+    expect(await viaLambda('name: "Stray"')).toEqual({
+      errors: [{ message: 'mutation addDog failed because Dgraph execution failed because rpc error: code = Unauthenticated desc = no accessJwt available', locations: [{ line: 1, column: addDogAt }], path: ['addDog'] }],
+      data: { addDog: null },
+    });
+    expect(await viaLambda('name: "Benji", breed: "mix"', groot)).toEqual({ data: { addDog: { numUids: 1 } } });
+    expect(lambdaCalls.map((c) => c.token)).toEqual([writer, writer, '', groot]);
+    expect(await post('{ queryDog(order: {asc: name}) { name breed } }', groot)).toEqual({
+      data: { queryDog: [{ name: 'Benji', breed: 'mix' }, { name: 'Lassie', breed: null }, { name: 'Old', breed: 'collie' }, { name: 'Rex', breed: null }] },
+    });
+  });
+});
