@@ -48,7 +48,7 @@ export class AclReads {
 
   /**
    * query_rewriter's rootQueryOptimization: a `query<T>` whose whole filter is one `eq` (or `in`) leaf,
-   * with no `@auth` query around it, runs that leaf as its root function (the type becomes the filter);
+   * reading no type with `@auth` query rules (itself or below), runs that leaf as its root function (the type becomes the filter);
    * on an unreadable predicate that root is removed and nothing is found. `filter`: as given, unpruned.
    */
   removesRoot(type: TypeModel, filter: unknown): boolean {

@@ -20,6 +20,7 @@ import { storeEstimates } from '../plan/estimates.js';
 import type { AuthOperation, AuthRules, GraphLeaf, RbacLeaf, RuleNode } from './auth-rules.js';
 import { jsonEqual } from '../util/json-equal.js';
 import type { AclReads } from '../acl/acl-read.js';
+import { restrictedReads } from './rule-reach.js';
 
 /** What a type's query rules let one request read. `denied`: a rule is false for the claims as a whole (Dgraph's static evaluation). */
 export type Allowed = { readonly kind: 'all' } | { readonly kind: 'denied' } | { readonly kind: 'some'; readonly members: Membership };
@@ -84,6 +85,14 @@ export class RequestRules {
   /** Whether nodes read as `declared` (an object type, or any implementation of an interface) are restricted. */
   restrictsType(declared: TypeModel): boolean {
     return declared.kind === 'object' ? this.restricts(declared.name) : declared.possibleTypes.some((name) => this.restricts(name));
+  }
+
+  /**
+   * Whether a root field reads a type with query rules, itself or anywhere in its selection (Dgraph's
+   * hasAuthRules: its rewriting then moves the root's filter into an auth var block).
+   */
+  readsRestricted(plan: FieldPlan): boolean {
+    return restrictedReads(this.ctx.model, this.cache.rules, [plan]) !== 'none';
   }
 
   /** A rule of the object type is false for these claims as a whole (aggregates then answer null, as Dgraph). */

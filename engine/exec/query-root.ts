@@ -32,7 +32,7 @@ export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: F
       return object === CASCADED ? null : object;
     }
     case 'query':
-      if (ctx.acl !== undefined && ctx.auth?.restrictsType(type) !== true && ctx.acl.removesRoot(type, coerceArguments(plan, ctx.variables)['filter'])) return [];
+      if (ctx.acl !== undefined && ctx.acl.removesRoot(type, coerceArguments(plan, ctx.variables)['filter']) && ctx.auth?.readsRestricted(plan) !== true) return [];
       return runQuery(ctx, root, type, plan, path, args, cascade);
     case 'aggregate':
       // A rule false for the claims as a whole answers null, not a count of 0 (Dgraph).

@@ -29,6 +29,7 @@ type Item {
   code: String @search(by: [hash])
   rank: Int @search
   vec: [Float!] @embedding @search(by: ["hnsw(metric: euclidean, exponent: 4)"])
+  docs: [Doc]
 }
 type Doc @auth(query: { rule: """query($USER: String!) { queryDoc(filter: {owner: {eq: $USER}}) { id } }""" }) {
   id: ID!
@@ -175,8 +176,11 @@ describe('ACL read permissions in the queries around a field', () => {
     expect(await as(sam, '{ queryItem(filter: {code: {eq: "y"}}) { name } }')).toEqual({ data: { queryItem: [] } });
     expect(await as(sam, '{ queryItem(filter: {code: {in: ["x"]}}) { name } }')).toEqual({ data: { queryItem: [] } });
     expect(await as(sam, '{ queryItem(filter: {code: {eq: "y"}, name: {eq: "a"}}) { name } }')).toEqual({ data: { queryItem: [{ name: 'a' }] } });
-    // Under a type with an @auth rule the root is the rule's: the leaf is a filter, dropped.
+    // Reading a type with @auth rules (at the root or below) the filter moves to an auth var block: the leaf is a filter, dropped.
     expect(await as(sam, '{ queryDoc(filter: {owner: {eq: "bob"}}, order: {asc: title}) { title } }')).toEqual({ data: { queryDoc: [{ title: 't1' }, { title: 't2' }] } });
+    expect(await as(sam, '{ queryItem(filter: {code: {eq: "y"}}, order: {asc: name}) { name docs { title } } }')).toEqual({
+      data: { queryItem: [{ name: 'a', docs: [] }, { name: 'b', docs: [] }, { name: 'c', docs: [] }] },
+    });
   });
 
   it('without READ on dgraph.type, get<T>(id:), query<T>(filter: {id:}) and type roots find their nodes; fields as readable', async () => {
