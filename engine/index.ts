@@ -30,7 +30,7 @@ import { answerWhileDraining } from './request/draining.js';
 import { messages } from './errors/messages.js';
 import { wireError, type WireError } from './errors/wire-error.js';
 import { SubscriptionHub, type SubscriptionEvent, type SubscriptionFigures } from './subscriptions/subscription-hub.js';
-import { subscriptionReads } from './subscriptions/reads.js';
+import { subscriptionReads, type SubscriptionReads } from './subscriptions/reads.js';
 import type { Touched } from './store/graph-store.js';
 import type { Executor } from './exec/executor.js';
 import { Graph } from './exec/graph.js';
@@ -289,7 +289,9 @@ export class Engine {
     const { operation, checked } = prepared.prepared;
     if (operation.operation !== 'subscription') return { refused: [wireError(messages.notSubscription)] };
     const executor = state.executor;
-    const reads = state.compiled === null || executor === null ? 'all' : subscriptionReads(state.compiled.model, operation.selectionSet, checked.fragments, (type) => executor.hasQueryRules(type));
+    // Computed only when the subscription forms a new group (a member of an existing one reads the same).
+    const reads = (): SubscriptionReads =>
+      state.compiled === null || executor === null ? 'all' : subscriptionReads(state.compiled.model, operation.selectionSet, checked.fragments, (type) => executor.hasQueryRules(type));
     // A token with `exp` ends the subscription when it expires (Dgraph terminates it then too).
     const outcome = state.auth === null ? undefined : await authenticate(state.auth, request.headers);
     // So does the ACL's access token (a subscription outliving it would read on without a valid login).

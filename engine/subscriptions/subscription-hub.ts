@@ -106,14 +106,15 @@ export class SubscriptionHub {
   /**
    * `view`: what of the request's headers can change its answer (the engine's choice: the tokens, or
    * every header when custom logic forwards them); requests alike in document, variables and view form
-   * one group. `expiresAt`: ms since the epoch when the view's token expires.
+   * one group. `reads`: what the request reads, asked only when it forms a new group. `expiresAt`: ms
+   * since the epoch when the view's token expires.
    */
-  add(request: GraphQLRequest, view: string, reads: SubscriptionReads, push: Push, expiresAt = Infinity): () => void {
+  add(request: GraphQLRequest, view: string, reads: SubscriptionReads | (() => SubscriptionReads), push: Push, expiresAt = Infinity): () => void {
     const key = JSON.stringify([request.query ?? '', request.operationName ?? '', request.variables ?? null, view]);
     let group = this.#groups.get(key);
     const joined = group !== undefined;
     if (group === undefined) {
-      group = { request, reads, members: new Set(), lastBody: undefined, last: undefined, running: false, again: undefined };
+      group = { request, reads: typeof reads === 'function' ? reads() : reads, members: new Set(), lastBody: undefined, last: undefined, running: false, again: undefined };
       this.#groups.set(key, group);
       this.#index(group, true);
       if (this.#groups.size === 1) this.active(true);
