@@ -6,7 +6,7 @@
  * JS per header, so the transport copies only these unless the engine reads headers too
  * (`Engine.readsRequestHeaders`); `Exchange.header` accepts only these names.
  */
-export const edgeHeaderNames = ['content-type', 'content-length', 'content-encoding', 'accept', 'accept-encoding', 'x-auth-token', 'origin', 'x-dgraph-accesstoken', 'x-service-accesstoken'] as const;
+export const edgeHeaderNames = ['content-type', 'content-length', 'content-encoding', 'accept', 'accept-encoding', 'x-auth-token', 'origin', 'x-dgraph-accesstoken', 'x-service-accesstoken', 'if-none-match'] as const;
 export type EdgeHeaderName = (typeof edgeHeaderNames)[number];
 
 /** A request copied out of the transport synchronously (uWS request objects die after the handler returns). */
@@ -47,6 +47,8 @@ export interface Reply {
   readonly contentType?: string;
   /** JSON text, or the same already encoded as UTF-8 (sent as it is). */
   readonly body: string | Uint8Array;
+  /** `body` gzipped ahead (static files): sent to a client that accepts gzip instead of compressing per request. */
+  readonly gzippedBody?: Uint8Array;
   readonly headers?: Readonly<Record<string, string>>;
   /** `@cacheControl(maxAge)` of the query: `Cache-Control: public,max-age=N`, `Vary: Accept-Encoding`. */
   readonly cacheMaxAge?: number;
@@ -57,6 +59,7 @@ export interface Reply {
 export const statusText: Readonly<Record<number, string>> = {
   200: 'OK',
   204: 'No Content',
+  304: 'Not Modified',
   400: 'Bad Request',
   401: 'Unauthorized',
   404: 'Not Found',

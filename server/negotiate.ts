@@ -1,5 +1,5 @@
 // Content negotiation: the response media type from Accept (which decides the status codes a client
-// gets: responses.ts), request media types, gzip acceptance.
+// gets: responses.ts), whether a browser is asking for a page, request media types, gzip acceptance.
 
 export type ResponseMode = 'json' | 'graphql-response';
 
@@ -33,6 +33,7 @@ function memoized<T>(parse: (header: string) => T): (header: string) => T {
 
 const modeOf = memoized(parseResponseMode);
 const mediaTypeOf = memoized(parseMediaType);
+const htmlOf = memoized(parsePrefersHtml);
 
 /** Picks the response media type from an Accept header; graphql-response+json wins ties. */
 export function responseMode(accept: string | undefined): ResponseMode {
@@ -45,6 +46,20 @@ function parseResponseMode(accept: string): ResponseMode {
   const modern = quality(ranges, graphqlResponseType);
   const legacy = Math.max(quality(ranges, 'application/json'), quality(ranges, 'application/*'), quality(ranges, '*/*'));
   return modern > 0 && modern >= legacy ? 'graphql-response' : 'json';
+}
+
+/**
+ * Whether Accept ranks `text/html` above every type a GraphQL answer comes in (a browser's navigation):
+ * a tie, any-type alone (curl's default) or no Accept stays JSON.
+ */
+export function prefersHtml(accept: string | undefined): boolean {
+  return accept !== undefined && htmlOf(accept);
+}
+
+function parsePrefersHtml(accept: string): boolean {
+  const ranges = parseAccept(accept);
+  const html = quality(ranges, 'text/html');
+  return html > 0 && html > Math.max(quality(ranges, graphqlResponseType), quality(ranges, 'application/json'), quality(ranges, 'application/*'), quality(ranges, '*/*'));
 }
 
 export function contentTypeFor(mode: ResponseMode): string {

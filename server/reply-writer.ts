@@ -69,8 +69,9 @@ export function sendReply(exchange: Exchange, reply: Reply, cors: HeaderSet = st
     if (touched < cachedTouchedCounts && reply.headers === undefined) headers = headersWithTouched(base, touched);
     else extra = { name: touchedUidsHeader, value: String(touched) };
   }
-  if (!gzipped) {
-    exchange.write(reply.status, headers, reply.body, false, extra);
+  const ready = gzipped ? reply.gzippedBody : reply.body;
+  if (ready !== undefined) {
+    exchange.write(reply.status, headers, ready, false, extra);
     return undefined;
   }
   return gzipAsync(reply.body).then((body) => exchange.write(reply.status, headers, body, false, extra));

@@ -6,7 +6,7 @@
 import { authHeader, KeyChecker } from './auth.js';
 import { Exchange } from './exchange.js';
 import type { IncomingRequest, Reply, ResponseSink } from './http-types.js';
-import { responseMode, type ResponseMode } from './negotiate.js';
+import { prefersHtml, responseMode, type ResponseMode } from './negotiate.js';
 import { failureReply, optionsReply, refusalReply, refusals } from './responses.js';
 import { sendReply } from './reply-writer.js';
 import { graphqlCorsHeaders } from './cors-headers.js';
@@ -16,6 +16,7 @@ import { adminRoute, graphqlRoute } from './routes/graphql-route.js';
 import type { Answer, Respond, Route, RouteContext } from './routes/route.js';
 import { healthRoute, probeRoute } from './routes/status-routes.js';
 import { metricsRoute } from './routes/metrics-route.js';
+import { graphiqlAssetRoutes, graphiqlPageRoute } from './routes/graphiql-route.js';
 
 const routes: ReadonlyMap<string, Route> = new Map([
   ['/graphql', graphqlRoute],
@@ -26,7 +27,20 @@ const routes: ReadonlyMap<string, Route> = new Map([
   ['/health', healthRoute],
   ['/probe/graphql', probeRoute],
   ['/metrics', metricsRoute],
+  ...graphiqlAssetRoutes,
 ]);
+
+/** Where a browser's GET for a page (Accept prefers text/html, no `query` parameter) gets GraphiQL instead. */
+const pages: ReadonlyMap<string, Route> = new Map([
+  ['/graphql', graphiqlPageRoute],
+  ['/', graphiqlPageRoute],
+]);
+
+/** GraphiQL for a browser's page request, else the path's route. */
+function pageFor(request: IncomingRequest): Route | undefined {
+  const page = pages.get(request.path);
+  return page !== undefined && !new URLSearchParams(request.query).has('query') ? page : routes.get(request.path);
+}
 
 /** Stands for a request the transport could not copy out. */
 const noRequest: IncomingRequest = { method: 'GET', path: '', query: '', headers: {} };
@@ -56,8 +70,9 @@ export class Router {
    * when the route answers from inside the transport's callback (most /graphql requests).
    */
   handle(exchange: Exchange): void {
-    const mode = responseMode(exchange.header('accept'));
-    const route = routes.get(exchange.request.path);
+    const accept = exchange.header('accept');
+    const mode = responseMode(accept);
+    const route = exchange.request.method === 'GET' && prefersHtml(accept) ? pageFor(exchange.request) : routes.get(exchange.request.path);
     const started = this.context.log.enabled('debug') ? performance.now() : 0;
     let responded = false;
     const respond: Respond = (answer) => {
