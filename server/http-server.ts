@@ -6,6 +6,7 @@ import { createAdminHost } from './admin-host.js';
 import { Exchange } from './exchange.js';
 import type { Logger } from './log.js';
 import { Router } from './router.js';
+import { KeyChecker } from './auth.js';
 import { graphqlSockets } from './sockets/graphql-sockets.js';
 import type { Listening, Transport } from './uws-transport.js';
 
@@ -41,7 +42,7 @@ export async function startServer(transport: Transport, engine: Engine, config: 
     },
     (error, sink) => router.fail(error, sink),
     () => engine.readsRequestHeaders,
-    graphqlSockets(engine, config.sockets),
+    graphqlSockets(engine, new KeyChecker(config), config.sockets),
   );
   const port = listening.port;
   boundPort = port;

@@ -3,9 +3,11 @@
 // `graphql-ws` of subscriptions-transport-ws (what Dgraph speaks). Each connection is one session:
 // its `connection_init` payload's string entries act as request headers (the JWT of `@auth`, the ACL
 // token) over the upgrade request's own; each operation is a live subscription of the engine, whose
-// answers are pushed as commits change them.
+// answers are pushed as commits change them. With keys on (--client-key/--admin-key, no anonymous
+// access), `X-Auth-Token` is checked as HTTP checks it, from the upgrade's headers or the init payload.
 
 import type { Engine, GraphQLRequest, SubscriptionEvent, WireError } from '../../engine/index.js';
+import { authHeader, type KeyChecker } from '../auth.js';
 import type { IncomingRequest } from '../http-types.js';
 import type { SocketRoute, SocketSession, SocketSink } from '../uws-transport.js';
 
@@ -36,7 +38,7 @@ export function socketFigures(): { readonly connections: number; readonly subscr
   return { connections: sessions.size, subscriptions, slowClientsClosed };
 }
 
-export function graphqlSockets(engine: Engine, limits: SocketLimits = defaultSocketLimits): SocketRoute {
+export function graphqlSockets(engine: Engine, keys: KeyChecker, limits: SocketLimits = defaultSocketLimits): SocketRoute {
   let open = 0;
   return {
     path: '/graphql',
@@ -52,7 +54,7 @@ export function graphqlSockets(engine: Engine, limits: SocketLimits = defaultSoc
     },
     open: (sink, protocol, request) => {
       open++;
-      const session: GraphqlSocket = new GraphqlSocket(engine, limits, sink, protocol === transportWs, request, () => {
+      const session: GraphqlSocket = new GraphqlSocket(engine, keys, limits, sink, protocol === transportWs, request, () => {
         open--;
         sessions.delete(session);
       });
@@ -68,6 +70,7 @@ type Message = Readonly<Record<string, unknown>>;
 const closes = {
   badMessage: 4400,
   unauthorized: 4401,
+  forbidden: 4403,
   initTimeout: 4408,
   duplicateId: 4409,
   tooManyInits: 4429,
@@ -85,6 +88,7 @@ class GraphqlSocket implements SocketSession {
 
   constructor(
     private readonly engine: Engine,
+    private readonly keys: KeyChecker,
     private readonly limits: SocketLimits,
     private readonly sink: SocketSink,
     /** graphql-transport-ws; else the legacy graphql-ws. */
@@ -133,6 +137,7 @@ class GraphqlSocket implements SocketSession {
       case 'connection_init':
         if (this.#initialised) return this.#close(closes.tooManyInits, 'Too many initialisation requests');
         if (!this.#init(message['payload'])) return this.#close(closes.badMessage, 'Invalid message received');
+        if (this.#keyRefusal() !== undefined) return this.#close(closes.forbidden, 'Forbidden');
         this.#send({ type: 'connection_ack' });
         return;
       case 'ping':
@@ -164,6 +169,13 @@ class GraphqlSocket implements SocketSession {
           this.#send({ type: 'connection_error', payload: { message: 'invalid payload for type: connection_init' } });
           return;
         }
+        {
+          const refusal = this.#keyRefusal();
+          if (refusal !== undefined) {
+            this.#send({ type: 'connection_error', payload: { message: refusal } });
+            return this.#close(closes.forbidden, 'Forbidden');
+          }
+        }
         this.#send({ type: 'connection_ack' });
         this.#send({ type: 'ka' });
         clearInterval(this.#keepAlive); // a repeated connection_init (the legacy protocol allows it) keeps one timer
@@ -178,6 +190,12 @@ class GraphqlSocket implements SocketSession {
         const request = this.#request(message['payload']);
         if (request === undefined) {
           this.#send({ type: 'error', id, payload: { message: 'invalid payload for type: start' } });
+          return;
+        }
+        // The legacy protocol lets a start come before connection_init: the upgrade's headers must hold the key then.
+        const refusal = this.#keyRefusal();
+        if (refusal !== undefined) {
+          this.#send({ type: 'error', id, payload: { message: refusal } });
           return;
         }
         this.#stop(id); // a start with an id in use replaces that operation (subscriptions-transport-ws)
@@ -207,6 +225,16 @@ class GraphqlSocket implements SocketSession {
     for (const [key, value] of Object.entries((payload ?? {}) as Message)) if (typeof value === 'string') headers[key.toLowerCase()] = value;
     this.#headers = headers;
     return true;
+  }
+
+  /** The HTTP refusal's text when the headers so far lack a key that opens /graphql; undefined when they open it. */
+  #keyRefusal(): string | undefined {
+    try {
+      this.keys.check('graphql', this.#headers[authHeader]);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
   }
 
   #request(payload: unknown): GraphQLRequest | undefined {

@@ -448,3 +448,54 @@ describe('ACL: the access token in connection_init', () => {
     }
   });
 });
+
+describe('keys: with --client-key and no anonymous access, a socket needs the key as HTTP does', () => {
+  let keyed: ServerProcess;
+  beforeAll(async () => {
+    keyed = await startServer({ args: ['--client-key', 'client-secret-1', '--admin-key', 'admin-secret-1'] });
+    expect(await uploadSchema(keyed.url, schema, { 'X-Auth-Token': 'admin-secret-1' })).toEqual(uploadSucceeded);
+  });
+  afterAll(async () => {
+    await keyed.stop();
+  });
+  const open = (protocol: string) => rawSocket(protocol, `${keyed.url.replace('http', 'ws')}/graphql`);
+  const subscribe = { id: 's', type: 'subscribe', payload: { query: 'subscription { queryTodo(first: 1) { text } }' } };
+
+  it('graphql-transport-ws: no key or a wrong one in connection_init closes 4403; the client or admin key opens it', async () => {
+    for (const payload of [undefined, { 'X-Auth-Token': 'wrong' }, { 'X-Auth-Token': '' }]) {
+      const refused = open('graphql-transport-ws');
+      await refused.opened;
+      refused.send(payload === undefined ? { type: 'connection_init' } : { type: 'connection_init', payload });
+      expect(await refused.closed).toEqual({ code: 4403, reason: 'Forbidden' });
+      expect(refused.messages.items).toEqual([]);
+    }
+    for (const key of ['client-secret-1', 'admin-secret-1']) {
+      const ok = open('graphql-transport-ws');
+      await ok.opened;
+      ok.send({ type: 'connection_init', payload: { 'x-auth-token': key } });
+      expect(await ok.messages.next(1)).toEqual({ type: 'connection_ack' });
+      ok.send(subscribe);
+      expect(await ok.messages.next(2)).toEqual({ id: 's', type: 'next', payload: { data: { queryTodo: [] } } });
+      ok.socket.close();
+      await ok.closed;
+    }
+  });
+
+  it('legacy graphql-ws: connection_error with the HTTP refusal text, then 4403; a start is refused before a good init', async () => {
+    const refused = open('graphql-ws');
+    await refused.opened;
+    refused.send({ type: 'start', id: 'early', payload: subscribe.payload });
+    refused.send({ type: 'connection_init', payload: { 'X-Auth-Token': 'wrong' } });
+    expect(await refused.messages.next(2)).toEqual({ type: 'connection_error', payload: { message: 'Invalid X-Auth-Token' } });
+    expect(refused.messages.items[0]).toEqual({ type: 'error', id: 'early', payload: { message: 'Invalid X-Auth-Token: the X-Auth-Token header is missing' } });
+    expect(await refused.closed).toEqual({ code: 4403, reason: 'Forbidden' });
+    const ok = open('graphql-ws');
+    await ok.opened;
+    ok.send({ type: 'connection_init', payload: { 'X-Auth-Token': 'client-secret-1' } });
+    expect(await ok.messages.next(1)).toEqual({ type: 'connection_ack' });
+    ok.send({ type: 'start', id: 'l', payload: subscribe.payload });
+    expect(await ok.messages.next(3)).toEqual({ id: 'l', type: 'data', payload: { data: { queryTodo: [] } } });
+    ok.socket.close();
+    await ok.closed;
+  });
+});
