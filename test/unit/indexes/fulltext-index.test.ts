@@ -280,7 +280,7 @@ describe('FulltextIndex removals: ids marked gone, taken out on the next read or
             expect(idx.estimateAllOfText(q)).toBeGreaterThanOrEqual(naive(docs, q, true).length);
           };
           for (const o of ops) {
-            const prev = docs.get(o.id ?? 0);
+            const prev = o.k === 'read' ? undefined : docs.get(o.id);
             if (o.k === 'del' && prev !== undefined) {
               idx.remove(prev[0] as string, o.id);
               docs.delete(o.id);
