@@ -4,9 +4,11 @@
 // - flexsearch stores the postings and adds and removes the documents: one document per node, the
 //   tokens of its value (of all its values, for a list). Our analyzer has made the tokens; flexsearch gets
 //   them through a pass-through `encode`, so none of its normalisation touches them. With resolution 1
-//   each token has one id array; a removal splices the node out of exactly the arrays of its tokens, at
-//   a binary-searched place (flexsearch's own `indexOf` scanned them), and flexsearch only unregisters
-//   it (the register is ours and keeps 4 bytes a node instead of flexsearch's ~150: see NodeRegister).
+//   each token has one id array; a removal marks the node gone in exactly the arrays of its tokens
+//   (found by binary search; flexsearch's own `indexOf` scanned them) and flexsearch only unregisters it
+//   (the register is ours and keeps 4 bytes a node instead of flexsearch's ~150: see NodeRegister).
+//   Gone ids leave an array on its next read, or once they are an eighth of it (see `gone`): a splice
+//   per removal moved half of a common token's array (30k ids at 1M posts, ~12 per deleted post).
 // - Exact boolean retrieval is ours: flexsearch's documented `search` ranks and caps by relevance, so an
 //   answer that must hold every match (ordering and paging come after filtering) needs `limit: n` and a
 //   sort by id, 30-300x slower for 2 words (bench/README.md, "flexsearch: documented API or internals").
@@ -18,7 +20,7 @@
 import FlexSearch from 'flexsearch';
 import type { TokenStore } from './postings/token-store.js';
 import { BITSET_MIN, bitsetOf } from './postings/bitsets.js';
-import { contains, lowerBound, type SortedIds } from '../util/sorted-ids.js';
+import { contains, lowerBound, removeAll, type SortedIds } from '../util/sorted-ids.js';
 import { distinct } from './token-index.js';
 
 /**
@@ -158,16 +160,6 @@ function keepAscending(ids: number[]): void {
 
 const noArrays: number[][] = [];
 
-/** Removes `id` from an ascending array (pop when last, else a splice at its binary-searched place). */
-function removeAscending(ids: number[], id: number): void {
-  const last = ids.length - 1;
-  if (ids[last] === id) {
-    ids.pop();
-    return;
-  }
-  const at = lowerBound(ids, id);
-  if (ids[at] === id) ids.splice(at, 1);
-}
 
 /**
  * One flexsearch document per node. `put` sets the node's document, replacing any previous one; `drop`
@@ -180,6 +172,12 @@ export class FlexsearchPostings implements TokenStore<number[]> {
   /** Removals that left an id array empty since the last cleanup (an upper bound). */
   private emptied = 0;
   private readonly derived = new Map<readonly number[], Derived>();
+  /**
+   * Per id array, the ids removed from it that are still in it: taken out (one pass, removeAll) when
+   * the array is next read (`list`), or once they outnumber an eighth of it (amortised O(1) a removal).
+   * Nothing reads an array with gone ids but `holds`; an array whose ids are all gone is emptied at once.
+   */
+  private readonly gone = new Map<readonly number[], Set<number>>();
 
   constructor() {
     const Index = FlexSearch.Index as unknown as FlexIndexConstructor;
@@ -200,7 +198,9 @@ export class FlexsearchPostings implements TokenStore<number[]> {
   }
 
   list(token: string): number[] | undefined {
-    return this.posting(token);
+    const ids = this.posting(token);
+    if (ids !== undefined && this.gone.size > 0) this.flush(ids);
+    return ids;
   }
 
   size(list: number[]): number {
@@ -211,7 +211,7 @@ export class FlexsearchPostings implements TokenStore<number[]> {
     return list;
   }
 
-  /** flexsearch's live, ascending id array for `token` (undefined when no node has it). Never hand it out. */
+  /** flexsearch's live, ascending id array for `token` (undefined when no node has it; may hold gone ids). Never hand it out. */
   private posting(token: string): number[] | undefined {
     const ids = this.flex.map.get(token)?.[0];
     return ids === undefined || ids.length === 0 ? undefined : ids;
@@ -226,8 +226,14 @@ export class FlexsearchPostings implements TokenStore<number[]> {
     this.flex.add(id, tokens as string[]);
     const refs = reg.added(id);
     const derived = this.derived.size > 0;
+    const gone = this.gone.size > 0;
     for (const ids of refs) {
-      keepAscending(ids);
+      const g = gone ? this.gone.get(ids) : undefined;
+      // Still there from its removal: flexsearch's push is undone and the id is back in its place.
+      if (g?.delete(id) === true) {
+        ids.pop();
+        if (g.size === 0) this.gone.delete(ids);
+      } else keepAscending(ids);
       if (derived) this.derived.delete(ids);
     }
     this.entries += refs.length;
@@ -241,17 +247,46 @@ export class FlexsearchPostings implements TokenStore<number[]> {
     if (refs === undefined || refs.length !== count) refs = this.arraysHolding(id);
     this.entries -= refs.length;
     if (this.derived.size > 0) for (const ids of refs) this.derived.delete(ids);
-    // The arrays are ascending: the node is found by binary search, not by flexsearch's indexOf (a scan
+    // The arrays are ascending: the node was found by binary search, not by flexsearch's indexOf (a scan
     // of every array, O(nodes) for common tokens); flexsearch is lent no arrays and only unregisters it.
-    for (const ids of refs) removeAscending(ids, id);
+    for (const ids of refs) this.forget(ids, id);
     this.reg.lend(id, noArrays);
     this.flex.remove(id);
     this.reg.removed();
-    for (const ids of refs) if (ids.length === 0) this.emptied++;
     if (this.emptied > CLEANUP_MIN && this.emptied * 2 > this.flex.map.size) {
       this.flex.cleanup(); // deletes the tokens whose arrays are empty (nothing holds them)
       this.emptied = 0;
     }
+  }
+
+  /** Removes `id` from `ids`: popped when last, else marked gone (see `gone`). */
+  private forget(ids: number[], id: number): void {
+    let g = this.gone.get(ids);
+    if (ids[ids.length - 1] === id) ids.pop();
+    else {
+      if (g === undefined) this.gone.set(ids, (g = new Set()));
+      g.add(id);
+    }
+    if (g === undefined) {
+      if (ids.length === 0) this.emptied++;
+    } else if (g.size === ids.length) {
+      ids.length = 0;
+      this.gone.delete(ids);
+      this.emptied++;
+    } else if (g.size > (ids.length >>> 3) + 16) this.flush(ids);
+  }
+
+  /** Takes the gone ids out of `ids`. */
+  private flush(ids: number[]): void {
+    const g = this.gone.get(ids);
+    if (g === undefined) return;
+    removeAll(ids, g);
+    this.gone.delete(ids);
+  }
+
+  /** Whether `ids` holds `id` and it is not gone. */
+  private holds(ids: readonly number[], id: number): boolean {
+    return contains(ids, id) && this.gone.get(ids)?.has(id) !== true;
   }
 
   /**
@@ -263,7 +298,7 @@ export class FlexsearchPostings implements TokenStore<number[]> {
     const refs: number[][] = [];
     for (const token of distinct(tokens)) {
       const ids = this.posting(token);
-      if (ids === undefined || !contains(ids, id)) return undefined;
+      if (ids === undefined || !this.holds(ids, id)) return undefined;
       refs.push(ids);
     }
     return refs;
@@ -274,7 +309,7 @@ export class FlexsearchPostings implements TokenStore<number[]> {
     const refs: number[][] = [];
     for (const slots of this.flex.map.values()) {
       const ids = slots[0];
-      if (ids !== undefined && contains(ids, id)) refs.push(ids);
+      if (ids !== undefined && this.holds(ids, id)) refs.push(ids);
     }
     return refs;
   }

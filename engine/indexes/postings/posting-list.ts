@@ -2,7 +2,7 @@
 // them on the next read. Every array handed out is a snapshot (copy-on-write): it is never mutated
 // afterwards, so callers may keep it across later writes.
 
-import { contains, lowerBound, type SortedIds } from '../../util/sorted-ids.js';
+import { contains, lowerBound, removeAll, type SortedIds } from '../../util/sorted-ids.js';
 import { bitsetOf } from './bitsets.js';
 
 /** The ids of one posting once it outgrows a small array. */
@@ -118,26 +118,32 @@ export class PostingList {
   }
 
   private merged(): number[] {
-    const dels = this.dels;
-    const base = dels !== undefined && dels.size > 0 ? this.main.filter((x) => !dels.has(x)) : this.main;
-    if (this.adds === undefined || this.adds.size === 0) return base === this.main ? base.slice() : base;
+    const dels = this.dels !== undefined && this.dels.size > 0 ? this.dels : undefined;
+    if (this.adds === undefined || this.adds.size === 0) {
+      // Only removals: moved down in place (one pass from the first removed id), no Set lookup per id.
+      const base = this.ownMain();
+      if (dels !== undefined) removeAll(base, dels);
+      return base;
+    }
+    const main = this.main;
+    const gone = dels === undefined ? undefined : Float64Array.from(dels).sort();
     const extra = Float64Array.from(this.adds).sort();
-    const out: number[] = new Array<number>(base.length + extra.length);
+    const out: number[] = new Array<number>(main.length - (gone?.length ?? 0) + extra.length);
     let i = 0;
     let j = 0;
+    let d = 0;
     let k = 0;
-    while (i < base.length && j < extra.length) {
-      const x = base[i] as number;
-      const y = extra[j] as number;
-      if (x < y) {
-        out[k++] = x;
+    while (i < main.length) {
+      const x = main[i] as number;
+      if (gone !== undefined && gone[d] === x) {
+        d++;
         i++;
-      } else {
-        out[k++] = y;
-        j++;
+        continue;
       }
+      while (j < extra.length && (extra[j] as number) < x) out[k++] = extra[j++] as number;
+      out[k++] = x;
+      i++;
     }
-    while (i < base.length) out[k++] = base[i++] as number;
     while (j < extra.length) out[k++] = extra[j++] as number;
     return out;
   }

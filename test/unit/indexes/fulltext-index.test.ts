@@ -237,6 +237,76 @@ describe('FulltextIndex on flexsearch: differential against a token-set scan', (
   });
 });
 
+describe('FulltextIndex removals: ids marked gone, taken out on the next read or past the budget', () => {
+  it('a removal of an older node moves no ids: the array keeps it until read, the read never sees it', () => {
+    const idx = new FulltextIndex();
+    for (let id = 1; id <= 1000; id++) idx.add(id % 2 === 0 ? 'alpha bravo' : 'alpha', id);
+    idx.remove('alpha bravo', 10);
+    idx.remove('alpha', 11);
+    const alpha = flexArrays(idx).find((ids) => ids.length === 1000) as number[];
+    expect(alpha.includes(10) && alpha.includes(11)).toBe(true); // still there: no splice per removal
+    expect(idx.anyOfText('alpha')).toEqual(Array.from({ length: 1000 }, (_, k) => k + 1).filter((id) => id !== 10 && id !== 11));
+    expect(alpha.length).toBe(998); // taken out by the read
+    expect(idx.allOfText('alpha bravo')).toEqual(Array.from({ length: 500 }, (_, k) => 2 * k + 2).filter((id) => id !== 10));
+    expect(idx.entryCount).toBe(1000 + 500 - 3);
+  });
+
+  it('agrees with a token-set scan over removals, re-adds of removed ids, wrong-value removals and long runs without reads', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1000 }),
+        fc.array(
+          fc.oneof(
+            { weight: 6, arbitrary: fc.record({ k: fc.constant('del' as const), id: fc.integer({ min: 1, max: 600 }) }) },
+            { weight: 3, arbitrary: fc.record({ k: fc.constant('put' as const), id: fc.integer({ min: 1, max: 650 }), mask: fc.integer({ min: 0, max: 15 }) }) },
+            { weight: 1, arbitrary: fc.record({ k: fc.constant('wrong' as const), id: fc.integer({ min: 1, max: 600 }) }) },
+            { weight: 1, arbitrary: fc.record({ k: fc.constant('read' as const), q: fc.constantFrom('alpha', 'bravo charlie', 'delta alpha', 'charlie') }) },
+          ),
+          { minLength: 1, maxLength: 400 },
+        ),
+        (seed, ops) => {
+          const words = ['alpha', 'bravo', 'charlie', 'delta'];
+          const textOf = (mask: number): string => words.filter((_, k) => (mask >> k) & 1).join(' ');
+          const idx = new FulltextIndex();
+          const docs = new Map<number, string[]>();
+          for (let id = 1; id <= 600; id++) {
+            const t = textOf((Math.imul(id, 2654435761 + seed) >>> 11) & 15);
+            idx.add(t, id);
+            docs.set(id, [t]);
+          }
+          const check = (q: string): void => {
+            expect(idx.allOfText(q)).toEqual(naive(docs, q, true));
+            expect(idx.anyOfText(q)).toEqual(naive(docs, q, false));
+            expect(idx.estimateAllOfText(q)).toBeGreaterThanOrEqual(naive(docs, q, true).length);
+          };
+          for (const o of ops) {
+            const prev = o.k === 'read' ? undefined : docs.get(o.id);
+            if (o.k === 'del' && prev !== undefined) {
+              idx.remove(prev[0] as string, o.id);
+              docs.delete(o.id);
+            } else if (o.k === 'put') {
+              // The store's contract: the previous value goes first (a removed id may come back at once).
+              if (prev !== undefined) idx.remove(prev[0] as string, o.id);
+              idx.add(textOf(o.mask), o.id);
+              docs.set(o.id, [textOf(o.mask)]);
+            } else if (o.k === 'wrong' && prev !== undefined) {
+              idx.remove('zulu alpha', o.id); // not its value: every array is searched
+              docs.delete(o.id);
+            } else if (o.k === 'read') check(o.q);
+          }
+          for (const q of ['alpha', 'bravo', 'charlie', 'delta', 'alpha bravo charlie delta']) check(q);
+          for (const ids of flexArrays(idx)) expect(ascending(ids)).toBe(true);
+          let entries = 0;
+          for (const values of docs.values()) entries += new Set(values.flatMap((v) => analyzeFulltext(v))).size;
+          expect(idx.entryCount).toBe(entries);
+          expect(idx.tokenCount).toBe(new Set([...docs.values()].flatMap((values) => values.flatMap((v) => analyzeFulltext(v)))).size);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
 describe('fulltext through the store: whole list values, rollback, back-fill and restore', () => {
   const ft = (s: GraphStore, p = 'T.tags'): FulltextIndex => s.scalar(p).index('fulltext') as FulltextIndex;
 

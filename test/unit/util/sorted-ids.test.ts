@@ -6,6 +6,7 @@ import {
   insertSorted,
   intersect,
   intersectMany,
+  removeAll,
   removeSorted,
   union,
   unionMany,
@@ -39,6 +40,17 @@ describe('sorted-ids', () => {
     expect(removeSorted(a, 3)).toBe(false);
     expect(removeSorted(a, 9)).toBe(true);
     expect(a).toEqual([1, 2, 4]);
+  });
+
+  it('removeAll takes exactly the given ids out in place (a few by splice, more in one pass), ignoring absent ones', () => {
+    fc.assert(
+      fc.property(fc.oneof(sortedSet, big), fc.uniqueArray(fc.integer({ min: 0, max: 5001 }), { maxLength: 40 }), (ids, extra) => {
+        const a = ids.slice();
+        const gone = new Set([...extra, ...ids.filter((_, k) => k % 7 === 3)]);
+        removeAll(a, gone);
+        expect(a).toEqual(ids.filter((x) => !gone.has(x)));
+      }),
+    );
   });
 
   it('agrees with Set-based model', () => {
