@@ -120,6 +120,8 @@ export class Engine {
     this.#schema.installed = () => this.#subscriptions.endAll();
     this.#deploys = new SchemaDeployQueue(this.#schema, () => this.#introspectionOptions(), () => this.#commit.persistence);
     this.#acl = options.acl === undefined ? undefined : new Acl(options.acl);
+    // Group rules apply to tokens already issued, so every live answer is evaluated again under them.
+    if (this.#acl !== undefined) this.#acl.changed = () => this.#subscriptions.committed(false);
     this.#adminPreparer = new RequestPreparer(this.#adminSchema, options);
   }
 

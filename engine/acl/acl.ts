@@ -50,6 +50,9 @@ export class Acl {
     return Promise.resolve();
   };
 
+  /** Called after each change is in force (the engine re-evaluates live subscriptions: their reads follow group rules). */
+  changed: () => void = () => undefined;
+
   constructor(options: AclTokenOptions) {
     this.tokens = new AclTokens(options);
   }
@@ -116,6 +119,7 @@ export class Acl {
       await this.commit(outcome.next, () => {
         this.#state = outcome.next;
       });
+      this.changed();
       return outcome.result;
     });
     this.#writes = run.catch(() => undefined);

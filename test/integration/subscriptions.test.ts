@@ -7,6 +7,7 @@ import { createClient, type Client } from 'graphql-ws';
 import { SubscriptionClient } from 'subscriptions-transport-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aclLogin, aclPost } from './helpers/acl-client.js';
 import { askWithoutExtensions, send, uploadSchema, uploadSucceeded } from './helpers/http.js';
 import { makeTempDir, startServer, startWithSchema, type ServerProcess } from './helpers/server-process.js';
 import { writeFileSync } from 'node:fs';
@@ -442,6 +443,47 @@ describe('ACL: the access token in connection_init', () => {
       client.subscribe({ query: 'subscription { queryTodo { text } }' }, { next: (v) => got.push(dataOf(v)), error: (e) => got.push({ error: e }), complete: () => got.push('complete') });
       expect(await got.next(1)).toEqual({ data: { queryTodo: [] } });
       expect(await got.next(2, 6000)).toEqual({ error: [{ message: 'subscription terminated: its JWT expired' }] });
+      await client.dispose();
+    } finally {
+      await acl.stop();
+    }
+  });
+});
+
+describe('ACL: group rules changed by updateGroup', () => {
+  it('re-evaluate live subscriptions at once: a field whose READ is revoked leaves the answer, one granted appears', async () => {
+    const dir = makeTempDir('subs-acl-rules');
+    writeFileSync(join(dir, 'secret'), 'an-acl-secret-of-at-least-32-bytes!!');
+    const acl = await startServer({ args: ['--acl-secret-file', join(dir, 'secret')] });
+    try {
+      const groot = await aclLogin(acl.url, 'groot', 'password');
+      const as = { 'X-Dgraph-AccessToken': groot };
+      expect(await uploadSchema(acl.url, schema, as)).toEqual(uploadSucceeded);
+      expect((await aclPost(acl.url, '/graphql', 'mutation { addTodo(input: [{ text: "one", done: true }]) { numUids } }', as)).data).toEqual({ addTodo: { numUids: 1 } });
+      const setRules = async (change: string): Promise<void> => {
+        const answer = await aclPost(acl.url, '/admin', `mutation { updateGroup(input: {filter: {name: {eq: "readers"}}, ${change}}) { group { name } } }`, as);
+        expect(answer).toEqual({ data: { updateGroup: { group: [{ name: 'readers' }] } } });
+      };
+      const added = await aclPost(acl.url, '/admin', 'mutation { addUser(input: [{name: "ann", password: "annpass1", groups: [{name: "readers"}]}]) { user { name } } }', as);
+      expect(added).toEqual({ data: { addUser: { user: [{ name: 'ann' }] } } });
+      await setRules('set: {rules: [{predicate: "dgraph.type", permission: 4}, {predicate: "Todo.text", permission: 4}]}');
+      const client = createClient({ url: `${acl.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { 'X-Dgraph-AccessToken': await aclLogin(acl.url, 'ann', 'annpass1') } });
+      const got = collector<unknown>();
+      client.subscribe({ query: 'subscription { queryTodo { text done } }' }, { next: (v) => got.push(dataOf(v)), error: (e) => got.push({ error: e }), complete: () => got.push('complete') });
+      expect(await got.next(1)).toEqual({ data: { queryTodo: [{ text: 'one', done: null }] } });
+      // `set` adds or updates rules (Dgraph): revoking Todo.text takes `remove`.
+      await setRules('set: {rules: [{predicate: "Todo.done", permission: 4}]}, remove: {rules: ["Todo.text"]}');
+      // Todo.text is non-null: absent from the pruned result, it is Dgraph's error and a null item.
+      expect(await got.next(2)).toEqual({
+        data: { queryTodo: [null] },
+        errors: [
+          {
+            message: "Non-nullable field 'text' (type String!) was not present in result from Dgraph.  GraphQL error propagation triggered.",
+            locations: [{ line: 1, column: 28 }],
+            path: ['queryTodo', 0, 'text'],
+          },
+        ],
+      });
       await client.dispose();
     } finally {
       await acl.stop();
