@@ -4,7 +4,7 @@
 // out, as Dgraph does. Scans columns directly: custom DQL queries are small and rare.
 
 import { fulltextTokenSet } from '../indexes/fulltext-analyzer.js';
-import { compileRegexp, type CompiledRegexp } from '../indexes/regexp-compile.js';
+import { compileRegexp, splitRegexpLiteral, type CompiledRegexp } from '../indexes/regexp-compile.js';
 import { termTokens } from '../indexes/term-tokenizer.js';
 import type { ScalarValue } from '../indexes/value-index.js';
 import { GraphStore } from '../store/graph-store.js';
@@ -336,10 +336,10 @@ class Evaluator {
     let re = this.#regexps.get(func);
     if (re === undefined) {
       if (text === '') throw new DqlError(`Found empty regex: [${text}]`);
-      const end = text.lastIndexOf('/');
-      if (end < 1 || !text.startsWith('/')) throw new DqlError(`Found invalid regex: [${text}]`);
+      const parts = splitRegexpLiteral(text);
+      if (parts === undefined) throw new DqlError(`Found invalid regex: [${text}]`);
       try {
-        re = compileRegexp(text.slice(1, end).replaceAll('\\/', '/'), text.slice(end + 1));
+        re = compileRegexp(parts.pattern, parts.flags);
       } catch (error) {
         throw new DqlError((error as Error).message);
       }

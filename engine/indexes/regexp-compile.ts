@@ -30,6 +30,13 @@ const INLINE_I = /\(\?[a-zA-Z]*i[a-zA-Z-]*[:)]/;
 // A pattern of plain characters only (no metacharacter, no escape), optionally anchored by `^`/`$`.
 const LITERAL = /^\^?[A-Za-z0-9 _\-,;:'"!@#%&=<>`~/]*\$?$/;
 
+/** `/pattern/flags` split as Dgraph's parseRegexArgs splits it (at the last `/`, `\/` → `/`); undefined when not of that form. */
+export function splitRegexpLiteral(literal: string): { readonly pattern: string; readonly flags: string } | undefined {
+  const end = literal.lastIndexOf('/');
+  if (end < 1 || !literal.startsWith('/')) return undefined;
+  return { pattern: literal.slice(1, end).replaceAll('\\/', '/'), flags: literal.slice(end + 1) };
+}
+
 export function compileRegexp(pattern: string, flags: string): CompiledRegexp {
   if (flags !== '' && flags !== 'i') throw new InvalidRegexpError(`Invalid regexp modifier: ${flags}`);
   if (flags === '' && LITERAL.test(pattern)) return literalRegexp(pattern);
