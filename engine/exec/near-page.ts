@@ -1,7 +1,8 @@
 // An ordered page of a `near` filter from the geo grid's layout cells (plan/near-plan.ts): each cell's
-// points in the order key's order, kept per cell and column; the cells' orders merged in a heap, the
-// points of cells crossing the cap's edge tested as they come out, stopping at the page. Answers equal
-// collecting the matches and taking their top k (ties by id, missing values last, NaN never kept).
+// points in the order key's order, kept per cell and column; the cells merged in a heap by their heads,
+// a cell placed against the cap (and ordered, when its order is not kept) only once the merge reaches
+// it, the points of cells crossing the cap's edge tested as they come out, stopping at the page.
+// Answers equal collecting the matches and taking their top k (ties by id, missing values last, NaN never kept).
 
 import type { GeoCell, NearCells } from '../indexes/geo-point-grid.js';
 import type { NearCheck } from '../indexes/geo-index.js';
@@ -13,22 +14,33 @@ import type { FilterPlan } from '../plan/filter-plan.js';
 import type { ExecContext } from './exec-context.js';
 import { numberSortKey } from './order-page.js';
 
-/** A cell's ids and sort keys ascending by (key, id), valid for the column's `version`. */
-interface CellOrder {
+/**
+ * Kept per cell and (column, direction), each part valid for the column version it was read at: the
+ * cell's least key (a bound of its head, for the heap) and, once a merge reached the cell, its ids and
+ * keys ascending by (key, id).
+ */
+interface CellKeys {
   readonly column: ScalarColumn;
   readonly desc: boolean;
-  version: number;
+  leastVersion: number;
+  least: number;
+  orderVersion: number;
   ids: Int32Array;
   keys: Float64Array;
 }
 
-/** Per cell, its orders by each (column, direction) asked for. */
-const orders = new WeakMap<GeoCell, CellOrder[]>();
+const none = new Int32Array(0);
 
-function keptOrder(cell: GeoCell, column: ScalarColumn, desc: boolean): CellOrder | undefined {
-  const kept = orders.get(cell);
-  if (kept !== undefined) for (const order of kept) if (order.column === column && order.desc === desc) return order;
-  return undefined;
+/** Per cell, its keys by each (column, direction) asked for. */
+const kept = new WeakMap<GeoCell, CellKeys[]>();
+
+function keysOf(cell: GeoCell, column: ScalarColumn, desc: boolean): CellKeys {
+  let all = kept.get(cell);
+  if (all === undefined) kept.set(cell, (all = []));
+  for (const keys of all) if (keys.column === column && keys.desc === desc) return keys;
+  const fresh: CellKeys = { column, desc, leastVersion: -1, least: Infinity, orderVersion: -1, ids: none, keys: new Float64Array(0) };
+  all.push(fresh);
+  return fresh;
 }
 
 /**
@@ -43,35 +55,57 @@ export function nearCellPage(ctx: ExecContext, plan: FilterPlan, order: OrderPla
   const matches = near.estimate;
   // Before listing the cells (which costs about what they are worth), their number from the buckets and the bound.
   const cellsAbout = Math.max(near.buckets, near.upper / nearCellPoints);
-  if (numbers === undefined || !prefersNearCells(limit, cellsAbout, near.upper, 0, matches, near.upper, walk)) return undefined;
+  if (numbers === undefined || !prefersNearCells(limit, cellsAbout, near.upper, 0, 0, matches, near.upper, walk)) return undefined;
   const cells = near.cells();
-  const kept = cells.cells.map((cell) => keptOrder(cell, column, key.desc));
-  let stale = 0;
-  for (let c = 0; c < kept.length; c++) if (kept[c]?.version !== column.version) stale += (cells.cells[c] as GeoCell).ids.length;
-  const within = Math.max(matches, cells.insidePoints);
-  if (!prefersNearCells(limit, cells.cells.length, cells.points, stale, within, near.upper, walk)) return undefined;
+  const version = column.version;
+  const keys = cells.cells.map((cell) => keysOf(cell, column, key.desc));
+  let unbounded = 0;
+  let unordered = 0;
+  for (let c = 0; c < keys.length; c++) {
+    const k = keys[c] as CellKeys;
+    const n = (cells.cells[c] as GeoCell).ids.length;
+    if (k.orderVersion !== version) {
+      unordered += n;
+      if (k.leastVersion !== version) unbounded += n;
+    }
+  }
+  if (!prefersNearCells(limit, cells.cells.length, cells.points, unbounded, unordered, matches, near.upper, walk)) return undefined;
   const keyOf = numberSortKey(numbers, key.desc);
-  const lists = cells.cells.map((cell, c) => cellOrder(cell, kept[c], column, keyOf, key.desc));
-  const { ids, taken } = merge(cells, lists, near.test, limit);
+  const merged = merge(cells, keys, keyOf, version, near.test, limit);
   if (run !== undefined) {
     run.checked.add(plan);
     run.strategy = 'near-cells';
-    run.visited = taken;
-    run.candidates = ids.length;
-    run.nearCells = { cells: cells.cells.length, inside: cells.inside.filter(Boolean).length, stale, collect: collectCost(near.upper, matches) };
+    run.visited = merged.taken;
+    run.candidates = merged.ids.length;
+    run.nearCells = { cells: cells.cells.length, placed: merged.placed, inside: merged.inside, ordered: merged.ordered, collect: collectCost(near.upper, matches) };
   }
-  return ids;
+  return merged.ids;
 }
 
-/** The cell's order by the column: kept; after a write to the column its keys are read again and it is re-sorted only when one changed. */
-function cellOrder(cell: GeoCell, kept: CellOrder | undefined, column: ScalarColumn, keyOf: (id: number) => number, desc: boolean): CellOrder {
-  if (kept !== undefined) {
-    if (kept.version === column.version) return kept;
+/** The cell's least key, read again after a write to the column. */
+function least(cell: GeoCell, k: CellKeys, keyOf: (id: number) => number, version: number): number {
+  if (k.orderVersion === version) return k.keys[0] as number;
+  if (k.leastVersion !== version) {
+    let least = Infinity;
+    for (let i = 0; i < cell.ids.length; i++) {
+      const value = keyOf(cell.ids[i] as number);
+      if (value < least) least = value;
+    }
+    k.least = least;
+    k.leastVersion = version;
+  }
+  return k.least;
+}
+
+/** Orders the cell by the column: after a write to the column its keys are read again and it is re-sorted only when one changed. */
+function orderCell(cell: GeoCell, k: CellKeys, keyOf: (id: number) => number, version: number): void {
+  if (k.orderVersion === version) return;
+  if (k.orderVersion !== -1 && k.ids.length === cell.ids.length) {
     let same = true;
-    for (let i = 0; i < kept.ids.length && same; i++) same = keyOf(kept.ids[i] as number) === kept.keys[i];
+    for (let i = 0; i < k.ids.length && same; i++) same = keyOf(k.ids[i] as number) === k.keys[i];
     if (same) {
-      kept.version = column.version;
-      return kept;
+      k.orderVersion = version;
+      return;
     }
   }
   const n = cell.ids.length;
@@ -85,34 +119,57 @@ function cellOrder(cell: GeoCell, kept: CellOrder | undefined, column: ScalarCol
     ids[i] = cell.ids[at[i] as number] as number;
     keys[i] = raw[at[i] as number] as number;
   }
-  if (kept !== undefined) {
-    kept.version = column.version;
-    kept.ids = ids;
-    kept.keys = keys;
-    return kept;
-  }
-  const fresh: CellOrder = { column, desc, version: column.version, ids, keys };
-  const all = orders.get(cell);
-  if (all === undefined) orders.set(cell, [fresh]);
-  else all.push(fresh);
-  return fresh;
+  k.ids = ids;
+  k.keys = keys;
+  k.orderVersion = version;
 }
 
-/** The k-way merge of the cells' orders: a min-heap of cells by their next (key, id); crossing cells' points tested as taken. */
-function merge(cells: NearCells, lists: readonly CellOrder[], test: (id: number) => boolean, limit: number): { ids: number[]; taken: number } {
+/**
+ * The k-way merge of the cells: a min-heap by each cell's next (key, id). A cell whose order is not
+ * kept enters at (its least key, -1), a bound of its head; it is placed against the cap and ordered
+ * only when it reaches the top (then goes back at its real head), so cells a page never reaches cost
+ * a heap entry. Crossing cells' points are tested as taken.
+ */
+function merge(
+  cells: NearCells,
+  keys: readonly CellKeys[],
+  keyOf: (id: number) => number,
+  version: number,
+  test: (id: number) => boolean,
+  limit: number,
+): { ids: number[]; taken: number; placed: number; inside: number; ordered: number } {
   const out: number[] = [];
-  if (limit <= 0) return { ids: out, taken: 0 };
-  const count = lists.length;
+  const count = cells.cells.length;
+  const headKey = new Float64Array(count);
+  const headId = new Int32Array(count);
+  /** -1 not placed yet, else NearCells.place's answer. */
+  const place = new Int8Array(count).fill(-1);
+  const ready = new Uint8Array(count);
   const pos = new Int32Array(count);
   const heap = new Int32Array(count);
   let m = 0;
-  for (let c = 0; c < count; c++) if ((lists[c] as CellOrder).ids.length > 0) heap[m++] = c;
+  let placed = 0;
+  let inside = 0;
+  let ordered = 0;
+  if (limit <= 0) return { ids: out, taken: 0, placed, inside, ordered };
+  for (let c = 0; c < count; c++) {
+    const cell = cells.cells[c] as GeoCell;
+    if (cell.ids.length === 0) continue;
+    const k = keys[c] as CellKeys;
+    if (k.orderVersion === version) {
+      ready[c] = 1;
+      headKey[c] = k.keys[0] as number;
+      headId[c] = k.ids[0] as number;
+    } else {
+      headKey[c] = least(cell, k, keyOf, version);
+      headId[c] = -1;
+    }
+    heap[m++] = c;
+  }
   const before = (a: number, b: number): boolean => {
-    const la = lists[a] as CellOrder;
-    const lb = lists[b] as CellOrder;
-    const ka = la.keys[pos[a] as number] as number;
-    const kb = lb.keys[pos[b] as number] as number;
-    return ka < kb || (ka === kb && (la.ids[pos[a] as number] as number) < (lb.ids[pos[b] as number] as number));
+    const ka = headKey[a] as number;
+    const kb = headKey[b] as number;
+    return ka < kb || (ka === kb && (headId[a] as number) < (headId[b] as number));
   };
   const siftDown = (from: number): void => {
     let i = from;
@@ -127,19 +184,46 @@ function merge(cells: NearCells, lists: readonly CellOrder[], test: (id: number)
     }
     heap[i] = c;
   };
+  const dropTop = (): void => {
+    heap[0] = heap[--m] as number;
+    if (m > 0) siftDown(0);
+  };
   for (let i = (m >> 1) - 1; i >= 0; i--) siftDown(i);
   let taken = 0;
   while (m > 0 && out.length < limit) {
     const c = heap[0] as number;
-    const list = lists[c] as CellOrder;
+    if (place[c] === -1) {
+      const at = cells.place(c);
+      place[c] = at;
+      placed++;
+      if (at === 0) {
+        dropTop();
+        continue;
+      }
+      if (at === 2) inside++;
+    }
+    const k = keys[c] as CellKeys;
+    if (ready[c] === 0) {
+      orderCell(cells.cells[c] as GeoCell, k, keyOf, version);
+      ready[c] = 1;
+      ordered += k.ids.length;
+      headKey[c] = k.keys[0] as number;
+      headId[c] = k.ids[0] as number;
+      siftDown(0);
+      continue;
+    }
     const i = pos[c] as number;
-    const id = list.ids[i] as number;
+    const id = k.ids[i] as number;
     taken++;
     // NaN keys sort last here (every comparison false) and are never kept, as top-k keeps none.
-    if (!Number.isNaN(list.keys[i]) && (cells.inside[c] === true || test(id))) out.push(id);
+    if (!Number.isNaN(k.keys[i]) && (place[c] === 2 || test(id))) out.push(id);
     pos[c] = i + 1;
-    if (i + 1 === list.ids.length) heap[0] = heap[--m] as number;
-    if (m > 0) siftDown(0);
+    if (i + 1 === k.ids.length) dropTop();
+    else {
+      headKey[c] = k.keys[i + 1] as number;
+      headId[c] = k.ids[i + 1] as number;
+      siftDown(0);
+    }
   }
-  return { ids: out, taken };
+  return { ids: out, taken, placed, inside, ordered };
 }

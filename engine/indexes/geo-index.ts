@@ -186,7 +186,7 @@ export class GeoIndex implements ValueIndex {
   nearCheck(point: GeoPoint, distanceMeters: number): NearCheck | undefined {
     const coords = this.coords;
     if (coords === undefined) return undefined;
-    if (!(distanceMeters >= 0)) return { test: () => false, upper: 0, estimate: 0, buckets: 0, cells: () => ({ cells: [], inside: [], points: 0, insidePoints: 0 }) };
+    if (!(distanceMeters >= 0)) return { test: () => false, upper: 0, estimate: 0, buckets: 0, cells: () => ({ cells: [], points: 0, place: () => 0 }) };
     const [lng, lat] = point.coordinates;
     const boxes = capBoxes(point.coordinates, distanceMeters);
     const { upper, inside, buckets } = this.points.count(boxes);

@@ -23,13 +23,16 @@ export interface GeoCell {
   readonly ids: Int32Array;
 }
 
-/** The layout cells meeting a cap, with whether each lies wholly inside it (no point to test). */
+/**
+ * The layout cells meeting a cap's boxes, and where each lies against the cap, found only when asked
+ * (a merge asks for the cells it reaches: the others cost a box test, not six distances).
+ */
 export interface NearCells {
   readonly cells: readonly GeoCell[];
-  readonly inside: readonly boolean[];
-  /** Points in `cells`, and in those wholly inside. */
+  /** Points in `cells`. */
   readonly points: number;
-  readonly insidePoints: number;
+  /** Cell `c` against the cap: 0 wholly outside, 1 crossing its edge (points to test), 2 wholly inside (none to test). */
+  place(c: number): 0 | 1 | 2;
 }
 
 class Bucket {
@@ -195,14 +198,13 @@ export class GeoPointGrid {
   }
 
   /**
-   * The layout cells (cells()) of the buckets `boxes` meet that `relation` does not place outside, with
-   * whether each lies inside: an ordered page merges their orders (exec/near-page.ts).
+   * The layout cells (cells()) of the buckets `boxes` meet whose bounds meet a box, each placed against
+   * the cap by `relation` when asked: an ordered page merges their orders (exec/near-page.ts).
    */
   nearCells(boxes: readonly BBox[], relation: (box: BBox) => CapRelation): NearCells {
     const cells: GeoCell[] = [];
-    const inside: boolean[] = [];
+    const met: BBox[] = [];
     let points = 0;
-    let insidePoints = 0;
     const seen = boxes.length > 1 ? new Set<Bucket>() : undefined;
     const visit = (bucket: Bucket | undefined, box: BBox): void => {
       if (bucket === undefined || seen?.has(bucket) === true) return;
@@ -210,14 +212,9 @@ export class GeoPointGrid {
       for (const cell of bucket.cells()) {
         const [w, s, e, n] = cell.box;
         if (n < box[1] || s > box[3] || e < box[0] || w > box[2]) continue;
-        const at = relation(cell.box);
-        if (at === 'outside') continue;
-        // Inside the cap and the box the test checks first (capBoxes' slack keeps this true in practice).
-        const within = at === 'inside' && w >= box[0] && e <= box[2] && s >= box[1] && n <= box[3];
         cells.push(cell);
-        inside.push(within);
+        met.push(box);
         points += cell.ids.length;
-        if (within) insidePoints += cell.ids.length;
       }
     };
     for (const box of boxes) {
@@ -226,7 +223,16 @@ export class GeoPointGrid {
         for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) visit(this.buckets.get(y * CELLS + x), box);
       } else for (const bucket of this.buckets.values()) visit(bucket, box);
     }
-    return { cells, inside, points, insidePoints };
+    const place = (c: number): 0 | 1 | 2 => {
+      const cell = cells[c] as GeoCell;
+      const at = relation(cell.box);
+      if (at === 'outside') return 0;
+      // Inside the cap and the box the test checks first (capBoxes' slack keeps this true in practice).
+      const [w, s, e, n] = cell.box;
+      const box = met[c] as BBox;
+      return at === 'inside' && w >= box[0] && e <= box[2] && s >= box[1] && n <= box[3] ? 2 : 1;
+    };
+    return { cells, points, place };
   }
 
   /** Pushes onto `out` the id of every point inside one of `boxes` (edges included) that passes `test`. */

@@ -13,13 +13,16 @@ export function planNearCells(filter: FilterPlan, order: OrderPlan): boolean {
 }
 
 /**
- * Per cell met: classifying it against the cap (up to six distances), its cached order's lookup and a
- * heap entry. At 8 the merge ran at 10k for ~15 one-bucket cells where collecting ~60 points was 1.3x
- * faster; at 16 10k collects (request-ab 1.00) and 100k/1M merge (0.53 / 0.15 of collecting or walking).
+ * Per cell met: its box test, its kept order's lookup and a heap entry. (Placing it against the cap,
+ * up to six distances, is paid only by the cells the merge reaches: nearPlaceCost.)
  */
-export const nearCellCost = 16;
-/** Per point whose cell's order is not kept (or its column was written since): reading its key again, sorting when it changed. */
-export const nearStaleCost = 2;
+export const nearCellCost = 4;
+/** Per cell the merge reaches: placed against the cap. */
+const nearPlaceCost = 8;
+/** Per point of a cell with neither its order nor its least key kept (or its column written since): its key read for the least. */
+const nearScanCost = 0.25;
+/** Per point of a cell without its order kept that the merge reaches: its keys read, sorted (when one changed). */
+export const nearStaleCost = 1.5;
 /** Per point taken from the merge (a heap step over the cells; a crossing cell's point also tested). */
 const nearPopCost = 4;
 /** Points a layout cell holds on average (geo-point-grid.ts: at most about 128, split by density), to estimate the cells before listing them. */
@@ -27,13 +30,16 @@ export const nearCellPoints = 64;
 
 /**
  * The merge of the cap's cells against the cheaper of collecting (the `bound` points of the grid's
- * buckets, `matches` of them ordered) and a walk costing `walk`: `cells` met, each at nearCellCost;
- * `stale` points ordered again; and about `limit × points / matches` points taken (points in the cells,
- * the matches spread among them), each at nearPopCost.
+ * buckets, `matches` of them ordered) and a walk costing `walk`: `cells` met; about `limit × points /
+ * matches` points taken (the matches spread among the cells' points), each at nearPopCost, from about
+ * as many cells reached (placed, and ordered when among the `unordered` points' cells); the
+ * `unbounded` points read for their cells' least keys.
  */
-export function prefersNearCells(limit: number, cells: number, points: number, stale: number, matches: number, bound: number, walk: number): boolean {
-  if (matches <= 0) return false;
+export function prefersNearCells(limit: number, cells: number, points: number, unbounded: number, unordered: number, matches: number, bound: number, walk: number): boolean {
+  if (matches <= 0 || cells <= 0) return false;
   const pops = Math.min(points, (limit * points) / matches);
-  const cost = nearCellCost * cells + nearStaleCost * stale + nearPopCost * pops;
+  // Distinct cells among the pops, taken as spread evenly over the cells.
+  const reached = cells * (1 - (1 - 1 / cells) ** pops);
+  const cost = nearCellCost * cells + nearPlaceCost * reached + nearScanCost * unbounded + (nearStaleCost * reached * unordered) / cells + nearPopCost * pops;
   return cost < Math.min(walk, collectCost(bound, matches));
 }

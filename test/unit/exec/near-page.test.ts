@@ -111,7 +111,7 @@ describe('near pages merged from the grid cells', () => {
     const center = centers[0] as Row['loc'];
     const wide = await page(center, 40_000, 'score', true, 0, 10);
     expect(wide.explain).toContain("or merge the geo grid's cells in score order, when cheaper for the cap");
-    expect(wide.explain).toMatch(/ran merge of \d+ grid cells \([1-9]\d* inside the cap/);
+    expect(wide.explain).toMatch(/ran merge of \d+ grid cells \([1-9]\d* reached and placed against the cap/);
     expect(wide.explain).toContain('near loc via geo [1] checked');
     const narrow = await page(center, 3_000, 'score', true, 0, 10);
     expect(narrow.names).toEqual(naive(center, 3_000, 'score', true, 0, 10));

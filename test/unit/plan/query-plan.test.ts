@@ -44,16 +44,16 @@ describe('query plans', () => {
   it('merges a near page from the grid cells when their count and the points taken cost less than collecting and than a walk', () => {
     // geo-near at 1M: a 150 km cap meets ~50 cells of ~100 points (~5,000), ~3,100 match, in ~8,200 bucket points.
     const walk1m = walkCost(10, 1_000_000, 3_100, checkedVisitCost);
-    expect(prefersNearCells(10, 50, 5_000, 0, 3_100, 8_200, walk1m)).toBe(true);
-    // Every cell's order to read again (after a write to the order key) still beats collecting there.
-    expect(prefersNearCells(10, 50, 5_000, 5_000, 3_100, 8_200, walk1m)).toBe(true);
+    expect(prefersNearCells(10, 50, 5_000, 0, 0, 3_100, 8_200, walk1m)).toBe(true);
+    // Every cell's least key and order to read again (after a write to the order key) still beats collecting there.
+    expect(prefersNearCells(10, 50, 5_000, 5_000, 5_000, 3_100, 8_200, walk1m)).toBe(true);
     // At 10k the same cap meets ~15 buckets of ~4 points, ~38 match: collecting ~60 points is cheaper.
-    expect(prefersNearCells(10, 15, 60, 0, 38, 60, walkCost(10, 10_000, 38, checkedVisitCost))).toBe(false);
+    expect(prefersNearCells(10, 15, 60, 0, 0, 38, 60, walkCost(10, 10_000, 38, checkedVisitCost))).toBe(false);
     // A narrow cap: a few points in one cell.
-    expect(prefersNearCells(10, 1, 5, 0, 2, 5, Infinity)).toBe(false);
+    expect(prefersNearCells(10, 1, 5, 0, 0, 2, 5, Infinity)).toBe(false);
     // A cap holding most of the type: the walk of the order index visits ~12 nodes.
-    expect(prefersNearCells(10, 400, 900_000, 0, 800_000, 950_000, walkCost(10, 1_000_000, 800_000, checkedVisitCost))).toBe(false);
-    expect(prefersNearCells(10, 50, 5_000, 0, 0, 8_200, Infinity)).toBe(false);
+    expect(prefersNearCells(10, 400, 900_000, 0, 0, 800_000, 950_000, walkCost(10, 1_000_000, 800_000, checkedVisitCost))).toBe(false);
+    expect(prefersNearCells(10, 50, 5_000, 0, 0, 0, 8_200, Infinity)).toBe(false);
   });
 
   it('keeps top-k for small pages only: k ≤ a quarter of the candidates and k² ≤ 64 × candidates', () => {
