@@ -18,10 +18,19 @@ function graphqlEndpoint(scope: 'graphql' | 'admin', run: Run): Route {
       decodeGraphqlRequest(exchange, context.config.maxBodyBytes, (decode) =>
         respond(() => {
           const { request, malformedVariables } = decode();
+          const figures = context.figures;
+          const started = figures.enabled ? performance.now() : 0;
           const response = run(context, request);
+          const operation = (exchange.operation = context.engine.lastOperation);
           // Most queries are answered synchronously: no promise, no extra turn.
-          if (!(response instanceof Promise)) return engineReply(response, mode, malformedVariables, countTouched);
-          return response.then((r) => engineReply(r, mode, malformedVariables, countTouched));
+          if (!(response instanceof Promise)) {
+            if (started !== 0) figures.executed(operation, started);
+            return engineReply(response, mode, malformedVariables, countTouched);
+          }
+          return response.then((r) => {
+            if (started !== 0) figures.executed(operation, started);
+            return engineReply(r, mode, malformedVariables, countTouched);
+          });
         }),
       );
     },
