@@ -201,7 +201,7 @@ function storeMetrics(registry: Registry, engine: Engine): void {
   });
   new Gauge({
     name: 'graphdb_index_entries',
-    help: 'Entries of each value index (distinct keys: terms, trigrams, values), by predicate and index kind',
+    help: 'Entries of each value index ((token, node) pairs: terms, trigrams, hashes...), by predicate and index kind',
     labelNames: ['predicate', 'kind'] as const,
     registers: [registry],
     collect() {

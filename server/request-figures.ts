@@ -2,19 +2,31 @@
 // outcome, and fixed-bucket latency tallies. Recording a request is a few adds: no label objects, no
 // allocation (the issue's bound is 0.5 µs per request); server/metrics.ts turns them into text when scraped.
 
-import { LatencyTally } from '../engine/index.js';
+import { LatencyTally, type EngineResponse } from '../engine/index.js';
 import type { Route } from './routes/route.js';
 
 /** Closed label sets: `operations[i]` is what `Engine.lastOperation` numbers i. */
 export const operations = ['none', 'query', 'mutation', 'subscription'] as const;
-/** ok: answered below 400; error: 400 (GraphQL request errors, malformed requests); refused: other 4xx; failed: 5xx; aborted: the client left first. */
+/** ok; error: the answer carries GraphQL errors (any status); refused: other 4xx; failed: 5xx; aborted: the client left first. */
 export const outcomes = ['ok', 'error', 'refused', 'failed', 'aborted'] as const;
 
-function outcomeOf(status: number, aborted: boolean): number {
+function outcomeOf(status: number, graphqlErrors: boolean, aborted: boolean): number {
   if (aborted) return 4;
-  if (status < 400) return 0;
-  if (status === 400) return 1;
-  return status < 500 ? 2 : 3;
+  if (status >= 500) return 3;
+  if (graphqlErrors) return 1;
+  return status < 400 ? 0 : 2;
+}
+
+const openBrace = 0x7b;
+const quote = 0x22;
+const letterE = 0x65;
+
+/** Whether an engine answer has errors: they are written first (`{"errors":`), so the third character tells. */
+export function hasGraphqlErrors(response: EngineResponse): boolean {
+  if (response.kind !== 'ok') return true;
+  const bytes = response.bytes;
+  if (bytes !== undefined) return bytes[0] === openBrace && bytes[1] === quote && bytes[2] === letterE;
+  return response.body.startsWith('{"e');
 }
 
 export class RequestFigures {
@@ -49,9 +61,9 @@ export class RequestFigures {
   }
 
   /** `started`: performance.now() when the router took the request. */
-  record(route: Route | undefined, operation: number, status: number, aborted: boolean, started: number): void {
+  record(route: Route | undefined, operation: number, status: number, graphqlErrors: boolean, aborted: boolean, started: number): void {
     const r = (route === undefined ? undefined : this.#routeIndex.get(route)) ?? this.routeNames.length - 1;
-    (this.counts[(r * operations.length + operation) * outcomes.length + outcomeOf(status, aborted)] as number)++;
+    (this.counts[(r * operations.length + operation) * outcomes.length + outcomeOf(status, graphqlErrors, aborted)] as number)++;
     (this.durations[r] as LatencyTally).observe((performance.now() - started) / 1000);
   }
 

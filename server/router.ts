@@ -145,7 +145,7 @@ export class Router {
   #logRequest(exchange: Exchange, route: Route | undefined, reply: Reply, started: number): void {
     if (started === 0) return;
     const figures = this.context.figures;
-    if (figures.enabled) figures.record(route, exchange.operation, reply.status, exchange.aborted, started);
+    if (figures.enabled) figures.record(route, exchange.operation, reply.status, exchange.graphqlErrors, exchange.aborted, started);
     if (!this.context.log.enabled('debug')) return;
     this.context.log.debug('request', {
       method: exchange.request.method,
