@@ -2,7 +2,7 @@
 // request path pays nothing for them.
 
 import { collectDefaultMetrics, Counter, Gauge, Registry, type MetricObjectWithValues, type MetricType, type MetricValueWithName } from 'prom-client';
-import { cacheStats, customCallFigures, latencyBuckets, persistFigures, type Engine, type LatencyTally } from '../engine/index.js';
+import { cacheStats, customCallFigures, latencyBuckets, persistFigures, type Engine, type LatencyTally, type StoreFigures } from '../engine/index.js';
 import { socketFigures } from './sockets/graphql-sockets.js';
 import { operations, outcomes, type RequestFigures } from './request-figures.js';
 
@@ -175,9 +175,10 @@ export function createMetrics(engine: Engine, figures: RequestFigures): Registry
   return registry;
 }
 
-/** Sizes from one walk of the store per scrape (collect of the first gauge; the others read its result). */
+/** Sizes from one walk of the store per scrape. */
 function storeMetrics(registry: Registry, engine: Engine): void {
-  let figures = engine.storeFigures();
+  // Registration order is collect order: graphdb_nodes walks first, the rest read its result.
+  let figures: StoreFigures = { nodes: 0, nodesByType: new Map(), edgesByPredicate: new Map(), indexEntries: [], arenaBytes: 0 };
   new Gauge({
     name: 'graphdb_nodes',
     help: 'Live nodes, by type (a node of several types counts in each)',
