@@ -43,6 +43,7 @@ import { cacheMaxAgeOf } from './request/cache-control.js';
 import type { PreparedOperation } from './request/prepare-request.js';
 import { selfAddress } from './custom/address-guard.js';
 import { CallRunner } from './custom/call-runner.js';
+import type { StoreFigures } from './store/graph-store.js';
 import type { IntrospectionOptions } from './custom/remote-introspection.js';
 import { customFieldInSubscription } from './custom/subscription-check.js';
 import { BytesResponse, withCacheControl } from './serving/bytes-response.js';
@@ -60,6 +61,8 @@ export { parseRequestJson } from './request/json-numbers.js';
 export type { SubscriptionEvent, SubscriptionFigures } from './subscriptions/subscription-hub.js';
 export type { WireError } from './errors/wire-error.js';
 export { cacheStats, type CacheStat } from './util/cache-stats.js';
+export { customCallFigures, latencyBuckets, LatencyTally, persistFigures } from './util/figures.js';
+export type { StoreFigures } from './store/graph-store.js';
 export { RestoreError } from './persist/persistence.js';
 export { DATA_DIR_MODE, DATA_FILE_MODE, nodeFileIo } from './persist/file-io.js';
 
@@ -75,7 +78,15 @@ function subscriptionView(state: ServingState, headers: Readonly<Record<string, 
   return JSON.stringify([header === undefined ? null : (headers[header] ?? null), accessToken(headers) ?? null]);
 }
 
+/** Operation types as /metrics numbers them (0: none: the request did not get as far as a valid operation). */
+const operationNumbers = { query: 1, mutation: 2, subscription: 3 } as const;
+
 export class Engine {
+  /**
+   * The operation type of the last request `execute` prepared (`operationNumbers`; 0 none), read by the
+   * server right after `execute` returns for its per-request figures: a number, so nothing is allocated.
+   */
+  lastOperation = 0;
   readonly #graph = new Graph();
   readonly #startedAt = Date.now();
   readonly #schema: SchemaLifecycle;
@@ -162,6 +173,7 @@ export class Engine {
    * from inside the transport's callback; a promise otherwise (mutations, custom logic, persisted queries).
    */
   execute(incoming: GraphQLRequest, internal = false): EngineResponse | Promise<EngineResponse> {
+    this.lastOperation = 0;
     if (incoming.extensions !== undefined && incoming.extensions !== null) {
       const persisted = this.#commit.resolvePersistedQuery(incoming);
       if (persisted instanceof Promise) return persisted.then((resolved) => ('kind' in resolved ? resolved : this.#execute(resolved.request, internal)));
@@ -174,8 +186,10 @@ export class Engine {
     const state = this.#schema.state;
     let requestId: string | undefined;
     try {
+      this.lastOperation = 0;
       const prepared = state.preparer.prepare(request);
       if (!prepared.ok) return { kind: prepared.kind, body: serializeResponse({ errors: prepared.errors }) };
+      this.lastOperation = operationNumbers[prepared.prepared.operation.operation];
       if (prepared.prepared.operation.operation === 'mutation') requestId = randomUUID();
       const running = this.#acl === undefined || internal || state.executor === null || this.#draining ? this.#start(state, prepared.prepared, request, requestId, internal) : this.#gated(this.#acl, state, prepared.prepared, request, requestId);
       const cacheMaxAge = cacheMaxAgeOf(prepared.prepared.operation, prepared.prepared.variables);
@@ -307,6 +321,19 @@ export class Engine {
     return this.#subscriptions.figures;
   }
 
+  /** Store sizes (a walk), log records since the last snapshot, the custom-call worker pool: for /metrics when scraped. */
+  storeFigures(): StoreFigures {
+    return this.#graph.store.figures();
+  }
+
+  get logRecordsSinceSnapshot(): number | undefined {
+    return this.#commit.persistence?.recordsSinceSnapshot;
+  }
+
+  get callPoolFigures(): CallRunner['poolFigures'] {
+    return this.#calls.poolFigures;
+  }
+
   #wrote(touched: Touched): void {
     if (this.#schema.state.compiled === null) this.#subscriptions.committed(false);
     else this.#subscriptions.wrote(touched);
@@ -314,6 +341,7 @@ export class Engine {
 
   /** Runs one /admin GraphQL request (admin/admin-schema.ts); `host` does what needs the process around the engine. */
   executeAdmin(request: GraphQLRequest, host: AdminHost): Promise<EngineResponse> {
+    this.lastOperation = 0;
     const root = adminRootValue(this, host, this.#tasks);
     return executeAdmin(this.#adminPreparer, this.#adminSchema, request, this.#acl === undefined ? root : withAcl(root, this.#acl, request.headers));
   }

@@ -24,6 +24,8 @@ export interface ServerConfig {
   readonly logLevel: LogLevel;
   readonly lambdaUrl: string | undefined;
   readonly allowJsFallback: boolean;
+  /** Per-request /metrics figures; off only to measure what they cost. */
+  readonly requestMetrics: boolean;
   readonly debug: boolean;
   readonly fsync: FsyncSetting;
   readonly recover: boolean;
@@ -133,6 +135,7 @@ const optionTable = {
   'ws-init-timeout-ms': { type: 'string', env: 'SERVICE_WS_INIT_TIMEOUT_MS', help: `time a WebSocket client has to send connection_init (default ${defaults.sockets.initTimeoutMs})` },
   'log-level': { type: 'string', env: 'SERVICE_LOG_LEVEL', help: `${logLevels.join('|')} (default ${defaults.logLevel})` },
   'lambda-url': { type: 'string', env: 'SERVICE_LAMBDA_URL', help: 'base URL for @lambda fields' },
+  'request-metrics': { type: 'boolean', env: 'SERVICE_REQUEST_METRICS', help: 'per-request figures in /metrics (default on; off only to measure their cost)' },
   'allow-js-fallback': { type: 'boolean', env: 'SERVICE_ALLOW_JS_FALLBACK', help: 'start even if only the slow JS shim of uWebSockets.js loads' },
   debug: { type: 'boolean', env: 'SERVICE_DEBUG', help: 'debug extensions (query plans) in responses, and the texts of authorization failures (as Dgraph with --graphql debug=true)' },
   fsync: { type: 'string', env: 'SERVICE_FSYNC', help: `mutation log fsync: always|everysec|no (default ${defaults.fsync})` },
@@ -294,6 +297,7 @@ function build(source: Source, cwd: string): ServerConfig {
     logLevel,
     lambdaUrl: httpUrl(source.string('lambda-url')),
     allowJsFallback: source.boolean('allow-js-fallback') ?? false,
+    requestMetrics: source.boolean('request-metrics') ?? true,
     debug: source.boolean('debug') ?? false,
     fsync: fsyncSetting(source.string('fsync')),
     recover: source.boolean('recover') ?? false,

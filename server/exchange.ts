@@ -62,6 +62,10 @@ export class Exchange {
   /** Inside a uWS callback (the request handler, a body chunk): uWS has corked the socket itself. */
   #inCallback = false;
   #abortListeners: (() => void)[] | undefined;
+  /** The GraphQL operation type, as request-figures.ts `operations` numbers it (0: none), for /metrics. */
+  operation = 0;
+  /** The answer carries GraphQL errors (for /metrics' outcome). */
+  graphqlErrors = false;
 
   constructor(
     readonly request: IncomingRequest,

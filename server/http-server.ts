@@ -5,7 +5,7 @@ import type { ServerConfig } from './config.js';
 import { createAdminHost } from './admin-host.js';
 import { Exchange } from './exchange.js';
 import type { Logger } from './log.js';
-import { Router } from './router.js';
+import { createRequestFigures, Router } from './router.js';
 import { KeyChecker } from './auth.js';
 import { graphqlSockets } from './sockets/graphql-sockets.js';
 import type { Listening, Transport } from './uws-transport.js';
@@ -22,22 +22,22 @@ export interface RunningServer {
 
 /** `shutdown`: what /admin `shutdown` calls (main's graceful stop). */
 export async function startServer(transport: Transport, engine: Engine, config: ServerConfig, log: Logger, shutdown: () => void): Promise<RunningServer> {
-  let inFlight = 0;
+  const figures = createRequestFigures(config.requestMetrics);
   let onIdle: (() => void) | undefined;
   let boundPort = config.port;
   const address = (): string => `${config.host}:${boundPort}`;
   const admin = createAdminHost({ engine, dataDir: config.dataDir, log, address, shutdown });
-  const router = new Router({ engine, config, log, address, admin });
+  const router = new Router({ engine, config, log, address, admin, figures });
   const settled = (): void => {
-    inFlight--;
-    if (inFlight === 0) onIdle?.();
+    figures.inFlight--;
+    if (figures.inFlight === 0) onIdle?.();
   };
   const listening: Listening = await transport.listen(
     config.host,
     config.port,
     (request, sink) => {
       const exchange = new Exchange(request, sink, settled);
-      inFlight++;
+      figures.inFlight++;
       exchange.insideHandler(() => router.handle(exchange)); // never throws: the router answers every failure
     },
     (error, sink) => router.fail(error, sink),
@@ -54,8 +54,8 @@ export async function startServer(transport: Transport, engine: Engine, config: 
     async shutdown(timeoutMs) {
       listening.close();
       let drained = true;
-      if (inFlight > 0) {
-        log.info('waiting for in-flight requests', { count: inFlight });
+      if (figures.inFlight > 0) {
+        log.info('waiting for in-flight requests', { count: figures.inFlight });
         drained = await new Promise<boolean>((resolve) => {
           const timer = setTimeout(() => resolve(false), timeoutMs);
           onIdle = () => {

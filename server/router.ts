@@ -17,6 +17,7 @@ import type { Answer, Respond, Route, RouteContext } from './routes/route.js';
 import { healthRoute, probeRoute } from './routes/status-routes.js';
 import { metricsRoute } from './routes/metrics-route.js';
 import { graphiqlAssetRoutes, graphiqlPageRoute } from './routes/graphiql-route.js';
+import { RequestFigures } from './request-figures.js';
 
 const routes: ReadonlyMap<string, Route> = new Map([
   ['/graphql', graphqlRoute],
@@ -29,6 +30,12 @@ const routes: ReadonlyMap<string, Route> = new Map([
   ['/metrics', metricsRoute],
   ...graphiqlAssetRoutes,
 ]);
+
+/** The /metrics figures' route labels: each path, GraphiQL's page and files as one label each. */
+export function createRequestFigures(enabled: boolean): RequestFigures {
+  const labels = [...routes].map(([path, route]): [string, Route] => [graphiqlAssetRoutes.has(path) ? '/graphiql/*' : path, route]);
+  return new RequestFigures([...labels, ['graphiql', graphiqlPageRoute]], enabled);
+}
 
 /** Where a browser's GET for a page (Accept prefers text/html, no `query` parameter) gets GraphiQL instead. */
 const pages: ReadonlyMap<string, Route> = new Map([
@@ -73,7 +80,7 @@ export class Router {
     const accept = exchange.header('accept');
     const mode = responseMode(accept);
     const route = exchange.request.method === 'GET' && prefersHtml(accept) ? pageFor(exchange.request) : routes.get(exchange.request.path);
-    const started = this.context.log.enabled('debug') ? performance.now() : 0;
+    const started = this.context.figures.enabled || this.context.log.enabled('debug') ? performance.now() : 0;
     let responded = false;
     const respond: Respond = (answer) => {
       if (responded) return;
@@ -118,10 +125,10 @@ export class Router {
   #deliver(exchange: Exchange, route: Route | undefined, mode: ResponseMode, reply: Reply, started: number): void {
     try {
       const sending = this.#send(exchange, route, reply);
-      if (sending === undefined) this.#logRequest(exchange, reply, started);
+      if (sending === undefined) this.#logRequest(exchange, route, reply, started);
       else
         void sending.then(
-          () => this.#logRequest(exchange, reply, started),
+          () => this.#logRequest(exchange, route, reply, started),
           (error: unknown) => this.#failedSending(exchange, mode, error),
         );
     } catch (error) {
@@ -134,9 +141,12 @@ export class Router {
     exchange.write(failure.status, { 'Content-Type': failure.contentType ?? 'application/json' }, failure.body);
   }
 
-  /** The debug request line; `started` is 0 when debug logging was off as the request came in. */
-  #logRequest(exchange: Exchange, reply: Reply, started: number): void {
+  /** The request's figures and the debug request line; `started` is 0 when both were off as the request came in. */
+  #logRequest(exchange: Exchange, route: Route | undefined, reply: Reply, started: number): void {
     if (started === 0) return;
+    const figures = this.context.figures;
+    if (figures.enabled) figures.record(route, exchange.operation, reply.status, exchange.graphqlErrors, exchange.aborted, started);
+    if (!this.context.log.enabled('debug')) return;
     this.context.log.debug('request', {
       method: exchange.request.method,
       path: exchange.request.path,

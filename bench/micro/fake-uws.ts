@@ -19,6 +19,8 @@ export function fakeUws(): FakeUws {
       handler = h;
       return app;
     },
+    // WebSocket routes (subscriptions) are registered but never used here.
+    ws: () => app,
     listen: (_host: string, _port: number, done: (socket: unknown) => void) => done({}),
   };
   const binding = {

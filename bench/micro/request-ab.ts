@@ -4,7 +4,7 @@
 // builds see the same machine noise. Both answer the same bodies (checked first). With --server the
 // requests go through the whole HTTP request path instead (server/: headers, body, router, answer
 // bytes) over a stand-in for uWS's native binding, so only the native calls and the kernel are left out.
-// Run: taskset -c 1 node dist/bench/micro/request-ab.js <distA> <distB> [--posts 10000] [--shapes a,b] [--rounds 16] [--ops 5000] [--server]
+// Run: taskset -c 1 node dist/bench/micro/request-ab.js <distA> <distB> [--posts 10000] [--shapes a,b] [--rounds 16] [--ops 5000] [--server] [--b-flag <server flag for B>]
 
 import { resolve } from 'node:path';
 import type { Engine, GraphQLRequest } from '../../engine/index.js';
@@ -41,8 +41,10 @@ const shapes = (flag('--shapes') ?? 'get-by-id,get-by-xid,filtered-list,nested-e
 const rounds = Number(flag('--rounds') ?? 16);
 const opsPerRound = Number(flag('--ops') ?? 5_000);
 const throughServer = argv.includes('--server');
+/** Extra server flags for build B only (e.g. `--b-flag --no-request-metrics`: one build, metrics on vs off). */
+const bFlags = flag('--b-flag');
 
-async function load(dist: string): Promise<Build> {
+async function load(dist: string, extraFlags: readonly string[] = []): Promise<Build> {
   const from = (path: string): string => resolve(dist, path);
   const { loadedEngine, run } = (await import(from('bench/micro/engine-fixture.js'))) as typeof FixtureModule;
   const { generateDataset } = (await import(from('bench/data/dataset.js'))) as typeof DatasetModule;
@@ -60,7 +62,7 @@ async function load(dist: string): Promise<Build> {
   const { startServer } = (await import(from('server/http-server.js'))) as typeof HttpServerModule;
   const { loadConfig } = (await import(from('server/config.js'))) as typeof ConfigModule;
   const { createLogger } = (await import(from('server/log.js'))) as typeof LogModule;
-  const loaded = loadConfig(['--port', '0', '--log-level', 'error'], {});
+  const loaded = loadConfig(['--port', '0', '--log-level', 'error', ...extraFlags], {});
   if (loaded.kind !== 'config') throw new Error(`config: ${JSON.stringify(loaded)}`);
   const http = fakeUws();
   await startServer(loadTransport(http.binding), engine, loaded.config, createLogger('error'), () => undefined);
@@ -87,7 +89,7 @@ function requester(build: Build, scenario: Scenario): (i: number) => Promise<str
 
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
 
-const builds = [await load(distA), await load(distB)] as const;
+const builds = [await load(distA), await load(distB, bFlags === undefined ? [] : [bFlags])] as const;
 console.log(`${throughServer ? 'through the request path; ' : ''}${posts} posts; us per request (median of ${rounds} alternating rounds of ${opsPerRound}), B/A the median of the rounds' ratios`);
 for (const scenario of builds[0].scenarios) {
   const other = builds[1].scenarios.find((s) => s.name === scenario.name);

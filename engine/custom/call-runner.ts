@@ -3,7 +3,8 @@
 // cost more than it saves. The threshold is `inlineMaxCalls` (measured in bench/custom-batch.ts).
 
 import { Piscina } from 'piscina';
-import { closeHttpClient, sendCalls } from './http-client.js';
+import { closeHttpClient, sendCalls, timedOut } from './http-client.js';
+import { customCallFigures } from '../util/figures.js';
 import type { CallTask } from './call-worker.js';
 import type { SelfAddress } from './address-guard.js';
 import type { CallLimits, CallOutcome, OutboundCall } from './outbound.js';
@@ -16,6 +17,18 @@ export interface CallRunnerOptions {
   readonly inlineMaxCalls: number;
   /** Calls in flight at once to one upstream host:port (default: no cap beyond `maxConcurrency`). */
   readonly maxPerHost?: number;
+}
+
+/** Counts a batch's outcomes for GET /metrics. */
+function counted(outcomes: CallOutcome[], started: number): CallOutcome[] {
+  customCallFigures.durations.observe((performance.now() - started) / 1000);
+  customCallFigures.calls += outcomes.length;
+  for (const outcome of outcomes) {
+    if (outcome.ok ? outcome.status < 400 : false) continue;
+    customCallFigures.errors++;
+    if (timedOut(outcome)) customCallFigures.timeouts++;
+  }
+  return outcomes;
 }
 
 export class CallRunner {
@@ -51,15 +64,22 @@ export class CallRunner {
     const hosts = hostsOf(calls);
     const share = Math.max(1, Math.min(calls.length, limits.maxConcurrency, this.#maxPerHost));
     await this.#acquire(share, hosts);
+    const started = performance.now();
     try {
       const sliceLimits: CallLimits = { ...limits, maxConcurrency: share };
-      if (this.options.workers <= 0 || calls.length <= this.options.inlineMaxCalls) return await sendCalls(calls, sliceLimits);
+      if (this.options.workers <= 0 || calls.length <= this.options.inlineMaxCalls) return counted(await sendCalls(calls, sliceLimits), started);
       this.stats.workerBatches++;
       const task: CallTask = { calls, limits: sliceLimits };
-      return (await this.#workerPool().run(task)) as CallOutcome[];
+      return counted((await this.#workerPool().run(task)) as CallOutcome[], started);
     } finally {
       this.#release(share, hosts);
     }
+  }
+
+  /** The worker pool's queue and utilization (0..1); undefined until a batch has needed the pool. */
+  get poolFigures(): { readonly queueSize: number; readonly utilization: number; readonly threads: number } | undefined {
+    const pool = this.#pool;
+    return pool === undefined ? undefined : { queueSize: pool.queueSize, utilization: pool.utilization, threads: pool.threads.length };
   }
 
   async close(): Promise<void> {

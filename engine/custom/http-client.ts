@@ -173,15 +173,23 @@ function declaredLength(rawHeaders: readonly (Buffer | string)[] | null): number
 }
 
 /** A Go-like one-line description of a transport failure (no secrets: headers are never included). */
+/** Go's text for a call past its deadline (the end of every timed-out call's error). */
+const deadlineExceeded = 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)';
+
+/** Whether a failed call ran out of time (GET /metrics counts these apart). */
+export function timedOut(outcome: CallOutcome): boolean {
+  return !outcome.ok && outcome.error.endsWith(deadlineExceeded);
+}
+
 function describe(error: unknown, call: OutboundCall, url: URL, timedOut: boolean): string {
   const where = `${call.method} "${url.origin}${url.pathname}"`;
-  if (timedOut) return `${where}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`;
+  if (timedOut) return `${where}: ${deadlineExceeded}`;
   const denied = error instanceof DeniedAddressError ? error : error instanceof Error && error.cause instanceof DeniedAddressError ? error.cause : undefined;
   if (denied !== undefined) return `${where}: ${denied.detail}`;
   const code = (error as { code?: unknown }).code;
   if (code === 'ECONNREFUSED') return `${where}: dial tcp ${url.host}: connect: connection refused`;
   if (code === 'ENOTFOUND') return `${where}: dial tcp: lookup ${url.hostname}: no such host`;
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return `${where}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)`;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return `${where}: ${deadlineExceeded}`;
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return `${where}: EOF`;
   const message = error instanceof Error ? error.message : String(error);
   return `${where}: ${message.split('\n')[0] ?? 'request failed'}`;

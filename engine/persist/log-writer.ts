@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { FileIo } from './file-io.js';
 import { logFileHeader, LOG_HEADER_BYTES } from './log-format.js';
 import { logFileName } from './data-dir.js';
+import { persistFigures } from '../util/figures.js';
 
 export class LogWriter {
   #fd: number;
@@ -61,6 +62,7 @@ export class LogWriter {
       throw error;
     }
     this.#size = at + bytes.length;
+    persistFigures.logBytes += bytes.length;
   }
 
   /** Forgets everything from `length` on (a group whose fsync failed); never throws. */
@@ -80,7 +82,9 @@ export class LogWriter {
     while (this.#syncing !== undefined) await this.#syncing.catch(() => undefined);
     if (this.synced) return;
     const target = this.#size;
+    const started = performance.now();
     const run = this.io.fsync(this.#fd).then(() => {
+      persistFigures.fsyncs.observe((performance.now() - started) / 1000);
       if (this.#size >= target) this.#syncedSize = Math.max(this.#syncedSize, target);
     });
     this.#syncing = run;

@@ -15,6 +15,7 @@ import { frameRecord, KIND_ACL, KIND_MUTATION, KIND_PERSISTED_QUERY, KIND_SCHEMA
 import { LogWriter } from './log-writer.js';
 import { planRestore, type PersistLogger, type RestorePlan } from './restore.js';
 import { encodeSnapshot, writeSnapshotFile } from './snapshot-file.js';
+import { persistFigures } from '../util/figures.js';
 
 export type FsyncMode = 'always' | 'everysec' | 'no';
 export type { PersistLogger, RestorePlan } from './restore.js';
@@ -114,6 +115,11 @@ export class Persistence {
         if (this.#nextLsn - 1 > this.#snapshotLsn) this.snapshot().catch((error: unknown) => this.options.log.warn('periodic snapshot failed', { error: String(error) }));
       });
     }
+  }
+
+  /** Records logged after the newest snapshot (what a restart would replay). */
+  get recordsSinceSnapshot(): number {
+    return this.#nextLsn - 1 - this.#snapshotLsn;
   }
 
   /** LSN of the last logged record. */
@@ -303,7 +309,10 @@ export class Persistence {
       .then(async ({ path, bytes }) => {
         if (lsn > this.#snapshotLsn) this.#snapshotLsn = lsn;
         await this.#prune();
-        const info: SnapshotInfo = { lsn, file: path, bytes, ms: Math.round(performance.now() - started) };
+        const seconds = (performance.now() - started) / 1000;
+        persistFigures.lastSnapshotAt = Date.now() / 1000;
+        persistFigures.lastSnapshotSeconds = seconds;
+        const info: SnapshotInfo = { lsn, file: path, bytes, ms: Math.round(seconds * 1000) };
         this.options.log.info('snapshot written', { ...info });
         return info;
       });

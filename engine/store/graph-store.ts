@@ -63,6 +63,14 @@ export interface StoreStats {
   indexEntries: number;
 }
 
+export interface StoreFigures {
+  readonly nodes: number;
+  readonly nodesByType: ReadonlyMap<string, number>;
+  readonly edgesByPredicate: ReadonlyMap<string, number>;
+  readonly indexEntries: readonly { readonly predicate: string; readonly kind: string; readonly entries: number }[];
+  readonly arenaBytes: number;
+}
+
 /** A log larger than this (in slots, 8 bytes each) is not kept for the next transaction. */
 const SPARE_LOG_MAX_SLOTS = 1 << 20;
 
@@ -386,6 +394,21 @@ export class GraphStore implements ColumnContext {
     }
     for (const col of this.edgeCols.values()) edges += col.size;
     return { nodes: this.liveCount, scalarValues, edges, indexEntries };
+  }
+
+  /** Per-type node counts, per-predicate edge counts and index entries, string arena bytes (a walk: GET /metrics only). */
+  figures(): StoreFigures {
+    const nodesByType = new Map<string, number>();
+    for (const [name, members] of this.typeMembers) nodesByType.set(name, members.size);
+    const edgesByPredicate = new Map<string, number>();
+    for (const [predicate, col] of this.edgeCols) edgesByPredicate.set(predicate, col.size);
+    const indexEntries: { predicate: string; kind: string; entries: number }[] = [];
+    let arenaBytes = 0;
+    for (const [predicate, col] of this.scalarCols) {
+      for (const kind of col.indexKinds()) indexEntries.push({ predicate, kind, entries: col.index(kind)?.entryCount ?? 0 });
+      arenaBytes += col.arenaBytes;
+    }
+    return { nodes: this.liveCount, nodesByType, edgesByPredicate, indexEntries, arenaBytes };
   }
 
   private setTypeSet(id: number, next: number): void {

@@ -190,6 +190,11 @@ export class ScalarColumnImpl implements ScalarColumn {
     return [...this.indexes.keys()];
   }
 
+  /** Bytes of the string arena (0 when the column keeps no strings). */
+  get arenaBytes(): number {
+    return this.strings?.bytes ?? 0;
+  }
+
   /** Detaches an index (rollback of ensureIndex). */
   dropIndex(kind: IndexKindName): void {
     this.indexes.delete(kind);

@@ -47,6 +47,13 @@ export class StringArena {
    */
   private meta = new Int32Array(0);
 
+  /** Bytes held: the blocks plus the per-id table. */
+  get bytes(): number {
+    let bytes = this.meta.byteLength;
+    for (const block of this.blocks) bytes += block.length;
+    return bytes;
+  }
+
   get(id: number): string | undefined {
     const n = this.meta[2 * id + 1];
     if (n === undefined || n === 0) return undefined;

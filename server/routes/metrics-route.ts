@@ -4,17 +4,17 @@ import { createMetrics, metricsContentType } from '../metrics.js';
 import { refusals } from '../responses.js';
 import { answering, type Route } from './route.js';
 import type { Registry } from 'prom-client';
-import type { Engine } from '../../engine/index.js';
+import type { RequestFigures } from '../request-figures.js';
 
-/** One registry per engine (a process serves one; tests may start several in one process). */
-const registries = new WeakMap<Engine, Registry>();
+/** One registry per server (a process runs one; tests may start several in one process). */
+const registries = new WeakMap<RequestFigures, Registry>();
 
 export const metricsRoute: Route = {
   scope: 'admin',
   handle: answering(async (exchange, _mode, context) => {
     if (exchange.request.method !== 'GET') throw refusals.invalidMethod();
-    let registry = registries.get(context.engine);
-    if (registry === undefined) registries.set(context.engine, (registry = createMetrics(context.engine)));
+    let registry = registries.get(context.figures);
+    if (registry === undefined) registries.set(context.figures, (registry = createMetrics(context.engine, context.figures)));
     return { status: 200, contentType: metricsContentType, body: await registry.metrics() };
   }),
 };

@@ -7,6 +7,7 @@ import type { Reply } from '../http-types.js';
 import type { Logger } from '../log.js';
 import type { ResponseMode } from '../negotiate.js';
 import type { Scope } from '../auth.js';
+import type { RequestFigures } from '../request-figures.js';
 
 export interface RouteContext {
   readonly engine: Engine;
@@ -16,6 +17,8 @@ export interface RouteContext {
   readonly address: () => string;
   /** What /admin's GraphQL API asks of the process (log level, export files, shutdown). */
   readonly admin: AdminHost;
+  /** Per-request figures for /metrics (request-figures.ts). */
+  readonly figures: RequestFigures;
 }
 
 /** A route's answer: the reply, or a promise of it. */

@@ -9,7 +9,7 @@ import { loadConfig } from '../../../server/config.js';
 import { Exchange } from '../../../server/exchange.js';
 import type { ResponseSink } from '../../../server/http-types.js';
 import { createLogger } from '../../../server/log.js';
-import { Router } from '../../../server/router.js';
+import { createRequestFigures, Router } from '../../../server/router.js';
 
 interface FakeSink extends ResponseSink {
   readonly events: string[];
@@ -50,7 +50,7 @@ async function router(): Promise<Router> {
   const log = createLogger('error');
   const address = (): string => '127.0.0.1:0';
   const admin = createAdminHost({ engine, dataDir: '', log, address, shutdown: () => undefined });
-  return new Router({ engine, config: loaded.config, log, address, admin });
+  return new Router({ engine, config: loaded.config, log, address, admin, figures: createRequestFigures(true) });
 }
 
 const post = { method: 'POST', path: '/graphql', query: '', headers: { 'content-type': 'application/json' } };
