@@ -94,15 +94,15 @@ export function sendCall(call: OutboundCall, limits: CallLimits): Promise<CallOu
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) !== 0) {
     const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-    if (isSelfAddress(limits.self, host, port)) return Promise.resolve({ ok: false, error: `${call.method} "${url.origin}${url.pathname}": ${SELF_DENIED}` });
+    if (isSelfAddress(limits.self, host, port)) return Promise.resolve({ ok: false, error: `${goOp(call.method)} "${url.origin}${url.pathname}": ${SELF_DENIED}` });
     if (limits.denyPrivate && isPrivateAddress(host)) {
-      return Promise.resolve({ ok: false, error: `${call.method} "${url.origin}${url.pathname}": destination address not allowed` });
+      return Promise.resolve({ ok: false, error: `${goOp(call.method)} "${url.origin}${url.pathname}": destination address not allowed` });
     }
   }
   const headers: Record<string, string> = { 'user-agent': userAgent, 'accept-encoding': 'identity' };
   for (const [name, value] of call.headers) headers[name] = value;
   return new Promise<CallOutcome>((resolve) => {
-    const tooLarge = (): CallOutcome => ({ ok: false, error: `${call.method} ${url.origin}${url.pathname}: response body larger than ${limits.maxResponseBytes} bytes` });
+    const tooLarge = (): CallOutcome => ({ ok: false, error: `${goOp(call.method)} "${url.origin}${url.pathname}": response body larger than ${limits.maxResponseBytes} bytes` });
     let settled = false;
     let timedOut = false;
     let abort: ((reason?: Error) => void) | undefined;
@@ -176,13 +176,18 @@ function declaredLength(rawHeaders: readonly (Buffer | string)[] | null): number
 /** Go's text for a call past its deadline (the end of every timed-out call's error). */
 const deadlineExceeded = 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)';
 
+/** The method as Go's url.Error names the operation: `Post "…": …` (first letter upper, the rest lower). */
+function goOp(method: string): string {
+  return method.charAt(0) + method.slice(1).toLowerCase();
+}
+
 /** Whether a failed call ran out of time (GET /metrics counts these apart). */
 export function timedOut(outcome: CallOutcome): boolean {
   return !outcome.ok && outcome.error.endsWith(deadlineExceeded);
 }
 
 function describe(error: unknown, call: OutboundCall, url: URL, timedOut: boolean): string {
-  const where = `${call.method} "${url.origin}${url.pathname}"`;
+  const where = `${goOp(call.method)} "${url.origin}${url.pathname}"`;
   if (timedOut) return `${where}: ${deadlineExceeded}`;
   const denied = error instanceof DeniedAddressError ? error : error instanceof Error && error.cause instanceof DeniedAddressError ? error.cause : undefined;
   if (denied !== undefined) return `${where}: ${denied.detail}`;

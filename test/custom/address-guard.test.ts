@@ -12,7 +12,7 @@ let deny: Rig;
 let open: Rig;
 
 const failed = (url: string, detail: string, field: string): string =>
-  `Evaluation of custom field failed because external request returned an error: POST "${url}": ${detail} for field: ${field} within type: Item.`;
+  `Evaluation of custom field failed because external request returned an error: Post "${url}": ${detail} for field: ${field} within type: Item.`;
 
 beforeAll(async () => {
   [deny, open] = await Promise.all([startRig(['--custom-deny-private', '--custom-timeout-ms', '2000']), startRig(['--custom-timeout-ms', '2000'])]);
@@ -100,7 +100,7 @@ describe("calls to the service's own address and port", () => {
     expect(answer).toEqual({
       errors: [
         {
-          message: `resolving updateGQLSchema failed because input:2: Type Query; Field remote: inside graphql in @custom directive, POST "http://localhost:${port}/admin": destination address not allowed: it is this service's own address and port\n (Locations: [{Line: 3, Column: 4}])`,
+          message: `resolving updateGQLSchema failed because input:2: Type Query; Field remote: inside graphql in @custom directive, Post "http://localhost:${port}/admin": destination address not allowed: it is this service's own address and port\n (Locations: [{Line: 3, Column: 4}])`,
           extensions: { code: 'Error' },
         },
       ],

@@ -67,7 +67,7 @@ describe('faulty upstreams', () => {
     const answer = await one(rig, 'hang');
     expect(Date.now() - started).toBeLessThan(5_000);
     expectSiblings(answer, 'hang');
-    expectFieldErrors(answer, 'hang', `external request returned an error: POST "${rig.mock.url}/fault/hang": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`);
+    expectFieldErrors(answer, 'hang', `external request returned an error: Post "${rig.mock.url}/fault/hang": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`);
     await new Promise((r) => setTimeout(r, 200));
     expect(rig.mock.hanging()).toBe(0);
   });
@@ -91,7 +91,7 @@ describe('faulty upstreams', () => {
     // BATCH: one call for both items, so one error, placed at the first.
     expect(answer.errors).toEqual([
       {
-        message: failedField(`external request returned an error: POST ${rig.mock.url}/fault/huge: response body larger than 1048576 bytes`, 'huge'),
+        message: failedField(`external request returned an error: Post "${rig.mock.url}/fault/huge": response body larger than 1048576 bytes`, 'huge'),
         locations: [{ line: 1, column: 30 }],
         path: ['queryItem', 0, 'huge'],
       },
@@ -142,7 +142,7 @@ describe('faulty upstreams', () => {
     expect(items.every((i) => i['good'] === null && i['viaName'] === null)).toBe(true);
     const port = new URL(deny.mock.url).port;
     const refused = (host: string, field: string, column: number, index: number): unknown => ({
-      message: failedField(`external request returned an error: POST "http://${host}:${port}/userName": destination address not allowed`, field),
+      message: failedField(`external request returned an error: Post "http://${host}:${port}/userName": destination address not allowed`, field),
       locations: [{ line: 1, column }],
       path: ['queryItem', index, field],
     });

@@ -118,7 +118,7 @@ type Author { id: ID! name: String posts: Post! @custom(http: { url: "${rig.mock
     [
       'unreachable endpoint',
       () => rootSchema('/validcountry', 'getCountry(id: ID!): Country!', countryQuery, 'type Country @remote { code: String name: String }').replace(rig.mock.url, 'http://127.0.0.1:1'),
-      `${prefix('getCountry')}POST "http://127.0.0.1:1/validcountry": dial tcp 127.0.0.1:1: connect: connection refused`,
+      `${prefix('getCountry')}Post "http://127.0.0.1:1/validcountry": dial tcp 127.0.0.1:1: connect: connection refused`,
     ],
   ];
   for (const [name, sdl, message] of cases) {

@@ -65,7 +65,7 @@ describe('GET /metrics after a workload', () => {
     await ok('{ queryItem(filter: { name: { allofterms: "apple" } }, order: { asc: code }) { code owner { name } } }', { data: { queryItem: [{ code: 'a', owner: { name: 'ann' } }, { code: 'b', owner: null }] } });
     await ok('{ shout }', { data: { shout: 'HI' } });
     const slow = (await postGraphql(server.url, { query: '{ slow }' })).json() as { errors: { message: string }[] };
-    expect(slow.errors.map((e) => e.message)).toEqual([`Evaluation of custom field failed because external request returned an error: GET "http://127.0.0.1:${(upstream.address() as { port: number }).port}/slow": context deadline exceeded (Client.Timeout exceeded while awaiting headers) for field: slow within type: Query.`]);
+    expect(slow.errors.map((e) => e.message)).toEqual([`Evaluation of custom field failed because external request returned an error: Get "http://127.0.0.1:${(upstream.address() as { port: number }).port}/slow": context deadline exceeded (Client.Timeout exceeded while awaiting headers) for field: slow within type: Query.`]);
     const unknownField = await postGraphql(server.url, { query: '{ nope }' });
     expect(unknownField.json()).toEqual({ errors: [{ message: 'Cannot query field "nope" on type "Query".', locations: [{ line: 1, column: 3 }] }] });
     const notFound = await send(`${server.url}/nowhere`);
