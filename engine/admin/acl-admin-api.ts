@@ -137,6 +137,17 @@ export function withAcl(root: Record<string, unknown>, acl: Acl, headers: Readon
       if (names.length === 0) throw new AdminError('resetPassword', "Failed to reset password, user doesn't exist");
       return { userId: input.userId, message: 'Reset password is successful', namespace: input.namespace };
     },
+    // Dgraph's multi-tenancy: one namespace here, so addNamespace always fails (in the wrapping of
+    // CreateNamespaceInternal) and deleteNamespace gets Dgraph's own refusals for 0 and for a missing one.
+    addNamespace: async () => {
+      const refused = superAdminRefusal(await check());
+      throw new AdminError('addNamespace', refused ?? 'Creating namespace, got error:: this service has one namespace, 0');
+    },
+    deleteNamespace: async ({ input }: { input: { namespaceId: number } }) => {
+      const refused = superAdminRefusal(await check());
+      const missing = input.namespaceId === 0 ? 'Cannot delete default namespace' : `error deleting non-existing namespace 0x${input.namespaceId.toString(16)}`;
+      throw new AdminError('deleteNamespace', refused ?? missing);
+    },
     deleteUser: async ({ filter }: { filter: NameFilter }) => {
       const view = sees(await writer('deleteUser', ['_STAR_ALL']));
       return { msg: 'Deleted', numUids: await changing('deleteUser', () => acl.deleteUsers((u) => view.seesUser(u) && matches(u, filter))) };

@@ -363,6 +363,23 @@ const aclSdl = /* GraphQL */ `
     any user in any namespace.
     """
     resetPassword(input: ResetPasswordInput!): ResetPasswordPayload
+    "Add a new namespace (refused here: this service has one namespace, 0)."
+    addNamespace(input: AddNamespaceInput): NamespacePayload
+    "Delete a namespace (refused here: namespace 0 cannot be deleted and no other exists)."
+    deleteNamespace(input: DeleteNamespaceInput!): NamespacePayload
+  }
+
+  input AddNamespaceInput {
+    password: String
+  }
+
+  input DeleteNamespaceInput {
+    namespaceId: Int!
+  }
+
+  type NamespacePayload {
+    namespaceId: UInt64
+    message: String
   }
 
   input ResetPasswordInput {

@@ -400,6 +400,21 @@ describe('ACL on one server', () => {
     expect((await jwtVerify(bob.accessJWT, key)).payload).toMatchObject({ userid: 'bob', groups: ['qa'] });
   });
 
+  it('addNamespace and deleteNamespace: guardians of the galaxy only; one namespace here, so Dgraph\'s refusals', async () => {
+    const failed = (field: string, reason: string): unknown => ({ errors: [{ message: `resolving ${field} failed because ${reason}`, locations: [{ line: 1, column: 12 }] }], data: { [field]: null } });
+    const add = 'mutation { addNamespace(input: {password: "secret1"}) { namespaceId message } }';
+    const del = (id: number): string => `mutation { deleteNamespace(input: {namespaceId: ${id}}) { namespaceId message } }`;
+    expect(await admin(add)).toEqual(failed('addNamespace', 'Authorize guardian of the galaxy, extracting jwt token, error:: extracting namespace from JWT no accessJwt available'));
+    const alice = await login(server.url, 'alice', 'alicepass');
+    expect(await admin(del(1), alice.accessJWT)).toEqual(
+      failed('deleteNamespace', "rpc error: code = PermissionDenied desc = AuthSuperAdmin: failed to authorize guardians. Only guardians are allowed access. User 'alice' is not a member of guardians group."),
+    );
+    expect(await admin(add, groot.accessJWT)).toEqual(failed('addNamespace', 'Creating namespace, got error:: this service has one namespace, 0'));
+    expect(await admin(del(0), groot.accessJWT)).toEqual(failed('deleteNamespace', 'Cannot delete default namespace'));
+    expect(await admin(del(26), groot.accessJWT)).toEqual(failed('deleteNamespace', 'error deleting non-existing namespace 0x1a'));
+    expect(await admin('{ state { namespaces } }', groot.accessJWT)).toEqual({ data: { state: { namespaces: [0] } } });
+  });
+
   it('deleteUser and deleteGroup answer Dgraph\'s payload; the deleted cannot log in', async () => {
     expect(await asGroot('mutation { deleteUser(filter: {name: {eq: "bob"}}) { msg numUids } }')).toEqual({ data: { deleteUser: { msg: 'Deleted', numUids: 1 } } });
     expect(await admin('mutation { login(userId: "bob", password: "bobpass2") { response { accessJWT } } }')).toEqual(refusedLogin);
