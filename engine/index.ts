@@ -186,7 +186,6 @@ export class Engine {
     const state = this.#schema.state;
     let requestId: string | undefined;
     try {
-      this.lastOperation = 0;
       const prepared = state.preparer.prepare(request);
       if (!prepared.ok) return { kind: prepared.kind, body: serializeResponse({ errors: prepared.errors }) };
       this.lastOperation = operationNumbers[prepared.prepared.operation.operation];
@@ -321,7 +320,7 @@ export class Engine {
     return this.#subscriptions.figures;
   }
 
-  /** Store sizes (a walk), log records since the last snapshot, the custom-call worker pool: for /metrics when scraped. */
+  /** For /metrics when scraped: store sizes (a walk), log records since the last snapshot, the custom-call worker pool. */
   storeFigures(): StoreFigures {
     return this.#graph.store.figures();
   }

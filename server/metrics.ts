@@ -60,7 +60,7 @@ export function createMetrics(engine: Engine, figures: RequestFigures): Registry
   collectDefaultMetrics({ register: registry });
   new Counter({
     name: 'graphdb_requests_total',
-    help: 'HTTP requests by route, GraphQL operation type and outcome (ok: status below 400; error: 400; refused: other 4xx; failed: 5xx; aborted: the client left)',
+    help: 'HTTP requests by route, GraphQL operation type and outcome (ok: status below 400; error: the answer carries GraphQL errors, whatever its status; refused: other 4xx; failed: 5xx; aborted: the client left)',
     labelNames: ['route', 'operation', 'outcome'] as const,
     registers: [registry],
     collect() {
@@ -109,48 +109,11 @@ export function createMetrics(engine: Engine, figures: RequestFigures): Registry
       }
     },
   });
-  new Gauge({
-    name: 'graphdb_ws_connections',
-    help: 'Open WebSocket connections (GraphQL subscriptions)',
-    registers: [registry],
-    collect() {
-      this.set(socketFigures().connections);
-    },
-  });
-  new Gauge({
-    name: 'graphdb_subscriptions',
-    help: 'Live subscriptions over all WebSocket connections',
-    registers: [registry],
-    collect() {
-      this.set(socketFigures().subscriptions);
-    },
-  });
-  new Gauge({
-    name: 'graphdb_subscription_groups',
-    help: 'Groups of live subscriptions alike in document, variables and token (each evaluated once per commit that concerns it)',
-    registers: [registry],
-    collect() {
-      this.set(engine.subscriptionFigures.groups);
-    },
-  });
-  new Counter({
-    name: 'graphdb_subscription_evaluations_total',
-    help: 'Runs of a subscription group (first answers, and again after each commit that wrote a predicate or type it reads)',
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(engine.subscriptionFigures.evaluations);
-    },
-  });
-  new Counter({
-    name: 'graphdb_subscription_answers_total',
-    help: 'Changed subscription answers handed to subscribers after commits',
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(engine.subscriptionFigures.answers);
-    },
-  });
+  gauge(registry, 'graphdb_ws_connections', 'Open WebSocket connections (GraphQL subscriptions)', () => socketFigures().connections);
+  gauge(registry, 'graphdb_subscriptions', 'Live subscriptions over all WebSocket connections', () => socketFigures().subscriptions);
+  gauge(registry, 'graphdb_subscription_groups', 'Groups of live subscriptions alike in document, variables and token (each evaluated once per commit that concerns it)', () => engine.subscriptionFigures.groups);
+  counter(registry, 'graphdb_subscription_evaluations_total', 'Runs of a subscription group (first answers, and again after each commit that wrote a predicate or type it reads)', () => engine.subscriptionFigures.evaluations);
+  counter(registry, 'graphdb_subscription_answers_total', 'Changed subscription answers handed to subscribers after commits', () => engine.subscriptionFigures.answers);
   new Gauge({
     name: 'graphdb_subscription_fanout_seconds',
     help: "Over the last 1,024 changed answers: from the commit to the answer handed to the group's last subscriber, by quantile",
@@ -163,22 +126,14 @@ export function createMetrics(engine: Engine, figures: RequestFigures): Registry
       for (const q of fanOutQuantiles) this.set({ quantile: String(q) }, (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number) / 1000);
     },
   });
-  new Counter({
-    name: 'graphdb_ws_slow_clients_closed_total',
-    help: 'WebSocket clients disconnected for leaving more than --ws-max-backpressure-bytes unread',
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(socketFigures().slowClientsClosed);
-    },
-  });
+  counter(registry, 'graphdb_ws_slow_clients_closed_total', 'WebSocket clients disconnected for leaving more than --ws-max-backpressure-bytes unread', () => socketFigures().slowClientsClosed);
   return registry;
 }
 
 /** Sizes from one walk of the store per scrape. */
 function storeMetrics(registry: Registry, engine: Engine): void {
   // Registration order is collect order: graphdb_nodes walks first, the rest read its result.
-  let figures: StoreFigures = { nodes: 0, nodesByType: new Map(), edgesByPredicate: new Map(), indexEntries: [], arenaBytes: 0 };
+  let figures: StoreFigures = { nodesByType: new Map(), edgesByPredicate: new Map(), indexEntries: [], arenaBytes: 0 };
   new Gauge({
     name: 'graphdb_nodes',
     help: 'Live nodes, by type (a node of several types counts in each)',

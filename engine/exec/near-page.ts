@@ -82,9 +82,8 @@ export function nearCellPage(ctx: ExecContext, plan: FilterPlan, order: OrderPla
   return merged.ids;
 }
 
-/** The cell's least key, read again after a write to the column. */
+/** The least key of a cell whose order is not kept for this version, read again after a write to the column. */
 function least(cell: GeoCell, k: CellKeys, keyOf: (id: number) => number, version: number): number {
-  if (k.orderVersion === version) return k.keys[0] as number;
   if (k.leastVersion !== version) {
     let least = Infinity;
     for (let i = 0; i < cell.ids.length; i++) {

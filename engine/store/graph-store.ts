@@ -64,7 +64,6 @@ export interface StoreStats {
 }
 
 export interface StoreFigures {
-  readonly nodes: number;
   readonly nodesByType: ReadonlyMap<string, number>;
   readonly edgesByPredicate: ReadonlyMap<string, number>;
   readonly indexEntries: readonly { readonly predicate: string; readonly kind: string; readonly entries: number }[];
@@ -408,7 +407,7 @@ export class GraphStore implements ColumnContext {
       for (const kind of col.indexKinds()) indexEntries.push({ predicate, kind, entries: col.index(kind)?.entryCount ?? 0 });
       arenaBytes += col.arenaBytes;
     }
-    return { nodes: this.liveCount, nodesByType, edgesByPredicate, indexEntries, arenaBytes };
+    return { nodesByType, edgesByPredicate, indexEntries, arenaBytes };
   }
 
   private setTypeSet(id: number, next: number): void {
