@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { parseOptions, type SuiteOptions } from './cli-options.js';
 import { generateDataset, writeDataset } from './data/dataset.js';
 import { contenders } from './load/contenders.js';
-import { runContender } from './load/load-suite.js';
+import { runGroup } from './load/load-suite.js';
 import { wrkAvailable } from './load/wrk-run.js';
 import { loadCore, pinnedCommand, pinSelf, type PinResult } from './load/pin.js';
 import { startUpstream } from './upstream/upstream-client.js';
@@ -55,13 +55,19 @@ async function main(options: SuiteOptions): Promise<void> {
       latencyRuns: (name: string) => !options.quick || name === 'service',
     };
     try {
-      for (const spec of chosen) {
+      // The ceiling and the service side by side (their runs of each shape interleaved), then each peer alone.
+      const paired = chosen.filter((c) => c.name === 'ceiling' || c.name === 'service');
+      const groups = [...(paired.length > 0 ? [paired] : []), ...chosen.filter((c) => !paired.includes(c)).map((c) => [c])];
+      for (const group of groups) {
         try {
-          records.push(...(await runContender(spec, ctx)));
+          const result = await runGroup(group, ctx);
+          records.push(...result.records);
+          failures.push(...result.failures);
+          for (const f of result.failures) log(`${f.contender} FAILED: ${f.error}`);
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
-          failures.push({ contender: spec.name, error: message });
-          log(`${spec.name} FAILED: ${message}`);
+          for (const spec of group) failures.push({ contender: spec.name, error: message });
+          log(`${group.map((s) => s.name).join(' + ')} FAILED: ${message}`);
         }
       }
     } finally {
