@@ -36,14 +36,6 @@ export interface Dataset {
   readonly posts: readonly PostRecord[];
 }
 
-/**
- * Empties `data.posts` in place, for a process that no longer needs the records (the engine micro once
- * its shapes are checked and their variants drawn): 1M of them are ~1 GB of JS heap.
- */
-export function dropPostRecords(data: Dataset): void {
-  (data.posts as PostRecord[]).length = 0;
-}
-
 export interface DatasetSize {
   readonly posts: number;
   readonly authors: number;

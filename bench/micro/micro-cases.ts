@@ -3,7 +3,7 @@
 
 import type { Engine } from '../../engine/index.js';
 import { serializeResponse } from '../../engine/exec/serialize-response.js';
-import { dropPostRecords, type Dataset } from '../data/dataset.js';
+import type { Dataset } from '../data/dataset.js';
 import { checkedVariants, idPool } from '../matrix/varied-shape.js';
 import { buildScenarios, type ContenderIds } from '../scenarios.js';
 import { run } from './engine-fixture.js';
@@ -32,32 +32,22 @@ export function scenarioNames(data: Dataset): string[] {
 /**
  * The shape requests through the facade, on an engine holding `data`; `checks` variants of each are
  * checked first (the scan over 1M posts is slow, so fewer there). Writes come last: they change data.
- * Once every shape is checked and its variants' variables drawn, the data set's post records are
- * dropped (`dropPostRecords`): the engine holds the data then, and at 1M those records are ~1 GB of
- * JS objects that V8's major GC would otherwise keep marking during the timing (heap 2.07 GB with
- * them, 0.99 GB without), which the engine's own figures would pay for.
  */
 export async function scenarioCases(engine: Engine, data: Dataset, options: TimingOptions, only: readonly string[] | null): Promise<MicroResult[]> {
   const contenderIds = await ids(engine, data);
   const checks = data.posts.length > 200_000 ? 3 : checkedVariants;
-  const nodes = data.posts.length + data.authors.length;
-  const tag = `micro-${data.posts.length}`;
-  const cases: { name: string; op: (i: number) => Promise<string> }[] = [];
+  const results: MicroResult[] = [];
   for (const scenario of buildScenarios(data)) {
     if (only !== null && !only.includes(scenario.name)) continue;
+    const tag = `micro-${data.posts.length}`;
     for (let n = 0; n < (scenario.numbered !== undefined ? 1 : Math.min(checks, scenario.variants)); n++) {
       const body = await run(engine, scenario.document, scenario.variables(contenderIds, n, `${tag}-check`));
       const wrong = scenario.check((JSON.parse(body) as { data: unknown }).data, contenderIds, n, `${tag}-check`);
       if (wrong !== null) throw new Error(`micro ${scenario.name} at ${data.posts.length} posts answers request ${n} wrongly: ${wrong}`);
     }
-    // Request i sends variant i % variants (a numbered shape, add, makes each request's input unique from the authors alone).
-    const drawn = scenario.numbered === undefined ? Array.from({ length: scenario.variants }, (_, i) => scenario.variables(contenderIds, i, tag)) : undefined;
-    const op = drawn === undefined ? (i: number) => run(engine, scenario.document, scenario.variables(contenderIds, i, tag)) : (i: number) => run(engine, scenario.document, drawn[i % drawn.length] as Record<string, unknown>);
-    cases.push({ name: scenario.name, op });
+    const timing = await timeAsync((i) => run(engine, scenario.document, scenario.variables(contenderIds, i, tag)), options);
+    results.push(result(scenario.name, data, timing));
   }
-  dropPostRecords(data);
-  const results: MicroResult[] = [];
-  for (const c of cases) results.push(result(c.name, nodes, await timeAsync(c.op, options)));
   return results;
 }
 
@@ -68,7 +58,6 @@ export async function fixedCases(engine: Engine, data: Dataset, options: TimingO
   const list = scenarios.find((s) => s.name === 'filtered-list');
   if (getById === undefined || list === undefined) return [];
   const contenderIds = await ids(engine, data);
-  const nodes = data.posts.length + data.authors.length;
   const variables = getById.variables(contenderIds, 0, '');
   const hit = await timeAsync(() => run(engine, getById.document, variables), options);
   // A new alias makes a new document text each time: parse + validate + plan on every request.
@@ -77,13 +66,13 @@ export async function fixedCases(engine: Engine, data: Dataset, options: TimingO
   const writer = timeSync(() => serializeResponse({ data: answer }), options);
   const stringify = timeSync(() => JSON.stringify({ data: answer }), options);
   return [
-    result('document cache hit (get by id, one body)', nodes, hit),
-    result('document cache miss (new text each time)', nodes, miss),
-    result('serialize 10-item answer (general-path writer)', nodes, writer),
-    result('serialize 10-item answer (JSON.stringify)', nodes, stringify),
+    result('document cache hit (get by id, one body)', data, hit),
+    result('document cache miss (new text each time)', data, miss),
+    result('serialize 10-item answer (general-path writer)', data, writer),
+    result('serialize 10-item answer (JSON.stringify)', data, stringify),
   ];
 }
 
-function result(name: string, nodes: number, timing: Timing): MicroResult {
-  return { name, nodes, usPerOp: timing.usPerOp, opsPerRound: timing.opsPerRound, rounds: timing.rounds };
+function result(name: string, data: Dataset, timing: Timing): MicroResult {
+  return { name, nodes: data.posts.length + data.authors.length, usPerOp: timing.usPerOp, opsPerRound: timing.opsPerRound, rounds: timing.rounds };
 }

@@ -51,9 +51,8 @@ for (const posts of scales) {
   const started = process.hrtime.bigint();
   const engine = await loadedEngine(data);
   loadSeconds[String(posts)] = Number(process.hrtime.bigint() - started) / 1e9;
-  // The size-independent cases first: the shape cases drop the data set's post records once drawn.
-  if (posts === scales[0]) results.push(...(await fixedCases(engine, data, options)), ...(only === null ? await authRuleCases(posts, options.rounds) : []));
   results.push(...(await scenarioCases(engine, data, options, only)));
+  if (posts === scales[0]) results.push(...(await fixedCases(engine, data, options)), ...(only === null ? await authRuleCases(posts, options.rounds) : []));
   await engine.close();
   console.error(`micro: ${posts} posts done (load ${loadSeconds[String(posts)]?.toFixed(1)} s)`);
 }
