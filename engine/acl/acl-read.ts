@@ -5,6 +5,7 @@
 // - a root whose function reads an unreadable predicate is removed: nothing is found (a `query<T>`
 //   filtered by one eq leaf alone, similarity roots); `type(T)` names no predicate (Dgraph's parser
 //   gives it no attribute), so READ on dgraph.type is never needed to find nodes;
+//   without it an interface or union result has no concrete type (exec/read-objects.ts completes it untyped);
 // - a field on an unreadable predicate is absent from the result (GraphQL completes it as null);
 // - an order on one is dropped, and so is a filter leaf reading one. Dgraph removes the leaf from its
 //   parent's children (its AND/NOT special case compares upper-case names the parser never makes), and

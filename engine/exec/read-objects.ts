@@ -2,7 +2,7 @@
 // a missing non-null field is an error that nulls the nearest nullable parent (REFERENCE §7).
 
 import { getNullableType, isListType, isNonNullType, type GraphQLOutputType } from 'graphql';
-import type { FieldPlan, SelectionPlan } from '../plan/selection-plan.js';
+import type { FieldPlan, SelectionPlan, UntypedFieldPlan } from '../plan/selection-plan.js';
 import type { FieldModel, TypeModel } from '../schema/model.js';
 import type { ScalarValue } from '../indexes/value-index.js';
 import { GraphStore } from '../store/graph-store.js';
@@ -60,18 +60,23 @@ export function readObject(
   const type = concreteTypeOf(ctx, id, declared);
   if (type === undefined) return null;
   const result: Record<string, unknown> = {};
-  const plans = selection.forType(type.name);
+  // Without READ on dgraph.type Dgraph cannot tell an abstract result's concrete type (selection-plan.ts `untyped`):
+  // each field is then read as the type it was written on.
+  const untyped = declared.kind !== 'object' && ctx.acl !== undefined && !ctx.acl.reads('dgraph.type');
+  const plans = untyped ? selection.untyped(declared.name) : selection.forType(type.name);
+  const ownerOf = untyped ? (plan: FieldPlan): TypeModel => ctx.model.types.get((plan as UntypedFieldPlan).on) ?? type : (): TypeModel => type;
   ctx.budget.object(plans.length);
   for (const plan of plans) {
     if (!ctx.isIncluded(plan)) continue;
     ctx.touched++;
     const fieldPath = pathOf(path, plan.responseName);
+    const owner = ownerOf(plan);
     let value: Completed;
     try {
-      value = resolveField(ctx, id, type, plan, fieldPath, cascade);
+      value = resolveField(ctx, id, owner, plan, fieldPath, cascade);
       if (value === CASCADED) value = null;
       if (value === DEFERRED) {
-        ctx.customSlots.push({ parentId: id, parentType: type.name, plan, target: result, path: fieldPath });
+        ctx.customSlots.push({ parentId: id, parentType: owner.name, plan, target: result, path: fieldPath });
         result[plan.responseName] = null;
         continue;
       }
@@ -88,14 +93,16 @@ export function readObject(
     }
     result[plan.responseName] = value;
   }
-  if (cascade !== undefined && !passesCascade(cascade, result, ctx.acl === undefined ? plans : readablePlans(ctx, type, plans), (name) => hasStoredValue(ctx, id, type, name))) return CASCADED;
-  return result;
+  if (cascade === undefined) return result;
+  // (`stored` is asked only of listed fields the selection lacks: those are the node's own type's.)
+  const checked = ctx.acl === undefined ? plans : readablePlans(ctx, ownerOf, plans);
+  return passesCascade(cascade, result, checked, (name) => hasStoredValue(ctx, id, type, name)) ? result : CASCADED;
 }
 
 /** Under ACL, `@cascade` checks only the fields left in Dgraph's pruned query (the readable ones). */
-function readablePlans(ctx: ExecContext, type: TypeModel, plans: readonly FieldPlan[]): readonly FieldPlan[] {
+function readablePlans(ctx: ExecContext, ownerOf: (plan: FieldPlan) => TypeModel, plans: readonly FieldPlan[]): readonly FieldPlan[] {
   return plans.filter((plan) => {
-    const field = type.fields.get(plan.fieldName);
+    const field = ownerOf(plan).fields.get(plan.fieldName);
     return field === undefined || ctx.acl?.reads(field.predicate) !== false;
   });
 }

@@ -7,6 +7,8 @@ import { Kind, print, type DirectiveNode, type FieldNode, type FragmentDefinitio
 
 export interface FieldGroup {
   readonly nodes: FieldNode[];
+  /** The type condition of the fragment the first occurrence was written in (undefined: none, the selection's own type). */
+  readonly on: string | undefined;
   /** `@skip`/`@include` directives per occurrence (inherited from enclosing fragments included). */
   readonly conditions: (readonly DirectiveNode[])[];
 }
@@ -21,6 +23,7 @@ interface Frame {
   readonly selections: readonly SelectionNode[];
   index: number;
   readonly inherited: readonly DirectiveNode[];
+  readonly on: string | undefined;
 }
 
 /**
@@ -37,7 +40,7 @@ export function collectFields(
   const entered = new Set<string>();
   let visited = 0;
   const stack: Frame[] = [];
-  for (let s = sets.length - 1; s >= 0; s--) stack.push({ selections: (sets[s] as SelectionSetNode).selections, index: 0, inherited: [] });
+  for (let s = sets.length - 1; s >= 0; s--) stack.push({ selections: (sets[s] as SelectionSetNode).selections, index: 0, inherited: [], on: undefined });
   while (stack.length > 0) {
     const frame = stack[stack.length - 1] as Frame;
     const selection = frame.selections[frame.index++];
@@ -51,21 +54,21 @@ export function collectFields(
       const name = selection.alias?.value ?? selection.name.value;
       let group = groups.get(name);
       if (group === undefined) {
-        group = { nodes: [], conditions: [] };
+        group = { nodes: [], conditions: [], on: frame.on };
         groups.set(name, group);
       }
       group.nodes.push(selection);
       group.conditions.push(directives);
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       const condition = selection.typeCondition?.name.value;
-      if (condition === undefined || applies(condition)) stack.push({ selections: selection.selectionSet.selections, index: 0, inherited: directives });
+      if (condition === undefined || applies(condition)) stack.push({ selections: selection.selectionSet.selections, index: 0, inherited: directives, on: condition ?? frame.on });
     } else {
       const fragment = fragments[selection.name.value];
       if (fragment === undefined || !applies(fragment.typeCondition.name.value)) continue;
       const key = directives.length === 0 ? selection.name.value : `${selection.name.value}\u0000${directives.map(printed).join(' ')}`;
       if (entered.has(key)) continue;
       entered.add(key);
-      stack.push({ selections: fragment.selectionSet.selections, index: 0, inherited: directives });
+      stack.push({ selections: fragment.selectionSet.selections, index: 0, inherited: directives, on: fragment.typeCondition.name.value });
     }
   }
   return { groups, visited };

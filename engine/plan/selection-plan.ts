@@ -3,7 +3,7 @@
 // Built without touching data and cached per operation, so execution never walks the AST again.
 
 import { compileArguments, hasVariables, type ArgumentsTemplate } from './argument-template.js';
-import { collectFields, type CollectedFields } from './collect-fields.js';
+import { collectFields, type CollectedFields, type FieldGroup } from './collect-fields.js';
 import {
   Kind,
   visit,
@@ -11,12 +11,14 @@ import {
   type VariableNode,
   isAbstractType,
   isObjectType,
+  isInterfaceType,
   getNamedType,
   type DirectiveNode,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
   type GraphQLNamedType,
+  type GraphQLInterfaceType,
   type GraphQLObjectType,
   type GraphQLSchema,
   type SelectionSetNode,
@@ -68,14 +70,43 @@ function variablesIn(node: ValueNode): string[] {
 }
 
 /** The fields to produce for an object of a given concrete type, memoised per type. */
+/** A field of an untyped interface or union result (`SelectionPlan.untyped`). */
+export interface UntypedFieldPlan extends FieldPlan {
+  /** The type the field was written on: the abstract type itself or a fragment's type condition. */
+  readonly on: string;
+}
+
 export class SelectionPlan {
   readonly #byType = new Map<string, readonly FieldPlan[]>();
+  readonly #untyped = new Map<string, readonly UntypedFieldPlan[]>();
 
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly selectionSets: readonly SelectionSetNode[],
     private readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>,
   ) {}
+
+  /**
+   * The fields of an interface or union result whose concrete type is unknown (under ACL without READ
+   * on dgraph.type), as Dgraph completes them: every fragment's fields whatever its type condition,
+   * one per response name (the first occurrence), each with the type it was written on (`on`: where
+   * its value is read, and what `__typename` answers).
+   */
+  untyped(abstractName: string): readonly UntypedFieldPlan[] {
+    let fields = this.#untyped.get(abstractName);
+    if (fields === undefined) {
+      const abstract = this.schema.getType(abstractName);
+      if (abstract === undefined || !isAbstractType(abstract)) throw new Error(`untyped selection plan asked for non-abstract type ${abstractName}`);
+      const grouped = (collectFields(this.selectionSets, this.fragments, () => true) as CollectedFields).groups;
+      fields = [...grouped].map(([responseName, group]) => {
+        const on = group.on ?? abstractName;
+        const type = this.schema.getType(on);
+        return { ...this.#plan(responseName, group, isObjectType(type) || isInterfaceType(type) ? type : undefined), on };
+      });
+      this.#untyped.set(abstractName, fields);
+    }
+    return fields;
+  }
 
   forType(typeName: string): readonly FieldPlan[] {
     let fields = this.#byType.get(typeName);
@@ -92,28 +123,27 @@ export class SelectionPlan {
     // Bounded before execution (request/selection-bounds.ts), so no budget here.
     const grouped = (collectFields(this.selectionSets, this.fragments, (condition) => this.#applies(condition, type)) as CollectedFields).groups;
 
-    const plans: FieldPlan[] = [];
-    for (const [responseName, group] of grouped) {
-      const first = group.nodes[0] as FieldNode;
-      const fieldName = first.name.value;
-      const definition = fieldName === '__typename' ? undefined : type.getFields()[fieldName];
-      const subSets = group.nodes.flatMap((n) => (n.selectionSet === undefined ? [] : [n.selectionSet]));
-      const selection =
-        definition !== undefined && subSets.length > 0 && isComposite(getNamedType(definition.type))
-          ? new SelectionPlan(this.schema, subSets, this.fragments)
-          : undefined;
-      plans.push({
-        responseName,
-        fieldName,
-        nodes: group.nodes,
-        conditions: group.conditions,
-        unconditional: group.conditions.some((c) => c.length === 0),
-        definition,
-        selection,
-        argumentShape: argumentShapeOf(first, definition),
-      });
-    }
-    return plans;
+    return [...grouped].map(([responseName, group]) => this.#plan(responseName, group, type));
+  }
+
+  /** The plan of one response name's fields, their definition looked up on `type` (none for `__typename` or a union). */
+  #plan(responseName: string, group: FieldGroup, type: GraphQLObjectType | GraphQLInterfaceType | undefined): FieldPlan {
+    const first = group.nodes[0] as FieldNode;
+    const fieldName = first.name.value;
+    const definition = fieldName === '__typename' ? undefined : type?.getFields()[fieldName];
+    const subSets = group.nodes.flatMap((n) => (n.selectionSet === undefined ? [] : [n.selectionSet]));
+    const selection =
+      definition !== undefined && subSets.length > 0 && isComposite(getNamedType(definition.type)) ? new SelectionPlan(this.schema, subSets, this.fragments) : undefined;
+    return {
+      responseName,
+      fieldName,
+      nodes: group.nodes,
+      conditions: group.conditions,
+      unconditional: group.conditions.some((c) => c.length === 0),
+      definition,
+      selection,
+      argumentShape: argumentShapeOf(first, definition),
+    };
   }
 
   #applies(condition: string, type: GraphQLObjectType): boolean {
