@@ -41,9 +41,10 @@ export function gateGraphql(
     if (!result.ok) return onlyRemoteRoots(prepared.operation, model) ? undefined : refuse(prepared, schema, 0, rpcError('Unauthenticated', result.message));
     if (isGuardian(result.caller)) return undefined;
     // Queries and mutation payloads read what the caller's groups may read (their rules as they are now).
-    setRequestReads(request, aclReads(acl.state, result.caller.groups));
+    const reads = aclReads(acl.state, result.caller.groups);
+    setRequestReads(request, reads);
     if (prepared.operation.operation !== 'mutation' || model === undefined) return undefined;
-    return refuseWrites(acl, result.caller, prepared, schema, model, existing);
+    return refuseWrites(acl, result.caller, prepared, schema, model, existing === undefined ? undefined : (type, input) => existing(type, input, reads));
   };
   return check instanceof Promise ? check.then(decide) : decide(check);
 }

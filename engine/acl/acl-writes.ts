@@ -9,9 +9,11 @@
 import { getArgumentValues, type FieldNode, type GraphQLSchema } from 'graphql';
 import type { SchemaModel, TypeModel } from '../schema/model.js';
 import { unionReference } from '../exec/union-member.js';
+import type { AclReads } from './acl-read.js';
 
 /** Whether a nested input names an existing node by an @id value (then only the edge to it is written). */
-export type ReferencesExisting = (type: TypeModel, input: Readonly<Record<string, unknown>>) => boolean;
+/** `reads`: the caller's read view, which prunes Dgraph's existence queries as any query (exec/xid-lookup.ts existingByXid). */
+export type ReferencesExisting = (type: TypeModel, input: Readonly<Record<string, unknown>>, reads?: AclReads) => boolean;
 
 /** Predicates written by one root mutation field, or undefined when it is not a stored-type mutation. */
 export function writtenPredicates(

@@ -9,7 +9,7 @@ import { SelectionPlan, type FieldPlan } from '../plan/selection-plan.js';
 import type { PreparedOperation } from '../request/prepare-request.js';
 import type { CompiledSchema } from '../schema/compile-schema.js';
 import type { RootFieldModel, TypeModel } from '../schema/model.js';
-import { findByXid } from './xid-lookup.js';
+import { existingByXid } from './xid-lookup.js';
 import { coerceArguments, ExecContext, FieldError, pathOf, type MutationEvent, type Path } from './exec-context.js';
 import type { Graph } from './graph.js';
 import { resolveMutationRoot } from './mutation-root.js';
@@ -30,7 +30,7 @@ import { explainEdge } from '../plan/explain.js';
 import { AuthRules } from '../auth/auth-rules.js';
 import { RequestRules, RuleCache } from '../auth/rule-eval.js';
 import { restrictedReads, type RestrictedReads } from '../auth/rule-reach.js';
-import { requestReads } from '../acl/acl-read.js';
+import { requestReads, type AclReads } from '../acl/acl-read.js';
 
 /** Failed direct-JSON attempts after which an operation always takes the general path. */
 const maxDirectMisses = 4;
@@ -145,12 +145,13 @@ export class Executor {
    * Whether a nested mutation input names an existing node by one of its @id values: Dgraph's rewriting
    * then links that node and writes nothing of it (the ACL's WRITE check, acl/acl-writes.ts).
    */
-  readonly referencesExisting = (type: TypeModel, input: Readonly<Record<string, unknown>>): boolean => {
+  readonly referencesExisting = (type: TypeModel, input: Readonly<Record<string, unknown>>, reads?: AclReads): boolean => {
     const ctx = new ExecContext(this.compiled.model, this.graph, {}, this.compiled.apiSchema);
+    ctx.acl = reads;
     for (const name of type.xidFields) {
       const field = type.fields.get(name);
       const value = input[name];
-      if (field !== undefined && value !== undefined && value !== null && findByXid(ctx, type, field, value) !== undefined) return true;
+      if (field !== undefined && value !== undefined && value !== null && existingByXid(ctx, type, field, value) !== undefined) return true;
     }
     return false;
   };

@@ -12,7 +12,7 @@ import { queryIds } from './query-root.js';
 import { readList, type Completed } from './read-objects.js';
 import { toStoredValue } from './stored-values.js';
 import { XidPrecheck } from './xid-precheck.js';
-import { findByXid } from './xid-lookup.js';
+import { existingByXid } from './xid-lookup.js';
 import { unionReference } from './union-member.js';
 import { typeUniverse } from './universe.js';
 import { messages } from '../errors/messages.js';
@@ -161,7 +161,7 @@ function checkOneXidOwner(ctx: ExecContext, type: TypeModel, set: Input, occurre
     const field = type.fields.get(name);
     return field === undefined || set[name] === undefined || set[name] === null ? [] : [{ field, value: set[name] }];
   });
-  if (values.length === 0 || values.some(({ field, value }) => findByXid(ctx, type, field, value) !== undefined)) return;
+  if (values.length === 0 || values.some(({ field, value }) => existingByXid(ctx, type, field, value) !== undefined)) return;
   const text = 'only one node is allowed in the filter while updating fields with @id directive';
   throw new MutationFailed(`mutation ${occurrence.fieldName} failed because ${ctx.auth?.restricts(type.name) === true ? messages.graphqlDebug(text) : text}`);
 }

@@ -7,7 +7,7 @@ import { GraphStore } from '../store/graph-store.js';
 import { FieldError, type ExecContext } from './exec-context.js';
 import { isEdgeField } from './filter-eval.js';
 import { toStoredValue } from './stored-values.js';
-import { findByXid } from './xid-lookup.js';
+import { existenceVisible, existingByXid } from './xid-lookup.js';
 import { setPassword } from './check-password.js';
 import { sortedKeys } from '../util/sorted-keys.js';
 import type { XidPrecheck } from './xid-precheck.js';
@@ -75,7 +75,7 @@ export class NodeWriter {
       const raw = String(input[type.idField]);
       const id = GraphStore.parseUid(raw);
       if (id === undefined) throw new FieldError(messages.idNotParsed(raw));
-      if (!this.ctx.graph.store.nodeExists(id) || !this.ctx.graph.store.hasType(id, type.name)) {
+      if (!existenceVisible(this.ctx) || !this.ctx.graph.store.nodeExists(id) || !this.ctx.graph.store.hasType(id, type.name)) {
         throw new FieldError(messages.idOfOtherType(raw, type.name));
       }
       return id;
@@ -232,7 +232,7 @@ export class NodeWriter {
       const value = input[name];
       const field = type.fields.get(name);
       if (value === undefined || value === null || field === undefined) continue;
-      const id = findByXid(this.ctx, type, field, value);
+      const id = existingByXid(this.ctx, type, field, value);
       if (id === undefined || id === found) continue;
       if (found !== undefined) throw new FieldError(this.#concealed(type, 'multiple nodes found for given xid values, updation not possible'));
       if (!oneNode) return id;
@@ -246,7 +246,7 @@ export class NodeWriter {
       const field = type.fields.get(name);
       const value = input[name];
       if (field === undefined || value === undefined || value === null) continue;
-      if (findByXid(this.ctx, type, field, value) === undefined) continue;
+      if (existingByXid(this.ctx, type, field, value) === undefined) continue;
       if (field.xidInterface && field.declaringType !== type.name) {
         return this.#concealed(type, `id ${String(value)} already exists for field ${name} in some other implementing type of interface ${field.declaringType}`);
       }
@@ -266,7 +266,7 @@ export class NodeWriter {
   }
 
   #checkXidFree(type: TypeModel, field: FieldModel, value: unknown, self: number): void {
-    const owner = findByXid(this.ctx, type, field, value);
+    const owner = existingByXid(this.ctx, type, field, value);
     if (owner !== undefined && owner !== self) {
       throw new FieldError(messages.xidExists(String(value), field.name, type.name));
     }

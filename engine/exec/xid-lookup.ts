@@ -23,3 +23,19 @@ export function findByXid(ctx: ExecContext, type: TypeModel, field: FieldModel, 
   }
   return (index as OrderedIndex).eq(stored).find((id) => store.hasType(id, owner));
 }
+
+/**
+ * Whether Dgraph's mutation rewriting can see existing nodes at all. Its existence queries
+ * (`T_1(func: eq(T.xid, v)) { uid dgraph.type }`, `func: uid(0x..)` for IDs) are pruned under ACL like
+ * any query, and a node counts only when its dgraph.type holds the expected type: without READ on
+ * dgraph.type, nothing is found.
+ */
+export function existenceVisible(ctx: ExecContext): boolean {
+  return ctx.acl === undefined || ctx.acl.reads('dgraph.type');
+}
+
+/** `findByXid` as those existence queries see it: not found when the caller cannot read dgraph.type or the @id predicate (the root function pruned). */
+export function existingByXid(ctx: ExecContext, type: TypeModel, field: FieldModel, value: unknown): number | undefined {
+  if (ctx.acl !== undefined && !(ctx.acl.reads('dgraph.type') && ctx.acl.reads(field.predicate))) return undefined;
+  return findByXid(ctx, type, field, value);
+}

@@ -1,0 +1,103 @@
+// The existence lookups of a mutation under ACL. Dgraph's mutation rewriting asks, in a DQL query,
+// which @id values and IDs name existing nodes (`Book_1(func: eq(Book.isbn, "1")) { uid dgraph.type }`)
+// and keeps a node only when its dgraph.type holds the expected type; that query is pruned like any
+// other (edgraph authorizeQuery): without READ on the @id predicate its root goes, without READ on
+// dgraph.type the types go. Either way the node is not found: an add makes a new node with the same
+// @id value (no "already exists"), an upsert adds instead of updating, a nested @id reference creates
+// a node, and a reference by ID is "isn't a" its type. Real server over HTTP, data read back.
+
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uploadSchema, uploadSucceeded } from './helpers/http.js';
+import { aclLogin, aclPost, type Body } from './helpers/acl-client.js';
+import { makeTempDir, startServer, type ServerProcess } from './helpers/server-process.js';
+
+const dir = makeTempDir('service-acl-existence-');
+const secretFile = join(dir, 'hmac-secret');
+writeFileSync(secretFile, 'an-acl-secret-of-at-least-32-bytes!!');
+
+const schema = `
+type Book {
+  id: ID!
+  isbn: String! @id
+  title: String
+}
+type Shelf {
+  id: ID!
+  label: String! @id
+  books: [Book]
+}
+`;
+
+const rules = (omit: string): string =>
+  ['Book.isbn', 'Book.title', 'Shelf.label', 'Shelf.books', 'dgraph.type']
+    .map((predicate) => `{predicate: "${predicate}", permission: ${predicate === omit ? 2 : 6}}`)
+    .join(', ');
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('existence lookups of mutations under ACL', () => {
+  let server: ServerProcess;
+  let groot: string;
+  /** READ and WRITE on everything. */
+  let full: string;
+  /** WRITE but no READ on Book.isbn. */
+  let noXid: string;
+  /** WRITE but no READ on dgraph.type. */
+  let noType: string;
+  let first: string;
+  const as = (token: string, query: string): Promise<Body> => aclPost(server.url, '/graphql', query, { 'X-Dgraph-AccessToken': token });
+  const books = async (): Promise<unknown> => (await as(groot, '{ queryBook(order: {asc: title}) { isbn title } }')).data;
+
+  beforeAll(async () => {
+    server = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', join(dir, 'data'), '--acl-secret-file', secretFile, '--snapshot-interval', '0'] });
+    groot = await aclLogin(server.url, 'groot', 'password');
+    const admin = (query: string): Promise<Body> => aclPost(server.url, '/admin', query, { 'X-Dgraph-AccessToken': groot });
+    await admin(`mutation { addGroup(input: [{name: "full", rules: [${rules('')}]}, {name: "noxid", rules: [${rules('Book.isbn')}]}, {name: "notype", rules: [${rules('dgraph.type')}]}]) { group { name } } }`);
+    await admin(`mutation { addUser(input: [{name: "fay", password: "faypass1", groups: [{name: "full"}]}, {name: "nia", password: "niapass1", groups: [{name: "noxid"}]},
+      {name: "ned", password: "nedpass1", groups: [{name: "notype"}]}]) { user { name } } }`);
+    expect(await uploadSchema(server.url, schema, { 'X-Dgraph-AccessToken': groot })).toEqual(uploadSucceeded);
+    const added = await as(groot, 'mutation { addBook(input: [{isbn: "1", title: "a"}]) { book { id } } }');
+    first = (added.data as { addBook: { book: { id: string }[] } }).addBook.book[0]?.id ?? '';
+    full = await aclLogin(server.url, 'fay', 'faypass1');
+    noXid = await aclLogin(server.url, 'nia', 'niapass1');
+    noType = await aclLogin(server.url, 'ned', 'nedpass1');
+  });
+
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('with READ on both, an existing @id value is found: add refuses, upsert updates', async () => {
+    expect(await as(full, 'mutation { addBook(input: [{isbn: "1", title: "b"}]) { numUids } }')).toEqual({
+      errors: [{ message: 'couldn\'t rewrite mutation addBook because failed to rewrite mutation payload because id 1 already exists for field isbn inside type Book', locations: [{ line: 1, column: 12 }], path: ['addBook'] }],
+      data: { addBook: null },
+    });
+    expect(await as(full, 'mutation { addBook(input: [{isbn: "1", title: "a2"}], upsert: true) { numUids } }')).toEqual({ data: { addBook: { numUids: 1 } } });
+    expect(await books()).toEqual({ queryBook: [{ isbn: '1', title: 'a2' }] });
+  });
+
+  it('without READ on the @id predicate the node is not found: a second node with the same value', async () => {
+    expect(await as(noXid, 'mutation { addBook(input: [{isbn: "1", title: "b"}]) { numUids } }')).toEqual({ data: { addBook: { numUids: 1 } } });
+    expect(await as(noXid, 'mutation { addBook(input: [{isbn: "1", title: "c"}], upsert: true) { numUids } }')).toEqual({ data: { addBook: { numUids: 1 } } });
+    expect(await books()).toEqual({ queryBook: [{ isbn: '1', title: 'a2' }, { isbn: '1', title: 'b' }, { isbn: '1', title: 'c' }] });
+  });
+
+  it('without READ on dgraph.type: a nested @id reference creates a node, a reference by ID is refused', async () => {
+    expect(await as(noType, 'mutation { addShelf(input: [{label: "s1", books: [{isbn: "1", title: "d"}]}]) { numUids } }')).toEqual({ data: { addShelf: { numUids: 2 } } });
+    expect(await books()).toEqual({ queryBook: [{ isbn: '1', title: 'a2' }, { isbn: '1', title: 'b' }, { isbn: '1', title: 'c' }, { isbn: '1', title: 'd' }] });
+    expect(await as(noType, `mutation { addShelf(input: [{label: "s2", books: [{id: "${first}"}]}]) { numUids } }`)).toEqual({
+      errors: [{ message: `couldn't rewrite mutation addShelf because failed to rewrite mutation payload because ID "${first}" isn't a Book`, locations: [{ line: 1, column: 12 }], path: ['addShelf'] }],
+      data: { addShelf: null },
+    });
+    // The same reference by a user who may read dgraph.type links the node.
+    expect(await as(full, `mutation { addShelf(input: [{label: "s3", books: [{id: "${first}"}]}]) { numUids } }`)).toEqual({ data: { addShelf: { numUids: 1 } } });
+    expect((await as(groot, '{ queryShelf(order: {asc: label}) { label books { title } } }')).data).toEqual({
+      queryShelf: [
+        { label: 's1', books: [{ title: 'd' }] },
+        { label: 's3', books: [{ title: 'a2' }] },
+      ],
+    });
+  });
+});
