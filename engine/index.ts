@@ -209,7 +209,7 @@ export class Engine {
 
   /** With ACL on, the access token is checked first (Dgraph's refusal reads as a failed execution). */
   #gated(acl: Acl, state: ServingState, prepared: PreparedOperation, request: GraphQLRequest, requestId: string | undefined): EngineResponse | Promise<EngineResponse> {
-    const gate = gateGraphql(acl, prepared, state.compiled?.apiSchema ?? noSchemaApi, state.compiled?.model, request, state.executor?.referencesExisting);
+    const gate = gateGraphql(acl, prepared, state.compiled?.apiSchema ?? noSchemaApi, state.compiled?.model, request);
     const decide = (refused: Awaited<typeof gate>): EngineResponse | Promise<EngineResponse> =>
       refused === undefined ? this.#start(state, prepared, request, requestId, false) : { kind: 'ok', body: serializeResponse({ ...refused, ...requestExtensions(requestId) }) };
     return gate instanceof Promise ? gate.then(decide) : decide(gate);

@@ -2,9 +2,10 @@
 // or this service's X-Service-AccessToken). Dgraph checks it where the GraphQL layer calls the store
 // (edgraph's authorizeQuery / authorizeMutation), so its refusal reads as a failed execution;
 // introspection still answers. A non-guardian's mutation needs WRITE on every predicate it writes
-// (acl-writes.ts); what it may read is recorded for the executor (acl-read.ts).
+// (acl-writes.ts, checked by the executor per root field); what it may read is recorded for the
+// executor (acl-read.ts).
 
-import { Kind, type GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import type { SchemaModel } from '../schema/model.js';
 import { messages } from '../errors/messages.js';
 import { onlyRemoteRoots } from '../custom/remote-roots.js';
@@ -12,10 +13,10 @@ import { refuseExecution } from '../request/draining.js';
 import type { RefusedResult } from '../request/no-schema.js';
 import type { PreparedOperation } from '../request/prepare-request.js';
 import { blockedWrites, noAccessJwt, unauthorizedToMutate, type Acl } from './acl.js';
-import { writtenPredicates, type ReferencesExisting } from './acl-writes.js';
+import { setRequestWriteCheck, writtenPredicates, type WriteCheck } from './acl-writes.js';
 import type { AclCaller, TokenCheck } from './acl-tokens.js';
 import { GUARDIANS } from './acl-state.js';
-import { aclReads, setRequestReads } from './acl-read.js';
+import { aclReads, setRequestReads, type AclReads } from './acl-read.js';
 import type { GraphQLRequest } from '../api.js';
 
 /** The access token of a request (lower-cased header names). */
@@ -26,14 +27,13 @@ export function accessToken(headers: Readonly<Record<string, string>>): string |
 /** A gRPC status error's text, as Dgraph's GraphQL layer shows it. */
 export const rpcError = (code: 'Unauthenticated' | 'PermissionDenied', message: string): string => `rpc error: code = ${code} desc = ${message}`;
 
-/** Undefined when the request may run; else Dgraph's answer. */
+/** Undefined when the request may run; else Dgraph's answer. A non-guardian's mutation gets its WRITE check, run per root field as it runs. */
 export function gateGraphql(
   acl: Acl,
   prepared: PreparedOperation,
   schema: GraphQLSchema,
   model: SchemaModel | undefined,
   request: GraphQLRequest,
-  existing?: ReferencesExisting,
 ): RefusedResult | undefined | Promise<RefusedResult | undefined> {
   const check = acl.check(accessToken(request.headers));
   const decide = (result: TokenCheck): RefusedResult | undefined => {
@@ -43,26 +43,19 @@ export function gateGraphql(
     // Queries and mutation payloads read what the caller's groups may read (their rules as they are now).
     const reads = aclReads(acl.state, result.caller.groups);
     setRequestReads(request, reads);
-    if (prepared.operation.operation !== 'mutation' || model === undefined) return undefined;
-    return refuseWrites(acl, result.caller, prepared, schema, model, existing === undefined ? undefined : (type, input) => existing(type, input, reads));
+    if (prepared.operation.operation === 'mutation') setRequestWriteCheck(request, writeCheck(acl, result.caller, reads));
+    return undefined;
   };
   return check instanceof Promise ? check.then(decide) : decide(check);
 }
 
-/**
- * The first root mutation field writing a predicate the caller may not write fails with Dgraph's
- * text. Checked before anything runs, so the fields before it do not run either (Dgraph runs them).
- */
-function refuseWrites(acl: Acl, caller: AclCaller, prepared: PreparedOperation, schema: GraphQLSchema, model: SchemaModel, existing?: ReferencesExisting): RefusedResult | undefined {
-  let index = 0;
-  for (const selection of prepared.operation.selectionSet.selections) {
-    if (selection.kind !== Kind.FIELD) continue;
-    const written = writtenPredicates(model, schema, selection, prepared.variables, existing);
+/** edgraph.authorizeMutation of one root field: the predicates it writes (existence seen through `reads`) against the groups' WRITE rules as they are now. */
+function writeCheck(acl: Acl, caller: AclCaller, reads: AclReads): WriteCheck {
+  return (model, schema, field, variables, existing) => {
+    const written = writtenPredicates(model, schema, field, variables, (type, input) => existing(type, input, reads));
     const blocked = written === undefined ? [] : blockedWrites(acl.state, caller.groups, written);
-    if (blocked.length > 0) return refuse(prepared, schema, index, rpcError('PermissionDenied', unauthorizedToMutate(blocked)));
-    index++;
-  }
-  return undefined;
+    return blocked.length > 0 ? rpcError('PermissionDenied', unauthorizedToMutate(blocked)) : undefined;
+  };
 }
 
 /** A failed execution in Dgraph's words (as draining mode's answer). */

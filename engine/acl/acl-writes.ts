@@ -10,10 +10,30 @@ import { getArgumentValues, type FieldNode, type GraphQLSchema } from 'graphql';
 import type { SchemaModel, TypeModel } from '../schema/model.js';
 import { unionReference } from '../exec/union-member.js';
 import type { AclReads } from './acl-read.js';
+import type { GraphQLRequest } from '../api.js';
 
-/** Whether a nested input names an existing node by an @id value (then only the edge to it is written). */
-/** `reads`: the caller's read view, which prunes Dgraph's existence queries as any query (exec/xid-lookup.ts existingByXid). */
+/**
+ * Whether a nested input names an existing node by an @id value (then only the edge to it is written).
+ * `reads`: the caller's read view, which prunes Dgraph's existence queries as any query (exec/xid-lookup.ts existingByXid).
+ */
 export type ReferencesExisting = (type: TypeModel, input: Readonly<Record<string, unknown>>, reads?: AclReads) => boolean;
+
+/**
+ * A non-guardian's WRITE check of one root mutation field, made as that field runs (Dgraph checks each
+ * mutation as it executes, so a field sees the nodes the fields before it made): the refusal's reason,
+ * or undefined. Set per request by the ACL gate (acl-gate.ts), run by the executor.
+ */
+export type WriteCheck = (model: SchemaModel, schema: GraphQLSchema, field: FieldNode, variables: Readonly<Record<string, unknown>>, existing: ReferencesExisting) => string | undefined;
+
+const requestChecks = new WeakMap<GraphQLRequest, WriteCheck>();
+
+export function setRequestWriteCheck(request: GraphQLRequest, check: WriteCheck): void {
+  requestChecks.set(request, check);
+}
+
+export function requestWriteCheck(request: GraphQLRequest): WriteCheck | undefined {
+  return requestChecks.get(request);
+}
 
 /** Predicates written by one root mutation field, or undefined when it is not a stored-type mutation. */
 export function writtenPredicates(

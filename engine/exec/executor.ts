@@ -31,6 +31,7 @@ import { AuthRules } from '../auth/auth-rules.js';
 import { RequestRules, RuleCache } from '../auth/rule-eval.js';
 import { restrictedReads, type RestrictedReads } from '../auth/rule-reach.js';
 import { requestReads, type AclReads } from '../acl/acl-read.js';
+import { requestWriteCheck } from '../acl/acl-writes.js';
 
 /** Failed direct-JSON attempts after which an operation always takes the general path. */
 const maxDirectMisses = 4;
@@ -192,6 +193,8 @@ export class Executor {
     const data: Record<string, unknown> = {};
     let nullData = false;
     let failed: string | undefined;
+    // Under ACL a non-guardian's mutation fields are WRITE-checked one by one as they run (acl/acl-writes.ts).
+    const writeCheck = operation.operation === 'mutation' ? requestWriteCheck(request) : undefined;
     for (const plan of fields) {
       if (!ctx.isIncluded(plan)) continue;
       if (failed !== undefined) {
@@ -209,6 +212,13 @@ export class Executor {
           ctx.customSlots.length = 0;
           if (ctx.errors.length > errorsBefore && data[plan.responseName] === null) failed = plan.responseName;
         }
+        continue;
+      }
+      const refusal = writeCheck?.(this.compiled.model, this.compiled.apiSchema, plan.nodes[0] as FieldNode, prepared.variables, this.referencesExisting);
+      if (refusal !== undefined) {
+        ctx.addError(messages.failedMutation(plan.fieldName, refusal), plan.nodes[0], pathOf(undefined, plan.responseName));
+        data[plan.responseName] = null;
+        failed = plan.responseName;
         continue;
       }
       running.root = plan;

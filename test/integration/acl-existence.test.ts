@@ -4,7 +4,9 @@
 // other (edgraph authorizeQuery): without READ on the @id predicate its root goes, without READ on
 // dgraph.type the types go. Either way the node is not found: an add makes a new node with the same
 // @id value (no "already exists"), an upsert adds instead of updating, a nested @id reference creates
-// a node, and a reference by ID is "isn't a" its type. Real server over HTTP, data read back.
+// a node, and a reference by ID is "isn't a" its type. Dgraph runs a mutation's root fields one after
+// another, each checked (WRITE) as it runs: a later field sees the nodes an earlier one made, and the
+// fields before a refused one keep their writes. Real server over HTTP, data read back.
 
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,6 +48,8 @@ describe('existence lookups of mutations under ACL', () => {
   let noXid: string;
   /** WRITE but no READ on dgraph.type. */
   let noType: string;
+  /** READ and WRITE on everything but Book.title (READ only). */
+  let noTitle: string;
   let first: string;
   const as = (token: string, query: string): Promise<Body> => aclPost(server.url, '/graphql', query, { 'X-Dgraph-AccessToken': token });
   const books = async (): Promise<unknown> => (await as(groot, '{ queryBook(order: {asc: title}) { isbn title } }')).data;
@@ -54,15 +58,17 @@ describe('existence lookups of mutations under ACL', () => {
     server = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', join(dir, 'data'), '--acl-secret-file', secretFile, '--snapshot-interval', '0'] });
     groot = await aclLogin(server.url, 'groot', 'password');
     const admin = (query: string): Promise<Body> => aclPost(server.url, '/admin', query, { 'X-Dgraph-AccessToken': groot });
-    await admin(`mutation { addGroup(input: [{name: "full", rules: [${rules('')}]}, {name: "noxid", rules: [${rules('Book.isbn')}]}, {name: "notype", rules: [${rules('dgraph.type')}]}]) { group { name } } }`);
+    await admin(`mutation { addGroup(input: [{name: "full", rules: [${rules('')}]}, {name: "noxid", rules: [${rules('Book.isbn')}]}, {name: "notype", rules: [${rules('dgraph.type')}]},
+      {name: "notitle", rules: [${rules('').replace('"Book.title", permission: 6', '"Book.title", permission: 4')}]}]) { group { name } } }`);
     await admin(`mutation { addUser(input: [{name: "fay", password: "faypass1", groups: [{name: "full"}]}, {name: "nia", password: "niapass1", groups: [{name: "noxid"}]},
-      {name: "ned", password: "nedpass1", groups: [{name: "notype"}]}]) { user { name } } }`);
+      {name: "ned", password: "nedpass1", groups: [{name: "notype"}]}, {name: "tim", password: "timpass1", groups: [{name: "notitle"}]}]) { user { name } } }`);
     expect(await uploadSchema(server.url, schema, { 'X-Dgraph-AccessToken': groot })).toEqual(uploadSucceeded);
     const added = await as(groot, 'mutation { addBook(input: [{isbn: "1", title: "a"}]) { book { id } } }');
     first = (added.data as { addBook: { book: { id: string }[] } }).addBook.book[0]?.id ?? '';
     full = await aclLogin(server.url, 'fay', 'faypass1');
     noXid = await aclLogin(server.url, 'nia', 'niapass1');
     noType = await aclLogin(server.url, 'ned', 'nedpass1');
+    noTitle = await aclLogin(server.url, 'tim', 'timpass1');
   });
 
   afterAll(async () => {
@@ -99,5 +105,26 @@ describe('existence lookups of mutations under ACL', () => {
         { label: 's3', books: [{ title: 'a2' }] },
       ],
     });
+  });
+
+  it('each root field is checked as it runs: it sees the nodes of the fields before it, which keep their writes', async () => {
+    // Book 9 exists once addBook ran, so the reference links it alone (its title ignored: no WRITE needed).
+    expect(await as(noTitle, 'mutation { addBook(input: [{isbn: "9"}]) { numUids } addShelf(input: [{label: "s9", books: [{isbn: "9", title: "ignored"}]}]) { numUids } }')).toEqual({
+      data: { addBook: { numUids: 1 }, addShelf: { numUids: 1 } },
+    });
+    expect((await as(groot, '{ getShelf(label: "s9") { books { isbn title } } }')).data).toEqual({ getShelf: { books: [{ isbn: '9', title: null }] } });
+    // A new book with a title is refused; the field before it ran, the one after did not.
+    expect(await as(noTitle, 'mutation { a: addBook(input: [{isbn: "10"}]) { numUids } b: addShelf(input: [{label: "s10", books: [{isbn: "11", title: "t"}]}]) { numUids } c: addBook(input: [{isbn: "12"}]) { numUids } }')).toEqual({
+      errors: [
+        {
+          message: 'mutation addShelf failed because Dgraph execution failed because rpc error: code = PermissionDenied desc = unauthorized to mutate following predicates: Book.title \n',
+          locations: [{ line: 1, column: 58 }],
+          path: ['b'],
+        },
+        { message: 'Mutation c was not executed because of a previous error.', locations: [{ line: 1, column: 142 }], path: ['c'] },
+      ],
+      data: { a: { numUids: 1 }, b: null, c: null },
+    });
+    expect((await as(groot, '{ queryBook(filter: {isbn: {in: ["10", "11", "12"]}}) { isbn } }')).data).toEqual({ queryBook: [{ isbn: '10' }] });
   });
 });
