@@ -16,7 +16,7 @@ import type {
   CorsPolicy,
 } from './api.js';
 import { Acl } from './acl/acl.js';
-import { accessToken, gateGraphql, guardianRefusal } from './acl/acl-gate.js';
+import { accessToken, gateGraphql, guardianRefusal, storedRootsRefusal } from './acl/acl-gate.js';
 import { onlyRemoteRoots } from './custom/remote-roots.js';
 import { withAcl } from './admin/acl-admin-api.js';
 import { adminRootValue } from './admin/admin-api.js';
@@ -264,7 +264,7 @@ export class Engine {
       if (refused !== undefined) return { kind: 'ok', body: serializeResponse({ errors: [refused], data: null }) };
     }
     const persistence = this.#commit.persistence;
-    if (requestId !== undefined && persistence !== undefined && !onlyRemoteRoots(prepared.operation, state.compiled?.model)) {
+    if (requestId !== undefined && persistence !== undefined && !onlyRemoteRoots(prepared.operation, state.compiled?.model) && storedRootsRefusal(request) === undefined) {
       return this.#commit.mutateDurably(persistence, state, prepared, request, requestId, claims);
     }
     // Queries run under a budget (cost checked now; size and time while they run); mutations do not.

@@ -8,7 +8,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { SchemaModel } from '../schema/model.js';
 import { messages } from '../errors/messages.js';
-import { onlyRemoteRoots } from '../custom/remote-roots.js';
+import { mixedRoots, onlyRemoteRoots } from '../custom/remote-roots.js';
 import { refuseExecution } from '../request/draining.js';
 import type { RefusedResult } from '../request/no-schema.js';
 import type { PreparedOperation } from '../request/prepare-request.js';
@@ -37,8 +37,15 @@ export function gateGraphql(
 ): RefusedResult | undefined | Promise<RefusedResult | undefined> {
   const check = acl.check(accessToken(request.headers));
   const decide = (result: TokenCheck): RefusedResult | undefined => {
-    // Remote fields alone never reach the store, where Dgraph checks the token (mixed with stored ones, all are refused here).
-    if (!result.ok) return onlyRemoteRoots(prepared.operation, model) ? undefined : refuse(prepared, schema, 0, rpcError('Unauthenticated', result.message));
+    // Remote fields never reach the store, where Dgraph checks the token: alone they run; mixed with stored ones they
+    // still answer and the stored ones fail (the executor asks `storedRootsRefusal`).
+    if (!result.ok) {
+      const reason = rpcError('Unauthenticated', result.message);
+      if (onlyRemoteRoots(prepared.operation, model)) return undefined;
+      if (!mixedRoots(prepared.operation, model)) return refuse(prepared, schema, 0, reason);
+      refusedStoredRoots.set(request, reason);
+      return undefined;
+    }
     if (isGuardian(result.caller)) return undefined;
     // Queries and mutation payloads read what the caller's groups may read (their rules as they are now).
     const reads = aclReads(acl.state, result.caller.groups);
@@ -47,6 +54,13 @@ export function gateGraphql(
     return undefined;
   };
   return check instanceof Promise ? check.then(decide) : decide(check);
+}
+
+const refusedStoredRoots = new WeakMap<GraphQLRequest, string>();
+
+/** Why the stored root fields of a request mixing them with remote ones fail (a bad or missing token), or undefined. */
+export function storedRootsRefusal(request: GraphQLRequest): string | undefined {
+  return refusedStoredRoots.get(request);
 }
 
 /** edgraph.authorizeMutation of one root field: the predicates it writes (existence seen through `reads`) against the groups' WRITE rules as they are now. */

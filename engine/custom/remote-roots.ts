@@ -2,21 +2,39 @@
 // introspection: they never touch the store. Dgraph's httpResolver never calls edgraph, so such an
 // operation needs no ACL token (acl/acl-gate.ts), and a mutation of them writes nothing here, so it
 // need not wait in the commit queue (engine/index.ts): a lambda's own mutations back into the service
-// would otherwise queue behind the mutation waiting for that lambda.
+// would otherwise queue behind the mutation waiting for that lambda. Mixed with stored root fields
+// under a bad token, the remote ones still answer and the stored ones fail (acl/acl-gate.ts).
 
 import { Kind, type OperationDefinitionNode } from 'graphql';
 import type { SchemaModel } from '../schema/model.js';
 
 export function onlyRemoteRoots(operation: OperationDefinitionNode, model: SchemaModel | undefined): boolean {
-  if (model === undefined) return false;
+  return rootKinds(operation, model) === 'remote';
+}
+
+/** Whether some root field is remote and some reaches the store (Dgraph resolves the remote ones without a token). */
+export function mixedRoots(operation: OperationDefinitionNode, model: SchemaModel | undefined): boolean {
+  return rootKinds(operation, model) === 'mixed';
+}
+
+/** Whether the root field `name` of the operation's type is resolved remotely (`@custom(http:)`, `@lambda`). */
+export function isRemoteRoot(operation: OperationDefinitionNode, model: SchemaModel, name: string): boolean {
   const roots = operation.operation === 'mutation' ? model.mutations : operation.operation === 'query' ? model.queries : undefined;
-  if (roots === undefined) return false;
+  const custom = roots?.get(name)?.custom;
+  return custom !== undefined && custom.dql === undefined;
+}
+
+function rootKinds(operation: OperationDefinitionNode, model: SchemaModel | undefined): 'remote' | 'stored' | 'mixed' {
+  if (model === undefined || (operation.operation !== 'mutation' && operation.operation !== 'query')) return 'stored';
+  let remote = false;
+  let stored = false;
   for (const selection of operation.selectionSet.selections) {
-    if (selection.kind !== Kind.FIELD) return false;
-    const name = selection.name.value;
-    if (name.startsWith('__')) continue;
-    const custom = roots.get(name)?.custom;
-    if (custom === undefined || custom.dql !== undefined) return false;
+    // A fragment at the root: treated as reaching the store.
+    if (selection.kind !== Kind.FIELD) stored = true;
+    else if (!selection.name.value.startsWith('__')) {
+      if (isRemoteRoot(operation, model, selection.name.value)) remote = true;
+      else stored = true;
+    }
   }
-  return true;
+  return stored ? (remote ? 'mixed' : 'stored') : 'remote';
 }

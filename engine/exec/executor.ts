@@ -8,7 +8,7 @@ import type { WireError } from '../errors/wire-error.js';
 import { SelectionPlan, type FieldPlan } from '../plan/selection-plan.js';
 import type { PreparedOperation } from '../request/prepare-request.js';
 import type { CompiledSchema } from '../schema/compile-schema.js';
-import type { RootFieldModel, TypeModel } from '../schema/model.js';
+import type { CustomFieldModel, RootFieldModel, TypeModel } from '../schema/model.js';
 import { existingByXid } from './xid-lookup.js';
 import { coerceArguments, ExecContext, FieldError, pathOf, type MutationEvent, type Path } from './exec-context.js';
 import type { Graph } from './graph.js';
@@ -32,6 +32,7 @@ import { RequestRules, RuleCache } from '../auth/rule-eval.js';
 import { restrictedReads, type RestrictedReads } from '../auth/rule-reach.js';
 import { requestReads, type AclReads } from '../acl/acl-read.js';
 import { requestWriteCheck } from '../acl/acl-writes.js';
+import { storedRootsRefusal } from '../acl/acl-gate.js';
 
 /** Failed direct-JSON attempts after which an operation always takes the general path. */
 const maxDirectMisses = 4;
@@ -195,11 +196,20 @@ export class Executor {
     let failed: string | undefined;
     // Under ACL a non-guardian's mutation fields are WRITE-checked one by one as they run (acl/acl-writes.ts).
     const writeCheck = operation.operation === 'mutation' ? requestWriteCheck(request) : undefined;
+    const storedRefusal = storedRootsRefusal(request);
     for (const plan of fields) {
       if (!ctx.isIncluded(plan)) continue;
       if (failed !== undefined) {
         ctx.addError(messages.mutationNotExecuted(plan.responseName), plan.nodes[0], pathOf(undefined, plan.responseName));
         data[plan.responseName] = null;
+        continue;
+      }
+      if (storedRefusal !== undefined && !plan.fieldName.startsWith('__') && !isRemote(roots.get(plan.fieldName)?.custom)) {
+        // A bad token with remote root fields beside: this stored one fails as Dgraph's store refuses it.
+        if (operation.operation === 'mutation') ctx.addError(messages.failedMutation(plan.fieldName, storedRefusal), plan.nodes[0], pathOf(undefined, plan.responseName));
+        else ctx.addError(messages.failedQuery(storedRefusal), undefined, pathOf(undefined, plan.responseName));
+        data[plan.responseName] = null;
+        if (operation.operation === 'mutation') failed = plan.responseName;
         continue;
       }
       if (roots.get(plan.fieldName)?.kind === 'custom') {
@@ -424,4 +434,9 @@ function introspect(compiled: CompiledSchema, prepared: PreparedOperation, plan:
   });
   for (const error of result.errors ?? []) ctx.addError(error.message, plan.nodes[0], pathOf(undefined, plan.responseName));
   return result.data?.[plan.responseName] ?? null;
+}
+
+/** A root resolved remotely (`@custom(http:)`, `@lambda`; not `@custom(dql:)`), as custom/remote-roots.ts counts them. */
+function isRemote(custom: CustomFieldModel | undefined): boolean {
+  return custom !== undefined && custom.dql === undefined;
 }

@@ -70,6 +70,9 @@ interface Animal {
 type Cat implements Animal {
   lives: Int
 }
+type Query {
+  echo(text: String!): String @custom(http: { url: "${upstreamUrl}/shout", method: POST, body: "{ text: $text }" })
+}
 type Mutation {
   shout(text: String!): String @custom(http: { url: "${upstreamUrl}/shout", method: POST, body: "{ text: $text }" })
   addViaLambda(name: String!, breed: String): String @lambda
@@ -164,6 +167,23 @@ describe('remote mutations', () => {
     expect(await post('mutation { shout(text: "hi") }')).toEqual({ data: { shout: 'HI' } });
     expect(await post('mutation { shout(text: "hey") }', 'a.b.c')).toEqual({ data: { shout: 'HEY' } });
     expect(await post('mutation { shout(text: "yo") }', writer)).toEqual({ data: { shout: 'YO' } });
+  });
+
+  it('a missing token with remote and stored root fields: the remote ones answer, the stored ones fail (Dgraph checks the token at the store)', async () => {
+    const noToken = 'rpc error: code = Unauthenticated desc = no accessJwt available';
+    expect(await post('{ echo(text: "hi") queryDog { name } }')).toEqual({
+      errors: [{ message: `Dgraph query failed because Dgraph execution failed because ${noToken}`, path: ['queryDog'] }],
+      data: { echo: 'HI', queryDog: null },
+    });
+    // Mutations run in order: the remote field before the stored one answers, the stored one fails, the rest are not executed.
+    expect(await post('mutation { a: shout(text: "one") b: addDog(input: [{name: "Bolt"}]) { numUids } c: shout(text: "two") }')).toEqual({
+      errors: [
+        { message: `mutation addDog failed because Dgraph execution failed because ${noToken}`, locations: [{ line: 1, column: 34 }], path: ['b'] },
+        { message: 'Mutation c was not executed because of a previous error.', locations: [{ line: 1, column: 81 }], path: ['c'] },
+      ],
+      data: { a: 'ONE', b: null, c: null },
+    });
+    expect(await post('{ queryDog(filter: {name: {eq: "Bolt"}}) { name } }', groot)).toEqual({ data: { queryDog: [] } });
   });
 
   it('@lambda: the lambda gets the caller\'s token, and its own writes back are checked under it', async () => {
