@@ -119,6 +119,27 @@ export class RequestRules {
   }
 
   /**
+   * EXPLAIN of a type's query rules for this request: each rule as the claims decide it (`rbac true`,
+   * `graph on the engine`, ...), then whether the allowed nodes were decided by the claims alone,
+   * evaluated now or taken from the per-claims cache, and how many nodes they let through.
+   */
+  explain(typeName: string, cached: boolean): string {
+    const rules = this.cache.rules.rulesOf(typeName, 'query');
+    const allowed = this.allowed(typeName);
+    const decided = rules.every((rule) => staticOf(rule, this.claims) !== Static.Uncertain);
+    const how = decided ? 'decided by the claims' : cached ? 'cached for these claims' : 'evaluated for these claims';
+    const outcome = allowed.kind === 'all' ? 'every node' : allowed.kind === 'denied' ? 'no node' : `${allowed.members.size} of ${this.ctx.graph.store.countOfType(typeName)} nodes`;
+    return `  @auth query rules of ${typeName}: ${rules.map((rule) => describeRule(rule, this.claims)).join(', ')}; ${how}: ${outcome} allowed`;
+  }
+
+  /** Whether `allowed(typeName)` would come from a cache (the request's own, or the shared one at this store version). */
+  isCached(typeName: string): boolean {
+    if (this.#local !== undefined) return this.#local.has(typeName);
+    const entry = this.cache.entriesOf(this.ctx.acl).get(this.claims);
+    return entry !== undefined && entry.version === this.ctx.graph.store.version && entry.byType.has(typeName);
+  }
+
+  /**
    * Dgraph's check after an add (or a deep update): every node the mutation created passes its object
    * type's `add` rules (the type's own and its interfaces'), evaluated now, in the open transaction,
    * over the new nodes only. `created`: ascending ids.
@@ -351,6 +372,20 @@ function present(ctx: ExecContext, id: number, declared: TypeModel, selection: S
 }
 
 /** Dgraph's static evaluation: RBAC decided, graph rules uncertain unless a claim they use is missing. */
+/** A rule as EXPLAIN shows it: RBAC and claim-less graph rules decided by the claims, the rest on the engine. */
+function describeRule(rule: RuleNode, claims: Readonly<Record<string, unknown>>): string {
+  switch (rule.kind) {
+    case 'rbac':
+      return `rbac ${staticOf(rule, claims) === Static.Positive}`;
+    case 'graph':
+      return staticOf(rule, claims) === Static.Negative ? 'graph false (a claim it reads is missing)' : 'graph on the engine';
+    case 'not':
+      return `not(${describeRule(rule.rule, claims)})`;
+    default:
+      return `${rule.kind}(${rule.rules.map((child) => describeRule(child, claims)).join(', ')})`;
+  }
+}
+
 function staticOf(rule: RuleNode, claims: Readonly<Record<string, unknown>>): Static {
   switch (rule.kind) {
     case 'rbac':

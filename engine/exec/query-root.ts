@@ -66,8 +66,10 @@ function runQuery(
   // Under `@auth` rules the page is taken from the nodes the rules let through.
   const allowed = authorizedMatches(ctx, root, type, args, plan);
   if (allowed !== undefined) return readPage(ctx, allowed, type, plan, path, args as PageArgs, cascade);
-  if (cascade === undefined) return readList(ctx, queryPage(ctx, root, type, args, plan), type, plan, path);
-  return readPage(ctx, cascadeCandidates(ctx, root, type, args, plan), type, plan, path, args as PageArgs, cascade);
+  const ids = cascade === undefined ? queryPage(ctx, root, type, args, plan) : cascadeCandidates(ctx, root, type, args, plan);
+  // Rules that let every node through were decided by the claims alone (authorizedMatches explains the others).
+  if (ctx.explain !== undefined && type.kind === 'object' && ctx.auth?.restrictsType(type) === true) ctx.explain.push(ctx.auth.explain(type.name, false));
+  return cascade === undefined ? readList(ctx, ids, type, plan, path) : readPage(ctx, ids, type, plan, path, args as PageArgs, cascade);
 }
 
 /** Under `@cascade` the page is taken from the survivors, so every match of the filter is a candidate (id order), EXPLAINed. */
@@ -88,10 +90,18 @@ export function cascadeCandidates(ctx: ExecContext, root: RootFieldModel, type: 
  */
 export function authorizedMatches(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Record<string, unknown>, plan: FieldPlan): SortedIds | undefined {
   const auth = ctx.auth;
-  const scope = auth?.restrictsType(type) === true ? auth.scope(type) : 'all';
-  if (auth === undefined || scope === 'all') return undefined;
-  if (scope === undefined) return auth.filter(queryIds(ctx, root.name, type, args, plan), type);
-  return args['filter'] === undefined || args['filter'] === null ? scope : intersect(queryIds(ctx, root.name, type, args, plan), scope);
+  if (auth === undefined || !auth.restrictsType(type)) return undefined;
+  // EXPLAIN tells whether the rules' answer was cached, so it asks before `scope` computes it.
+  const cached = ctx.explain !== undefined && type.kind === 'object' ? auth.isCached(type.name) : false;
+  const scope = auth.scope(type);
+  if (scope === 'all') return undefined;
+  const unfiltered = args['filter'] === undefined || args['filter'] === null;
+  const ids = scope === undefined ? auth.filter(queryIds(ctx, root.name, type, args, plan), type) : unfiltered ? scope : intersect(queryIds(ctx, root.name, type, args, plan), scope);
+  if (ctx.explain !== undefined && type.kind === 'object') {
+    if (unfiltered) ctx.explain.push(`${plan.responseName}: ${type.name}\n  every node of the type`);
+    ctx.explain.push(auth.explain(type.name, cached));
+  }
+  return ids;
 }
 
 /** The ordered page a `query<T>` without `@cascade` returns (exec/run-query-plan.ts), EXPLAINed after it ran. */
