@@ -62,12 +62,19 @@ export async function fixedCases(engine: Engine, data: Dataset, options: TimingO
   const hit = await timeAsync(() => run(engine, getById.document, variables), options);
   // A new alias makes a new document text each time: parse + validate + plan on every request.
   const miss = await timeAsync((i) => run(engine, getById.document.replace('getPost(', `p${i}: getPost(`), variables), options);
+  // A client inlining its values: a new term and offset in the text each time, the same shape.
+  const inline = (i: number): string => {
+    const { terms } = list.variables(contenderIds, i, '') as { terms: string };
+    return list.document.replace('query Filtered($terms: String!)', 'query').replace('$terms', JSON.stringify(terms)).replace('first: 10', `first: 10, offset: ${i}`);
+  };
+  const literalMiss = await timeAsync((i) => run(engine, inline(i), {}), options);
   const answer = list.sample(contenderIds);
   const writer = timeSync(() => serializeResponse({ data: answer }), options);
   const stringify = timeSync(() => JSON.stringify({ data: answer }), options);
   return [
     result('document cache hit (get by id, one body)', data, hit),
     result('document cache miss (new text each time)', data, miss),
+    result('document cache miss (new literals each time)', data, literalMiss),
     result('serialize 10-item answer (general-path writer)', data, writer),
     result('serialize 10-item answer (JSON.stringify)', data, stringify),
   ];

@@ -22,7 +22,7 @@ import { coerceVariablesFast } from './compiled-variables.js';
 import { LruCache } from './document-cache.js';
 import { cacheCounters } from '../util/cache-stats.js';
 import { toDgraphLocations, toDgraphMessage } from '../gqlparser/dgraph-messages.js';
-import { inDgraphOrder, requestRules } from '../gqlparser/dgraph-rules.js';
+import { inDgraphOrder, literalRules, requestRules } from '../gqlparser/dgraph-rules.js';
 import { noFragmentCyclesAt } from '../gqlparser/gqlparser-rules.js';
 import { hasFloatText } from './json-numbers.js';
 import { unwrapFloatText, variableError } from './variable-errors.js';
@@ -32,6 +32,7 @@ import { toGqlparserSyntax } from '../gqlparser/syntax-errors.js';
 import { typeSystemDefinitionError } from './type-system-definition.js';
 import { findFragmentCycles } from './fragment-cycles.js';
 import { validateDocument } from './validate-document.js';
+import { literalShape } from './literal-shape.js';
 
 const defaultMaxQuerySelections = 20_000;
 
@@ -40,6 +41,8 @@ const manyFragments = 50;
 // Both lists end with the collector of variable uses (variable-rules.ts), which reports nothing.
 const allRules: readonly ValidationRule[] = [...requestRules, collectVariableUses];
 const rulesButCycles: readonly ValidationRule[] = allRules.filter((rule) => rule !== noFragmentCyclesAt);
+/** A document whose shape passed validation before needs only the rules that read literal values. */
+const knownShapeRules: readonly ValidationRule[] = [...literalRules, collectVariableUses];
 
 export interface RequestLimits {
   readonly maxQueryTokens: number;
@@ -72,6 +75,8 @@ type CacheEntry = { readonly ok: true; readonly checked: CheckedDocument } | { r
 /** Prepares requests against one API schema; a new schema gets a new preparer (and so a fresh cache). */
 export class RequestPreparer {
   readonly #documents = new LruCache<CacheEntry>(1000);
+  /** literal-shape.ts keys of documents that passed validation (clients that inline values instead of variables). */
+  readonly #validShapes = new LruCache<true>(1000);
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -100,12 +105,17 @@ export class RequestPreparer {
       return cached;
     }
     cacheCounters.document.misses++;
-    const entry = this.#parseAndValidate(query);
+    const shape = this.limits.validate === false ? undefined : literalShape(query);
+    const knownShape = shape !== undefined && this.#validShapes.get(shape) !== undefined;
+    if (shape !== undefined) cacheCounters.documentShape[knownShape ? 'hits' : 'misses']++;
+    const entry = this.#parseAndValidate(query, knownShape);
     this.#documents.set(query, entry);
+    if (entry.ok && shape !== undefined && !knownShape) this.#validShapes.set(shape, true);
     return entry;
   }
 
-  #parseAndValidate(query: string): CacheEntry {
+  /** `knownShape`: a document differing only in literal values passed validation (see knownShapeRules). */
+  #parseAndValidate(query: string, knownShape = false): CacheEntry {
     // graphql-js parses and validates recursively: bracket nesting is bounded before parsing, and
     // whatever still exhausts the stack (thousands of chained fragments) gets the same answer.
     const tooNested: CacheEntry = { ok: false, errors: [wireError(messages.queryTooNested(maxDocumentNesting))] };
@@ -137,7 +147,9 @@ export class RequestPreparer {
       // A fragment cycle also looks unbounded: Dgraph names the cycle.
       if (cycles !== undefined && cycles.errors.length > 0 && this.limits.validate !== false) return { ok: false, errors: cycles.errors.map(toWireError) };
       if (outOfBounds !== undefined) return { ok: false, errors: [outOfBounds] };
-      const errors = this.#validate(document, cycles === undefined ? allRules : rulesButCycles);
+      // A literal that fails its rules takes the full validation, so every error is worded and ordered as before.
+      const literalErrors = knownShape ? this.#validate(document, knownShapeRules) : undefined;
+      const errors = literalErrors?.length === 0 ? literalErrors : this.#validate(document, cycles === undefined ? allRules : rulesButCycles);
       if (errors.length > 0) return { ok: false, errors: inDgraphOrder(errors).map(toWireError) };
     } catch (error) {
       if (error instanceof RangeError) return tooNested;
