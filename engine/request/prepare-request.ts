@@ -7,6 +7,7 @@ import {
   parse,
   type DocumentNode,
   type FragmentDefinitionNode,
+  type GraphQLLeafType,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type ValidationRule,
@@ -33,6 +34,7 @@ import { typeSystemDefinitionError } from './type-system-definition.js';
 import { findFragmentCycles } from './fragment-cycles.js';
 import { validateDocument } from './validate-document.js';
 import { literalShape } from './literal-shape.js';
+import { literalsFit, literalTypesOf } from './literal-check.js';
 
 const defaultMaxQuerySelections = 20_000;
 
@@ -70,13 +72,18 @@ export type Prepared =
   | { readonly ok: true; readonly prepared: PreparedOperation }
   | { readonly ok: false; readonly kind: Exclude<ResponseKind, 'ok'>; readonly errors: readonly WireError[] };
 
+/** A shape that passed validation: `types` when its literals can be checked without the rules (literal-check.ts). */
+interface KnownShape {
+  readonly types: readonly GraphQLLeafType[] | undefined;
+}
+
 type CacheEntry = { readonly ok: true; readonly checked: CheckedDocument } | { readonly ok: false; readonly errors: readonly WireError[] };
 
 /** Prepares requests against one API schema; a new schema gets a new preparer (and so a fresh cache). */
 export class RequestPreparer {
   readonly #documents = new LruCache<CacheEntry>(1000);
   /** literal-shape.ts keys of documents that passed validation (clients that inline values instead of variables). */
-  readonly #validShapes = new LruCache<true>(1000);
+  readonly #validShapes = new LruCache<KnownShape>(1000);
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -106,16 +113,16 @@ export class RequestPreparer {
     }
     cacheCounters.document.misses++;
     const shape = this.limits.validate === false ? undefined : literalShape(query);
-    const knownShape = shape !== undefined && this.#validShapes.get(shape) !== undefined;
-    if (shape !== undefined) cacheCounters.documentShape[knownShape ? 'hits' : 'misses']++;
+    const knownShape = shape === undefined ? undefined : this.#validShapes.get(shape);
+    if (shape !== undefined) cacheCounters.documentShape[knownShape !== undefined ? 'hits' : 'misses']++;
     const entry = this.#parseAndValidate(query, knownShape);
     this.#documents.set(query, entry);
-    if (entry.ok && shape !== undefined && !knownShape) this.#validShapes.set(shape, true);
+    if (entry.ok && shape !== undefined && knownShape === undefined) this.#validShapes.set(shape, { types: literalTypesOf(this.schema, entry.checked.document) });
     return entry;
   }
 
   /** `knownShape`: a document differing only in literal values passed validation (see knownShapeRules). */
-  #parseAndValidate(query: string, knownShape = false): CacheEntry {
+  #parseAndValidate(query: string, knownShape?: KnownShape): CacheEntry {
     // graphql-js parses and validates recursively: bracket nesting is bounded before parsing, and
     // whatever still exhausts the stack (thousands of chained fragments) gets the same answer.
     const tooNested: CacheEntry = { ok: false, errors: [wireError(messages.queryTooNested(maxDocumentNesting))] };
@@ -148,7 +155,7 @@ export class RequestPreparer {
       if (cycles !== undefined && cycles.errors.length > 0 && this.limits.validate !== false) return { ok: false, errors: cycles.errors.map(toWireError) };
       if (outOfBounds !== undefined) return { ok: false, errors: [outOfBounds] };
       // A literal that fails its rules takes the full validation, so every error is worded and ordered as before.
-      const literalErrors = knownShape ? this.#validate(document, knownShapeRules) : undefined;
+      const literalErrors = knownShape === undefined ? undefined : knownShape.types === undefined ? this.#validate(document, knownShapeRules) : literalsFit(document, knownShape.types) ? [] : undefined;
       const errors = literalErrors?.length === 0 ? literalErrors : this.#validate(document, cycles === undefined ? allRules : rulesButCycles);
       if (errors.length > 0) return { ok: false, errors: inDgraphOrder(errors).map(toWireError) };
     } catch (error) {
