@@ -1,7 +1,7 @@
 // The literal rules without a validation visit, for the simplest known shapes: in a document with no
 // variables, fragments, literals in directives or repeated response names, only ValuesOfCorrectType
 // reads literal values, and for a string or number literal it asks the scalar at that place to parse
-// it. The scalar at each literal is taken once from the shape's first valid document (TypeInfo), then
+// it. The scalar at each literal is taken once from a valid document of the shape (TypeInfo), then
 // each literal of a new document with that shape is parsed by it, as graphql-js's rule does.
 
 import { getNamedType, isLeafType, Kind, TypeInfo, visit, visitWithTypeInfo, type ASTNode, type DocumentNode, type GraphQLLeafType, type GraphQLSchema, type SelectionNode } from 'graphql';

@@ -74,7 +74,8 @@ export type Prepared =
 
 /** A shape that passed validation: `types` when its literals can be checked without the rules (literal-check.ts). */
 interface KnownShape {
-  readonly types: readonly GraphQLLeafType[] | undefined;
+  /** Found when the shape comes again (most new shapes never do): false when it needs the rules. */
+  types: readonly GraphQLLeafType[] | false | undefined;
 }
 
 type CacheEntry = { readonly ok: true; readonly checked: CheckedDocument } | { readonly ok: false; readonly errors: readonly WireError[] };
@@ -117,7 +118,10 @@ export class RequestPreparer {
     if (shape !== undefined) cacheCounters.documentShape[knownShape !== undefined ? 'hits' : 'misses']++;
     const entry = this.#parseAndValidate(query, knownShape);
     this.#documents.set(query, entry);
-    if (entry.ok && shape !== undefined && knownShape === undefined) this.#validShapes.set(shape, { types: literalTypesOf(this.schema, entry.checked.document) });
+    if (entry.ok && shape !== undefined) {
+      if (knownShape === undefined) this.#validShapes.set(shape, { types: undefined });
+      else knownShape.types ??= literalTypesOf(this.schema, entry.checked.document) ?? false;
+    }
     return entry;
   }
 
@@ -155,7 +159,8 @@ export class RequestPreparer {
       if (cycles !== undefined && cycles.errors.length > 0 && this.limits.validate !== false) return { ok: false, errors: cycles.errors.map(toWireError) };
       if (outOfBounds !== undefined) return { ok: false, errors: [outOfBounds] };
       // A literal that fails its rules takes the full validation, so every error is worded and ordered as before.
-      const literalErrors = knownShape === undefined ? undefined : knownShape.types === undefined ? this.#validate(document, knownShapeRules) : literalsFit(document, knownShape.types) ? [] : undefined;
+      const types = knownShape?.types;
+      const literalErrors = knownShape === undefined ? undefined : types === undefined || types === false ? this.#validate(document, knownShapeRules) : literalsFit(document, types) ? [] : undefined;
       const errors = literalErrors?.length === 0 ? literalErrors : this.#validate(document, cycles === undefined ? allRules : rulesButCycles);
       if (errors.length > 0) return { ok: false, errors: inDgraphOrder(errors).map(toWireError) };
     } catch (error) {
