@@ -29,7 +29,7 @@ const projectRoot = resolve(distBench, '../..');
 const log = (line: string): void => console.error(`[bench] ${line}`);
 
 /** Read from the service's GET /metrics before and after each timed run (load/cache-lookups.ts). */
-const cacheNote = 'the "cache hits" column: hits / lookups of every cache the service consulted during the timed run (graphdb_cache_lookups_total from GET /metrics before and after it): document = parsed document by query text, plan = query/get/edge-filter plan per field occurrence and argument shape, admission = cost admission of a document with literal page sizes, arguments = coerced arguments within a request, order_prefix = first k of a posting in one order';
+const cacheNote = 'the "cache hits" column: hits / lookups of every cache the service consulted during the timed run (graphdb_cache_lookups_total from GET /metrics before and after it): document = parsed document by query text, document_shape = validated shape of a document that differs only in string/number literals (on a document miss), plan = query/get/edge-filter plan per field occurrence and argument shape, admission = cost admission of a document with literal page sizes, arguments = coerced arguments within a request, order_prefix = first k of a posting in one order';
 
 async function main(options: SuiteOptions): Promise<void> {
   const began = Date.now();

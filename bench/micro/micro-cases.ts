@@ -56,18 +56,26 @@ export async function fixedCases(engine: Engine, data: Dataset, options: TimingO
   const scenarios = buildScenarios(data);
   const getById = scenarios.find((s) => s.name === 'get-by-id');
   const list = scenarios.find((s) => s.name === 'filtered-list');
-  if (getById === undefined || list === undefined) return [];
+  const hashEq = scenarios.find((s) => s.name === 'hash-eq');
+  if (getById === undefined || list === undefined || hashEq === undefined) return [];
   const contenderIds = await ids(engine, data);
   const variables = getById.variables(contenderIds, 0, '');
   const hit = await timeAsync(() => run(engine, getById.document, variables), options);
   // A new alias makes a new document text each time: parse + validate + plan on every request.
   const miss = await timeAsync((i) => run(engine, getById.document.replace('getPost(', `p${i}: getPost(`), variables), options);
+  // A client inlining its values: hash-eq's slug and a page size written in the text, new each time.
+  const inline = (i: number): string => {
+    const { slug } = hashEq.variables(contenderIds, i, '') as { slug: string };
+    return `query { queryPost(filter: { slug: { eq: ${JSON.stringify(slug)} } }, first: ${i + 1}) { slug title score } }`;
+  };
+  const literalMiss = await timeAsync((i) => run(engine, inline(i), {}), options);
   const answer = list.sample(contenderIds);
   const writer = timeSync(() => serializeResponse({ data: answer }), options);
   const stringify = timeSync(() => JSON.stringify({ data: answer }), options);
   return [
     result('document cache hit (get by id, one body)', data, hit),
     result('document cache miss (new text each time)', data, miss),
+    result('document cache miss (new literals each time)', data, literalMiss),
     result('serialize 10-item answer (general-path writer)', data, writer),
     result('serialize 10-item answer (JSON.stringify)', data, stringify),
   ];

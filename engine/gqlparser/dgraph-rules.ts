@@ -4,6 +4,8 @@
 import {
   GraphQLError,
   KnownTypeNamesRule,
+  OverlappingFieldsCanBeMergedRule,
+  ValuesOfCorrectTypeRule,
   getNamedType,
   isInputObjectType,
   isInterfaceType,
@@ -143,6 +145,17 @@ const dgraphRules: readonly ValidationRule[] = [cascadeFields, oneFilterFunction
 export const requestRules: readonly ValidationRule[] = [
   ...specifiedRules.map((rule) => (rule === KnownTypeNamesRule ? knownTypeNames : (gqlparserRules.get(rule) ?? rule))),
   ...dgraphRules,
+];
+
+/**
+ * The rules of `requestRules` whose answer depends on the values of string and number literals (scalar
+ * parsing, argument values that make two same-named fields conflict, @cascade's field names); every
+ * other rule answers alike for documents that differ only in those values (request/literal-shape.ts).
+ */
+export const literalRules: readonly ValidationRule[] = [
+  gqlparserRules.get(ValuesOfCorrectTypeRule) ?? ValuesOfCorrectTypeRule,
+  gqlparserRules.get(OverlappingFieldsCanBeMergedRule) ?? OverlappingFieldsCanBeMergedRule,
+  cascadeFields,
 ];
 
 /** gqlparser reports the variable-type mismatch before the other errors of the document. */

@@ -7,6 +7,7 @@ import {
   parse,
   type DocumentNode,
   type FragmentDefinitionNode,
+  type GraphQLLeafType,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type ValidationRule,
@@ -22,7 +23,7 @@ import { coerceVariablesFast } from './compiled-variables.js';
 import { LruCache } from './document-cache.js';
 import { cacheCounters } from '../util/cache-stats.js';
 import { toDgraphLocations, toDgraphMessage } from '../gqlparser/dgraph-messages.js';
-import { inDgraphOrder, requestRules } from '../gqlparser/dgraph-rules.js';
+import { inDgraphOrder, literalRules, requestRules } from '../gqlparser/dgraph-rules.js';
 import { noFragmentCyclesAt } from '../gqlparser/gqlparser-rules.js';
 import { hasFloatText } from './json-numbers.js';
 import { unwrapFloatText, variableError } from './variable-errors.js';
@@ -32,6 +33,8 @@ import { toGqlparserSyntax } from '../gqlparser/syntax-errors.js';
 import { typeSystemDefinitionError } from './type-system-definition.js';
 import { findFragmentCycles } from './fragment-cycles.js';
 import { validateDocument } from './validate-document.js';
+import { literalShape } from './literal-shape.js';
+import { literalsFit, literalTypesOf } from './literal-check.js';
 
 const defaultMaxQuerySelections = 20_000;
 
@@ -40,6 +43,8 @@ const manyFragments = 50;
 // Both lists end with the collector of variable uses (variable-rules.ts), which reports nothing.
 const allRules: readonly ValidationRule[] = [...requestRules, collectVariableUses];
 const rulesButCycles: readonly ValidationRule[] = allRules.filter((rule) => rule !== noFragmentCyclesAt);
+/** A document whose shape passed validation before needs only the rules that read literal values. */
+const knownShapeRules: readonly ValidationRule[] = [...literalRules, collectVariableUses];
 
 export interface RequestLimits {
   readonly maxQueryTokens: number;
@@ -67,11 +72,19 @@ export type Prepared =
   | { readonly ok: true; readonly prepared: PreparedOperation }
   | { readonly ok: false; readonly kind: Exclude<ResponseKind, 'ok'>; readonly errors: readonly WireError[] };
 
+/** A shape that passed validation: `types` when its literals can be checked without the rules (literal-check.ts). */
+interface KnownShape {
+  /** Found when the shape comes again (most new shapes never do): false when it needs the rules. */
+  types: readonly GraphQLLeafType[] | false | undefined;
+}
+
 type CacheEntry = { readonly ok: true; readonly checked: CheckedDocument } | { readonly ok: false; readonly errors: readonly WireError[] };
 
 /** Prepares requests against one API schema; a new schema gets a new preparer (and so a fresh cache). */
 export class RequestPreparer {
   readonly #documents = new LruCache<CacheEntry>(1000);
+  /** literal-shape.ts keys of documents that passed validation (clients that inline values instead of variables). */
+  readonly #validShapes = new LruCache<KnownShape>(1000);
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -100,12 +113,20 @@ export class RequestPreparer {
       return cached;
     }
     cacheCounters.document.misses++;
-    const entry = this.#parseAndValidate(query);
+    const shape = this.limits.validate === false ? undefined : literalShape(query);
+    const knownShape = shape === undefined ? undefined : this.#validShapes.get(shape);
+    if (shape !== undefined) cacheCounters.documentShape[knownShape !== undefined ? 'hits' : 'misses']++;
+    const entry = this.#parseAndValidate(query, knownShape);
     this.#documents.set(query, entry);
+    if (entry.ok && shape !== undefined) {
+      if (knownShape === undefined) this.#validShapes.set(shape, { types: undefined });
+      else knownShape.types ??= literalTypesOf(this.schema, entry.checked.document) ?? false;
+    }
     return entry;
   }
 
-  #parseAndValidate(query: string): CacheEntry {
+  /** `knownShape`: a document differing only in literal values passed validation (see knownShapeRules). */
+  #parseAndValidate(query: string, knownShape?: KnownShape): CacheEntry {
     // graphql-js parses and validates recursively: bracket nesting is bounded before parsing, and
     // whatever still exhausts the stack (thousands of chained fragments) gets the same answer.
     const tooNested: CacheEntry = { ok: false, errors: [wireError(messages.queryTooNested(maxDocumentNesting))] };
@@ -137,7 +158,10 @@ export class RequestPreparer {
       // A fragment cycle also looks unbounded: Dgraph names the cycle.
       if (cycles !== undefined && cycles.errors.length > 0 && this.limits.validate !== false) return { ok: false, errors: cycles.errors.map(toWireError) };
       if (outOfBounds !== undefined) return { ok: false, errors: [outOfBounds] };
-      const errors = this.#validate(document, cycles === undefined ? allRules : rulesButCycles);
+      // A literal that fails its rules takes the full validation, so every error is worded and ordered as before.
+      const types = knownShape?.types;
+      const literalErrors = knownShape === undefined ? undefined : types === undefined || types === false ? this.#validate(document, knownShapeRules) : literalsFit(document, types) ? [] : undefined;
+      const errors = literalErrors?.length === 0 ? literalErrors : this.#validate(document, cycles === undefined ? allRules : rulesButCycles);
       if (errors.length > 0) return { ok: false, errors: inDgraphOrder(errors).map(toWireError) };
     } catch (error) {
       if (error instanceof RangeError) return tooNested;

@@ -12,6 +12,7 @@ export class CacheCounter {
 
 export const cacheCounters = {
   document: new CacheCounter('document', 'parsed and validated documents, by query text'),
+  documentShape: new CacheCounter('document_shape', 'validated document shapes (text with string and number literals blanked), on a document miss'),
   plan: new CacheCounter('plan', 'query plans of root lists, get lookups and edge filters, by field occurrence and argument shape'),
   admission: new CacheCounter('admission', 'cost admissions of documents whose page sizes are literals, until the store changes'),
   arguments: new CacheCounter('arguments', "a field's coerced arguments, within one request"),

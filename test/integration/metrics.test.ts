@@ -40,7 +40,7 @@ describe('GET /metrics', () => {
     const added = await postGraphql(server.url, { query: 'mutation { addItem(input: [{ code: "a", name: "red apple", score: 3 }, { code: "b", name: "green apple", score: 5 }]) { numUids } }' });
     expect(added.json()).toMatchObject({ data: { addItem: { numUids: 2 } } });
     const before = await lookups(server.url);
-    expect(Object.keys(before).sort()).toEqual(['admission', 'arguments', 'document', 'order_prefix', 'plan']);
+    expect(Object.keys(before).sort()).toEqual(['admission', 'arguments', 'document', 'document_shape', 'order_prefix', 'plan']);
     const query = 'query ($t: String!) { queryItem(filter: { name: { allofterms: $t } }, order: { desc: score }, first: 1) { code } }';
     expect((await postGraphql(server.url, { query, variables: { t: 'apple' } })).json()).toEqual({ data: { queryItem: [{ code: 'b' }] }, extensions: expect.anything() });
     expect((await postGraphql(server.url, { query, variables: { t: 'red' } })).json()).toEqual({ data: { queryItem: [{ code: 'a' }] }, extensions: expect.anything() });

@@ -2,7 +2,7 @@
 
 import { getArgumentValues, Kind, parse, type FieldNode, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { compileArguments } from '../../../engine/plan/argument-template.js';
+import { compileArguments, hasVariables } from '../../../engine/plan/argument-template.js';
 import { compileSchema } from '../../../engine/schema/compile-schema.js';
 
 const compiled = compileSchema(`
@@ -49,5 +49,19 @@ describe('argument templates', () => {
   it('decline when a variable is missing, leaving defaults and omission to graphql-js', () => {
     const doc = 'query($n: Int) { queryItem(filter: { rank: { eq: $n } }) { id } }';
     expect(compare(doc, {})).toBeUndefined();
+  });
+});
+
+describe('hasVariables', () => {
+  it('finds a variable at any depth of lists and objects, and none in literals', () => {
+    const args = (document: string) => (rootField(document).arguments ?? []).map((a) => hasVariables(a.value));
+    expect(args('query ($v: String) { q(a: $v, b: "x", c: [1, [2, { d: [$v] }]], e: { f: { g: null, h: $v } }, i: [{ j: X }], k: { l: [] }) { id } }')).toEqual([
+      true,
+      false,
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 });
