@@ -176,7 +176,12 @@ export class Engine {
     this.lastOperation = 0;
     if (incoming.extensions !== undefined && incoming.extensions !== null) {
       const persisted = this.#commit.resolvePersistedQuery(incoming);
-      if (persisted instanceof Promise) return persisted.then((resolved) => ('kind' in resolved ? resolved : this.#execute(resolved.request, internal)));
+      if (persisted instanceof Promise) {
+        // Registering first: the operation's type now, for /metrics (the server reads it as this returns); the document is cached for the run.
+        const prepared = this.#schema.state.preparer.prepare(incoming);
+        if (prepared.ok) this.lastOperation = operationNumbers[prepared.prepared.operation.operation];
+        return persisted.then((resolved) => ('kind' in resolved ? resolved : this.#execute(resolved.request, internal)));
+      }
       return 'kind' in persisted ? persisted : this.#execute(persisted.request, internal);
     }
     return this.#execute(incoming, internal);
@@ -340,9 +345,10 @@ export class Engine {
 
   /** Runs one /admin GraphQL request (admin/admin-schema.ts); `host` does what needs the process around the engine. */
   executeAdmin(request: GraphQLRequest, host: AdminHost): Promise<EngineResponse> {
-    this.lastOperation = 0;
+    const prepared = this.#adminPreparer.prepare(request);
+    this.lastOperation = prepared.ok ? operationNumbers[prepared.prepared.operation.operation] : 0;
     const root = adminRootValue(this, host, this.#tasks);
-    return executeAdmin(this.#adminPreparer, this.#adminSchema, request, this.#acl === undefined ? root : withAcl(root, this.#acl, request.headers));
+    return executeAdmin(prepared, this.#adminSchema, this.#acl === undefined ? root : withAcl(root, this.#acl, request.headers));
   }
 
   /** With ACL on, why the request may not act as a guardian (Dgraph's wording; /admin/schema reads and uploads); undefined when it may. */

@@ -1,13 +1,12 @@
 // One /admin GraphQL request: prepared against the admin schema, run on plain graphql-js (not a hot path).
 
 import { execute, type GraphQLSchema } from 'graphql';
-import type { EngineResponse, GraphQLRequest } from '../api.js';
+import type { EngineResponse } from '../api.js';
 import { serializeResponse } from '../exec/serialize-response.js';
-import { toWireError, type RequestPreparer } from '../request/prepare-request.js';
+import { toWireError, type Prepared } from '../request/prepare-request.js';
 
-/** `schema`: the one `preparer` checks against (with or without the ACL's operations). */
-export async function executeAdmin(preparer: RequestPreparer, schema: GraphQLSchema, request: GraphQLRequest, rootValue: Record<string, unknown>): Promise<EngineResponse> {
-  const prepared = preparer.prepare(request);
+/** `prepared`: the request prepared against `schema` (with or without the ACL's operations). */
+export async function executeAdmin(prepared: Prepared, schema: GraphQLSchema, rootValue: Record<string, unknown>): Promise<EngineResponse> {
   if (!prepared.ok) return { kind: prepared.kind, body: serializeResponse({ errors: prepared.errors }) };
   const { checked, operation } = prepared.prepared;
   const result = await execute({
