@@ -6,6 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { DATA_FILE_MODE } from '../../engine/index.js';
 import { exportData } from '../export/export-data.js';
 import { cliArgs } from './cli-args.js';
+import { progress, type Progress } from './progress.js';
 import { openOffline } from './open-offline.js';
 
 const exportUsage = 'usage: npm run export -- <file.ndjson> [--data-dir <dir>] [--recover]';
@@ -31,10 +32,16 @@ async function main(): Promise<void> {
     if (!stream.write(chunk)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
   };
   let pending = Promise.resolve();
-  const result = await exportData(engine, (line) => {
-    buffered.push(line);
-    if (buffered.length >= 5000) pending = pending.then(flush);
-  });
+  let report: Progress | undefined;
+  const result = await exportData(
+    engine,
+    (line) => {
+      buffered.push(line);
+      if (buffered.length >= 5000) pending = pending.then(flush);
+    },
+    (done, total) => (report ??= progress('export', 'nodes', total))(done),
+  );
+  report?.finish();
   await pending;
   await flush();
   await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));

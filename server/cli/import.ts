@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { DATA_FILE_MODE, Engine } from '../../engine/index.js';
 import { cliArgs } from './cli-args.js';
+import { progress } from './progress.js';
 import { readShapes, type FieldShape, type TypeShape } from '../export/data-shape.js';
 import { openOffline } from './open-offline.js';
 
@@ -141,19 +142,6 @@ function messages(errors: unknown): string {
   return (errors as { message: string }[]).map((e) => e.message).join('; ');
 }
 
-function progressBar(total: number): (done: number) => void {
-  let last = 0;
-  return (done) => {
-    const now = Date.now();
-    if (now - last < 200 && done < total) return;
-    last = now;
-    const ratio = total === 0 ? 1 : Math.min(1, done / total);
-    const width = 30;
-    const full = Math.round(ratio * width);
-    process.stderr.write(`\rimport [${'#'.repeat(full)}${'-'.repeat(width - full)}] ${String(Math.round(ratio * 100)).padStart(3)}% ${Math.round(done)}/${total}`);
-  };
-}
-
 const importUsage = 'usage: npm run import -- <file.ndjson> [--data-dir <dir>] [--schema <sdl file>] [--dry-run] [--errors <report>]';
 const importHelp = `Adds the nodes of an NDJSON export to an offline data directory (stop the server first).
 
@@ -188,8 +176,9 @@ async function main(): Promise<void> {
   if (engine.currentSchema() === null) throw new Error(`no schema in ${dataDir}: upload one first or pass --schema <file>`);
   const lines = readFileSync(file, 'utf8').split('\n');
   const total = lines.filter((l) => l.trim() !== '').length;
-  const summary = await importData(engine, lines, progressBar(total));
-  process.stderr.write('\n');
+  const bar = progress('import', 'records', total);
+  const summary = await importData(engine, lines, bar);
+  bar.finish();
   await engine.close();
   const report = values.errors ?? `${file}.errors.ndjson`;
   if (summary.rejected.length > 0) writeFileSync(report, summary.rejected.map((r) => JSON.stringify(r)).join('\n') + '\n', { mode: DATA_FILE_MODE });

@@ -33,7 +33,8 @@ async function* rowsOf(engine: Reader, shape: TypeShape): AsyncGenerator<Record<
   }
 }
 
-export async function exportData(engine: Reader, write: (line: string) => void): Promise<{ nodes: number; types: number }> {
+/** `progress` is told after each node written, with the number of nodes to write. */
+export async function exportData(engine: Reader, write: (line: string) => void, progress?: (done: number, total: number) => void): Promise<{ nodes: number; types: number }> {
   const shapes = await readShapes(engine);
   // Pass 1: number every node that has an ID in file order.
   const numberOf = new Map<string, string>();
@@ -63,6 +64,7 @@ export async function exportData(engine: Reader, write: (line: string) => void):
         }
       }
       write(JSON.stringify(out) + '\n');
+      progress?.(nodes, n);
     }
   }
   return { nodes, types: shapes.length };
