@@ -21,6 +21,7 @@ interface Restored {
 /** Rejects (RestoreError) when the data directory is damaged and `recover` is not set. */
 export async function openPersistence(options: EngineOptions, log: EngineLogger, into: Restored): Promise<Persistence> {
   const everySeconds = options.snapshotIntervalSeconds ?? 300;
+  const progress = restoreProgress(log);
   const { persistence, plan } = await Persistence.open(
     {
       dataDir: options.dataDir,
@@ -34,8 +35,9 @@ export async function openPersistence(options: EngineOptions, log: EngineLogger,
     },
     into.graph.store,
   );
+  if (!plan.fresh) progress.phase('files read and checked');
   const started = performance.now();
-  const restoredAcl = replay(plan, into);
+  const restoredAcl = replay(plan, into, progress);
   if (restoredAcl !== null) into.acl?.restore(restoredAcl);
   if (!plan.fresh) {
     const stats = into.graph.store.stats();
@@ -58,21 +60,59 @@ export async function openPersistence(options: EngineOptions, log: EngineLogger,
   return persistence;
 }
 
+export interface RestoreProgress {
+  /** A phase of the start has ended. */
+  phase(name: string): void;
+  /** `done` of the `total` log records after the snapshot are replayed. */
+  replayed(done: number, total: number): void;
+}
+
+/**
+ * Progress of a start that takes more than a second (a large snapshot, a long log): once past it, a
+ * line as each phase ends, and during the log replay one every 2 s with the records replayed, the
+ * total and the rate. A quick start says nothing but its `restored` line.
+ */
+export function restoreProgress(log: EngineLogger, now: () => number = () => performance.now()): RestoreProgress {
+  const started = now();
+  let last = started;
+  const elapsed = (at: number): number => Math.round(at - started);
+  return {
+    phase(name) {
+      const at = now();
+      if (at - started < 1000) return;
+      last = at;
+      log.info('restoring', { done: name, ms: elapsed(at) });
+    },
+    replayed(done, total) {
+      const at = now();
+      if (at - started < 1000 || at - last < 2000) return;
+      last = at;
+      log.info('restoring', { replayed: done, of: total, perSecond: Math.round((done * 1000) / (at - started)), ms: elapsed(at) });
+    },
+  };
+}
+
 /** Loads the snapshot, then replays the log records; returns the last ACL state among them. */
-function replay(plan: RestorePlan, { graph, persistedQueries, schema }: Restored): AclState | null {
+function replay(plan: RestorePlan, { graph, persistedQueries, schema }: Restored, progress: RestoreProgress): AclState | null {
   let acl: AclState | null = null;
   const snapshot = plan.snapshot?.content;
   if (snapshot !== undefined) {
     graph.store.importSnapshot(snapshot.store);
+    progress.phase('snapshot loaded');
     for (const [sha256, query] of snapshot.persistedQueries) persistedQueries.register(sha256, query);
     acl = snapshot.acl;
     if (snapshot.schema !== null) schema.deployOrThrow(snapshot.schema, `snapshot ${snapshot.lsn}`);
+    progress.phase('schema and indexes built');
   }
-  for (const record of plan.records) {
+  const total = plan.records.length;
+  for (let i = 0; i < total; i++) {
+    const record = plan.records[i] as RestorePlan['records'][number];
+    if ((i & 1023) === 0 && i > 0) progress.replayed(i, total);
     if (record.kind === KIND_MUTATION) graph.store.applyRedo(record.ops);
     else if (record.kind === KIND_PERSISTED_QUERY) persistedQueries.register(record.sha256, record.query);
     else if (record.kind === KIND_ACL) acl = record.acl;
     else schema.deployOrThrow(record.sdl, `log record ${record.lsn}`);
   }
+  if (total > 0) progress.phase(`${total} log records replayed`);
   return acl;
 }
