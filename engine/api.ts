@@ -142,6 +142,8 @@ export interface EngineResponse {
   readonly touchedUids?: number;
   /** `maxAge` of a query operation's `@cacheControl`, for the `Cache-Control` header. */
   readonly cacheMaxAge?: number;
+  /** The operation type (as `Engine.lastOperation`) when it was known only after `execute` returned. */
+  readonly operation?: number;
 }
 
 /** Who may call /graphql from a browser, from the deployed schema (Dgraph's `addDynamicHeaders`). */

@@ -176,10 +176,16 @@ export class Engine {
     this.lastOperation = 0;
     if (incoming.extensions !== undefined && incoming.extensions !== null) {
       const persisted = this.#commit.resolvePersistedQuery(incoming);
-      if (persisted instanceof Promise) return persisted.then((resolved) => ('kind' in resolved ? resolved : this.#execute(resolved.request, internal)));
+      // A new persisted query runs after the route read lastOperation: its answer carries the type instead.
+      if (persisted instanceof Promise) return persisted.then((resolved) => ('kind' in resolved ? resolved : this.#withOperation(this.#execute(resolved.request, internal))));
       return 'kind' in persisted ? persisted : this.#execute(persisted.request, internal);
     }
     return this.#execute(incoming, internal);
+  }
+
+  async #withOperation(response: EngineResponse | Promise<EngineResponse>): Promise<EngineResponse> {
+    const operation = this.lastOperation;
+    return { ...(await response), operation };
   }
 
   #execute(request: GraphQLRequest, internal: boolean): EngineResponse | Promise<EngineResponse> {
@@ -342,7 +348,8 @@ export class Engine {
   executeAdmin(request: GraphQLRequest, host: AdminHost): Promise<EngineResponse> {
     this.lastOperation = 0;
     const root = adminRootValue(this, host, this.#tasks);
-    return executeAdmin(this.#adminPreparer, this.#adminSchema, request, this.#acl === undefined ? root : withAcl(root, this.#acl, request.headers));
+    const note = (type: keyof typeof operationNumbers): void => void (this.lastOperation = operationNumbers[type]);
+    return executeAdmin(this.#adminPreparer, this.#adminSchema, request, this.#acl === undefined ? root : withAcl(root, this.#acl, request.headers), note);
   }
 
   /** With ACL on, why the request may not act as a guardian (Dgraph's wording; /admin/schema reads and uploads); undefined when it may. */

@@ -34,9 +34,12 @@ export interface LoggerOptions {
   readonly stream?: DestinationStream;
 }
 
-/** Field names whose values are secrets wherever they appear (one level deep too). */
+/**
+ * Field names whose values are secrets. Top-level only: events carry flat fields, and a wildcard path
+ * (`*.password`) made every line about four times dearer (a micro-measure of the request line).
+ */
 const secretKeys = ['password', 'secret', 'token', 'accessJWT', 'refreshJWT', 'authorization', 'x-auth-token', 'x-service-accesstoken', 'x-dgraph-accesstoken'];
-const redactPaths = [...secretKeys.map((key) => `["${key}"]`), ...secretKeys.map((key) => `*["${key}"]`)];
+const redactPaths = secretKeys.map((key) => `["${key}"]`);
 
 export function isLogLevel(value: string): value is LogLevel {
   return (logLevels as readonly string[]).includes(value);

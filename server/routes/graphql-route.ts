@@ -13,6 +13,8 @@ type Run = (context: RouteContext, request: GraphQLRequest) => EngineResponse | 
 
 /** The engine's answer as a reply, its execution time and whether it has errors noted for /metrics. */
 function answered(exchange: Exchange, figures: RequestFigures, operation: number, started: number, response: EngineResponse, mode: ResponseMode, malformedVariables: boolean, countTouched: boolean): Reply {
+  // A new persisted query's type is known only with its answer.
+  if (response.operation !== undefined) exchange.operation = operation = response.operation;
   if (started !== 0) {
     figures.executed(operation, started);
     exchange.graphqlErrors = hasGraphqlErrors(response);
