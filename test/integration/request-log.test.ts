@@ -26,8 +26,8 @@ async function graphqlLines(server: ServerProcess, count: number): Promise<LogRe
 }
 
 describe('request line', () => {
-  it('by default one info record per request: method, path, operation name, status, duration, bytes, request id; never the variables', async () => {
-    const server = await boot([]);
+  it('--log-requests all: one info record per request: method, path, operation name, status, duration, bytes, request id; never the variables', async () => {
+    const server = await boot(['--log-requests', 'all']);
     const answer = await postGraphql(server.url, { query: 'query Find($code: String!) { getItem(code: $code) { name } }', operationName: 'Find', variables: { code: 'marker-7f3a' } });
     expect(answer.text).toBe('{"data":{"getItem":null}}');
     const [line, ...more] = await graphqlLines(server, 1);
@@ -64,7 +64,7 @@ describe('request line', () => {
     expect(rest).toEqual({ level: 'warn', path: '/admin/schema', msg: 'slow request' });
     expect(ms).toBeGreaterThanOrEqual(1);
     for (const slow of findLogs(server.output(), 'slow request', { path: '/graphql' })) expect([slow['operation'], Number(slow['ms']) >= 1]).toEqual(['Slow', true]);
-    const fast = await boot(['--slow-ms', '60000']);
+    const fast = await boot(['--slow-ms', '60000', '--log-requests', 'all']);
     await postGraphql(fast.url, { query: '{ queryItem { code } }' });
     await graphqlLines(fast, 1);
     expect(findLogs(fast.output(), 'slow request')).toEqual([]);

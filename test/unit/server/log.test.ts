@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../server/config.js';
 import { createLogger, defaultLogFormat } from '../../../server/log.js';
 
 function capture(format: 'json' | 'pretty', level: 'info' | 'debug' = 'info'): { log: ReturnType<typeof createLogger>; lines: string[] } {
@@ -53,5 +54,18 @@ describe('log: pino underneath', () => {
 
   it('the default format: pretty on a terminal, json otherwise', () => {
     expect([defaultLogFormat(true), defaultLogFormat(false)]).toEqual(['pretty', 'json']);
+  });
+
+  it('--log-requests: one in 100 by default, all = 1, none = 0, N', () => {
+    const sampling = (args: string[]): unknown => {
+      const loaded = loadConfig(args, {});
+      return loaded.kind === 'config' ? [loaded.config.logRequests, loaded.config.slowMs] : loaded;
+    };
+    expect([sampling([]), sampling(['--log-requests', 'all']), sampling(['--log-requests', 'none', '--slow-ms', '0']), sampling(['--log-requests', '7'])]).toEqual([
+      [100, 1000],
+      [1, 1000],
+      [0, 0],
+      [7, 1000],
+    ]);
   });
 });
