@@ -2,7 +2,7 @@
 // (--slow-ms), read from the real server's JSON log.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { postGraphql } from './helpers/http.js';
+import { postGraphql, uploadSchema } from './helpers/http.js';
 import { findLogs, type LogRecord } from './helpers/log-records.js';
 import { runToExit, startWithSchema, type ServerProcess } from './helpers/server-process.js';
 
@@ -68,6 +68,16 @@ describe('request line', () => {
     await postGraphql(fast.url, { query: '{ queryItem { code } }' });
     await graphqlLines(fast, 1);
     expect(findLogs(fast.output(), 'slow request')).toEqual([]);
+  });
+
+  it('schema uploads are logged: success at info with the update counter, failure at warn with the error count only', async () => {
+    const server = await boot(['--log-requests', 'none']);
+    expect(await uploadSchema(server.url, 'type Broken { id: ID! other: Missing }')).toMatchObject({ errors: [{ extensions: { code: 'Error' } }] });
+    await vi.waitFor(() => expect(findLogs(server.output(), 'schema update failed')).toHaveLength(1));
+    const { time: _t, pid: _p, ...failed } = findLogs(server.output(), 'schema update failed')[0] ?? { level: '', msg: '' };
+    expect(failed).toEqual({ level: 'warn', errors: 1, msg: 'schema update failed' });
+    const { time: _t2, pid: _p2, ...updated } = findLogs(server.output(), 'schema updated')[0] ?? { level: '', msg: '' };
+    expect(updated).toEqual({ level: 'info', counter: 1, msg: 'schema updated' });
   });
 
   it('bad --log-requests and --slow-ms values are refused (exit 2)', async () => {
