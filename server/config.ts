@@ -2,7 +2,7 @@
 
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isLogLevel, logLevels, type LogLevel } from './log.js';
+import { isLogFormat, isLogLevel, logFormats, logLevels, type LogFormat, type LogLevel } from './log.js';
 import { defaultSocketLimits, type SocketLimits } from './sockets/graphql-sockets.js';
 
 export interface ServerConfig {
@@ -22,10 +22,16 @@ export interface ServerConfig {
   /** WebSocket subscriptions on /graphql (server/sockets/). */
   readonly sockets: SocketLimits;
   readonly logLevel: LogLevel;
+  /** Undefined: pretty on a terminal, else JSON (log.ts defaultLogFormat). */
+  readonly logFormat: LogFormat | undefined;
   readonly lambdaUrl: string | undefined;
   readonly allowJsFallback: boolean;
   /** Per-request /metrics figures; off only to measure what they cost. */
   readonly requestMetrics: boolean;
+  /** The request line: 0 none, 1 every request, N one request in N. */
+  readonly logRequests: number;
+  /** Requests slower than this many ms are logged at warn (0 = off). */
+  readonly slowMs: number;
   readonly debug: boolean;
   readonly fsync: FsyncSetting;
   readonly recover: boolean;
@@ -85,6 +91,9 @@ export const defaults = {
   maxPersistedQueries: 10_000,
   sockets: defaultSocketLimits,
   logLevel: 'info' as LogLevel,
+  // A request line costs ~7 us (bench/README.md, Logs): one in 100 keeps that under 0.1 us a request.
+  logRequests: '100',
+  slowMs: 1000,
   fsync: 'everysec' as FsyncSetting,
   snapshotEvery: 100_000,
   snapshotIntervalSeconds: 300,
@@ -134,7 +143,10 @@ const optionTable = {
   'ws-max-backpressure-bytes': { type: 'string', env: 'SERVICE_WS_MAX_BACKPRESSURE_BYTES', help: `bytes a client may leave unread before it is disconnected (default ${defaults.sockets.maxBackpressure})` },
   'ws-init-timeout-ms': { type: 'string', env: 'SERVICE_WS_INIT_TIMEOUT_MS', help: `time a WebSocket client has to send connection_init (default ${defaults.sockets.initTimeoutMs})` },
   'log-level': { type: 'string', env: 'SERVICE_LOG_LEVEL', help: `${logLevels.join('|')} (default ${defaults.logLevel})` },
+  'log-format': { type: 'string', env: 'SERVICE_LOG_FORMAT', help: `${logFormats.join('|')} (default: pretty when stdout is a terminal, else json)` },
   'lambda-url': { type: 'string', env: 'SERVICE_LAMBDA_URL', help: 'base URL for @lambda fields' },
+  'log-requests': { type: 'string', env: 'SERVICE_LOG_REQUESTS', help: `one info line per request: all|none|<N> (one in N) (default ${defaults.logRequests})` },
+  'slow-ms': { type: 'string', env: 'SERVICE_SLOW_MS', help: `log requests slower than this at warn (operation name and duration); 0 = off (default ${defaults.slowMs})` },
   'request-metrics': { type: 'boolean', env: 'SERVICE_REQUEST_METRICS', help: 'per-request figures in /metrics (default on; off only to measure their cost)' },
   'allow-js-fallback': { type: 'boolean', env: 'SERVICE_ALLOW_JS_FALLBACK', help: 'start even if only the slow JS shim of uWebSockets.js loads' },
   debug: { type: 'boolean', env: 'SERVICE_DEBUG', help: 'debug extensions (query plans) in responses, and the texts of authorization failures (as Dgraph with --graphql debug=true)' },
@@ -295,9 +307,12 @@ function build(source: Source, cwd: string): ServerConfig {
       initTimeoutMs: source.integer('ws-init-timeout-ms', 1, 3_600_000) ?? defaults.sockets.initTimeoutMs,
     },
     logLevel,
+    logFormat: logFormat(source.string('log-format')),
     lambdaUrl: httpUrl(source.string('lambda-url')),
     allowJsFallback: source.boolean('allow-js-fallback') ?? false,
     requestMetrics: source.boolean('request-metrics') ?? true,
+    logRequests: requestSampling(source.string('log-requests') ?? defaults.logRequests),
+    slowMs: source.integer('slow-ms', 0, 3_600_000) ?? defaults.slowMs,
     debug: source.boolean('debug') ?? false,
     fsync: fsyncSetting(source.string('fsync')),
     recover: source.boolean('recover') ?? false,
@@ -341,6 +356,18 @@ function duration(source: Source, name: 'acl-access-ttl' | 'acl-refresh-ttl', fa
   const ms = parts.reduce((sum, [, n, unit]) => sum + Number(n) * (durationUnits[unit ?? ''] ?? 0), 0);
   if (!(ms >= 1000)) throw new ConfigError(`--${name} must be a duration of at least 1s such as 30m, 6h or 30d, got ${JSON.stringify(text)}`);
   return Math.round(ms);
+}
+
+function requestSampling(text: string): number {
+  if (text === 'all') return 1;
+  if (text === 'none') return 0;
+  if (/^[1-9]\d{0,8}$/.test(text)) return Number(text);
+  throw new ConfigError(`--log-requests must be all, none or a whole number N (one request in N), got ${JSON.stringify(text)}`);
+}
+
+function logFormat(text: string | undefined): LogFormat | undefined {
+  if (text === undefined || isLogFormat(text)) return text;
+  throw new ConfigError(`--log-format must be one of ${logFormats.join(', ')}, got ${JSON.stringify(text)}`);
 }
 
 function fsyncSetting(text: string | undefined): FsyncSetting {

@@ -64,6 +64,8 @@ export class Exchange {
   #abortListeners: (() => void)[] | undefined;
   /** The GraphQL operation type, as request-figures.ts `operations` numbers it (0: none), for /metrics. */
   operation = 0;
+  /** The GraphQL operation's name, when the client named one (for the request line). */
+  operationName: string | null | undefined = undefined;
   /** The answer carries GraphQL errors (for /metrics' outcome). */
   graphqlErrors = false;
 

@@ -52,11 +52,20 @@ function pageFor(request: IncomingRequest): Route | undefined {
 /** Stands for a request the transport could not copy out. */
 const noRequest: IncomingRequest = { method: 'GET', path: '', query: '', headers: {} };
 
+/** Request ids for log lines: a per-process prefix and a counter (no randomness per request). */
+const requestIdPrefix = Math.floor(Math.random() * 36 ** 6).toString(36).padStart(6, '0');
+let requestCount = 0;
+
 export class Router {
   readonly #keys: KeyChecker;
+  /** Whether a request needs its start time for the log (request line or slow log). */
+  readonly #timed: boolean;
+  /** Requests left until the next sampled request line. */
+  #untilLogged = 1;
 
   constructor(private readonly context: RouteContext) {
     this.#keys = new KeyChecker(context.config);
+    this.#timed = context.config.logRequests > 0 || context.config.slowMs > 0;
   }
 
   /**
@@ -80,7 +89,7 @@ export class Router {
     const accept = exchange.header('accept');
     const mode = responseMode(accept);
     const route = exchange.request.method === 'GET' && prefersHtml(accept) ? pageFor(exchange.request) : routes.get(exchange.request.path);
-    const started = this.context.figures.enabled || this.context.log.enabled('debug') ? performance.now() : 0;
+    const started = this.context.figures.enabled || this.#timed || this.context.log.enabled('debug') ? performance.now() : 0;
     let responded = false;
     const respond: Respond = (answer) => {
       if (responded) return;
@@ -141,17 +150,32 @@ export class Router {
     exchange.write(failure.status, { 'Content-Type': failure.contentType ?? 'application/json' }, failure.body);
   }
 
-  /** The request's figures and the debug request line; `started` is 0 when both were off as the request came in. */
+  /**
+   * The request's figures, the slow-request line and the sampled request line (every request at debug);
+   * `started` is 0 when all were off as the request came in. Built from values at hand, no child logger.
+   */
   #logRequest(exchange: Exchange, route: Route | undefined, reply: Reply, started: number): void {
     if (started === 0) return;
     const figures = this.context.figures;
     if (figures.enabled) figures.record(route, exchange.operation, reply.status, exchange.graphqlErrors, exchange.aborted, started);
-    if (!this.context.log.enabled('debug')) return;
-    this.context.log.debug('request', {
+    const { log, config } = this.context;
+    const ms = performance.now() - started;
+    const slow = config.slowMs > 0 && ms >= config.slowMs;
+    const sampled = config.logRequests > 0 && --this.#untilLogged === 0;
+    if (sampled) this.#untilLogged = config.logRequests;
+    if (!slow && !sampled && !log.enabled('debug')) return;
+    const operation = exchange.operationName ?? undefined;
+    const rounded = Math.round(ms * 10) / 10;
+    if (slow) log.warn('slow request', { path: exchange.request.path, operation, ms: rounded });
+    if (!sampled && !log.enabled('debug')) return;
+    log.info('request', {
       method: exchange.request.method,
       path: exchange.request.path,
+      operation,
       status: exchange.aborted ? 'aborted' : reply.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
+      ms: rounded,
+      bytes: typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.byteLength,
+      requestId: `${requestIdPrefix}-${(++requestCount).toString(36)}`,
     });
   }
 

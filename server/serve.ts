@@ -28,7 +28,7 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
     return;
   }
   const config = loaded.config;
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, { format: config.logFormat });
   log.debug('configuration', redacted(config));
 
   const transport = loadTransport();
@@ -114,6 +114,7 @@ function gracefulStop(server: RunningServer, engine: Engine, log: Logger): (reas
     if (stopping) {
       if (reason === 'admin') return;
       log.warn('second signal: exiting without waiting', { signal: reason });
+      log.flush();
       process.exit(1);
     }
     stopping = true;
@@ -122,6 +123,7 @@ function gracefulStop(server: RunningServer, engine: Engine, log: Logger): (reas
     if (!drained) log.warn('in-flight requests did not finish in time', { timeoutMs: shutdownTimeoutMs });
     await engine.close();
     log.info('stopped');
+    log.flush();
     process.exit(0);
   };
 }

@@ -28,12 +28,17 @@ export const schemaRoute: Route = {
       return refused === undefined ? currentSchemaReply(context.engine.currentSchema()?.schema, mode) : schemaUpdateReply(`resolving getGQLSchema failed because ${refused}`, mode);
     }
     const sdl = await body;
-    if (refused !== undefined) return schemaUpdateReply(`resolving updateGQLSchema failed because ${refused}${adminQueryLocation}`, mode);
+    if (refused !== undefined) {
+      context.log.warn('schema update refused: not a guardian');
+      return schemaUpdateReply(`resolving updateGQLSchema failed because ${refused}${adminQueryLocation}`, mode);
+    }
     const result = await context.engine.updateSchema(sdl);
     if (result.ok) {
       context.log.info('schema updated', { counter: context.engine.probe().schemaUpdateCounter });
       return schemaUpdateReply(undefined, mode);
     }
+    // The count only: an error may quote the schema's text, and with it a # Service.Secret.
+    context.log.warn('schema update failed', { errors: result.errors.length });
     return schemaUpdateReply(`resolving updateGQLSchema failed because ${renderSchemaErrors(result.errors)}${adminQueryLocation}`, mode);
   }),
 };

@@ -33,6 +33,7 @@ function graphqlEndpoint(scope: 'graphql' | 'admin', run: Run): Route {
           const started = figures.enabled ? performance.now() : 0;
           const response = run(context, request);
           const operation = (exchange.operation = context.engine.lastOperation);
+          exchange.operationName = request.operationName;
           // Most queries are answered synchronously: no promise, no extra turn.
           if (!(response instanceof Promise)) return answered(exchange, figures, operation, started, response, mode, malformedVariables, countTouched);
           return response.then((r) => answered(exchange, figures, operation, started, r, mode, malformedVariables, countTouched));

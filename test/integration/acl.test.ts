@@ -8,6 +8,7 @@ import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphql, send, uploadSchema, uploadSucceeded } from './helpers/http.js';
 import { makeTempDir, runToExit, startServer, type ServerProcess } from './helpers/server-process.js';
+import { findLog } from './helpers/log-records.js';
 
 const secret = 'an-acl-secret-of-at-least-32-bytes!!';
 const key = new TextEncoder().encode(secret);
@@ -476,7 +477,7 @@ describe('ACL data across restarts', () => {
 
     const fourth = await startServer({ rawArgs: aclArgs(dataDir) });
     try {
-      expect(fourth.output()).toMatch(/restored .*replayed=0/);
+      expect(findLog(fourth.output(), 'restored', { replayed: 0 })).toBeDefined();
       const groot4 = await login(fourth.url, 'groot', 'newgrootpass');
       expect(await post(fourth.url, '/admin', '{ queryUser { name groups { name } } }', groot4.accessJWT)).toEqual({
         data: { queryUser: [{ name: 'groot', groups: [{ name: 'guardians' }] }, { name: 'carol', groups: [] }] },
@@ -494,7 +495,7 @@ describe('ACL data across restarts', () => {
     await kill(plain);
     const fifth = await startServer({ rawArgs: aclArgs(dataDir) });
     try {
-      expect(fifth.output()).toMatch(/restored .*replayed=0/);
+      expect(findLog(fifth.output(), 'restored', { replayed: 0 })).toBeDefined();
       await login(fifth.url, 'carol', 'carolpass');
     } finally {
       await fifth.stop();

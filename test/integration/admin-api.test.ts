@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
 import { makeTempDir, projectRoot, startServer, type ServerProcess, startWithSchema } from './helpers/server-process.js';
+import { findLog } from './helpers/log-records.js';
 
 const schema = 'type Task {\n  id: ID!\n  title: String! @search(by: [hash])\n  done: Boolean\n}\n';
 
@@ -85,7 +86,7 @@ describe('health, state, config', () => {
     expect(await admin('{ config { logLevel } }')).toEqual({ data: { config: { logLevel: 'debug' } } });
     await graphql('{ queryTask { title } }');
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(server.output()).toMatch(/ debug request method=POST path=\/graphql status=200/);
+    expect(findLog(server.output(), 'request', { level: 'info', method: 'POST', path: '/graphql', status: 200 })).toBeDefined();
     expect(await admin('mutation { config(input: {logLevel: "info"}) { response { code } } }')).toEqual({
       data: { config: { response: { code: 'Success' } } },
     });
@@ -238,7 +239,7 @@ describe('shutdown', () => {
       });
       expect(await own.exited).toEqual({ code: 0, signal: null });
       expect(readdirSync(own.dataDir).filter((f) => f.startsWith('snap-'))).toHaveLength(1);
-      expect(own.output()).toMatch(/shutting down .*reason=admin/);
+      expect(findLog(own.output(), 'shutting down', { reason: 'admin' })).toBeDefined();
       // The snapshot holds the data: a new server on the same directory answers it.
       const again = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', own.dataDir] });
       try {

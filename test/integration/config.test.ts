@@ -2,9 +2,10 @@
 
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { header, postGraphql, send } from './helpers/http.js';
-import { makeTempDir, nativeTransport, runToExit, startServer, type ServerProcess } from './helpers/server-process.js';
+import { makeTempDir, nativeTransport, runToExit, spawnServer, startServer, type ServerProcess } from './helpers/server-process.js';
+import { findLog, findLogs } from './helpers/log-records.js';
 
 const started: ServerProcess[] = [];
 const dirs: string[] = [];
@@ -28,8 +29,8 @@ function tempDir(): string {
 
 /** The fields of the debug `configuration` line. */
 function configuration(output: string): Record<string, string> {
-  const line = output.split('\n').find((l) => / debug configuration /.test(l)) ?? '';
-  return Object.fromEntries([...line.matchAll(/ (\w+)=(\S+)/g)].map((m) => [m[1] ?? '', m[2] ?? '']));
+  const { level: _level, time: _time, pid: _pid, msg: _msg, ...fields } = findLog(output, 'configuration', { level: 'debug' }) ?? { level: '', msg: '' };
+  return Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, String(value)]));
 }
 
 describe('precedence: flag > env > default', () => {
@@ -37,7 +38,7 @@ describe('precedence: flag > env > default', () => {
     const cwd = tempDir();
     const server = await boot({ rawArgs: ['--log-level', 'debug'], env: { SERVICE_PORT: '0', SERVICE_HOST: '127.0.0.1' }, cwd });
     expect(server.transport).toBe(nativeTransport);
-    expect(server.output()).toContain(`data-dir=${join(cwd, 'snapshots')} `);
+    expect(findLog(server.output(), /^listening on /)?.['data-dir']).toBe(join(cwd, 'snapshots'));
     expect(configuration(server.output())).toMatchObject({
       maxBodyBytes: '8388608',
       maxQueryTokens: '10000',
@@ -56,7 +57,7 @@ describe('precedence: flag > env > default', () => {
       env: { SERVICE_DATA_DIR: fromEnv, SERVICE_MAX_BODY_BYTES: '1000', SERVICE_LOG_LEVEL: 'debug', SERVICE_MAX_QUERY_DEPTH: '7' },
     });
     expect(server.transport).toBe(nativeTransport);
-    expect(server.output()).toContain(`data-dir=${fromEnv} `);
+    expect(findLog(server.output(), /^listening on /)?.['data-dir']).toBe(fromEnv);
     expect(configuration(server.output())).toMatchObject({ maxBodyBytes: '1000', maxQueryDepth: '7' });
     const tooBig = await send(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(1001) });
     expect(tooBig.status).toBe(413);
@@ -69,7 +70,7 @@ describe('precedence: flag > env > default', () => {
       rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', fromFlag, '--max-body-bytes', '2000', '--log-level', 'debug', '--no-debug'],
       env: { SERVICE_DATA_DIR: fromEnv, SERVICE_MAX_BODY_BYTES: '1000', SERVICE_LOG_LEVEL: 'error', SERVICE_DEBUG: 'true', SERVICE_PORT: '1' },
     });
-    expect(server.output()).toContain(`data-dir=${fromFlag} `);
+    expect(findLog(server.output(), /^listening on /)?.['data-dir']).toBe(fromFlag);
     expect(configuration(server.output())).toMatchObject({ maxBodyBytes: '2000', debug: 'false' });
     const fits = await send(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(1500) });
     expect(fits.status).toBe(400); // read (not 413), then refused as JSON
@@ -84,9 +85,29 @@ describe('precedence: flag > env > default', () => {
 
   it('the start-up line is one info line with URL, data dir and transport', async () => {
     const server = await boot({});
-    const lines = server.output().split('\n').filter((line) => line.includes('listening on'));
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/ info listening on http:\/\/127\.0\.0\.1:\d+ data-dir=\S+ transport=uWebSockets\.js-native$/);
+    const records = findLogs(server.output(), /^listening on /);
+    expect(records).toHaveLength(1);
+    const { time, pid, msg, ...fields } = records[0] ?? { level: '', msg: '' };
+    expect(msg).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
+    expect([typeof time, pid]).toEqual(['number', server.child.pid]);
+    expect(fields).toEqual({ level: 'info', 'data-dir': server.dataDir, transport: 'uWebSockets.js-native' });
+  });
+});
+
+describe('log format', () => {
+  it('--log-format pretty writes readable lines (no JSON) even into a pipe; SERVICE_LOG_FORMAT=json writes records', async () => {
+    const pretty = spawnServer({ args: ['--log-format', 'pretty'] });
+    try {
+      await vi.waitFor(() => expect(pretty.output()).toContain('listening on'), { timeout: 15_000 });
+      const line = pretty.output().split('\n').find((l) => l.includes('listening on')) ?? '';
+      expect(line).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: listening on http:\/\/127\.0\.0\.1:\d+ \{"data-dir":"[^"]+","transport":"uWebSockets\.js-native"\}$/);
+      expect(pretty.output()).not.toMatch(/^\{/m);
+    } finally {
+      pretty.child.kill('SIGTERM');
+      await pretty.exited;
+    }
+    const json = await boot({ env: { SERVICE_LOG_FORMAT: 'json' } });
+    expect(findLog(json.output(), /^listening on /)?.['transport']).toBe('uWebSockets.js-native');
   });
 });
 
@@ -116,6 +137,11 @@ describe('bad usage exits 2 with a clear message', () => {
     });
   }
 
+  it('an unknown --log-format names the choices', async () => {
+    const result = await runToExit({ rawArgs: ['--log-format', 'xml'] });
+    expect(result).toEqual({ code: 2, signal: null, output: 'error: --log-format must be one of json, pretty, got "xml"\nRun with --help for the list of options.\n' });
+  });
+
   it('--help prints usage and exits 0', async () => {
     const result = await runToExit({ rawArgs: ['--help'] });
     expect(result.code).toBe(0);
@@ -138,7 +164,7 @@ describe('transport guard', () => {
   it('starts on the shim with --allow-js-fallback, says so, and serves', async () => {
     const server = await boot({ args: ['--allow-js-fallback'], env: { UWS_USE_FALLBACK: '1' } });
     expect(server.transport).toBe('uWebSockets.js-js-fallback');
-    expect(server.output()).toMatch(/ warn running on the JS fallback/);
+    expect(findLog(server.output(), 'running on the JS fallback of uWebSockets.js: performance will be degraded', { level: 'warn' })).toBeDefined();
     const answer = await postGraphql(server.url, { query: '{ __typename }' });
     expect(answer.json()).toEqual({ data: { __typename: 'Query' } });
     // The shim sets the headers of a pre-encoded header block one by one.

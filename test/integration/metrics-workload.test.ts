@@ -3,7 +3,6 @@
 // edge and index figures; memory; log bytes, fsyncs, snapshot time, records since snapshot; custom calls,
 // errors and timeouts against a local upstream.
 
-import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphql, send } from './helpers/http.js';
@@ -125,21 +124,4 @@ describe('GET /metrics after a workload', () => {
     }
   });
 
-  it('counts /admin requests and persisted queries by their operation type', async () => {
-    const before = await scrape();
-    const query = '{ queryItem(filter: { code: { eq: "zz" } }) { code } }';
-    const hash = createHash('sha256').update(query).digest('hex');
-    const persisted = { persistedQuery: { version: 1, sha256Hash: hash } };
-    // Registered (the query and its hash), then run by the hash alone.
-    expect((await postGraphql(server.url, { query, extensions: persisted })).json()).toMatchObject({ data: { queryItem: [] } });
-    expect((await postGraphql(server.url, { extensions: persisted })).json()).toMatchObject({ data: { queryItem: [] } });
-    expect((await postGraphql(server.url, { query: '{ health { status } }' }, {}, '/admin')).json()).toMatchObject({ data: { health: [{ status: 'healthy' }] } });
-    expect((await postGraphql(server.url, { query: 'mutation { config(input: { logLevel: "info" }) { response { code } } }' }, {}, '/admin')).json()).toMatchObject({ data: { config: { response: { code: 'Success' } } } });
-    const after = await scrape();
-    const moved = (name: string, labels: Record<string, string> = {}): number => count(after, name, labels) - count(before, name, labels);
-    expect(moved('graphdb_requests_total', r('/graphql', 'query', 'ok'))).toBe(2);
-    expect(moved('graphdb_requests_total', r('/admin', 'query', 'ok'))).toBe(1);
-    expect(moved('graphdb_requests_total', r('/admin', 'mutation', 'ok'))).toBe(1);
-    expect(moved('graphdb_requests_total', r('/graphql', 'none', 'ok')) + moved('graphdb_requests_total', r('/admin', 'none', 'ok'))).toBe(0);
-  });
 });

@@ -1,8 +1,10 @@
 // GET /metrics: Prometheus text (prom-client), cache lookups counted per cache and result, and the
 // admin key rules (open without a key, like /health; the key is needed once one is set).
 
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphql, send } from './helpers/http.js';
+import { parsePrometheusText } from './helpers/prometheus-text.js';
 import { startServer, startWithSchema, type ServerProcess } from './helpers/server-process.js';
 
 const schema = 'type Item { id: ID! code: String! @id name: String @search(by: [term]) score: Int @search }';
@@ -49,6 +51,27 @@ describe('GET /metrics', () => {
     expect(change['plan']).toEqual({ hit: 1, miss: 1 });
     // Arguments are coerced once per request and read again from the memo within it.
     expect(change['arguments']?.miss).toBe(2);
+  });
+
+  it('counts /admin and persisted-query requests under their real operation type', async () => {
+    const counts = async (): Promise<Record<string, number>> => {
+      const family = parsePrometheusText((await send(`${server.url}/metrics`)).text).get('graphdb_requests_total');
+      return Object.fromEntries((family?.samples ?? []).map((sample) => [`${sample.labels['route']} ${sample.labels['operation']} ${sample.labels['outcome']}`, sample.value]));
+    };
+    const before = await counts();
+    expect((await postGraphql(server.url, { query: '{ health { status } }' }, {}, '/admin')).status).toBe(200);
+    expect((await postGraphql(server.url, { query: 'mutation { config(input: {logLevel: "info"}) { response { code } } }' }, {}, '/admin')).json()).toEqual({
+      data: { config: { response: { code: 'Success' } } },
+    });
+    const query = '{ queryItem(first: 0) { code } }';
+    const sha256Hash = createHash('sha256').update(query).digest('hex');
+    const persisted = { extensions: { persistedQuery: { version: 1, sha256Hash } } };
+    // The first sends the text (registered, durably: an asynchronous answer), the second only the hash.
+    expect((await postGraphql(server.url, { query, ...persisted })).json()).toMatchObject({ data: { queryItem: [] } });
+    expect((await postGraphql(server.url, persisted)).json()).toMatchObject({ data: { queryItem: [] } });
+    const after = await counts();
+    const change = Object.fromEntries(Object.entries(after).map(([key, value]) => [key, value - (before[key] ?? 0)]).filter(([key, value]) => value !== 0 && !String(key).startsWith('/metrics')));
+    expect(change).toEqual({ '/admin query ok': 1, '/admin mutation ok': 1, '/graphql query ok': 2 });
   });
 
   it('answers only GET, and needs the admin key once one is set', async () => {

@@ -7,6 +7,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
 import { makeTempDir, projectRoot } from './helpers/server-process.js';
+import { findLog } from './helpers/log-records.js';
 
 const dataDir = makeTempDir('service-npm-start-');
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -33,8 +34,8 @@ function npm(args: readonly string[]): Run {
   const url = new Promise<string>((resolve) => (found = resolve));
   const read = (chunk: Buffer): void => {
     text += chunk.toString('utf8');
-    const match = /listening on (http:\/\/\S+)/.exec(text);
-    if (match?.[1] !== undefined) found(match[1]);
+    const started = findLog(text, /^listening on http:\/\/\S+$/);
+    if (started !== undefined) found(started.msg.slice('listening on '.length));
   };
   child.stdout.on('data', read);
   child.stderr.on('data', read);
@@ -62,9 +63,9 @@ it('npm start with nothing to rebuild serves within 5 s; SIGTERM to npm stops it
 
   run.signal('SIGTERM');
   expect(await run.exit).toBe(0);
-  expect(run.output()).toMatch(/shutting down reason=SIGTERM/);
-  expect(run.output()).toMatch(/snapshot written lsn=2 /);
-  expect(run.output()).toMatch(/ info stopped/);
+  expect(findLog(run.output(), 'shutting down', { reason: 'SIGTERM' })).toBeDefined();
+  expect(findLog(run.output(), 'snapshot written', { lsn: 2 })).toBeDefined();
+  expect(findLog(run.output(), 'stopped', { level: 'info' })).toBeDefined();
   expect(readdirSync(dataDir).filter((name) => name.startsWith('snap-'))).toEqual(['snap-00000000000000000002.msgpack']);
   // Nothing listens any more: the server was not orphaned.
   await expect(postGraphql(url, { query: '{ __typename }' })).rejects.toThrow(/ECONNREFUSED/);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
 import { uploadSchema, uploadSucceeded } from './http.js';
+import { findLog } from './log-records.js';
 
 export const projectRoot = resolve(import.meta.dirname, '../../..');
 /** `SERVICE_TEST_ENTRY` points the tests at another build of the entry point. */
@@ -45,7 +46,13 @@ export interface ServerProcess {
   stop(graceMs?: number): Promise<Exit>;
 }
 
-const startLine = /listening on (http:\/\/\S+) .*transport=(\S+)/;
+const startMessage = /^listening on http:\/\/\S+$/;
+
+/** The start-up line's URL and transport, once it is there. */
+function startLine(output: string): [string, string] | undefined {
+  const record = findLog(output, startMessage);
+  return record === undefined ? undefined : [record.msg.slice('listening on '.length), String(record['transport'])];
+}
 
 export function makeTempDir(prefix = 'service-it-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -73,14 +80,14 @@ export function spawnServer(options: StartOptions = {}): { child: ChildProcess; 
 export async function startServer(options: StartOptions = {}): Promise<ServerProcess> {
   const { child, dataDir, output, exited } = spawnServer(options);
   const timeoutMs = options.timeoutMs ?? 20_000;
-  const match = await new Promise<RegExpMatchArray>((resolveStart, reject) => {
+  const match = await new Promise<[string, string]>((resolveStart, reject) => {
     const timer = setTimeout(() => fail(new Error(`server did not start within ${timeoutMs} ms:\n${output()}`)), timeoutMs);
     const check = (): void => {
-      const found = output().match(startLine);
-      if (found !== null) finish(found);
+      const found = startLine(output());
+      if (found !== undefined) finish(found);
     };
     const onExit = (code: number | null): void => fail(new Error(`server exited with ${code} before starting:\n${output()}`));
-    const finish = (found: RegExpMatchArray): void => {
+    const finish = (found: [string, string]): void => {
       cleanup();
       resolveStart(found);
     };
@@ -100,7 +107,7 @@ export async function startServer(options: StartOptions = {}): Promise<ServerPro
     child.once('exit', onExit);
     check();
   });
-  const [, url = '', transport = ''] = match;
+  const [url, transport] = match;
   return {
     url,
     transport,

@@ -5,7 +5,7 @@ import { engineReply, failureReply, refusals, statusFor } from '../../../server/
 
 function capturingLogger(): { log: ReturnType<typeof createLogger>; lines: string[] } {
   const lines: string[] = [];
-  return { log: createLogger('info', (line) => lines.push(line), (line) => lines.push(line)), lines };
+  return { log: createLogger('info', { format: 'json', stream: { write: (line: string) => void lines.push(line) } }), lines };
 }
 
 describe('responses: the one owner of status codes and error bodies', () => {
@@ -46,7 +46,8 @@ describe('responses: the one owner of status codes and error bodies', () => {
     const id = /^Internal error \(request ([0-9a-f-]{36})\)\.$/.exec(message)?.[1];
     expect(id).toBeDefined();
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(`error internal error requestId=${id} error="Error: boom`);
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({ level: 'error', msg: 'internal error', requestId: id });
+    expect(JSON.parse(lines[0] ?? '').error).toMatch(/^Error: boom\n/);
     expect(message).not.toContain('boom');
   });
 });

@@ -47,7 +47,7 @@ async function router(): Promise<Router> {
   const engine = await Engine.open({ dataDir: '', maxQueryTokens: 50_000, maxQueryDepth: 200, debug: false });
   const loaded = loadConfig([], {});
   if (loaded.kind !== 'config') throw new Error('default config did not load');
-  const log = createLogger('error');
+  const log = createLogger('error', { format: 'json' });
   const address = (): string => '127.0.0.1:0';
   const admin = createAdminHost({ engine, dataDir: '', log, address, shutdown: () => undefined });
   return new Router({ engine, config: loaded.config, log, address, admin, figures: createRequestFigures(true) });
