@@ -53,7 +53,13 @@ export function postingRemove(p: Posting | undefined, id: number, smallMax = SMA
   }
   const i = lowerBound(p, id);
   if (p[i] !== id) return null;
-  return shrink(p.filter((_, k) => k !== i));
+  const n = p.length;
+  if (n <= 2) return n === 1 ? undefined : (p[1 - i] as number);
+  // One copy without the id (the old array may be a snapshot someone holds: never mutated).
+  const out = new Array<number>(n - 1);
+  for (let k = 0; k < i; k++) out[k] = p[k] as number;
+  for (let k = i + 1; k < n; k++) out[k - 1] = p[k] as number;
+  return out;
 }
 
 function shrink(a: SortedIds): Posting | undefined {

@@ -79,7 +79,10 @@ describe('PostingList', () => {
       fc.property(fc.array(op, { maxLength: 400 }), (ops) => {
         let p: Posting | undefined;
         const model = new Set<number>();
+        // Snapshots handed out before later writes must never change (small arrays are copied on write).
+        const snaps: [readonly number[], number[]][] = [];
         for (const [kind, id] of ops) {
+          snaps.push([postingIds(p), ref(model)]);
           if (kind === 'add') {
             const next = postingAdd(p, id, smallMax);
             expect(next === null).toBe(model.has(id));
@@ -98,6 +101,7 @@ describe('PostingList', () => {
           expect(postingHas(p, id)).toBe(model.has(id));
         }
         expect(postingIds(p)).toEqual(ref(model));
+        for (const [got, want] of snaps) expect(got).toEqual(want);
       }),
     );
   });
