@@ -70,22 +70,35 @@ function fieldAggregate(ctx: ExecContext, type: TypeModel, matches: AggregateMat
   return reduce(values, suffix);
 }
 
-/** The reduction straight over a number column's arrays (no value list), in the ids' order as `reduce` does. */
+/**
+ * The reduction straight over a number column's arrays (no value list), in the ids' order as `reduce`
+ * does. One loop per reduction with a plain local: one accumulator shared by the branches was boxed
+ * per row (a heap number each: 16 KB and a young GC share for a 1,000-row Avg).
+ */
 function numberAggregate(ids: ArrayLike<number>, column: NumericColumnView, suffix: Suffix): number | null {
   const { present, nums } = column;
   let count = 0;
-  let acc = suffix === 'Min' ? Infinity : suffix === 'Max' ? -Infinity : 0;
+  if (suffix === 'Min' || suffix === 'Max') {
+    const max = suffix === 'Max';
+    let best = max ? -Infinity : Infinity;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as number;
+      if (present[id] !== 1) continue;
+      const v = nums[id] as number;
+      count++;
+      if (max ? v > best : v < best) best = v;
+    }
+    return count === 0 ? null : best;
+  }
+  let sum = 0;
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i] as number;
     if (present[id] !== 1) continue;
-    const v = nums[id] as number;
+    sum += nums[id] as number;
     count++;
-    if (suffix === 'Min') acc = v < acc ? v : acc;
-    else if (suffix === 'Max') acc = v > acc ? v : acc;
-    else acc += v;
   }
   if (count === 0) return null;
-  return suffix === 'Avg' ? acc / count : acc;
+  return suffix === 'Avg' ? sum / count : sum;
 }
 
 function reduce(values: readonly ScalarValue[], suffix: Suffix): unknown {
