@@ -7,6 +7,7 @@
 // Run: `npm run build && node dist/bench/custom-batch.js [--delay-ms 20] [--rounds 30] [--modes inline,workers,default]`.
 // Profile the server: `BENCH_NODE_FLAGS="--cpu-prof --cpu-prof-dir=prof" node dist/bench/custom-batch.js --modes default`.
 
+import { startLine } from './load/spawn-contender.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,7 +45,7 @@ async function startService(args: readonly string[]): Promise<Service> {
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
+      const match = startLine.exec(output);
       if (match !== null) resolve(match[1] as string);
     };
     child.stdout?.on('data', onData);

@@ -11,7 +11,8 @@ export interface RunningContender {
   stop(): Promise<void>;
 }
 
-const startLine = /listening on (http:\/\/[^\s/]+)/;
+/** The start line of a server (its URL), in a plain text or a JSON log line. */
+export const startLine = /listening on (http:\/\/[^\s/"]+)/;
 
 /** Extra node flags for every contender, e.g. `BENCH_NODE_FLAGS="--cpu-prof --cpu-prof-dir=prof"` to profile. */
 const nodeFlags = (process.env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
