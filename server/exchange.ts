@@ -68,6 +68,8 @@ export class Exchange {
   operationName: string | null | undefined = undefined;
   /** The answer carries GraphQL errors (for /metrics' outcome). */
   graphqlErrors = false;
+  /** Set when the answer is an internal error: its id, for the request line. */
+  failureId: string | undefined = undefined;
 
   constructor(
     readonly request: IncomingRequest,

@@ -5,7 +5,6 @@
 // for every GraphQL error; clients that accept `application/graphql-response+json` get the status codes of
 // the GraphQL-over-HTTP spec. Transport failures (bad body, 401, 405, 413, 415) are 4xx for both.
 
-import { randomUUID } from 'node:crypto';
 import type { EngineResponse, HealthInfo, Probe, ResponseKind, SnapshotResult } from '../engine/index.js';
 import { HttpError, httpMessages } from './http-error.js';
 import type { Reply } from './http-types.js';
@@ -73,9 +72,17 @@ export function refusalReply(error: HttpError, mode: ResponseMode): Reply {
  * The catch-all: a refusal is answered as such; anything else is an internal failure, logged with a
  * request id that the client gets to quote (never the details).
  */
-export function failureReply(error: unknown, mode: ResponseMode, log: Logger): Reply {
+/** Request ids (log lines, internal errors): a per-process prefix and a counter (no randomness per request). */
+const requestIdPrefix = Math.floor(Math.random() * 36 ** 6).toString(36).padStart(6, '0');
+let requestCount = 0;
+
+export function nextRequestId(): string {
+  return `${requestIdPrefix}-${(++requestCount).toString(36)}`;
+}
+
+/** `id`: the request's id, which the caller also puts on its request line. */
+export function failureReply(error: unknown, mode: ResponseMode, log: Logger, id = nextRequestId()): Reply {
   if (error instanceof HttpError) return refusalReply(error, mode);
-  const id = randomUUID();
   log.error('internal error', { requestId: id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   return refusalReply(new HttpError(500, httpMessages.internal(id)), mode);
 }

@@ -7,7 +7,7 @@ import { authHeader, KeyChecker } from './auth.js';
 import { Exchange } from './exchange.js';
 import type { IncomingRequest, Reply, ResponseSink } from './http-types.js';
 import { prefersHtml, responseMode, type ResponseMode } from './negotiate.js';
-import { failureReply, optionsReply, refusalReply, refusals } from './responses.js';
+import { failureReply, nextRequestId, optionsReply, refusalReply, refusals } from './responses.js';
 import { sendReply } from './reply-writer.js';
 import { graphqlCorsHeaders } from './cors-headers.js';
 import { schemaRoute, validateSchemaRoute } from './routes/admin-schema-routes.js';
@@ -51,10 +51,6 @@ function pageFor(request: IncomingRequest): Route | undefined {
 
 /** Stands for a request the transport could not copy out. */
 const noRequest: IncomingRequest = { method: 'GET', path: '', query: '', headers: {} };
-
-/** Request ids for log lines: a per-process prefix and a counter (no randomness per request). */
-const requestIdPrefix = Math.floor(Math.random() * 36 ** 6).toString(36).padStart(6, '0');
-let requestCount = 0;
 
 export class Router {
   readonly #keys: KeyChecker;
@@ -121,13 +117,21 @@ export class Router {
     try {
       reply = answer();
     } catch (error) {
-      reply = failureReply(error, mode, this.context.log);
+      reply = this.#failed(exchange, error, mode);
     }
     if (!(reply instanceof Promise)) return this.#deliver(exchange, route, mode, reply, started);
     reply.then(
       (settled) => this.#deliver(exchange, route, mode, settled, started),
-      (error: unknown) => this.#deliver(exchange, route, mode, failureReply(error, mode, this.context.log), started),
+      (error: unknown) => this.#deliver(exchange, route, mode, this.#failed(exchange, error, mode), started),
     );
+  }
+
+  /** The catch-all's answer; an internal error's id is kept for the request line. */
+  #failed(exchange: Exchange, error: unknown, mode: ResponseMode): Reply {
+    const id = nextRequestId();
+    const reply = failureReply(error, mode, this.context.log, id);
+    if (reply.status >= 500) exchange.failureId = id;
+    return reply;
   }
 
   /** Sends the reply; failing while sending, a bare answer goes out instead, if the client is still there. */
@@ -161,8 +165,10 @@ export class Router {
     const { log, config } = this.context;
     const ms = performance.now() - started;
     const slow = config.slowMs > 0 && ms >= config.slowMs;
-    const sampled = config.logRequests > 0 && --this.#untilLogged === 0;
-    if (sampled) this.#untilLogged = config.logRequests;
+    // An internal error's request line is always written, with the id its answer and its error record carry.
+    const failed = exchange.failureId !== undefined;
+    const sampled = failed || (config.logRequests > 0 && --this.#untilLogged === 0);
+    if (sampled && !failed) this.#untilLogged = config.logRequests;
     if (!slow && !sampled && !log.enabled('debug')) return;
     const operation = exchange.operationName ?? undefined;
     const rounded = Math.round(ms * 10) / 10;
@@ -175,7 +181,7 @@ export class Router {
       status: exchange.aborted ? 'aborted' : reply.status,
       ms: rounded,
       bytes: typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.byteLength,
-      requestId: `${requestIdPrefix}-${(++requestCount).toString(36)}`,
+      requestId: exchange.failureId ?? nextRequestId(),
     });
   }
 

@@ -43,7 +43,7 @@ describe('responses: the one owner of status codes and error bodies', () => {
     expect(reply.status).toBe(500);
     expect(reply.contentType).toBe('application/graphql-response+json; charset=utf-8');
     const message = JSON.parse(String(reply.body)).errors[0].message as string;
-    const id = /^Internal error \(request ([0-9a-f-]{36})\)\.$/.exec(message)?.[1];
+    const id = /^Internal error \(request ([0-9a-z]{6}-[0-9a-z]+)\)\.$/.exec(message)?.[1];
     expect(id).toBeDefined();
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0] ?? '')).toMatchObject({ level: 'error', msg: 'internal error', requestId: id });
