@@ -8,7 +8,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { SchemaModel } from '../schema/model.js';
 import { messages } from '../errors/messages.js';
-import { mixedRoots, onlyRemoteRoots } from '../custom/remote-roots.js';
+import { rootKinds } from '../custom/remote-roots.js';
 import { refuseExecution } from '../request/draining.js';
 import type { RefusedResult } from '../request/no-schema.js';
 import type { PreparedOperation } from '../request/prepare-request.js';
@@ -40,9 +40,10 @@ export function gateGraphql(
     // Remote fields never reach the store, where Dgraph checks the token: alone they run; mixed with stored ones they
     // still answer and the stored ones fail (the executor asks `storedRootsRefusal`).
     if (!result.ok) {
+      const roots = rootKinds(prepared.operation, model);
+      if (roots === 'remote') return undefined;
       const reason = rpcError('Unauthenticated', result.message);
-      if (onlyRemoteRoots(prepared.operation, model)) return undefined;
-      if (!mixedRoots(prepared.operation, model)) return refuse(prepared, schema, 0, reason);
+      if (roots === 'stored') return refuse(prepared, schema, reason);
       refusedStoredRoots.set(request, reason);
       return undefined;
     }
@@ -73,8 +74,8 @@ function writeCheck(acl: Acl, caller: AclCaller, reads: AclReads): WriteCheck {
 }
 
 /** A failed execution in Dgraph's words (as draining mode's answer). */
-function refuse(prepared: PreparedOperation, schema: GraphQLSchema, failing: number, reason: string): RefusedResult {
-  return refuseExecution(prepared, schema, messages.failedQuery(reason), (field) => messages.failedMutation(field, reason), failing);
+function refuse(prepared: PreparedOperation, schema: GraphQLSchema, reason: string): RefusedResult {
+  return refuseExecution(prepared, schema, messages.failedQuery(reason), (field) => messages.failedMutation(field, reason));
 }
 
 export const isGuardian = (caller: AclCaller): boolean => caller.groups.includes(GUARDIANS);

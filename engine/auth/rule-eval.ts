@@ -371,7 +371,6 @@ function present(ctx: ExecContext, id: number, declared: TypeModel, selection: S
   return true;
 }
 
-/** Dgraph's static evaluation: RBAC decided, graph rules uncertain unless a claim they use is missing. */
 /** A rule as EXPLAIN shows it: RBAC and claim-less graph rules decided by the claims, the rest on the engine. */
 function describeRule(rule: RuleNode, claims: Readonly<Record<string, unknown>>): string {
   switch (rule.kind) {
@@ -386,6 +385,7 @@ function describeRule(rule: RuleNode, claims: Readonly<Record<string, unknown>>)
   }
 }
 
+/** Dgraph's static evaluation: RBAC decided, graph rules uncertain unless a claim they use is missing. */
 function staticOf(rule: RuleNode, claims: Readonly<Record<string, unknown>>): Static {
   switch (rule.kind) {
     case 'rbac':

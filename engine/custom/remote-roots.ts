@@ -6,33 +6,23 @@
 // under a bad token, the remote ones still answer and the stored ones fail (acl/acl-gate.ts).
 
 import { Kind, type OperationDefinitionNode } from 'graphql';
-import type { SchemaModel } from '../schema/model.js';
+import { isRemoteField, type SchemaModel } from '../schema/model.js';
 
 export function onlyRemoteRoots(operation: OperationDefinitionNode, model: SchemaModel | undefined): boolean {
   return rootKinds(operation, model) === 'remote';
 }
 
-/** Whether some root field is remote and some reaches the store (Dgraph resolves the remote ones without a token). */
-export function mixedRoots(operation: OperationDefinitionNode, model: SchemaModel | undefined): boolean {
-  return rootKinds(operation, model) === 'mixed';
-}
-
-/** Whether the root field `name` of the operation's type is resolved remotely (`@custom(http:)`, `@lambda`). */
-export function isRemoteRoot(operation: OperationDefinitionNode, model: SchemaModel, name: string): boolean {
-  const roots = operation.operation === 'mutation' ? model.mutations : operation.operation === 'query' ? model.queries : undefined;
-  const custom = roots?.get(name)?.custom;
-  return custom !== undefined && custom.dql === undefined;
-}
-
-function rootKinds(operation: OperationDefinitionNode, model: SchemaModel | undefined): 'remote' | 'stored' | 'mixed' {
+/** Whether the root fields are all remote, all reach the store, or some of each (Dgraph resolves the remote ones without a token). */
+export function rootKinds(operation: OperationDefinitionNode, model: SchemaModel | undefined): 'remote' | 'stored' | 'mixed' {
   if (model === undefined || (operation.operation !== 'mutation' && operation.operation !== 'query')) return 'stored';
+  const roots = operation.operation === 'mutation' ? model.mutations : model.queries;
   let remote = false;
   let stored = false;
   for (const selection of operation.selectionSet.selections) {
     // A fragment at the root: treated as reaching the store.
     if (selection.kind !== Kind.FIELD) stored = true;
     else if (!selection.name.value.startsWith('__')) {
-      if (isRemoteRoot(operation, model, selection.name.value)) remote = true;
+      if (isRemoteField(roots.get(selection.name.value)?.custom)) remote = true;
       else stored = true;
     }
   }

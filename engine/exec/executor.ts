@@ -8,7 +8,7 @@ import type { WireError } from '../errors/wire-error.js';
 import { SelectionPlan, type FieldPlan } from '../plan/selection-plan.js';
 import type { PreparedOperation } from '../request/prepare-request.js';
 import type { CompiledSchema } from '../schema/compile-schema.js';
-import type { CustomFieldModel, RootFieldModel, TypeModel } from '../schema/model.js';
+import { isRemoteField, type RootFieldModel, type TypeModel } from '../schema/model.js';
 import { existingByXid } from './xid-lookup.js';
 import { coerceArguments, ExecContext, FieldError, pathOf, type MutationEvent, type Path } from './exec-context.js';
 import type { Graph } from './graph.js';
@@ -204,7 +204,7 @@ export class Executor {
         data[plan.responseName] = null;
         continue;
       }
-      if (storedRefusal !== undefined && !plan.fieldName.startsWith('__') && !isRemote(roots.get(plan.fieldName)?.custom)) {
+      if (storedRefusal !== undefined && !plan.fieldName.startsWith('__') && !isRemoteField(roots.get(plan.fieldName)?.custom)) {
         // A bad token with remote root fields beside: this stored one fails as Dgraph's store refuses it.
         if (operation.operation === 'mutation') ctx.addError(messages.failedMutation(plan.fieldName, storedRefusal), plan.nodes[0], pathOf(undefined, plan.responseName));
         else ctx.addError(messages.failedQuery(storedRefusal), undefined, pathOf(undefined, plan.responseName));
@@ -434,9 +434,4 @@ function introspect(compiled: CompiledSchema, prepared: PreparedOperation, plan:
   });
   for (const error of result.errors ?? []) ctx.addError(error.message, plan.nodes[0], pathOf(undefined, plan.responseName));
   return result.data?.[plan.responseName] ?? null;
-}
-
-/** A root resolved remotely (`@custom(http:)`, `@lambda`; not `@custom(dql:)`), as custom/remote-roots.ts counts them. */
-function isRemote(custom: CustomFieldModel | undefined): boolean {
-  return custom !== undefined && custom.dql === undefined;
 }

@@ -64,13 +64,12 @@ export function readObject(
   // each field is then read as the type it was written on.
   const untyped = declared.kind !== 'object' && ctx.acl !== undefined && !ctx.acl.reads('dgraph.type');
   const plans = untyped ? selection.untyped(declared.name) : selection.forType(type.name);
-  const ownerOf = untyped ? (plan: FieldPlan): TypeModel => ctx.model.types.get((plan as UntypedFieldPlan).on) ?? type : (): TypeModel => type;
   ctx.budget.object(plans.length);
   for (const plan of plans) {
     if (!ctx.isIncluded(plan)) continue;
     ctx.touched++;
     const fieldPath = pathOf(path, plan.responseName);
-    const owner = ownerOf(plan);
+    const owner = untyped ? ownerOf(ctx, plan, type) : type;
     let value: Completed;
     try {
       value = resolveField(ctx, id, owner, plan, fieldPath, cascade);
@@ -95,14 +94,19 @@ export function readObject(
   }
   if (cascade === undefined) return result;
   // (`stored` is asked only of listed fields the selection lacks: those are the node's own type's.)
-  const checked = ctx.acl === undefined ? plans : readablePlans(ctx, ownerOf, plans);
+  const checked = ctx.acl === undefined ? plans : readablePlans(ctx, type, plans, untyped);
   return passesCascade(cascade, result, checked, (name) => hasStoredValue(ctx, id, type, name)) ? result : CASCADED;
 }
 
+/** The type a field of an untyped result is read as: the one it was written on (else the node's own). */
+function ownerOf(ctx: ExecContext, plan: FieldPlan, type: TypeModel): TypeModel {
+  return ctx.model.types.get((plan as UntypedFieldPlan).on) ?? type;
+}
+
 /** Under ACL, `@cascade` checks only the fields left in Dgraph's pruned query (the readable ones). */
-function readablePlans(ctx: ExecContext, ownerOf: (plan: FieldPlan) => TypeModel, plans: readonly FieldPlan[]): readonly FieldPlan[] {
+function readablePlans(ctx: ExecContext, type: TypeModel, plans: readonly FieldPlan[], untyped: boolean): readonly FieldPlan[] {
   return plans.filter((plan) => {
-    const field = ownerOf(plan).fields.get(plan.fieldName);
+    const field = (untyped ? ownerOf(ctx, plan, type) : type).fields.get(plan.fieldName);
     return field === undefined || ctx.acl?.reads(field.predicate) !== false;
   });
 }

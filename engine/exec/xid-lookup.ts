@@ -36,6 +36,6 @@ export function existenceVisible(ctx: ExecContext): boolean {
 
 /** `findByXid` as those existence queries see it: not found when the caller cannot read dgraph.type or the @id predicate (the root function pruned). */
 export function existingByXid(ctx: ExecContext, type: TypeModel, field: FieldModel, value: unknown): number | undefined {
-  if (ctx.acl !== undefined && !(ctx.acl.reads('dgraph.type') && ctx.acl.reads(field.predicate))) return undefined;
+  if (!existenceVisible(ctx) || ctx.acl?.reads(field.predicate) === false) return undefined;
   return findByXid(ctx, type, field, value);
 }

@@ -69,13 +69,13 @@ function variablesIn(node: ValueNode): string[] {
   return names;
 }
 
-/** The fields to produce for an object of a given concrete type, memoised per type. */
 /** A field of an untyped interface or union result (`SelectionPlan.untyped`). */
 export interface UntypedFieldPlan extends FieldPlan {
   /** The type the field was written on: the abstract type itself or a fragment's type condition. */
   readonly on: string;
 }
 
+/** The fields to produce for an object of a given concrete type, memoised per type. */
 export class SelectionPlan {
   readonly #byType = new Map<string, readonly FieldPlan[]>();
   readonly #untyped = new Map<string, readonly UntypedFieldPlan[]>();

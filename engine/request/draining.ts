@@ -14,14 +14,14 @@ export function answerWhileDraining(prepared: PreparedOperation, schema: GraphQL
 
 /**
  * Queries: every field fails with `queryMessage` (path, no location). Mutations run one after another
- * and stop at the first failure (resolve/resolver.go): the field at `failing` fails with
+ * and stop at the first failure (resolve/resolver.go): the first field fails with
  * `mutationMessage(its name)`, the others are not executed.
  */
-export function refuseExecution(prepared: PreparedOperation, schema: GraphQLSchema, queryMessage: string, mutationMessage: (field: string) => string, failing = 0): RefusedResult {
+export function refuseExecution(prepared: PreparedOperation, schema: GraphQLSchema, queryMessage: string, mutationMessage: (field: string) => string): RefusedResult {
   if (prepared.operation.operation !== 'mutation') {
     return answerRootFields(prepared, schema, (_field, name) => wireError(queryMessage, undefined, [name]));
   }
   return answerRootFields(prepared, schema, (field, name, index) =>
-    wireError(index === failing ? mutationMessage(field.name.value) : messages.mutationNotExecuted(name), locationOf(field), [name]),
+    wireError(index === 0 ? mutationMessage(field.name.value) : messages.mutationNotExecuted(name), locationOf(field), [name]),
   );
 }

@@ -67,6 +67,11 @@ export function isEdgeField(field: FieldModel): boolean {
   return field.kind === 'object' || field.kind === 'interface' || field.kind === 'union';
 }
 
+/** Resolved remotely (`@custom(http:)`, `@lambda`), never reaching the store (`@custom(dql:)` does). */
+export function isRemoteField(custom: CustomFieldModel | undefined): boolean {
+  return custom !== undefined && custom.dql === undefined;
+}
+
 export interface CustomFieldModel {
   readonly http?: CustomHttpModel;
   readonly dql?: string;
