@@ -49,10 +49,13 @@ function decodeUtf8(body: Uint8Array): string {
 /** 413 for a declared length over the cap, 415 for an encoding other than identity or gzip. */
 function contentEncoding(exchange: Exchange, maxBytes: number): 'identity' | 'gzip' {
   const declared = exchange.header('content-length');
-  if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
+  // The number first: the pattern is only tested for a length over the cap (NaN compares false).
+  if (declared !== undefined && Number(declared) > maxBytes && /^\d+$/.test(declared)) {
     throw refusals.tooLarge(maxBytes);
   }
-  const encoding = (exchange.header('content-encoding') ?? '').trim().toLowerCase();
+  const header = exchange.header('content-encoding');
+  if (header === undefined) return 'identity';
+  const encoding = header.trim().toLowerCase();
   if (encoding === '' || encoding === 'identity') return 'identity';
   if (encoding === 'gzip' || encoding === 'x-gzip') return 'gzip';
   throw refusals.unsupportedEncoding(encoding);

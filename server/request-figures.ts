@@ -60,11 +60,11 @@ export class RequestFigures {
     this.durations = names.map(() => new LatencyTally());
   }
 
-  /** `started`: performance.now() when the router took the request. */
-  record(route: Route | undefined, operation: number, status: number, graphqlErrors: boolean, aborted: boolean, started: number): void {
+  /** `ms`: the request's duration, read by the router once for this and its log lines (a clock read costs ~80 ns). */
+  record(route: Route | undefined, operation: number, status: number, graphqlErrors: boolean, aborted: boolean, ms: number): void {
     const r = (route === undefined ? undefined : this.#routeIndex.get(route)) ?? this.routeNames.length - 1;
     (this.counts[(r * operations.length + operation) * outcomes.length + outcomeOf(status, graphqlErrors, aborted)] as number)++;
-    (this.durations[r] as LatencyTally).observe((performance.now() - started) / 1000);
+    (this.durations[r] as LatencyTally).observe(ms / 1000);
   }
 
   executed(operation: number, started: number): void {

@@ -160,10 +160,10 @@ export class Router {
    */
   #logRequest(exchange: Exchange, route: Route | undefined, reply: Reply, started: number): void {
     if (started === 0) return;
-    const figures = this.context.figures;
-    if (figures.enabled) figures.record(route, exchange.operation, reply.status, exchange.graphqlErrors, exchange.aborted, started);
-    const { log, config } = this.context;
     const ms = performance.now() - started;
+    const figures = this.context.figures;
+    if (figures.enabled) figures.record(route, exchange.operation, reply.status, exchange.graphqlErrors, exchange.aborted, ms);
+    const { log, config } = this.context;
     const slow = config.slowMs > 0 && ms >= config.slowMs;
     // An internal error's request line is always written, with the id its answer and its error record carry.
     const failed = exchange.failureId !== undefined;

@@ -160,7 +160,11 @@ function serveSockets(app: Uws.TemplatedApp, route: SocketRoute): void {
   });
 }
 
-const edgeHeaderSet: ReadonlySet<string> = new Set(edgeHeaderNames);
+/**
+ * Each edge header name to its own (internalized) constant: the copy is keyed by the constant instead of
+ * the fresh string uWS makes per request, so its stores and the edge's reads of it stay on one hidden class.
+ */
+const edgeHeaderKeys: ReadonlyMap<string, string> = new Map(edgeHeaderNames.map((name) => [name, name]));
 
 /** uWS gives methods lower-cased; the common ones are looked up rather than upper-cased per request. */
 const upperMethods: ReadonlyMap<string, string> = new Map(['get', 'post', 'options', 'head', 'put', 'delete', 'patch'].map((m) => [m, m.toUpperCase()]));
@@ -174,13 +178,17 @@ function snapshot(req: Uws.HttpRequest, allHeaders: boolean): IncomingRequest {
   // uWS 20.30 frames the body by the first Content-Length and ignores later ones; a proxy in front may
   // use another, which is how requests are smuggled: every differing value is collected.
   req.forEach((key, value) => {
-    const previous = headers[key];
+    const edge = edgeHeaderKeys.get(key);
+    // Not kept at all (Host, User-Agent, ...): no lookup in the copy (content-length is an edge header).
+    if (edge === undefined && !allHeaders) return;
+    const name = edge ?? key;
+    const previous = headers[name];
     if (previous === undefined) {
-      if (allHeaders || edgeHeaderSet.has(key)) headers[key] = value;
+      headers[name] = value;
       return;
     }
-    if (key === 'content-length' && value !== previous) lengths = `${lengths ?? previous}, ${value}`;
-    if (allHeaders && !edgeHeaderSet.has(key)) headers[key] = `${previous}, ${value}`;
+    if (name === 'content-length' && value !== previous) lengths = `${lengths ?? previous}, ${value}`;
+    if (edge === undefined) headers[name] = `${previous}, ${value}`;
   });
   const request = { method: upperMethod(req.getMethod()), path: req.getUrl(), query: req.getQuery() ?? '', headers };
   return lengths === undefined ? request : { ...request, conflictingLengths: lengths };

@@ -4,7 +4,9 @@
 // builds see the same machine noise. Both answer the same bodies (checked first). With --server the
 // requests go through the whole HTTP request path instead (server/: headers, body, router, answer
 // bytes) over a stand-in for uWS's native binding, so only the native calls and the kernel are left out.
-// Run: taskset -c 1 node dist/bench/micro/request-ab.js <distA> <distB> [--posts 10000] [--shapes a,b] [--rounds 16] [--ops 5000] [--server] [--b-flag <server flag for B>]
+// On a busy host `--cpu` times each round by the process's CPU time (user + system) instead of the wall
+// clock: time spent descheduled by other processes is left out.
+// Run: taskset -c 1 node dist/bench/micro/request-ab.js <distA> <distB> [--posts 10000] [--shapes a,b] [--rounds 16] [--ops 5000] [--server] [--cpu] [--b-flag <server flag for B>]
 
 import { resolve } from 'node:path';
 import type { Engine, GraphQLRequest } from '../../engine/index.js';
@@ -41,6 +43,13 @@ const shapes = (flag('--shapes') ?? 'get-by-id,get-by-xid,filtered-list,nested-e
 const rounds = Number(flag('--rounds') ?? 16);
 const opsPerRound = Number(flag('--ops') ?? 5_000);
 const throughServer = argv.includes('--server');
+const cpuClock = argv.includes('--cpu');
+/** Microseconds: the wall clock, or with --cpu this process's CPU time. */
+const clock = (): number => {
+  if (!cpuClock) return Number(process.hrtime.bigint()) / 1e3;
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
 /** Extra server flags for build B only (e.g. `--b-flag --no-request-metrics`: one build, metrics on vs off). */
 const bFlags = flag('--b-flag');
 
@@ -90,7 +99,7 @@ function requester(build: Build, scenario: Scenario): (i: number) => Promise<str
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
 
 const builds = [await load(distA), await load(distB, bFlags === undefined ? [] : [bFlags])] as const;
-console.log(`${throughServer ? 'through the request path; ' : ''}${posts} posts; us per request (median of ${rounds} alternating rounds of ${opsPerRound}), B/A the median of the rounds' ratios`);
+console.log(`${throughServer ? 'through the request path; ' : ''}${posts} posts; ${cpuClock ? 'CPU ' : ''}us per request (median of ${rounds} alternating rounds of ${opsPerRound}), B/A the median of the rounds' ratios`);
 for (const scenario of builds[0].scenarios) {
   const other = builds[1].scenarios.find((s) => s.name === scenario.name);
   if (other === undefined) continue;
@@ -103,9 +112,9 @@ for (const scenario of builds[0].scenarios) {
   const times: [number[], number[]] = [[], []];
   for (let r = 0; r < rounds; r++) {
     for (const side of r % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
-      const started = process.hrtime.bigint();
+      const started = clock();
       for (let k = 0; k < opsPerRound; k++) await ops[side](r * opsPerRound + k);
-      times[side].push(Number(process.hrtime.bigint() - started) / 1e3 / opsPerRound);
+      times[side].push((clock() - started) / opsPerRound);
     }
   }
   const ratio = median(times[1].map((b, r) => b / (times[0][r] as number)));

@@ -26,7 +26,7 @@ function instrumented(): void {
       figures.executed(exchange.operation, engineStarted);
       exchange.graphqlErrors = hasGraphqlErrors(answers[i & 1] as EngineResponse);
     }
-    if (started !== 0) figures.record(graphqlRoute, exchange.operation, 200, exchange.graphqlErrors, exchange.aborted, started);
+    if (started !== 0) figures.record(graphqlRoute, exchange.operation, 200, exchange.graphqlErrors, exchange.aborted, performance.now() - started);
   }
 }
 
