@@ -39,6 +39,7 @@ export function decodeGraphqlRequest(exchange: Exchange, maxBodyBytes: number, t
 
 /** The POST body's media type, or a 415 before the body is read. */
 function requestMediaType(header: string | undefined): 'application/json' | 'application/graphql' {
+  if (header === 'application/json') return header; // most requests: no lookup in the parsed-types memo
   const media = mediaType(header);
   const charset = media?.params['charset'];
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw refusals.unsupportedMediaType();
