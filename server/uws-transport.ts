@@ -160,15 +160,25 @@ function serveSockets(app: Uws.TemplatedApp, route: SocketRoute): void {
   });
 }
 
+/** The edge header names by length: a name uWS hands over is a new string, compared here rather than hashed for a Map. */
+const edgeNamesByLength: (string[] | undefined)[] = [];
+for (const name of edgeHeaderNames) (edgeNamesByLength[name.length] ??= []).push(name);
+
 /**
- * Each edge header name to its own (internalized) constant: the copy is keyed by the constant instead of
- * the fresh string uWS makes per request, so its stores and the edge's reads of it stay on one hidden class.
+ * The edge's own constant for a header name, or undefined: the copy is keyed by the constant instead of
+ * the fresh string, so its stores and the edge's reads of it stay on one hidden class.
  */
-const edgeHeaderKeys: ReadonlyMap<string, string> = new Map(edgeHeaderNames.map((name) => [name, name]));
+function edgeName(key: string): string | undefined {
+  const names = edgeNamesByLength[key.length];
+  if (names === undefined) return undefined;
+  for (const name of names) if (name === key) return name;
+  return undefined;
+}
 
 /** uWS gives methods lower-cased; the common ones are looked up rather than upper-cased per request. */
 const upperMethods: ReadonlyMap<string, string> = new Map(['get', 'post', 'options', 'head', 'put', 'delete', 'patch'].map((m) => [m, m.toUpperCase()]));
-const upperMethod = (method: string): string => upperMethods.get(method) ?? method.toUpperCase();
+/** POST and GET compared first: a Map lookup would hash the new string. */
+const upperMethod = (method: string): string => (method === 'post' ? 'POST' : method === 'get' ? 'GET' : (upperMethods.get(method) ?? method.toUpperCase()));
 
 function snapshot(req: Uws.HttpRequest, allHeaders: boolean): IncomingRequest {
   const headers: Record<string, string> = {};
@@ -178,7 +188,7 @@ function snapshot(req: Uws.HttpRequest, allHeaders: boolean): IncomingRequest {
   // uWS 20.30 frames the body by the first Content-Length and ignores later ones; a proxy in front may
   // use another, which is how requests are smuggled: every differing value is collected.
   req.forEach((key, value) => {
-    const edge = edgeHeaderKeys.get(key);
+    const edge = edgeName(key);
     // Not kept at all (Host, User-Agent, ...): no lookup in the copy (content-length is an edge header).
     if (edge === undefined && !allHeaders) return;
     const name = edge ?? key;
