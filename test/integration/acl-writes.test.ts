@@ -206,4 +206,13 @@ describe('remote mutations', () => {
       data: { queryDog: [{ name: 'Benji', breed: 'mix' }, { name: 'Lassie', breed: null }, { name: 'Old', breed: 'collie' }, { name: 'Rex', breed: null }] },
     });
   });
+
+  it('@lambda between stored fields under a valid token: its write back does not wait behind the request (each stored field commits on its own)', async () => {
+    expect(await post('mutation { a: addTag(input: [{label: "before"}]) { numUids } lambda: addViaLambda(name: "Mixed") b: addTag(input: [{label: "after"}]) { numUids } }', groot)).toEqual({
+      data: { a: { numUids: 1 }, lambda: JSON.stringify({ data: { addDog: { numUids: 1 } } }), b: { numUids: 1 } },
+    });
+    expect(await post('{ queryDog(filter: {name: {eq: "Mixed"}}) { name } queryTag(order: {asc: label}) { label } }', groot)).toEqual({
+      data: { queryDog: [{ name: 'Mixed' }], queryTag: [{ label: 'after' }, { label: 'before' }, { label: 'old' }] },
+    });
+  });
 });
