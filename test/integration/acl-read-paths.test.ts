@@ -6,13 +6,12 @@
 // READ on dgraph.type. Real server over HTTP, whole answers.
 
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadSchema, uploadSucceeded } from './helpers/http.js';
 import { aclLogin, aclPost, type Body } from './helpers/acl-client.js';
+import { startJsonUpstream, type JsonUpstream } from './helpers/json-upstream.js';
 import { makeTempDir, startServer, type ServerProcess } from './helpers/server-process.js';
 
 const secret = 'an-acl-secret-of-at-least-32-bytes!!';
@@ -74,25 +73,18 @@ describe('ACL read permissions in the queries around a field', () => {
   const names = (body: Body, field: string): string[] => ((body.data as Record<string, { name: string }[]>)[field] ?? []).map((item) => item.name);
 
   /** The lambda server: its resolver queries /graphql back with the access token Dgraph forwards in the body. */
-  let lambda: Server;
+  let lambda: JsonUpstream;
   const lambdaCalls: { resolver: unknown; token: unknown }[] = [];
 
   beforeAll(async () => {
     mkdirSync(dataDir);
-    lambda = createServer((req, res) => {
-      let text = '';
-      req.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      req.on('end', () => {
-        const body = JSON.parse(text) as { resolver: string; 'X-Dgraph-AccessToken': string };
-        lambdaCalls.push({ resolver: body.resolver, token: body['X-Dgraph-AccessToken'] });
-        void aclPost(server.url, '/graphql', '{ queryItem(order: {asc: name}) { name code } }', { 'X-Dgraph-AccessToken': body['X-Dgraph-AccessToken'] }).then((answer) => {
-          const items = (answer.data as { queryItem: { name: string; code: string | null }[] }).queryItem;
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(items.map((item) => `${item.name}:${item.code ?? '-'}`)));
-        });
-      });
+    lambda = await startJsonUpstream(async (_path, body) => {
+      lambdaCalls.push({ resolver: body['resolver'], token: body['X-Dgraph-AccessToken'] });
+      const answer = await aclPost(server.url, '/graphql', '{ queryItem(order: {asc: name}) { name code } }', { 'X-Dgraph-AccessToken': String(body['X-Dgraph-AccessToken']) });
+      const items = (answer.data as { queryItem: { name: string; code: string | null }[] }).queryItem;
+      return items.map((item) => `${item.name}:${item.code ?? '-'}`);
     });
-    await new Promise<void>((resolve) => lambda.listen(0, '127.0.0.1', resolve));
-    serverArgs.push('--lambda-url', `http://127.0.0.1:${(lambda.address() as AddressInfo).port}/graphql-worker`);
+    serverArgs.push('--lambda-url', `${lambda.url}/graphql-worker`);
     server = await startServer({ rawArgs: serverArgs });
     groot = await aclLogin(server.url, 'groot', 'password');
     const admin = (query: string): Promise<Body> => aclPost(server.url, '/admin', query, { 'X-Dgraph-AccessToken': groot });
@@ -121,7 +113,7 @@ describe('ACL read permissions in the queries around a field', () => {
     [sam, vic, tom] = await Promise.all([aclLogin(server.url, 'sam', 'sampass1'), aclLogin(server.url, 'vic', 'vicpass1'), aclLogin(server.url, 'tom', 'tompass1')]);
   }, 60_000);
   afterAll(async () => {
-    await Promise.all([server.stop(), new Promise((resolve) => lambda.close(resolve))]);
+    await Promise.all([server.stop(), lambda.close()]);
   });
 
   const ranks = async (): Promise<unknown> => (await as(groot, '{ queryItem(order: {asc: name}) { name rank } }')).data;

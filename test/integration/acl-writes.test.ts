@@ -5,12 +5,11 @@
 // token is needed), a `@lambda` mutation's own writes come back with the caller's X-Dgraph-AccessToken
 // and are checked as any request.
 
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
+import { startJsonUpstream, type JsonUpstream } from './helpers/json-upstream.js';
 import { makeTempDir, startServer, type ServerProcess } from './helpers/server-process.js';
 
 const dir = makeTempDir('service-acl-writes-');
@@ -18,7 +17,7 @@ const secretFile = join(dir, 'hmac-secret');
 writeFileSync(secretFile, 'an-acl-secret-of-at-least-32-bytes!!');
 
 let server: ServerProcess;
-let upstream: Server;
+let upstream: JsonUpstream;
 let upstreamUrl: string;
 /** What the lambda was sent, and the answers of its requests back. */
 const lambdaCalls: { token: unknown; args: unknown }[] = [];
@@ -105,15 +104,8 @@ let oldDog: string;
 let cat: string;
 
 beforeAll(async () => {
-  upstream = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8').on('data', (c: string) => (text += c));
-    req.on('end', () => {
-      void handle(req.url ?? '', JSON.parse(text) as Record<string, unknown>).then((value) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value)));
-    });
-  });
-  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  upstream = await startJsonUpstream(handle);
+  upstreamUrl = upstream.url;
   const dataDir = join(dir, 'data');
   mkdirSync(dataDir);
   server = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--acl-secret-file', secretFile, '--snapshot-interval', '0', '--lambda-url', `${upstreamUrl}/lambda`] });
@@ -131,7 +123,7 @@ beforeAll(async () => {
   cat = dogs.data.addCat.cat[0]!.id;
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([server?.stop(), new Promise((r) => upstream?.close(r))]);
+  await Promise.all([server?.stop(), upstream?.close()]);
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -6,11 +6,10 @@
 // as before: a failing field's later fields are not executed. Everything is read back, also after a
 // SIGKILL and a restart on the same data directory.
 
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
+import { startJsonUpstream, type JsonUpstream } from './helpers/json-upstream.js';
 import { makeTempDir, startServer, type ServerProcess } from './helpers/server-process.js';
 
 /** Far above what any answer here needs: a call stuck behind the queue would run into it. */
@@ -20,7 +19,7 @@ const startOn = (): Promise<ServerProcess> =>
   startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--fsync', 'always', '--snapshot-interval', '0', '--custom-timeout-ms', String(customTimeoutMs), '--lambda-url', `${upstreamUrl}/lambda`] });
 
 let server: ServerProcess;
-let upstream: Server;
+let upstream: JsonUpstream;
 let upstreamUrl: string;
 
 /** A slow upstream call: started (the test then acts), and held until released or 2 s passed. */
@@ -89,22 +88,15 @@ const add = (title: string): string => `addNote(input: [{key: "${title}", title:
 const added = (title: string): unknown => ({ note: [{ title }] });
 
 beforeAll(async () => {
-  upstream = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8').on('data', (c: string) => (text += c));
-    req.on('end', () => {
-      void handle(req.url ?? '', JSON.parse(text) as Record<string, unknown>).then((value) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value)));
-    });
-  });
-  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  upstream = await startJsonUpstream(handle);
+  upstreamUrl = upstream.url;
   server = await startOn();
   expect(await uploadSchema(server.url, schema())).toEqual(uploadSucceeded);
 }, 30_000);
 
 afterAll(async () => {
   server.child.kill('SIGKILL');
-  await Promise.all([server.exited, new Promise((r) => upstream.close(r))]);
+  await Promise.all([server.exited, upstream.close()]);
   rmSync(dataDir, { recursive: true, force: true });
 });
 

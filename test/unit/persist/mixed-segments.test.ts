@@ -5,34 +5,28 @@
 // are not executed (the remote field is not called), and a restart sees exactly what was acknowledged.
 
 import { rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { nodeFileIo } from '../../../engine/index.js';
 import { faultyFileIo } from '../../../engine/testing.js';
+import { startJsonUpstream, type JsonUpstream } from '../../integration/helpers/json-upstream.js';
 import { gql, openEngine, tempDir } from './engine-helpers.js';
 
-let upstream: Server;
+let upstream: JsonUpstream;
 let shouts: string[];
 let schema: string;
 const dirs: string[] = [];
 
 beforeAll(async () => {
-  upstream = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8').on('data', (c: string) => (text += c));
-    req.on('end', () => {
-      const said = String((JSON.parse(text) as { text: string }).text);
-      shouts.push(said);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(said.toUpperCase()));
-    });
+  upstream = await startJsonUpstream((_path, body) => {
+    const said = String(body['text']);
+    shouts.push(said);
+    return said.toUpperCase();
   });
-  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/shout`;
+  const url = `${upstream.url}/shout`;
   schema = `type Person { name: String! @id }
 type Mutation { shout(text: String!): String @custom(http: { url: "${url}", method: POST, body: "{ text: $text }" }) }`;
 });
-afterAll(() => new Promise((r) => upstream.close(r)));
+afterAll(() => upstream.close());
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
