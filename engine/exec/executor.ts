@@ -230,9 +230,9 @@ export class Executor {
       while (end < fields.length && roots.get((fields[end] as FieldPlan).fieldName)?.kind !== 'custom') end++;
       const segment = fields.slice(i, end);
       i = end;
-      if (operation.operation !== 'mutation') for (const field of segment) this.#storedRoot(run, field);
-      else if (running.failed !== undefined) for (const field of segment) this.#storedRoot(run, field); // all "not executed": nothing to commit
-      else await this.#commitSegment(run, segment, commit, !remoteRan);
+      // After a failed mutation field they are all "not executed": nothing to commit.
+      if (operation.operation === 'mutation' && running.failed === undefined) await this.#commitSegment(run, segment, commit, !remoteRan);
+      else for (const field of segment) this.#storedRoot(run, field);
     }
     // Second stage: the @custom calls, grafted into `data` (REFERENCE §8).
     running.root = rootOf(ctx.customSlots[0]?.path, fields);
