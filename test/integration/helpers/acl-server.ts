@@ -23,8 +23,8 @@ export class AclServer {
   /** groot's access token, from the last start. */
   groot = '';
 
-  /** `extraArgs`: flags after the ACL ones (e.g. `--lambda-url`). */
-  constructor(prefix: string, readonly extraArgs: readonly string[] = []) {
+  /** `extraArgs`: flags after the ACL ones (e.g. `--lambda-url`; may be added to before a start). */
+  constructor(prefix: string, readonly extraArgs: string[] = []) {
     this.dir = makeTempDir(prefix);
     this.secretFile = join(this.dir, 'hmac-secret');
     this.dataDir = join(this.dir, 'data');
