@@ -3,6 +3,7 @@
 // loses only its own segment: the fields of the segments before it stay answered and durable, its own
 // fields fail with the durability error (no locations, as a whole failed mutation's), the ones after
 // are not executed (the remote field is not called), and a restart sees exactly what was acknowledged.
+// A mutation whose first commit waited behind a schema upload is prepared again against that schema.
 
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -78,4 +79,20 @@ it('the first segment lost: the remote field is not called, nothing is written',
   const reopened = await openEngine(dir);
   expect(await names(reopened.engine)).toEqual({ queryPerson: [] });
   await reopened.engine.close();
+});
+
+it('a mutation queued behind a schema upload is prepared again against the new schema before it runs', async () => {
+  const dir = tempDir();
+  dirs.push(dir);
+  const { engine } = await openEngine(dir, { fsync: 'always' });
+  expect((await engine.updateSchema('type Person { name: String! @id }')).ok).toBe(true);
+  // The upload's record is queued first (its checks are done within this turn's microtasks), then the mutation: both drain after this turn.
+  const upload = engine.updateSchema('type Pet { name: String! @id }');
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+  const added = gql(engine, 'mutation { addPerson(input: [{name: "ann"}]) { numUids } }');
+  expect((await upload).ok).toBe(true);
+  expect(await added).toEqual({
+    errors: [{ message: 'Cannot query field "addPerson" on type "Mutation". Did you mean "addPet"?', locations: [{ line: 1, column: 12 }] }],
+  });
+  await engine.close();
 });
