@@ -290,8 +290,8 @@ export class Engine {
     budget: QueryBudget | undefined,
     claims: Readonly<Record<string, unknown>> | undefined,
   ): Promise<EngineResponse> {
-    const { events, touchedUids = 0, ...result } = await executor.run(prepared, request, budget, claims);
-    if (events !== undefined) this.#commit.committedInMemory(state, events, request);
+    const commit = requestId === undefined ? undefined : this.#commit.inMemory(state, request);
+    const { touchedUids = 0, ...result } = await executor.run(prepared, request, budget, claims, commit);
     const extensions = { ...result.extensions, ...requestExtensions(requestId).extensions };
     const body = serializeResponse({ ...result, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) });
     return { kind: 'ok', touchedUids, body: budget === undefined ? body : executor.capAnswer(body, result.data, prepared) };

@@ -1,9 +1,9 @@
 // Operations whose root fields are all resolved remotely (`@custom(http:)`, `@lambda`) or by
 // introspection: they never touch the store. Dgraph's httpResolver never calls edgraph, so such an
 // operation needs no ACL token (acl/acl-gate.ts), and a mutation of them writes nothing here, so it
-// need not wait in the commit queue (engine/index.ts): a lambda's own mutations back into the service
-// would otherwise queue behind the mutation waiting for that lambda. Mixed with stored root fields
-// under a bad token, the remote ones still answer and the stored ones fail (acl/acl-gate.ts).
+// need not go through the commit queue (engine/index.ts). Mixed with stored root fields, the remote ones
+// run between the stored ones' commits (exec/executor.ts CommitTurn); under a bad token the remote ones
+// still answer and the stored ones fail (acl/acl-gate.ts).
 
 import { Kind, type OperationDefinitionNode } from 'graphql';
 import { isRemoteField, type SchemaModel } from '../schema/model.js';

@@ -45,11 +45,24 @@ export interface ExecutionResult {
   readonly errors?: readonly WireError[];
   readonly data: Record<string, unknown> | null;
   readonly extensions?: Record<string, unknown>;
-  /** Committed add/update/delete root fields (for `@lambdaOnMutate`); never serialized. */
-  readonly events?: readonly MutationEvent[];
   /** The count in `extensions.touched_uids` (also for the Graphql-TouchedUids header); never serialized. */
   readonly touchedUids?: number;
 }
+
+/**
+ * Commits one segment of a mutation: a run of root fields between remote ones (`@custom`/`@lambda`),
+ * which run between turns holding nothing, as Dgraph runs each root field in its own transaction and a
+ * remote one as a plain HTTP call. `segment` writes synchronously and gives its add/update/delete events
+ * (for `@lambdaOnMutate`); the promise settles once the segment is durable (undefined) or rolled back (why).
+ * `fresh`: nothing of the request ran before (the commit path may then prepare it again against a newer schema).
+ */
+export type CommitTurn = (segment: () => readonly MutationEvent[], fresh: boolean) => Promise<string | undefined>;
+
+/** Without a commit path (tests reading answers): the segment runs in place. */
+const inPlace: CommitTurn = (segment) => {
+  segment();
+  return Promise.resolve(undefined);
+};
 
 export class Executor {
   /** Plans of the root selection, keyed by the (cached, so stable) operation node. */
@@ -162,13 +175,13 @@ export class Executor {
    * The general path: response objects, errors, custom logic, mutations (callers try `writeDirect` first).
    * With `claims` (the request's JWT claims; `ANONYMOUS` without a token) reads follow the `@auth` query rules.
    */
-  async run(prepared: PreparedOperation, request: GraphQLRequest, budget?: QueryBudget, claims?: Readonly<Record<string, unknown>>): Promise<ExecutionResult> {
+  async run(prepared: PreparedOperation, request: GraphQLRequest, budget?: QueryBudget, claims?: Readonly<Record<string, unknown>>, commit: CommitTurn = inPlace): Promise<ExecutionResult> {
     const ctx = new ExecContext(this.compiled.model, this.graph, prepared.variables, this.compiled.apiSchema, budget);
     if (claims !== undefined && this.#auth !== undefined) ctx.auth = new RequestRules(this.#auth, claims, ctx);
     ctx.acl = requestReads(request);
-    const running: Running = { root: undefined };
+    const running: Running = { root: undefined, failed: undefined, nullData: false };
     try {
-      return await this.#run(ctx, prepared, request, running);
+      return await this.#run(ctx, prepared, request, running, commit);
     } catch (error) {
       // Over budget: no partial answer, one error at the root field that was running.
       if (!(error instanceof BudgetExceeded)) throw error;
@@ -176,7 +189,7 @@ export class Executor {
     }
   }
 
-  async #run(ctx: ExecContext, prepared: PreparedOperation, request: GraphQLRequest, running: Running): Promise<ExecutionResult> {
+  async #run(ctx: ExecContext, prepared: PreparedOperation, request: GraphQLRequest, running: Running, commit: CommitTurn): Promise<ExecutionResult> {
     const { operation } = prepared;
     const explain = this.debug && wantsExplain(request.extensions);
     if (explain) {
@@ -192,59 +205,39 @@ export class Executor {
           : this.compiled.model.queries;
     const fields = this.#plan(prepared).forType(rootType);
     const data: Record<string, unknown> = {};
-    let nullData = false;
-    let failed: string | undefined;
     // Under ACL a non-guardian's mutation fields are WRITE-checked one by one as they run (acl/acl-writes.ts).
     const writeCheck = operation.operation === 'mutation' ? requestWriteCheck(request) : undefined;
-    const storedRefusal = storedRootsRefusal(request);
-    for (const plan of fields) {
-      if (!ctx.isIncluded(plan)) continue;
-      if (failed !== undefined) {
-        ctx.addError(messages.mutationNotExecuted(plan.responseName), plan.nodes[0], pathOf(undefined, plan.responseName));
-        data[plan.responseName] = null;
-        continue;
-      }
-      if (storedRefusal !== undefined && !plan.fieldName.startsWith('__') && !isRemoteField(roots.get(plan.fieldName)?.custom)) {
-        // A bad token with remote root fields beside: this stored one fails as Dgraph's store refuses it.
-        if (operation.operation === 'mutation') ctx.addError(messages.failedMutation(plan.fieldName, storedRefusal), plan.nodes[0], pathOf(undefined, plan.responseName));
-        else ctx.addError(messages.failedQuery(storedRefusal), undefined, pathOf(undefined, plan.responseName));
-        data[plan.responseName] = null;
-        if (operation.operation === 'mutation') failed = plan.responseName;
-        continue;
-      }
-      if (roots.get(plan.fieldName)?.kind === 'custom') {
+    const run: RootRun = { ctx, prepared, roots, rootType, data, running, writeCheck, storedRefusal: storedRootsRefusal(request) };
+    let remoteRan = false;
+    for (let i = 0; i < fields.length; ) {
+      const plan = fields[i] as FieldPlan;
+      if (running.failed === undefined && ctx.isIncluded(plan) && roots.get(plan.fieldName)?.kind === 'custom') {
         data[plan.responseName] = null;
         ctx.customSlots.push({ parentId: undefined, parentType: rootType, plan, target: data, path: pathOf(undefined, plan.responseName) });
         if (operation.operation === 'mutation' && this.custom !== undefined) {
-          // Serial mutation semantics: a custom mutation runs where it stands in the document.
+          // Serial mutation semantics: a custom mutation runs where it stands in the document, between commits.
           const errorsBefore = ctx.errors.length;
-          if (await this.custom.resolve(ctx, request, fields, data)) nullData = true;
+          remoteRan = true;
+          if (await this.custom.resolve(ctx, request, fields, data)) running.nullData = true;
           ctx.customSlots.length = 0;
-          if (ctx.errors.length > errorsBefore && data[plan.responseName] === null) failed = plan.responseName;
+          if (ctx.errors.length > errorsBefore && data[plan.responseName] === null) running.failed = plan.responseName;
         }
+        i++;
         continue;
       }
-      const refusal = writeCheck?.(this.compiled.model, this.compiled.apiSchema, plan.nodes[0] as FieldNode, prepared.variables, this.referencesExisting);
-      if (refusal !== undefined) {
-        ctx.addError(messages.failedMutation(plan.fieldName, refusal), plan.nodes[0], pathOf(undefined, plan.responseName));
-        data[plan.responseName] = null;
-        failed = plan.responseName;
-        continue;
-      }
-      running.root = plan;
-      const errorsBefore = ctx.errors.length;
-      const value = this.#resolveRoot(ctx, prepared, roots.get(plan.fieldName), plan, rootType);
-      if (operation.operation === 'mutation' && ctx.errors.length > errorsBefore && value === null) failed = plan.responseName;
-      if (value === INVALID || (value === null && plan.definition !== undefined && isNonNullType(plan.definition.type))) {
-        nullData ||= plan.definition !== undefined && isNonNullType(plan.definition.type);
-        data[plan.responseName] = null;
-      } else data[plan.responseName] = value;
+      // The fields up to the next remote one: for a mutation, one commit.
+      let end = i + 1;
+      while (end < fields.length && roots.get((fields[end] as FieldPlan).fieldName)?.kind !== 'custom') end++;
+      const segment = fields.slice(i, end);
+      i = end;
+      // After a failed mutation field they are all "not executed": nothing to commit.
+      if (operation.operation === 'mutation' && running.failed === undefined) await this.#commitSegment(run, segment, commit, !remoteRan);
+      else for (const field of segment) this.#storedRoot(run, field);
     }
     // Second stage: the @custom calls, grafted into `data` (REFERENCE §8).
     running.root = rootOf(ctx.customSlots[0]?.path, fields);
-    if (ctx.customSlots.length > 0 && this.custom !== undefined && (await this.custom.resolve(ctx, request, fields, data))) nullData = true;
-    const result: { -readonly [K in keyof ExecutionResult]: ExecutionResult[K] } = { data: nullData ? null : data };
-    if (ctx.events.length > 0) result.events = ctx.events;
+    if (ctx.customSlots.length > 0 && this.custom !== undefined && (await this.custom.resolve(ctx, request, fields, data))) running.nullData = true;
+    const result: { -readonly [K in keyof ExecutionResult]: ExecutionResult[K] } = { data: running.nullData ? null : data };
     // Outside debug mode Dgraph drops some texts (their fields stay failed: null, later mutations not executed).
     const errors = this.debug || ctx.errors.length === 0 ? ctx.errors : ctx.errors.filter((e) => !shownOnlyInDebug(e));
     if (errors.length > 0) result.errors = errors;
@@ -255,6 +248,65 @@ export class Executor {
     if (ctx.touched > 0 || ctx.explain !== undefined) result.extensions = extensions;
     result.touchedUids = ctx.touched;
     return result;
+  }
+
+  /**
+   * Runs `segment` (stored root mutation fields) as one commit. Rolled back (the log write failed), its
+   * fields answer null with the reason, without locations, and nothing of it stays in the answer.
+   */
+  async #commitSegment(run: RootRun, segment: readonly FieldPlan[], commit: CommitTurn, fresh: boolean): Promise<void> {
+    const { ctx, data, running } = run;
+    const before = { errors: ctx.errors.length, events: ctx.events.length, slots: ctx.customSlots.length, touched: ctx.touched };
+    const lost = await commit(() => {
+      for (const field of segment) this.#storedRoot(run, field);
+      return ctx.events.slice(before.events);
+    }, fresh);
+    if (lost === undefined) return;
+    ctx.errors.length = before.errors;
+    ctx.events.length = before.events;
+    ctx.customSlots.length = before.slots;
+    ctx.touched = before.touched;
+    for (const field of segment) {
+      if (!ctx.isIncluded(field)) continue;
+      data[field.responseName] = null;
+      ctx.errors.push(wireError(lost, undefined, [field.responseName]));
+      running.failed = field.responseName;
+    }
+  }
+
+  /** One root field that is not remote (a mutation's runs in its segment's commit). */
+  #storedRoot(run: RootRun, plan: FieldPlan): void {
+    const { ctx, prepared, roots, rootType, data, running, storedRefusal } = run;
+    const mutation = rootType === 'Mutation';
+    if (!ctx.isIncluded(plan)) return;
+    if (running.failed !== undefined) {
+      ctx.addError(messages.mutationNotExecuted(plan.responseName), plan.nodes[0], pathOf(undefined, plan.responseName));
+      data[plan.responseName] = null;
+      return;
+    }
+    if (storedRefusal !== undefined && !plan.fieldName.startsWith('__') && !isRemoteField(roots.get(plan.fieldName)?.custom)) {
+      // A bad token with remote root fields beside: this stored one fails as Dgraph's store refuses it.
+      if (mutation) ctx.addError(messages.failedMutation(plan.fieldName, storedRefusal), plan.nodes[0], pathOf(undefined, plan.responseName));
+      else ctx.addError(messages.failedQuery(storedRefusal), undefined, pathOf(undefined, plan.responseName));
+      data[plan.responseName] = null;
+      if (mutation) running.failed = plan.responseName;
+      return;
+    }
+    const refusal = run.writeCheck?.(this.compiled.model, this.compiled.apiSchema, plan.nodes[0] as FieldNode, prepared.variables, this.referencesExisting);
+    if (refusal !== undefined) {
+      ctx.addError(messages.failedMutation(plan.fieldName, refusal), plan.nodes[0], pathOf(undefined, plan.responseName));
+      data[plan.responseName] = null;
+      running.failed = plan.responseName;
+      return;
+    }
+    running.root = plan;
+    const errorsBefore = ctx.errors.length;
+    const value = this.#resolveRoot(ctx, prepared, roots.get(plan.fieldName), plan, rootType);
+    if (mutation && ctx.errors.length > errorsBefore && value === null) running.failed = plan.responseName;
+    if (value === INVALID || (value === null && plan.definition !== undefined && isNonNullType(plan.definition.type))) {
+      running.nullData ||= plan.definition !== undefined && isNonNullType(plan.definition.type);
+      data[plan.responseName] = null;
+    } else data[plan.responseName] = value;
   }
 
   /**
@@ -385,9 +437,26 @@ interface DirectRoot {
   readonly root: RootFieldModel | undefined;
 }
 
-/** The root field running when the budget ran out (mutable: the executor moves it along). */
+/** Where the root fields stand (mutable: the executor moves it along). */
 interface Running {
+  /** The root field running when the budget ran out. */
   root: FieldPlan | undefined;
+  /** A mutation field failed: the ones after it are not executed. */
+  failed: string | undefined;
+  /** A non-null root field is null: so is `data`. */
+  nullData: boolean;
+}
+
+/** What every root field of one run reads. */
+interface RootRun {
+  readonly ctx: ExecContext;
+  readonly prepared: PreparedOperation;
+  readonly roots: ReadonlyMap<string, RootFieldModel>;
+  readonly rootType: string;
+  readonly data: Record<string, unknown>;
+  readonly running: Running;
+  readonly writeCheck: ReturnType<typeof requestWriteCheck>;
+  readonly storedRefusal: ReturnType<typeof storedRootsRefusal>;
 }
 
 function locationOf(plan: FieldPlan | undefined): { line: number; column: number }[] | undefined {

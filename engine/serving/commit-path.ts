@@ -5,7 +5,8 @@
 import type { EngineResponse, GraphQLRequest } from '../api.js';
 import { webhookOperations, fireWebhooks, type WebhookSender } from '../custom/webhooks.js';
 import { wireError } from '../errors/wire-error.js';
-import type { ExecutionResult } from '../exec/executor.js';
+import type { CommitTurn } from '../exec/executor.js';
+import type { MutationEvent } from '../exec/exec-context.js';
 import { serializeResponse } from '../exec/serialize-response.js';
 import { DurabilityError, type Persistence } from '../persist/persistence.js';
 import { answerWithoutSchema } from '../request/no-schema.js';
@@ -13,7 +14,8 @@ import type { PersistedQueries } from '../request/persisted-queries.js';
 import type { PreparedOperation } from '../request/prepare-request.js';
 import type { SchemaLifecycle, ServingState } from './schema-lifecycle.js';
 
-type MutationEvents = NonNullable<ExecutionResult['events']>;
+/** Thrown inside a turn to prepare the request again (mutateDurably). */
+const schemaChanged = new Error('the schema changed');
 
 export class CommitPath {
   /** commitTs of in-memory engines (with a log, the log position is used). */
@@ -35,14 +37,24 @@ export class CommitPath {
   /** Told of every commit once it is visible (and durable, with a data directory): live subscriptions. */
   afterCommit: () => void = () => undefined;
 
-  /** After an in-memory mutation: counts the commit and fires its webhooks. */
-  committedInMemory(state: ServingState, events: MutationEvents, request: GraphQLRequest): void {
-    this.#fireWebhooks(state, events, ++this.#commits, request);
-    this.afterCommit();
+  /**
+   * Commits without the log: each segment in place, counted, then its webhooks (an engine without a data
+   * directory; with one, only mutations writing nothing here come this way: engine/index.ts).
+   */
+  inMemory(state: ServingState, request: GraphQLRequest): CommitTurn {
+    return (segment) => {
+      const events = segment();
+      if (events.length > 0) this.#committed(state, events, ++this.#commits, request);
+      return Promise.resolve(undefined);
+    };
   }
 
-  /** A mutation through the commit queue; `persistence` is this.persistence, checked by the caller. */
-  /** `claims`: what the `@auth` rules read (engine/auth/rule-eval.ts); undefined: none apply. */
+  /**
+   * A mutation through the commit queue, one turn per segment (exec/executor.ts CommitTurn): remote
+   * fields run between turns, so a lambda's own writes back into the service do not wait behind it.
+   * `persistence` is this.persistence, checked by the caller.
+   * `claims`: what the `@auth` rules read (engine/auth/rule-eval.ts); undefined: none apply.
+   */
   async mutateDurably(
     persistence: Persistence,
     state: ServingState,
@@ -51,35 +63,34 @@ export class CommitPath {
     requestId: string,
     claims?: Readonly<Record<string, unknown>>,
   ): Promise<EngineResponse> {
-    let committed: { state: ServingState; events: ExecutionResult['events'] } | undefined;
-    try {
-      const response = await persistence.mutate(async (): Promise<EngineResponse> => {
-        let current = state;
-        let operation = prepared;
-        if (this.schema.state !== state) {
-          // The schema changed while this waited in the queue: prepare again against the new one.
-          current = this.schema.state;
-          const again = current.preparer.prepare(request);
-          if (!again.ok) return { kind: again.kind, body: serializeResponse({ errors: again.errors }) };
-          operation = again.prepared;
+    for (let current = state, operation = prepared; ; ) {
+      if (current.executor === null) return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(operation), ...requestExtensions(requestId) }) };
+      const turn: CommitTurn = async (segment, fresh) => {
+        let events: readonly MutationEvent[];
+        try {
+          events = await persistence.mutate(() => {
+            if (fresh && this.schema.state !== current) throw schemaChanged;
+            return segment();
+          });
+        } catch (error) {
+          if (!(error instanceof DurabilityError)) throw error;
+          return error.message;
         }
-        if (current.executor === null) return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(operation), ...requestExtensions(requestId) }) };
-        const { events, touchedUids = 0, ...result } = await current.executor.run(operation, request, undefined, claims);
-        committed = { state: current, events };
+        // Durable now: the webhooks may go out, subscriptions read it.
+        this.#committed(current, events, persistence.lastLsn, request);
+        return undefined;
+      };
+      try {
+        const { touchedUids = 0, ...result } = await current.executor.run(operation, request, undefined, claims, turn);
         return { kind: 'ok', touchedUids, body: serializeResponse({ ...result, extensions: { ...result.extensions, requestID: requestId } }) };
-      });
-      // Durable now: the webhooks may go out (after the response is on its way).
-      if (committed?.events !== undefined) {
-        this.#fireWebhooks(committed.state, committed.events, persistence.lastLsn, request);
-        this.afterCommit();
+      } catch (error) {
+        if (error !== schemaChanged) throw error;
+        // The schema changed while this waited in the queue, before anything ran: prepare again against the new one.
+        current = this.schema.state;
+        const again = current.preparer.prepare(request);
+        if (!again.ok) return { kind: again.kind, body: serializeResponse({ errors: again.errors }) };
+        operation = again.prepared;
       }
-      return response;
-    } catch (error) {
-      if (!(error instanceof DurabilityError)) throw error;
-      const fields = rootResponseNames(prepared);
-      const errors = fields.length === 0 ? [wireError(error.message)] : fields.map((name) => ({ ...wireError(error.message), path: [name] }));
-      const data = fields.length === 0 ? null : Object.fromEntries(fields.map((name) => [name, null]));
-      return { kind: 'ok', body: serializeResponse({ errors, data, ...requestExtensions(requestId) }) };
     }
   }
 
@@ -116,7 +127,14 @@ export class CommitPath {
     return { request };
   }
 
-  #fireWebhooks(state: ServingState, events: MutationEvents, commitTs: number, request: GraphQLRequest): void {
+  /** A committed segment (durable, with a data directory): its webhooks, and live subscriptions told. */
+  #committed(state: ServingState, events: readonly MutationEvent[], commitTs: number, request: GraphQLRequest): void {
+    if (events.length === 0) return;
+    this.#fireWebhooks(state, events, commitTs, request);
+    this.afterCommit();
+  }
+
+  #fireWebhooks(state: ServingState, events: readonly MutationEvent[], commitTs: number, request: GraphQLRequest): void {
     const compiled = state.compiled;
     if (compiled === null || this.webhooks.lambdaUrl === undefined) return;
     // Keep (and schedule) only what a @lambdaOnMutate asks for: holding every mutation's input until
@@ -130,13 +148,4 @@ export class CommitPath {
 /** `extensions.requestID` of a mutation's answer. */
 export function requestExtensions(requestId: string | undefined): { extensions?: Record<string, unknown> } {
   return requestId === undefined ? {} : { extensions: { requestID: requestId } };
-}
-
-/** Response names of the operation's root fields (for the all-null answer of a refused mutation). */
-function rootResponseNames(prepared: PreparedOperation): string[] {
-  const names: string[] = [];
-  for (const selection of prepared.operation.selectionSet.selections) {
-    if (selection.kind === 'Field') names.push(selection.alias?.value ?? selection.name.value);
-  }
-  return names;
 }

@@ -6,17 +6,9 @@
 // union itself, or a fragment's type condition). Nodes are still found: `type(T)` needs no READ.
 // Real server over HTTP, whole answers; the same queries by a user with READ on dgraph.type first.
 
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploadSchema, uploadSucceeded } from './helpers/http.js';
-import { aclLogin, aclPost, type Body } from './helpers/acl-client.js';
-import { makeTempDir, startServer, type ServerProcess } from './helpers/server-process.js';
-
-const secret = 'an-acl-secret-of-at-least-32-bytes!!';
-const dir = makeTempDir('service-acl-abstract-');
-const secretFile = join(dir, 'hmac-secret');
-writeFileSync(secretFile, secret);
+import type { Body } from './helpers/acl-client.js';
+import { AclServer } from './helpers/acl-server.js';
 
 const schema = `
 interface Thing {
@@ -44,35 +36,27 @@ const readRules = (withType: boolean): string =>
     .map((predicate) => `{predicate: "${predicate}", permission: 4}`)
     .join(', ');
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 describe('interface and union results without READ on dgraph.type', () => {
-  let server: ServerProcess;
+  const acl = new AclServer('service-acl-abstract-');
+  const users = [['tia', 'tiapass1', 'typed'], ['uma', 'umapass1', 'untyped']] as const;
   let typed: string;
   let untyped: string;
-  const as = (token: string, query: string): Promise<Body> => aclPost(server.url, '/graphql', query, { 'X-Dgraph-AccessToken': token });
+  const as = (token: string, query: string): Promise<Body> => acl.as(token, query);
 
   beforeAll(async () => {
-    server = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', join(dir, 'data'), '--acl-secret-file', secretFile, '--snapshot-interval', '0'] });
-    const groot = await aclLogin(server.url, 'groot', 'password');
-    const admin = (query: string): Promise<Body> => aclPost(server.url, '/admin', query, { 'X-Dgraph-AccessToken': groot });
-    expect(await admin(`mutation { addGroup(input: [{name: "typed", rules: [${readRules(true)}]}, {name: "untyped", rules: [${readRules(false)}]}]) { group { name } } }`)).toEqual({
-      data: { addGroup: { group: [{ name: 'typed' }, { name: 'untyped' }] } },
-    });
-    await admin(`mutation { addUser(input: [{name: "tia", password: "tiapass1", groups: [{name: "typed"}]}, {name: "uma", password: "umapass1", groups: [{name: "untyped"}]}]) { user { name } } }`);
-    expect(await uploadSchema(server.url, schema, { 'X-Dgraph-AccessToken': groot })).toEqual(uploadSucceeded);
+    await acl.start();
+    const groot = acl.groot;
+    await acl.addGroupsAndUsers({ typed: readRules(true), untyped: readRules(false) }, users);
+    await acl.uploadSchema(schema);
     const added = await as(groot, 'mutation { addBook(input: [{name: "b1", pages: 10}, {name: "b2"}]) { book { id name } } addFilm(input: [{name: "f1", minutes: 90, rating: "PG"}]) { numUids } }');
     const books = Object.fromEntries((added.data as { addBook: { book: { id: string; name: string }[] } }).addBook.book.map((b) => [b.name, b.id]));
     expect(await as(groot, `mutation { addShelf(input: [{label: "s1", items: [{bookRef: {id: "${books['b1']}"}}], favourite: {id: "${books['b2']}"}}]) { numUids } }`)).toEqual({
       data: { addShelf: { numUids: 1 } },
     });
-    typed = await aclLogin(server.url, 'tia', 'tiapass1');
-    untyped = await aclLogin(server.url, 'uma', 'umapass1');
+    [typed, untyped] = await acl.loginAll(users);
   });
 
-  afterAll(async () => {
-    await server.stop();
-  });
+  afterAll(() => acl.remove());
 
   const interfaceQuery = '{ queryThing(order: {asc: name}) { __typename name ... on Book { pages kind: __typename } ... on Film { minutes } } }';
 

@@ -4,17 +4,8 @@
 // the node holds none, Dgraph's non-null error where one is required) and `__typename` answers the
 // type the field was selected on (schema/wrappers.go TypeName, IncludeAbstractField).
 
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploadSchema, uploadSucceeded } from './helpers/http.js';
-import { aclLogin, aclPost } from './helpers/acl-client.js';
-import { makeTempDir, startServer, type ServerProcess } from './helpers/server-process.js';
-
-const secret = 'an-acl-secret-of-at-least-32-bytes!!';
-const dir = makeTempDir('service-acl-abstract-');
-const secretFile = join(dir, 'hmac-secret');
-writeFileSync(secretFile, secret);
+import { AclServer } from './helpers/acl-server.js';
 
 const schema = `
 interface Character {
@@ -39,33 +30,26 @@ const rules = (extra: string[]): string => [...readable, ...extra].map((p) => `{
 const nonNullMissing = (field: string, type: string): string =>
   `Non-nullable field '${field}' (type ${type}) was not present in result from Dgraph.  GraphQL error propagation triggered.`;
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 describe('ACL: interface and union results without READ on dgraph.type', () => {
-  let server: ServerProcess;
-  const dataDir = join(dir, 'data');
+  const acl = new AclServer('service-acl-abstract-');
+  const users = [['tina', 'tinapass', 'typed'], ['ugo', 'ugopass1', 'untyped']] as const;
   let typed: string;
   let untyped: string;
-  const graphql = (query: string, token: string): Promise<unknown> => aclPost(server.url, '/graphql', query, { 'X-Dgraph-AccessToken': token });
+  const graphql = (query: string, token: string): Promise<unknown> => acl.as(token, query);
 
   beforeAll(async () => {
-    mkdirSync(dataDir);
-    server = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--acl-secret-file', secretFile, '--snapshot-interval', '0'] });
-    const groot = await aclLogin(server.url, 'groot', 'password');
-    const admin = (query: string): Promise<unknown> => aclPost(server.url, '/admin', query, { 'X-Dgraph-AccessToken': groot });
-    await admin(`mutation { addGroup(input: [{name: "typed", rules: [${rules(['dgraph.type'])}]}, {name: "untyped", rules: [${rules([])}]}]) { group { name } } }`);
-    await admin(`mutation { addUser(input: [{name: "tina", password: "tinapass", groups: [{name: "typed"}]}, {name: "ugo", password: "ugopass1", groups: [{name: "untyped"}]}]) { user { name } } }`);
-    expect(await uploadSchema(server.url, schema, { 'X-Dgraph-AccessToken': groot })).toEqual(uploadSucceeded);
+    await acl.start();
+    const groot = acl.groot;
+    await acl.addGroupsAndUsers({ typed: rules(['dgraph.type']), untyped: rules([]) }, users);
+    await acl.uploadSchema(schema);
     expect(await graphql(`mutation { addHuman(input: [{name: "Luke", starships: 2}]) { numUids } }`, groot)).toEqual({ data: { addHuman: { numUids: 1 } } });
     expect(await graphql(`mutation { addDroid(input: [{name: "C3PO", primaryFunction: "protocol"}]) { numUids } }`, groot)).toEqual({ data: { addDroid: { numUids: 1 } } });
     expect(await graphql(`mutation { addBox(input: [{label: "crate", things: [{humanRef: {name: "Han", starships: 1}}]}]) { numUids } }`, groot)).toEqual({
       data: { addBox: { numUids: 2 } },
     });
-    [typed, untyped] = await Promise.all([aclLogin(server.url, 'tina', 'tinapass'), aclLogin(server.url, 'ugo', 'ugopass1')]);
+    [typed, untyped] = await acl.loginAll(users);
   }, 60_000);
-  afterAll(async () => {
-    await server.stop();
-  });
+  afterAll(() => acl.remove());
 
   const characters = `{ queryCharacter(order: {asc: name}) { name ... on Human { starships } ... on Droid { primaryFunction } __typename } }`;
 

@@ -8,16 +8,9 @@
 // another, each checked (WRITE) as it runs: a later field sees the nodes an earlier one made, and the
 // fields before a refused one keep their writes. Real server over HTTP, data read back.
 
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploadSchema, uploadSucceeded } from './helpers/http.js';
-import { aclLogin, aclPost, type Body } from './helpers/acl-client.js';
-import { makeTempDir, startServer, type ServerProcess } from './helpers/server-process.js';
-
-const dir = makeTempDir('service-acl-existence-');
-const secretFile = join(dir, 'hmac-secret');
-writeFileSync(secretFile, 'an-acl-secret-of-at-least-32-bytes!!');
+import type { Body } from './helpers/acl-client.js';
+import { AclServer } from './helpers/acl-server.js';
 
 const schema = `
 type Book {
@@ -37,10 +30,9 @@ const rules = (omit: string): string =>
     .map((predicate) => `{predicate: "${predicate}", permission: ${predicate === omit ? 2 : 6}}`)
     .join(', ');
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 describe('existence lookups of mutations under ACL', () => {
-  let server: ServerProcess;
+  const acl = new AclServer('service-acl-existence-');
+  const users = [['fay', 'faypass1', 'full'], ['nia', 'niapass1', 'noxid'], ['ned', 'nedpass1', 'notype'], ['tim', 'timpass1', 'notitle']] as const;
   let groot: string;
   /** READ and WRITE on everything. */
   let full: string;
@@ -51,29 +43,23 @@ describe('existence lookups of mutations under ACL', () => {
   /** READ and WRITE on everything but Book.title (READ only). */
   let noTitle: string;
   let first: string;
-  const as = (token: string, query: string): Promise<Body> => aclPost(server.url, '/graphql', query, { 'X-Dgraph-AccessToken': token });
+  const as = (token: string, query: string): Promise<Body> => acl.as(token, query);
   const books = async (): Promise<unknown> => (await as(groot, '{ queryBook(order: {asc: title}) { isbn title } }')).data;
 
   beforeAll(async () => {
-    server = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', join(dir, 'data'), '--acl-secret-file', secretFile, '--snapshot-interval', '0'] });
-    groot = await aclLogin(server.url, 'groot', 'password');
-    const admin = (query: string): Promise<Body> => aclPost(server.url, '/admin', query, { 'X-Dgraph-AccessToken': groot });
-    await admin(`mutation { addGroup(input: [{name: "full", rules: [${rules('')}]}, {name: "noxid", rules: [${rules('Book.isbn')}]}, {name: "notype", rules: [${rules('dgraph.type')}]},
-      {name: "notitle", rules: [${rules('').replace('"Book.title", permission: 6', '"Book.title", permission: 4')}]}]) { group { name } } }`);
-    await admin(`mutation { addUser(input: [{name: "fay", password: "faypass1", groups: [{name: "full"}]}, {name: "nia", password: "niapass1", groups: [{name: "noxid"}]},
-      {name: "ned", password: "nedpass1", groups: [{name: "notype"}]}, {name: "tim", password: "timpass1", groups: [{name: "notitle"}]}]) { user { name } } }`);
-    expect(await uploadSchema(server.url, schema, { 'X-Dgraph-AccessToken': groot })).toEqual(uploadSucceeded);
+    await acl.start();
+    groot = acl.groot;
+    await acl.addGroupsAndUsers(
+      { full: rules(''), noxid: rules('Book.isbn'), notype: rules('dgraph.type'), notitle: rules('').replace('"Book.title", permission: 6', '"Book.title", permission: 4') },
+      users,
+    );
+    await acl.uploadSchema(schema);
     const added = await as(groot, 'mutation { addBook(input: [{isbn: "1", title: "a"}]) { book { id } } }');
     first = (added.data as { addBook: { book: { id: string }[] } }).addBook.book[0]?.id ?? '';
-    full = await aclLogin(server.url, 'fay', 'faypass1');
-    noXid = await aclLogin(server.url, 'nia', 'niapass1');
-    noType = await aclLogin(server.url, 'ned', 'nedpass1');
-    noTitle = await aclLogin(server.url, 'tim', 'timpass1');
+    [full, noXid, noType, noTitle] = await acl.loginAll(users);
   });
 
-  afterAll(async () => {
-    await server.stop();
-  });
+  afterAll(() => acl.remove());
 
   it('with READ on both, an existing @id value is found: add refuses, upsert updates', async () => {
     expect(await as(full, 'mutation { addBook(input: [{isbn: "1", title: "b"}]) { numUids } }')).toEqual({

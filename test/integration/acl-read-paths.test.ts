@@ -5,22 +5,14 @@
 // queries, `@lambda` fields' own queries (over /graphql with the forwarded token), and roots without
 // READ on dgraph.type. Real server over HTTP, whole answers.
 
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploadSchema, uploadSucceeded } from './helpers/http.js';
-import { aclLogin, aclPost, type Body } from './helpers/acl-client.js';
-import { makeTempDir, startServer, type ServerProcess } from './helpers/server-process.js';
+import type { Body } from './helpers/acl-client.js';
+import { AclServer } from './helpers/acl-server.js';
+import { startJsonUpstream, type JsonUpstream } from './helpers/json-upstream.js';
 
-const secret = 'an-acl-secret-of-at-least-32-bytes!!';
 const authKey = 'a-jwt-verification-key-for-the-auth-rules';
 const ns = 'https://example.com/claims';
-const dir = makeTempDir('service-acl-read-paths-');
-const secretFile = join(dir, 'hmac-secret');
-writeFileSync(secretFile, secret);
 
 const schema = `
 type Item {
@@ -55,12 +47,9 @@ type Query {
 
 const claims = (user: string): Promise<string> => new SignJWT({ [ns]: { USER: user } }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(authKey));
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 describe('ACL read permissions in the queries around a field', () => {
-  let server: ServerProcess;
-  const dataDir = join(dir, 'data');
-  const serverArgs = ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--acl-secret-file', secretFile, '--snapshot-interval', '0'];
+  const acl = new AclServer('service-acl-read-paths-');
+  const users = [['sam', 'sampass1', 'staff'], ['vic', 'vicpass1', 'staff', 'vecread'], ['tom', 'tompass1', 'notype']] as const;
   let groot: string;
   /** staff: Item.name and Item.rank read and write, Item.code and Item.vec write only, dgraph.type read and write, Doc.title and Note.text read. */
   let sam: string;
@@ -70,43 +59,34 @@ describe('ACL read permissions in the queries around a field', () => {
   let tom: string;
   let ids: Record<string, string>;
   const as = async (token: string, query: string, user = 'ann'): Promise<Body> =>
-    aclPost(server.url, '/graphql', query, { 'X-Dgraph-AccessToken': token, 'X-Auth': await claims(user) });
+    acl.as(token, query, { 'X-Auth': await claims(user) });
   const names = (body: Body, field: string): string[] => ((body.data as Record<string, { name: string }[]>)[field] ?? []).map((item) => item.name);
 
   /** The lambda server: its resolver queries /graphql back with the access token Dgraph forwards in the body. */
-  let lambda: Server;
+  let lambda: JsonUpstream;
   const lambdaCalls: { resolver: unknown; token: unknown }[] = [];
 
   beforeAll(async () => {
-    mkdirSync(dataDir);
-    lambda = createServer((req, res) => {
-      let text = '';
-      req.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      req.on('end', () => {
-        const body = JSON.parse(text) as { resolver: string; 'X-Dgraph-AccessToken': string };
-        lambdaCalls.push({ resolver: body.resolver, token: body['X-Dgraph-AccessToken'] });
-        void aclPost(server.url, '/graphql', '{ queryItem(order: {asc: name}) { name code } }', { 'X-Dgraph-AccessToken': body['X-Dgraph-AccessToken'] }).then((answer) => {
-          const items = (answer.data as { queryItem: { name: string; code: string | null }[] }).queryItem;
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(items.map((item) => `${item.name}:${item.code ?? '-'}`)));
-        });
-      });
+    lambda = await startJsonUpstream(async (_path, body) => {
+      lambdaCalls.push({ resolver: body['resolver'], token: body['X-Dgraph-AccessToken'] });
+      const answer = await acl.as(String(body['X-Dgraph-AccessToken']), '{ queryItem(order: {asc: name}) { name code } }');
+      const items = (answer.data as { queryItem: { name: string; code: string | null }[] }).queryItem;
+      return items.map((item) => `${item.name}:${item.code ?? '-'}`);
     });
-    await new Promise<void>((resolve) => lambda.listen(0, '127.0.0.1', resolve));
-    serverArgs.push('--lambda-url', `http://127.0.0.1:${(lambda.address() as AddressInfo).port}/graphql-worker`);
-    server = await startServer({ rawArgs: serverArgs });
-    groot = await aclLogin(server.url, 'groot', 'password');
-    const admin = (query: string): Promise<Body> => aclPost(server.url, '/admin', query, { 'X-Dgraph-AccessToken': groot });
-    expect(
-      await admin(`mutation { addGroup(input: [
-        {name: "staff", rules: [{predicate: "Item.name", permission: 6}, {predicate: "Item.rank", permission: 6}, {predicate: "Item.code", permission: 2},
+    acl.extraArgs.push('--lambda-url', `${lambda.url}/graphql-worker`);
+    await acl.start();
+    groot = acl.groot;
+    await acl.addGroupsAndUsers(
+      {
+        staff: `{predicate: "Item.name", permission: 6}, {predicate: "Item.rank", permission: 6}, {predicate: "Item.code", permission: 2},
           {predicate: "Item.vec", permission: 2}, {predicate: "dgraph.type", permission: 6}, {predicate: "_STAR_ALL", permission: 2},
-          {predicate: "Doc.title", permission: 4}, {predicate: "Note.text", permission: 4}]},
-        {name: "vecread", rules: [{predicate: "Item.vec", permission: 4}]},
-        {name: "notype", rules: [{predicate: "Item.name", permission: 4}, {predicate: "Item.rank", permission: 4}]}]) { group { name } } }`),
-    ).toEqual({ data: { addGroup: { group: [{ name: 'staff' }, { name: 'vecread' }, { name: 'notype' }] } } });
-    await admin(`mutation { addUser(input: [{name: "sam", password: "sampass1", groups: [{name: "staff"}]},
-      {name: "vic", password: "vicpass1", groups: [{name: "staff"}, {name: "vecread"}]}, {name: "tom", password: "tompass1", groups: [{name: "notype"}]}]) { user { name } } }`);
-    expect(await uploadSchema(server.url, schema, { 'X-Dgraph-AccessToken': groot })).toEqual(uploadSucceeded);
+          {predicate: "Doc.title", permission: 4}, {predicate: "Note.text", permission: 4}`,
+        vecread: '{predicate: "Item.vec", permission: 4}',
+        notype: '{predicate: "Item.name", permission: 4}, {predicate: "Item.rank", permission: 4}',
+      },
+      users,
+    );
+    await acl.uploadSchema(schema);
     const added = await as(
       groot,
       `mutation {
@@ -118,10 +98,10 @@ describe('ACL read permissions in the queries around a field', () => {
     const items = (added.data as { addItem: { item: { id: string; name: string }[] } }).addItem.item;
     ids = Object.fromEntries(items.map((item) => [item.name, item.id]));
     expect(added.data).toEqual({ addItem: { item: expect.any(Array) }, addDoc: { numUids: 2 }, addNote: { numUids: 2 } });
-    [sam, vic, tom] = await Promise.all([aclLogin(server.url, 'sam', 'sampass1'), aclLogin(server.url, 'vic', 'vicpass1'), aclLogin(server.url, 'tom', 'tompass1')]);
+    [sam, vic, tom] = await acl.loginAll(users);
   }, 60_000);
   afterAll(async () => {
-    await Promise.all([server.stop(), new Promise((resolve) => lambda.close(resolve))]);
+    await Promise.all([acl.remove(), lambda.close()]);
   });
 
   const ranks = async (): Promise<unknown> => (await as(groot, '{ queryItem(order: {asc: name}) { name rank } }')).data;
@@ -223,10 +203,10 @@ describe('ACL read permissions in the queries around a field', () => {
     });
     const left = { data: { queryItem: [{ name: 'a', code: 'x' }, { name: 'b', code: 'y' }] } };
     expect(await as(groot, '{ queryItem(order: {asc: name}) { name code } }')).toEqual(left);
-    await server.stop();
-    server = await startServer({ rawArgs: serverArgs });
-    const grootNow = await aclLogin(server.url, 'groot', 'password');
+    await acl.stop();
+    await acl.start();
+    const grootNow = acl.groot;
     expect(await as(grootNow, '{ queryItem(order: {asc: name}) { name code } }')).toEqual(left);
-    expect(names(await as(await aclLogin(server.url, 'sam', 'sampass1'), '{ queryItem(filter: {code: {eq: "y"}}) { name } }'), 'queryItem')).toEqual([]);
+    expect(names(await as(await acl.login('sam', 'sampass1'), '{ queryItem(filter: {code: {eq: "y"}}) { name } }'), 'queryItem')).toEqual([]);
   });
 });

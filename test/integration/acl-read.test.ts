@@ -5,17 +5,8 @@
 // dgraph.type (found), `dgraph.all`, a
 // guardian, a mutation payload, and group rules changed by updateGroup applying to issued tokens.
 
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploadSchema, uploadSucceeded } from './helpers/http.js';
-import { aclLogin, aclPost, type Body } from './helpers/acl-client.js';
-import { makeTempDir, startServer, type ServerProcess } from './helpers/server-process.js';
-
-const secret = 'an-acl-secret-of-at-least-32-bytes!!';
-const dir = makeTempDir('service-acl-read-');
-const secretFile = join(dir, 'hmac-secret');
-writeFileSync(secretFile, secret);
+import { AclServer } from './helpers/acl-server.js';
 
 const schema = `
 type Author {
@@ -33,39 +24,34 @@ type Post {
   author: Author
 }`;
 
-const post = (url: string, path: string, query: string, token?: string): Promise<Body> => aclPost(url, path, query, token === undefined ? {} : { 'X-Dgraph-AccessToken': token });
-const login = aclLogin;
 
 const nonNullMissing = (field: string, type: string): string =>
   `Non-nullable field '${field}' (type ${type}) was not present in result from Dgraph.  GraphQL error propagation triggered.`;
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 describe('ACL read permissions', () => {
-  let server: ServerProcess;
-  const dataDir = join(dir, 'data');
-  const serverArgs = ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--acl-secret-file', secretFile, '--snapshot-interval', '0'];
+  const acl = new AclServer('service-acl-read-');
+  const users = [['alice', 'alicepass', 'readers'], ['bob', 'bobpass1', 'notype'], ['carol', 'carolpass', 'everything']] as const;
   let groot: string;
   /** readers: some predicates of Author and Post; notype: Author.name without dgraph.type; everything: dgraph.all. */
   let alice: string;
   let bob: string;
   let carol: string;
-  const graphql = (query: string, token: string): Promise<unknown> => post(server.url, '/graphql', query, token);
+  const graphql = (query: string, token: string): Promise<unknown> => acl.as(token, query);
 
   beforeAll(async () => {
-    mkdirSync(dataDir);
-    server = await startServer({ rawArgs: serverArgs });
-    groot = await login(server.url, 'groot', 'password');
-    const admin = (query: string): Promise<unknown> => post(server.url, '/admin', query, groot);
-    await admin(`mutation { addGroup(input: [
-      {name: "readers", rules: [{predicate: "dgraph.type", permission: 6}, {predicate: "Author.name", permission: 4}, {predicate: "Author.age", permission: 4},
-        {predicate: "Author.posts", permission: 4}, {predicate: "Post.title", permission: 6}, {predicate: "Post.score", permission: 2}]},
-      {name: "notype", rules: [{predicate: "Author.name", permission: 4}]},
-      {name: "everything", rules: [{predicate: "dgraph.all", permission: 4}]}]) { group { name } } }`);
-    await admin(`mutation { addUser(input: [{name: "alice", password: "alicepass", groups: [{name: "readers"}]},
-      {name: "bob", password: "bobpass1", groups: [{name: "notype"}]}, {name: "carol", password: "carolpass", groups: [{name: "everything"}]}]) { user { name } } }`);
+    await acl.start();
+    groot = acl.groot;
+    await acl.addGroupsAndUsers(
+      {
+        readers: `{predicate: "dgraph.type", permission: 6}, {predicate: "Author.name", permission: 4}, {predicate: "Author.age", permission: 4},
+        {predicate: "Author.posts", permission: 4}, {predicate: "Post.title", permission: 6}, {predicate: "Post.score", permission: 2}`,
+        notype: '{predicate: "Author.name", permission: 4}',
+        everything: '{predicate: "dgraph.all", permission: 4}',
+      },
+      users,
+    );
     // After the ACL changes: a first schema upload on a fresh ACL data directory does not answer (seen on the base branch too).
-    expect(await uploadSchema(server.url, schema, { 'X-Dgraph-AccessToken': groot })).toEqual(uploadSucceeded);
+    await acl.uploadSchema(schema);
     expect(
       await graphql(
         `mutation { addAuthor(input: [
@@ -74,11 +60,9 @@ describe('ACL read permissions', () => {
         groot,
       ),
     ).toEqual({ data: { addAuthor: { numUids: 4 } } });
-    [alice, bob, carol] = await Promise.all([login(server.url, 'alice', 'alicepass'), login(server.url, 'bob', 'bobpass1'), login(server.url, 'carol', 'carolpass')]);
+    [alice, bob, carol] = await acl.loginAll(users);
   }, 60_000);
-  afterAll(async () => {
-    await server.stop();
-  });
+  afterAll(() => acl.remove());
 
   const everything = {
     data: {
@@ -193,11 +177,11 @@ describe('ACL read permissions', () => {
 
   it("updateGroup's rules apply to tokens issued before; groups joined later only to new logins", async () => {
     const scores = '{ queryPost(filter: {title: {anyofterms: "third"}}) { title score } }';
-    expect(await post(server.url, '/admin', 'mutation { updateGroup(input: {filter: {name: {eq: "readers"}}, set: {rules: [{predicate: "Post.score", permission: 6}]}}) { group { name } } }', groot)).toEqual({
+    expect(await acl.admin('mutation { updateGroup(input: {filter: {name: {eq: "readers"}}, set: {rules: [{predicate: "Post.score", permission: 6}]}}) { group { name } } }')).toEqual({
       data: { updateGroup: { group: [{ name: 'readers' }] } },
     });
     expect(await graphql(scores, alice)).toEqual({ data: { queryPost: [{ title: 'third post', score: 1 }] } });
-    expect(await post(server.url, '/admin', 'mutation { updateUser(input: {filter: {name: {eq: "alice"}}, set: {groups: [{name: "everything"}]}}) { user { name } } }', groot)).toEqual({
+    expect(await acl.admin('mutation { updateUser(input: {filter: {name: {eq: "alice"}}, set: {groups: [{name: "everything"}]}}) { user { name } } }')).toEqual({
       data: { updateUser: { user: [{ name: 'alice' }] } },
     });
     const secrets = '{ queryAuthor(order: {asc: name}) { secret } }';
@@ -208,14 +192,14 @@ describe('ACL read permissions', () => {
       ],
       data: { queryAuthor: [null, null] },
     });
-    expect(await graphql(secrets, await login(server.url, 'alice', 'alicepass'))).toEqual({ data: { queryAuthor: [{ secret: 's1' }, { secret: 's2' }] } });
+    expect(await graphql(secrets, await acl.login('alice', 'alicepass'))).toEqual({ data: { queryAuthor: [{ secret: 's1' }, { secret: 's2' }] } });
   });
 
   it('after a restart the same groups read the same (ACL data and the graph restored)', async () => {
-    await server.stop();
-    server = await startServer({ rawArgs: serverArgs });
+    await acl.stop();
+    await acl.start();
     const query = '{ queryAuthor(filter: {secret: {eq: "s1"}}, order: {asc: name}) { name age posts(order: {asc: title}) { title score author { name } } } }';
-    const [bobNow, aliceNow] = await Promise.all([login(server.url, 'bob', 'bobpass1'), login(server.url, 'alice', 'alicepass')]);
+    const [bobNow, aliceNow] = await Promise.all([acl.login('bob', 'bobpass1'), acl.login('alice', 'alicepass')]);
     // bob: the root eq(Author.secret) removed.
     expect(await graphql(query, bobNow)).toEqual({ data: { queryAuthor: [] } });
     expect(await graphql('{ queryAuthor(filter: {has: secret}, order: {asc: name}) { name age } }', bobNow)).toEqual({

@@ -5,20 +5,14 @@
 // token is needed), a `@lambda` mutation's own writes come back with the caller's X-Dgraph-AccessToken
 // and are checked as any request.
 
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphql, uploadSchema, uploadSucceeded } from './helpers/http.js';
-import { makeTempDir, startServer, type ServerProcess } from './helpers/server-process.js';
+import { postGraphql } from './helpers/http.js';
+import { AclServer } from './helpers/acl-server.js';
+import { startJsonUpstream, type JsonUpstream } from './helpers/json-upstream.js';
 
-const dir = makeTempDir('service-acl-writes-');
-const secretFile = join(dir, 'hmac-secret');
-writeFileSync(secretFile, 'an-acl-secret-of-at-least-32-bytes!!');
+const acl = new AclServer('service-acl-writes-');
 
-let server: ServerProcess;
-let upstream: Server;
+let upstream: JsonUpstream;
 let upstreamUrl: string;
 /** What the lambda was sent, and the answers of its requests back. */
 const lambdaCalls: { token: unknown; args: unknown }[] = [];
@@ -31,7 +25,7 @@ function handle(path: string, body: Record<string, unknown>): Promise<unknown> {
   const args = body['args'] as { name: string; breed?: string };
   lambdaCalls.push({ token: body['X-Dgraph-AccessToken'], args });
   const query = 'mutation($name: String!, $breed: String) { addDog(input: [{name: $name, breed: $breed}]) { numUids } }';
-  return postGraphql(server.url, { query, variables: args }, { 'X-Dgraph-AccessToken': String(body['X-Dgraph-AccessToken']) })
+  return postGraphql(acl.url, { query, variables: args }, { 'X-Dgraph-AccessToken': String(body['X-Dgraph-AccessToken']) })
     .then((r) => r.json() as Promise<Record<string, unknown>>)
     .then((answer) => {
       delete answer['extensions'];
@@ -79,15 +73,10 @@ type Mutation {
 }`;
 
 async function post(query: string, token?: string): Promise<Record<string, unknown>> {
-  const answer = await postGraphql(server.url, { query }, token === undefined ? {} : { 'X-Dgraph-AccessToken': token });
+  const answer = await postGraphql(acl.url, { query }, token === undefined ? {} : { 'X-Dgraph-AccessToken': token });
   const body = (await answer.json()) as Record<string, unknown>;
   delete body['extensions'];
   return body;
-}
-
-async function login(userId: string, password: string): Promise<string> {
-  const answer = await postGraphql(server.url, { query: `mutation { login(userId: "${userId}", password: "${password}") { response { accessJWT } } }` }, {}, '/admin');
-  return ((await answer.json()) as { data: { login: { response: { accessJWT: string } } } }).data.login.response.accessJWT;
 }
 
 const refused = (field: string, blocked: string, column = 12): unknown => ({
@@ -105,25 +94,16 @@ let oldDog: string;
 let cat: string;
 
 beforeAll(async () => {
-  upstream = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8').on('data', (c: string) => (text += c));
-    req.on('end', () => {
-      void handle(req.url ?? '', JSON.parse(text) as Record<string, unknown>).then((value) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value)));
-    });
-  });
-  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  const dataDir = join(dir, 'data');
-  mkdirSync(dataDir);
-  server = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--acl-secret-file', secretFile, '--snapshot-interval', '0', '--lambda-url', `${upstreamUrl}/lambda`] });
-  groot = await login('groot', 'password');
-  expect(await uploadSchema(server.url, schema(), { 'X-Dgraph-AccessToken': groot })).toEqual(uploadSucceeded);
+  upstream = await startJsonUpstream(handle);
+  upstreamUrl = upstream.url;
+  acl.extraArgs.push('--lambda-url', `${upstreamUrl}/lambda`);
+  await acl.start();
+  groot = acl.groot;
+  await acl.uploadSchema(schema());
   // READ on Tag.label: Dgraph's existence query for a nested Tag (by its @id) is pruned without it, and the tag would look new.
   const rules = [...['Author.name', 'Author.pets', 'Author.best', 'Author.favourite', 'Author.tags', 'Dog.name', 'dgraph.type'].map((p) => `{predicate: "${p}", permission: 6}`), '{predicate: "Tag.label", permission: 4}'].join(', ');
-  const admin = await postGraphql(server.url, { query: `mutation { addGroup(input: [{name: "w", rules: [${rules}]}]) { group { name } } addUser(input: [{name: "writer", password: "writerpass", groups: [{name: "w"}]}]) { user { name } } }` }, { 'X-Dgraph-AccessToken': groot }, '/admin');
-  expect(((await admin.json()) as { data: unknown }).data).toEqual({ addGroup: { group: [{ name: 'w' }] }, addUser: { user: [{ name: 'writer' }] } });
-  writer = await login('writer', 'writerpass');
+  await acl.addGroupsAndUsers({ w: rules }, [['writer', 'writerpass', 'w']]);
+  writer = await acl.login('writer', 'writerpass');
   const dogs = (await post('mutation { addDog(input: [{name: "Old", breed: "collie"}]) { dog { id } } addCat(input: [{kind: "cat", lives: 9}]) { cat { id } } addTag(input: [{label: "old", colour: "red"}]) { numUids } }', groot)) as {
     data: { addDog: { dog: { id: string }[] }; addCat: { cat: { id: string }[] } };
   };
@@ -131,8 +111,7 @@ beforeAll(async () => {
   cat = dogs.data.addCat.cat[0]!.id;
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([server?.stop(), new Promise((r) => upstream?.close(r))]);
-  rmSync(dir, { recursive: true, force: true });
+  await Promise.all([acl.remove(), upstream?.close()]);
 });
 
 describe('nested writes', () => {
@@ -204,6 +183,15 @@ describe('remote mutations', () => {
     expect(lambdaCalls.map((c) => c.token)).toEqual([writer, writer, '', groot]);
     expect(await post('{ queryDog(order: {asc: name}) { name breed } }', groot)).toEqual({
       data: { queryDog: [{ name: 'Benji', breed: 'mix' }, { name: 'Lassie', breed: null }, { name: 'Old', breed: 'collie' }, { name: 'Rex', breed: null }] },
+    });
+  });
+
+  it('@lambda between stored fields under a valid token: its write back does not wait behind the request (each stored field commits on its own)', async () => {
+    expect(await post('mutation { a: addTag(input: [{label: "before"}]) { numUids } lambda: addViaLambda(name: "Mixed") b: addTag(input: [{label: "after"}]) { numUids } }', groot)).toEqual({
+      data: { a: { numUids: 1 }, lambda: JSON.stringify({ data: { addDog: { numUids: 1 } } }), b: { numUids: 1 } },
+    });
+    expect(await post('{ queryDog(filter: {name: {eq: "Mixed"}}) { name } queryTag(order: {asc: label}) { label } }', groot)).toEqual({
+      data: { queryDog: [{ name: 'Mixed' }], queryTag: [{ label: 'after' }, { label: 'before' }, { label: 'old' }] },
     });
   });
 });
