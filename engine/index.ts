@@ -62,6 +62,7 @@ export type { SubscriptionEvent, SubscriptionFigures } from './subscriptions/sub
 export type { WireError } from './errors/wire-error.js';
 export { cacheStats, type CacheStat } from './util/cache-stats.js';
 export { customCallFigures, latencyBuckets, LatencyTally, persistFigures } from './util/figures.js';
+export { progressThrottle, type ProgressFigures, type ProgressThrottle } from './util/progress-throttle.js';
 export type { StoreFigures } from './store/graph-store.js';
 export { RestoreError } from './persist/persistence.js';
 export { DATA_DIR_MODE, DATA_FILE_MODE, nodeFileIo } from './persist/file-io.js';
