@@ -200,4 +200,6 @@ export interface AdminHost {
   exportData(taskId: string): Promise<string>;
   /** Starts a graceful shutdown (after the current response is sent). */
   shutdown(): void;
+  /** Who an /admin caller is when ACL does not say (the log's `by`): `admin key` when one is set (the caller held it), else `anonymous`. */
+  readonly caller: string;
 }

@@ -22,6 +22,7 @@ import { withAcl } from './admin/acl-admin-api.js';
 import { adminRootValue } from './admin/admin-api.js';
 import { aclAdminSchema, adminSchema } from './admin/admin-schema.js';
 import { executeAdmin } from './admin/execute-admin.js';
+import { withAudit } from './admin/admin-audit.js';
 import { TaskList } from './admin/task-list.js';
 import { authenticate, refuseForAuth, type AuthOutcome } from './auth/request-auth.js';
 import { ANONYMOUS } from './auth/rule-eval.js';
@@ -349,7 +350,15 @@ export class Engine {
     const prepared = this.#adminPreparer.prepare(request);
     this.lastOperation = prepared.ok ? operationNumbers[prepared.prepared.operation.operation] : 0;
     const root = adminRootValue(this, host, this.#tasks);
-    return executeAdmin(prepared, this.#adminSchema, this.#acl === undefined ? root : withAcl(root, this.#acl, request.headers));
+    const guarded = this.#acl === undefined ? root : withAcl(root, this.#acl, request.headers);
+    return executeAdmin(prepared, this.#adminSchema, withAudit(guarded, this.#log, () => this.adminCaller(request.headers, host)));
+  }
+
+  /** Who an admin request is, for the log (never a secret): the ACL user of its token, else the host's `caller`. */
+  async adminCaller(headers: Readonly<Record<string, string>>, host: AdminHost): Promise<string> {
+    if (this.#acl === undefined) return host.caller;
+    const checked = await this.#acl.check(accessToken(headers));
+    return checked.ok ? checked.caller.userId : host.caller;
   }
 
   /** With ACL on, why the request may not act as a guardian (Dgraph's wording; /admin/schema reads and uploads); undefined when it may. */

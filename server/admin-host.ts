@@ -14,6 +14,8 @@ export interface AdminHostOptions {
   readonly address: () => string;
   /** Stops the process gracefully (drain, snapshot, exit 0). */
   readonly shutdown: () => void;
+  /** An admin key is set, so every /admin caller held it (the log's `by` when ACL names no user). */
+  readonly adminKeySet?: boolean;
   /** The clock of the export's progress lines (tests). */
   readonly now?: () => number;
 }
@@ -24,10 +26,10 @@ export function createAdminHost(options: AdminHostOptions): AdminHost {
     get address() {
       return options.address();
     },
+    caller: options.adminKeySet === true ? 'admin key' : 'anonymous',
     logLevel: () => log.level,
     setLogLevel(level) {
       if (!isLogLevel(level)) return `invalid log level ${JSON.stringify(level)}: use ${logLevels.slice(0, -1).join(', ')} or ${logLevels.at(-1) ?? ''}`;
-      log.info('log level changed through /admin', { from: log.level, to: level });
       log.setLevel(level);
       return undefined;
     },

@@ -77,7 +77,7 @@ describe('request line', () => {
     const { time: _t, pid: _p, ...failed } = findLogs(server.output(), 'schema update failed')[0] ?? { level: '', msg: '' };
     expect(failed).toEqual({ level: 'warn', errors: 1, msg: 'schema update failed' });
     const { time: _t2, pid: _p2, ...updated } = findLogs(server.output(), 'schema updated')[0] ?? { level: '', msg: '' };
-    expect(updated).toEqual({ level: 'info', counter: 1, msg: 'schema updated' });
+    expect(updated).toEqual({ level: 'info', counter: 1, by: 'anonymous', msg: 'schema updated' });
   });
 
   it('bad --log-requests and --slow-ms values are refused (exit 2)', async () => {
