@@ -53,6 +53,7 @@ import { callLimits } from './serving/limits-from-options.js';
 import { consoleLogger } from './util/console-logger.js';
 import { openPersistence } from './serving/open-persistence.js';
 import { SchemaDeployQueue } from './serving/schema-deploy-queue.js';
+import { RegistrationLog } from './serving/registration-log.js';
 import { SchemaLifecycle, type ServingState } from './serving/schema-lifecycle.js';
 
 export type * from './api.js';
@@ -106,6 +107,7 @@ export class Engine {
   /** Automatic persisted queries, by SHA-256 (kept across schema uploads, as Dgraph keeps them in its graph). */
   readonly #persistedQueries: PersistedQueries;
   readonly #log: EngineLogger;
+  readonly #registrations: RegistrationLog;
   /** Live subscriptions (WebSocket): answers pushed after commits. */
   readonly #subscriptions = new SubscriptionHub(
     (request) => this.execute(request),
@@ -119,6 +121,7 @@ export class Engine {
   private constructor(private readonly options: EngineOptions) {
     this.#persistedQueries = new PersistedQueries(options.maxPersistedQueries ?? defaultMaxPersistedQueries);
     this.#log = options.log ?? consoleLogger;
+    this.#registrations = new RegistrationLog(this.#log, () => this.#persistedQueries.size);
     this.#calls = new CallRunner({
       limits: callLimits(options),
       workers: options.custom?.workers ?? 2,
@@ -130,6 +133,7 @@ export class Engine {
     const webhooks = { runner: this.#calls, lambdaUrl: options.lambdaUrl, warn: (message: string, fields?: Parameters<EngineLogger['warn']>[1]) => log.warn(message, fields) };
     this.#commit = new CommitPath(this.#schema, webhooks, this.#persistedQueries);
     this.#commit.afterCommit = () => this.#subscriptions.committed();
+    this.#commit.onRegistered = () => this.#registrations.registered();
     this.#schema.installed = () => this.#subscriptions.endAll();
     this.#deploys = new SchemaDeployQueue(this.#schema, () => this.#introspectionOptions(), () => this.#commit.persistence);
     this.#acl = options.acl === undefined ? undefined : new Acl(options.acl);
@@ -448,6 +452,7 @@ export class Engine {
   /** Waits for queued work, writes a final snapshot when anything changed since the last one, closes the log. */
   async close(): Promise<void> {
     await this.#deploys.idle();
+    this.#registrations.flush();
     await this.#commit.persistence?.close();
     await this.#calls.close();
   }
