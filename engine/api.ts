@@ -122,6 +122,8 @@ export interface GraphQLRequest {
   readonly extensions?: unknown;
   /** Lower-cased request header names → values (for forwardHeaders and auth). */
   readonly headers: Readonly<Record<string, string>>;
+  /** The HTTP request's id (X-Request-Id): an internal failure's answer and record quote it. */
+  readonly requestId?: string;
 }
 
 /**

@@ -207,10 +207,10 @@ export class Engine {
       const id = requestId;
       return running.then(
         (response) => withCacheControl(response, cacheMaxAge),
-        (error: unknown) => this.#internalFailure(error, id),
+        (error: unknown) => this.#internalFailure(error, request.requestId ?? id),
       );
     } catch (error) {
-      return this.#internalFailure(error, requestId);
+      return this.#internalFailure(error, request.requestId ?? requestId);
     }
   }
 
@@ -245,7 +245,7 @@ export class Engine {
     return this.#run(state, prepared, request, requestId, false, outcome.kind === 'claims' ? outcome.claims.variables : ANONYMOUS);
   }
 
-  /** Internal failures never leak details: the client gets an id to quote, the log gets the rest. */
+  /** Internal failures never leak details: the client gets an id to quote (the HTTP request's, else the mutation's), the log gets the rest. */
   #internalFailure(error: unknown, requestId: string | undefined): EngineResponse {
     const id = requestId ?? randomUUID();
     this.#log.error('request failed', { requestId: id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
