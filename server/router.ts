@@ -174,7 +174,7 @@ export class Router {
     if (!slow && !sampled && !log.enabled('debug')) return;
     const operation = exchange.operationName ?? undefined;
     const rounded = Math.round(ms * 10) / 10;
-    if (slow) log.warn('slow request', { path: exchange.request.path, operation, ms: rounded });
+    if (slow) log.warn('slow request', { path: exchange.request.path, operation, ms: rounded, requestId: exchange.requestId });
     if (!sampled && !log.enabled('debug')) return;
     log.info('request', {
       method: exchange.request.method,
