@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { aclLogin, aclPost } from './helpers/acl-client.js';
-import { uploadSchema, uploadSucceeded } from './helpers/http.js';
+import { send, uploadSchema, uploadSucceeded } from './helpers/http.js';
 import { findLogs, type LogRecord } from './helpers/log-records.js';
 import { makeTempDir, startServer, type ServerProcess } from './helpers/server-process.js';
 
@@ -25,7 +25,7 @@ async function actions(server: ServerProcess, count: number): Promise<Omit<LogRe
 const schema = 'type Item { code: String! @id name: String }';
 
 describe('admin actions are logged with who did them', () => {
-  it('with an admin key: schema uploads (both routes), export, draining on and off, config; failures and reads are not actions; the key never appears', async () => {
+  it('with an admin key: schema uploads (both routes), export, draining on and off, config, an on-demand snapshot, shutdown; failures and reads are not actions; the key never appears', async () => {
     const adminKey = 'admin-actions-key-5f1e9c0d7b';
     const server = await startServer({ args: ['--log-requests', 'none'], env: { SERVICE_ADMIN_KEY: adminKey } });
     servers.push(server);
@@ -57,6 +57,10 @@ describe('admin actions are logged with who did them', () => {
       ['export started', exported.data.export.taskId, undefined, undefined],
       ['export written', exported.data.export.taskId, 0, 2],
     ]);
+    // POST /admin/snapshot, an admin route of this service's own: its line names the caller too.
+    const snapshot = await send(`${server.url}/admin/snapshot`, { method: 'POST', headers: key });
+    const { lsn } = (snapshot.json() as { data: { lsn: number } }).data;
+    await vi.waitFor(() => expect(findLogs(server.output(), 'snapshot on demand').map(({ lsn, by }) => [lsn, by])).toEqual([[lsn, 'admin key']]));
     expect(await admin('mutation { shutdown { response { message } } }')).toEqual({ data: { shutdown: { response: { message: 'Server is shutting down' } } } });
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect((await actions(server, 7)).at(-1)).toEqual({ level: 'info', msg: 'admin action', action: 'shutdown', by: 'admin key' });
