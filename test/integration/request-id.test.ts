@@ -107,4 +107,13 @@ describe('X-Request-Id', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect([server.output().includes('injected'), server.output().includes('ca\u00e9f')]).toEqual([false, false]);
   });
+
+  it('a refused WebSocket upgrade (no subprotocol we speak) carries the id too', async () => {
+    const upgrade = (id: string): string =>
+      `GET /graphql HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n${id}\r\n`;
+    const kept = await rawExchange(server.url, upgrade('X-Request-Id: ws-upgrade-1\r\n'), 1_000);
+    expect([/^HTTP\/1\.1 (\d+)/.exec(kept.text)?.[1], /\r\nX-Request-Id: ([^\r]*)\r\n/i.exec(kept.text)?.[1]]).toEqual(['400', 'ws-upgrade-1']);
+    const generatedOne = await rawExchange(server.url, upgrade('X-Request-Id: not ok\r\n'), 1_000);
+    expect([/^HTTP\/1\.1 (\d+)/.exec(generatedOne.text)?.[1], /\r\nX-Request-Id: ([^\r]*)\r\n/i.exec(generatedOne.text)?.[1]]).toEqual(['400', expect.stringMatching(generated)]);
+  });
 });
