@@ -122,6 +122,8 @@ export interface GraphQLRequest {
   readonly extensions?: unknown;
   /** Lower-cased request header names → values (for forwardHeaders and auth). */
   readonly headers: Readonly<Record<string, string>>;
+  /** The HTTP request's id (X-Request-Id): an internal failure's answer and record quote it. */
+  readonly requestId?: string;
 }
 
 /**
@@ -200,4 +202,6 @@ export interface AdminHost {
   exportData(taskId: string): Promise<string>;
   /** Starts a graceful shutdown (after the current response is sent). */
   shutdown(): void;
+  /** Who an /admin caller is when ACL does not say (the log's `by`): `admin key` when one is set (the caller held it), else `anonymous`. */
+  readonly caller: string;
 }

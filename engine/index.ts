@@ -22,6 +22,7 @@ import { withAcl } from './admin/acl-admin-api.js';
 import { adminRootValue } from './admin/admin-api.js';
 import { aclAdminSchema, adminSchema } from './admin/admin-schema.js';
 import { executeAdmin } from './admin/execute-admin.js';
+import { withAudit } from './admin/admin-audit.js';
 import { TaskList } from './admin/task-list.js';
 import { authenticate, refuseForAuth, type AuthOutcome } from './auth/request-auth.js';
 import { ANONYMOUS } from './auth/rule-eval.js';
@@ -52,6 +53,7 @@ import { callLimits } from './serving/limits-from-options.js';
 import { consoleLogger } from './util/console-logger.js';
 import { openPersistence } from './serving/open-persistence.js';
 import { SchemaDeployQueue } from './serving/schema-deploy-queue.js';
+import { RegistrationLog } from './serving/registration-log.js';
 import { SchemaLifecycle, type ServingState } from './serving/schema-lifecycle.js';
 
 export type * from './api.js';
@@ -62,6 +64,7 @@ export type { SubscriptionEvent, SubscriptionFigures } from './subscriptions/sub
 export type { WireError } from './errors/wire-error.js';
 export { cacheStats, type CacheStat } from './util/cache-stats.js';
 export { customCallFigures, latencyBuckets, LatencyTally, persistFigures } from './util/figures.js';
+export { progressThrottle, type ProgressFigures, type ProgressThrottle } from './util/progress-throttle.js';
 export type { StoreFigures } from './store/graph-store.js';
 export { RestoreError } from './persist/persistence.js';
 export { DATA_DIR_MODE, DATA_FILE_MODE, nodeFileIo } from './persist/file-io.js';
@@ -104,6 +107,7 @@ export class Engine {
   /** Automatic persisted queries, by SHA-256 (kept across schema uploads, as Dgraph keeps them in its graph). */
   readonly #persistedQueries: PersistedQueries;
   readonly #log: EngineLogger;
+  readonly #registrations: RegistrationLog;
   /** Live subscriptions (WebSocket): answers pushed after commits. */
   readonly #subscriptions = new SubscriptionHub(
     (request) => this.execute(request),
@@ -117,6 +121,7 @@ export class Engine {
   private constructor(private readonly options: EngineOptions) {
     this.#persistedQueries = new PersistedQueries(options.maxPersistedQueries ?? defaultMaxPersistedQueries);
     this.#log = options.log ?? consoleLogger;
+    this.#registrations = new RegistrationLog(this.#log, () => this.#persistedQueries.size);
     this.#calls = new CallRunner({
       limits: callLimits(options),
       workers: options.custom?.workers ?? 2,
@@ -128,6 +133,7 @@ export class Engine {
     const webhooks = { runner: this.#calls, lambdaUrl: options.lambdaUrl, warn: (message: string, fields?: Parameters<EngineLogger['warn']>[1]) => log.warn(message, fields) };
     this.#commit = new CommitPath(this.#schema, webhooks, this.#persistedQueries);
     this.#commit.afterCommit = () => this.#subscriptions.committed();
+    this.#commit.onRegistered = () => this.#registrations.registered();
     this.#schema.installed = () => this.#subscriptions.endAll();
     this.#deploys = new SchemaDeployQueue(this.#schema, () => this.#introspectionOptions(), () => this.#commit.persistence);
     this.#acl = options.acl === undefined ? undefined : new Acl(options.acl);
@@ -201,10 +207,10 @@ export class Engine {
       const id = requestId;
       return running.then(
         (response) => withCacheControl(response, cacheMaxAge),
-        (error: unknown) => this.#internalFailure(error, id),
+        (error: unknown) => this.#internalFailure(error, request.requestId ?? id),
       );
     } catch (error) {
-      return this.#internalFailure(error, requestId);
+      return this.#internalFailure(error, request.requestId ?? requestId);
     }
   }
 
@@ -239,7 +245,7 @@ export class Engine {
     return this.#run(state, prepared, request, requestId, false, outcome.kind === 'claims' ? outcome.claims.variables : ANONYMOUS);
   }
 
-  /** Internal failures never leak details: the client gets an id to quote, the log gets the rest. */
+  /** Internal failures never leak details: the client gets an id to quote (the HTTP request's, else the mutation's), the log gets the rest. */
   #internalFailure(error: unknown, requestId: string | undefined): EngineResponse {
     const id = requestId ?? randomUUID();
     this.#log.error('request failed', { requestId: id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
@@ -348,7 +354,15 @@ export class Engine {
     const prepared = this.#adminPreparer.prepare(request);
     this.lastOperation = prepared.ok ? operationNumbers[prepared.prepared.operation.operation] : 0;
     const root = adminRootValue(this, host, this.#tasks);
-    return executeAdmin(prepared, this.#adminSchema, this.#acl === undefined ? root : withAcl(root, this.#acl, request.headers));
+    const guarded = this.#acl === undefined ? root : withAcl(root, this.#acl, request.headers);
+    return executeAdmin(prepared, this.#adminSchema, withAudit(guarded, this.#log, () => this.adminCaller(request.headers, host)));
+  }
+
+  /** Who an admin request is, for the log (never a secret): the ACL user of its token, else the host's `caller`. */
+  async adminCaller(headers: Readonly<Record<string, string>>, host: AdminHost): Promise<string> {
+    if (this.#acl === undefined) return host.caller;
+    const checked = await this.#acl.check(accessToken(headers));
+    return checked.ok ? checked.caller.userId : host.caller;
   }
 
   /** With ACL on, why the request may not act as a guardian (Dgraph's wording; /admin/schema reads and uploads); undefined when it may. */
@@ -438,6 +452,7 @@ export class Engine {
   /** Waits for queued work, writes a final snapshot when anything changed since the last one, closes the log. */
   async close(): Promise<void> {
     await this.#deploys.idle();
+    this.#registrations.flush();
     await this.#commit.persistence?.close();
     await this.#calls.close();
   }

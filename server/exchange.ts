@@ -3,6 +3,7 @@
 
 import type { EdgeHeaderName, IncomingRequest, ResponseSink } from './http-types.js';
 import { statusText } from './http-types.js';
+import { requestIdFor } from './request-id.js';
 
 /**
  * A response's headers as one pre-encoded block: the first name, and its value followed by the other
@@ -45,6 +46,8 @@ export function headerBlock(headers: Readonly<Record<string, string>>): HeaderBl
   return block;
 }
 
+const requestIdHeader = Buffer.from('X-Request-Id', 'latin1');
+
 const statusLines = new Map<number, Uint8Array>();
 
 function statusLine(status: number): Uint8Array {
@@ -68,14 +71,17 @@ export class Exchange {
   operationName: string | null | undefined = undefined;
   /** The answer carries GraphQL errors (for /metrics' outcome). */
   graphqlErrors = false;
-  /** Set when the answer is an internal error: its id, for the request line. */
-  failureId: string | undefined = undefined;
+  /** The answer is an internal error (its request line is always written). */
+  failed = false;
+  /** The client's X-Request-Id when safe, else a generated one: on the answer, its log lines and an internal error's text. */
+  readonly requestId: string;
 
   constructor(
     readonly request: IncomingRequest,
     readonly sink: ResponseSink,
     private readonly onSettled: () => void,
   ) {
+    this.requestId = requestIdFor(request.headers['x-request-id']);
     sink.onAborted(() => {
       this.#aborted = true;
       for (const listener of this.#abortListeners ?? []) listener();
@@ -141,6 +147,7 @@ export class Exchange {
     if (status !== 200) this.sink.writeStatus(statusLine(status));
     if (block !== null) this.sink.writeHeader(block.name, block.value);
     if (extra !== undefined) this.sink.writeHeader(extra.name, extra.value);
+    this.sink.writeHeader(requestIdHeader, this.requestId);
     this.sink.end(body, closeConnection);
   }
 

@@ -100,6 +100,7 @@ function decoded(exchange: Exchange, raw: RawParameters): DecodedRequest {
     variables: raw.variables,
     extensions: raw.extensions,
     headers: forwardableHeaders(exchange.request.headers),
+    requestId: exchange.requestId,
   };
   const malformedVariables = raw.variables !== undefined && raw.variables !== null && !isObject(raw.variables);
   return { request, malformedVariables };

@@ -26,7 +26,7 @@ export async function startServer(transport: Transport, engine: Engine, config: 
   let onIdle: (() => void) | undefined;
   let boundPort = config.port;
   const address = (): string => `${config.host}:${boundPort}`;
-  const admin = createAdminHost({ engine, dataDir: config.dataDir, log, address, shutdown });
+  const admin = createAdminHost({ engine, dataDir: config.dataDir, log, address, shutdown, adminKeySet: config.adminKey !== undefined });
   const router = new Router({ engine, config, log, address, admin, figures });
   const settled = (): void => {
     figures.inFlight--;

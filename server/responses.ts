@@ -69,19 +69,10 @@ export function refusalReply(error: HttpError, mode: ResponseMode): Reply {
 }
 
 /**
- * The catch-all: a refusal is answered as such; anything else is an internal failure, logged with a
- * request id that the client gets to quote (never the details).
+ * The catch-all: a refusal is answered as such; anything else is an internal failure, logged with the
+ * request's id (request-id.ts), which the client gets to quote (never the details).
  */
-/** Request ids (log lines, internal errors): a per-process prefix and a counter (no randomness per request). */
-const requestIdPrefix = Math.floor(Math.random() * 36 ** 6).toString(36).padStart(6, '0');
-let requestCount = 0;
-
-export function nextRequestId(): string {
-  return `${requestIdPrefix}-${(++requestCount).toString(36)}`;
-}
-
-/** `id`: the request's id, which the caller also puts on its request line. */
-export function failureReply(error: unknown, mode: ResponseMode, log: Logger, id = nextRequestId()): Reply {
+export function failureReply(error: unknown, mode: ResponseMode, log: Logger, id: string): Reply {
   if (error instanceof HttpError) return refusalReply(error, mode);
   log.error('internal error', { requestId: id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   return refusalReply(new HttpError(500, httpMessages.internal(id)), mode);

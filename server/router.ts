@@ -7,8 +7,9 @@ import { authHeader, KeyChecker } from './auth.js';
 import { Exchange } from './exchange.js';
 import type { IncomingRequest, Reply, ResponseSink } from './http-types.js';
 import { prefersHtml, responseMode, type ResponseMode } from './negotiate.js';
-import { failureReply, nextRequestId, optionsReply, refusalReply, refusals } from './responses.js';
+import { failureReply, optionsReply, refusalReply, refusals } from './responses.js';
 import { sendReply } from './reply-writer.js';
+import { nextRequestId } from './request-id.js';
 import { graphqlCorsHeaders } from './cors-headers.js';
 import { schemaRoute, validateSchemaRoute } from './routes/admin-schema-routes.js';
 import { snapshotRoute } from './routes/admin-snapshot-route.js';
@@ -69,9 +70,11 @@ export class Router {
    * through the same catch-all, on a closing connection, if the client is still there.
    */
   fail(error: unknown, sink: ResponseSink): void {
-    const failure = failureReply(error, 'json', this.context.log);
+    const requestId = nextRequestId();
+    const failure = failureReply(error, 'json', this.context.log, requestId);
     try {
-      new Exchange(noRequest, sink, () => undefined).write(failure.status, { 'Content-Type': 'application/json' }, failure.body, true);
+      // The id as the request's own, so the answer's X-Request-Id is the one its text and record carry.
+      new Exchange({ ...noRequest, headers: { 'x-request-id': requestId } }, sink, () => undefined).write(failure.status, { 'Content-Type': 'application/json' }, failure.body, true);
     } catch {
       // the response was already finished or aborted: nothing left to answer
     }
@@ -126,11 +129,10 @@ export class Router {
     );
   }
 
-  /** The catch-all's answer; an internal error's id is kept for the request line. */
+  /** The catch-all's answer; an internal error always gets its request line. */
   #failed(exchange: Exchange, error: unknown, mode: ResponseMode): Reply {
-    const id = nextRequestId();
-    const reply = failureReply(error, mode, this.context.log, id);
-    if (reply.status >= 500) exchange.failureId = id;
+    const reply = failureReply(error, mode, this.context.log, exchange.requestId);
+    if (reply.status >= 500) exchange.failed = true;
     return reply;
   }
 
@@ -150,7 +152,7 @@ export class Router {
   }
 
   #failedSending(exchange: Exchange, mode: ResponseMode, error: unknown): void {
-    const failure = failureReply(error, mode, this.context.log);
+    const failure = failureReply(error, mode, this.context.log, exchange.requestId);
     exchange.write(failure.status, { 'Content-Type': failure.contentType ?? 'application/json' }, failure.body);
   }
 
@@ -166,13 +168,13 @@ export class Router {
     const { log, config } = this.context;
     const slow = config.slowMs > 0 && ms >= config.slowMs;
     // An internal error's request line is always written, with the id its answer and its error record carry.
-    const failed = exchange.failureId !== undefined;
+    const failed = exchange.failed;
     const sampled = failed || (config.logRequests > 0 && --this.#untilLogged === 0);
     if (sampled && !failed) this.#untilLogged = config.logRequests;
     if (!slow && !sampled && !log.enabled('debug')) return;
     const operation = exchange.operationName ?? undefined;
     const rounded = Math.round(ms * 10) / 10;
-    if (slow) log.warn('slow request', { path: exchange.request.path, operation, ms: rounded });
+    if (slow) log.warn('slow request', { path: exchange.request.path, operation, ms: rounded, requestId: exchange.requestId });
     if (!sampled && !log.enabled('debug')) return;
     log.info('request', {
       method: exchange.request.method,
@@ -181,7 +183,7 @@ export class Router {
       status: exchange.aborted ? 'aborted' : reply.status,
       ms: rounded,
       bytes: typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.byteLength,
-      requestId: exchange.failureId ?? nextRequestId(),
+      requestId: exchange.requestId,
     });
   }
 

@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import type * as Uws from 'uWebSockets.js';
 import { edgeHeaderNames, type IncomingRequest, type ResponseSink } from './http-types.js';
+import { requestIdFor } from './request-id.js';
 
 export type TransportName = 'uWebSockets.js-native' | 'uWebSockets.js-js-fallback';
 
@@ -123,7 +124,11 @@ function serveSockets(app: Uws.TemplatedApp, route: SocketRoute): void {
       const request = snapshot(req, true);
       const protocol = route.choose(req.getHeader('sec-websocket-protocol'));
       if (typeof protocol !== 'string') {
-        res.writeStatus(protocol.status === 400 ? '400 Bad Request' : '503 Service Unavailable').writeHeader('content-type', 'text/plain; charset=utf-8').end(protocol.text);
+        res
+          .writeStatus(protocol.status === 400 ? '400 Bad Request' : '503 Service Unavailable')
+          .writeHeader('content-type', 'text/plain; charset=utf-8')
+          .writeHeader('X-Request-Id', requestIdFor(request.headers['x-request-id']))
+          .end(protocol.text);
         return;
       }
       const data: SocketData = { request, protocol, open: false };

@@ -34,6 +34,8 @@ export class CommitPath {
     return this.persistence?.lastLsn ?? this.#commits;
   }
 
+  /** Told of every persisted query a request registered (the log counts them). */
+  onRegistered: () => void = () => undefined;
   /** Told of every commit once it is visible (and durable, with a data directory): live subscriptions. */
   afterCommit: () => void = () => undefined;
 
@@ -124,6 +126,7 @@ export class CommitPath {
         return { kind: 'ok', body: serializeResponse({ errors: [wireError(error.message.replace('the mutation', 'the persisted query'))] }) };
       }
     }
+    this.onRegistered();
     return { request };
   }
 

@@ -9,6 +9,7 @@ import { KIND_ACL, KIND_MUTATION, KIND_PERSISTED_QUERY } from '../persist/log-fo
 import { Persistence, type RestorePlan } from '../persist/persistence.js';
 import type { PersistedQueries } from '../request/persisted-queries.js';
 import type { SchemaLifecycle } from './schema-lifecycle.js';
+import { progressThrottle } from '../util/progress-throttle.js';
 
 interface Restored {
   readonly graph: Graph;
@@ -70,24 +71,19 @@ export interface RestoreProgress {
 /**
  * Progress of a start that takes more than a second (a large snapshot, a long log): once past it, a
  * line as each phase ends, and during the log replay one every 2 s with the records replayed, the
- * total and the rate. A quick start says nothing but its `restored` line.
+ * total, the percentage and the rate (util/progress-throttle.ts decides when). A quick start says
+ * nothing but its `restored` line.
  */
-export function restoreProgress(log: EngineLogger, now: () => number = () => performance.now()): RestoreProgress {
-  const started = now();
-  let last = started;
-  const elapsed = (at: number): number => Math.round(at - started);
+export function restoreProgress(log: EngineLogger, now?: () => number): RestoreProgress {
+  const throttle = progressThrottle(2000, 1000, now);
   return {
     phase(name) {
-      const at = now();
-      if (at - started < 1000) return;
-      last = at;
-      log.info('restoring', { done: name, ms: elapsed(at) });
+      const figures = throttle.due(0, 0, true);
+      if (figures !== undefined) log.info('restoring', { done: name, ms: figures.ms });
     },
     replayed(done, total) {
-      const at = now();
-      if (at - started < 1000 || at - last < 2000) return;
-      last = at;
-      log.info('restoring', { replayed: done, of: total, perSecond: Math.round((done * 1000) / (at - started)), ms: elapsed(at) });
+      const figures = throttle.due(done, total);
+      if (figures !== undefined) log.info('restoring', { replayed: done, of: total, percent: figures.percent, perSecond: figures.perSecond, ms: figures.ms });
     },
   };
 }

@@ -34,7 +34,7 @@ export const schemaRoute: Route = {
     }
     const result = await context.engine.updateSchema(sdl);
     if (result.ok) {
-      context.log.info('schema updated', { counter: context.engine.probe().schemaUpdateCounter });
+      context.log.info('schema updated', { counter: context.engine.probe().schemaUpdateCounter, by: await context.engine.adminCaller(exchange.request.headers, context.admin) });
       return schemaUpdateReply(undefined, mode);
     }
     // The count only: an error may quote the schema's text, and with it a # Service.Secret.

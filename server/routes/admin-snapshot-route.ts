@@ -15,6 +15,7 @@ export const snapshotRoute: Route = {
     if (refused !== undefined) throw refusals.notGuardian(refused);
     const result = await context.engine.snapshot();
     if (!result.ok) context.log.warn('snapshot on demand failed', { error: result.message });
+    else context.log.info('snapshot on demand', { lsn: result.lsn, by: await context.engine.adminCaller(exchange.request.headers, context.admin) });
     return snapshotReply(result, mode);
   }),
 };

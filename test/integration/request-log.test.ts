@@ -55,15 +55,16 @@ describe('request line', () => {
     expect(findLogs(silent.output(), 'request')).toEqual([]);
   });
 
-  it('--slow-ms: a request at or over it is a warn record with path, operation name and duration; none under it', async () => {
+  it('--slow-ms: a request at or over it is a warn record with path, operation name, duration and request id; none under it', async () => {
     const server = await boot(['--slow-ms', '1', '--log-requests', 'none']);
     // A schema upload parses, builds and persists: over a millisecond.
-    await postGraphql(server.url, { query: 'query Slow { queryItem { code } }', operationName: 'Slow' });
+    await postGraphql(server.url, { query: 'query Slow { queryItem { code } }', operationName: 'Slow' }, { 'x-request-id': 'slow-1' });
     await vi.waitFor(() => expect(findLogs(server.output(), 'slow request', { path: '/admin/schema' })).toHaveLength(1));
-    const { time: _time, pid: _pid, ms, ...rest } = findLogs(server.output(), 'slow request', { path: '/admin/schema' })[0] ?? { level: '', msg: '' };
+    const { time: _time, pid: _pid, ms, requestId, ...rest } = findLogs(server.output(), 'slow request', { path: '/admin/schema' })[0] ?? { level: '', msg: '' };
     expect(rest).toEqual({ level: 'warn', path: '/admin/schema', msg: 'slow request' });
+    expect(requestId).toMatch(/^[0-9a-z]{6}-[0-9a-z]+$/);
     expect(ms).toBeGreaterThanOrEqual(1);
-    for (const slow of findLogs(server.output(), 'slow request', { path: '/graphql' })) expect([slow['operation'], Number(slow['ms']) >= 1]).toEqual(['Slow', true]);
+    for (const slow of findLogs(server.output(), 'slow request', { path: '/graphql' })) expect([slow['operation'], Number(slow['ms']) >= 1, slow['requestId']]).toEqual(['Slow', true, 'slow-1']);
     const fast = await boot(['--slow-ms', '60000', '--log-requests', 'all']);
     await postGraphql(fast.url, { query: '{ queryItem { code } }' });
     await graphqlLines(fast, 1);
@@ -77,7 +78,7 @@ describe('request line', () => {
     const { time: _t, pid: _p, ...failed } = findLogs(server.output(), 'schema update failed')[0] ?? { level: '', msg: '' };
     expect(failed).toEqual({ level: 'warn', errors: 1, msg: 'schema update failed' });
     const { time: _t2, pid: _p2, ...updated } = findLogs(server.output(), 'schema updated')[0] ?? { level: '', msg: '' };
-    expect(updated).toEqual({ level: 'info', counter: 1, msg: 'schema updated' });
+    expect(updated).toEqual({ level: 'info', counter: 1, by: 'anonymous', msg: 'schema updated' });
   });
 
   it('bad --log-requests and --slow-ms values are refused (exit 2)', async () => {

@@ -31,4 +31,23 @@ describe('engine logging goes through the injected logger', () => {
     expect(String(lines[0]?.fields['error'])).toMatch(/^Error: boom\n/);
     expect(consoleError).not.toHaveBeenCalled();
   });
+
+  it("an internal failure quotes the HTTP request's id when the edge gives one (X-Request-Id)", async () => {
+    const lines: { message: string; fields: Record<string, unknown> }[] = [];
+    const at = (message: string, fields?: Record<string, unknown>) => lines.push({ message, fields: fields ?? {} });
+    const engine = await Engine.open({ dataDir: '', maxQueryTokens: 1000, maxQueryDepth: 50, debug: false, log: { error: at, warn: at, info: at } });
+    const request = {
+      method: 'POST',
+      query: '{ __typename }',
+      headers: {},
+      requestId: 'edge-42',
+      get variables(): never {
+        throw new Error('boom');
+      },
+    } as unknown as GraphQLRequest;
+    const response = await engine.execute(request);
+    await engine.close();
+    expect(response.body).toBe('{"errors":[{"message":"Internal error (request edge-42)."}],"data":null}');
+    expect(lines.map((line) => [line.message, line.fields['requestId']])).toEqual([['request failed', 'edge-42']]);
+  });
 });

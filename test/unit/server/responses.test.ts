@@ -25,26 +25,26 @@ describe('responses: the one owner of status codes and error bodies', () => {
 
   it('renders a refusal with its status, code and headers, and logs nothing', () => {
     const { log, lines } = capturingLogger();
-    expect(failureReply(refusals.badMethod(), 'json', log)).toEqual({
+    expect(failureReply(refusals.badMethod(), 'json', log, 'r-1')).toEqual({
       status: 405,
       contentType: 'application/json',
       body: '{"errors":[{"message":"Unrecognised request method.  Please use GET or POST for GraphQL requests"}]}',
       headers: { Allow: 'GET, POST, OPTIONS' },
     });
-    expect(failureReply(new HttpError(401, 'Invalid X-Auth-Token', 'ErrorUnauthorized'), 'json', log).body).toBe(
+    expect(failureReply(new HttpError(401, 'Invalid X-Auth-Token', 'ErrorUnauthorized'), 'json', log, 'r-2').body).toBe(
       '{"errors":[{"message":"Invalid X-Auth-Token","extensions":{"code":"ErrorUnauthorized"}}]}',
     );
     expect(lines).toEqual([]);
   });
 
-  it('answers an unexpected failure 500 with a request id and logs the details under the same id', () => {
+  it('answers an unexpected failure 500 with the request id and logs the details under the same id', () => {
     const { log, lines } = capturingLogger();
-    const reply = failureReply(new Error('boom'), 'graphql-response', log);
+    const reply = failureReply(new Error('boom'), 'graphql-response', log, 'abc123-7f');
     expect(reply.status).toBe(500);
     expect(reply.contentType).toBe('application/graphql-response+json; charset=utf-8');
     const message = JSON.parse(String(reply.body)).errors[0].message as string;
-    const id = /^Internal error \(request ([0-9a-z]{6}-[0-9a-z]+)\)\.$/.exec(message)?.[1];
-    expect(id).toBeDefined();
+    const id = /^Internal error \(request ([^)]+)\)\.$/.exec(message)?.[1];
+    expect(id).toBe('abc123-7f');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0] ?? '')).toMatchObject({ level: 'error', msg: 'internal error', requestId: id });
     expect(JSON.parse(lines[0] ?? '').error).toMatch(/^Error: boom\n/);

@@ -1,6 +1,6 @@
 // The request path answers a query from inside uWS's data callback (no promise in between) and writes
 // it without a cork of its own (uWS has corked the socket for the callback), its headers (the touched-uids
-// count included) in one call; answers produced later cork.
+// count included) in one call and its X-Request-Id in another; answers produced later cork.
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../../engine/index.js';
@@ -66,7 +66,7 @@ describe('the synchronous lane', () => {
     const exchange = new Exchange(post, sink, () => undefined);
     exchange.insideHandler(() => routerInstance.handle(exchange));
     sink.deliver(JSON.stringify({ query: '{ __typename }' }));
-    expect(sink.events).toEqual(['data', 'header', 'end {"data":{"__typename":"Query"}}', 'data returned']);
+    expect(sink.events).toEqual(['data', 'header', 'header', 'end {"data":{"__typename":"Query"}}', 'data returned']);
   });
 
   it('corks an answer written outside a uWS callback (a refusal found after the body, through a promise)', async () => {

@@ -1,5 +1,5 @@
 // A start that takes more than a second logs its progress: each phase once past the second, and the
-// log replay every 2 s; a quick start logs none of it.
+// log replay every 2 s (count, total, percentage, rate); a quick start logs none of it.
 
 import { describe, expect, it } from 'vitest';
 import { restoreProgress } from '../../../engine/serving/open-persistence.js';
@@ -27,7 +27,7 @@ describe('restoreProgress', () => {
     p.phase('10240 log records replayed');
     expect(log.lines).toEqual([
       { message: 'restoring', done: 'snapshot loaded', ms: 1_500 },
-      { message: 'restoring', replayed: 5_120, of: 10_240, perSecond: 1_422, ms: 3_600 },
+      { message: 'restoring', replayed: 5_120, of: 10_240, percent: 50, perSecond: 1_422, ms: 3_600 },
       { message: 'restoring', done: '10240 log records replayed', ms: 5_000 },
     ]);
   });
