@@ -163,7 +163,8 @@ export interface SchemaError {
 }
 
 export type SchemaUpdateResult =
-  | { readonly ok: true; readonly schema: string; readonly generatedSchema: string }
+  /** `lsn`: the upload's log record (absent without a data directory). */
+  | { readonly ok: true; readonly schema: string; readonly generatedSchema: string; readonly lsn?: number }
   | { readonly ok: false; readonly errors: readonly SchemaError[] };
 
 export type ProbeStatus = 'init' | 'up' | 'updating schema';

@@ -53,7 +53,8 @@ export class CommitPath {
   ): Promise<EngineResponse> {
     let committed: { state: ServingState; events: ExecutionResult['events'] } | undefined;
     try {
-      const response = await persistence.mutate(async (): Promise<EngineResponse> => {
+      // The answer is written once the record is durable: its LSN goes in `extensions`.
+      const { value: outcome, lsn } = await persistence.mutate(async (): Promise<EngineResponse | { readonly ran: Omit<ExecutionResult, 'events'> }> => {
         let current = state;
         let operation = prepared;
         if (this.schema.state !== state) {
@@ -64,16 +65,18 @@ export class CommitPath {
           operation = again.prepared;
         }
         if (current.executor === null) return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(operation), ...requestExtensions(requestId) }) };
-        const { events, touchedUids = 0, ...result } = await current.executor.run(operation, request, undefined, claims);
+        const { events, ...ran } = await current.executor.run(operation, request, undefined, claims);
         committed = { state: current, events };
-        return { kind: 'ok', touchedUids, body: serializeResponse({ ...result, extensions: { ...result.extensions, requestID: requestId } }) };
+        return { ran };
       });
       // Durable now: the webhooks may go out (after the response is on its way).
       if (committed?.events !== undefined) {
         this.#fireWebhooks(committed.state, committed.events, persistence.lastLsn, request);
         this.afterCommit();
       }
-      return response;
+      if (!('ran' in outcome)) return outcome;
+      const { touchedUids = 0, ...result } = outcome.ran;
+      return { kind: 'ok', touchedUids, body: serializeResponse({ ...result, extensions: { ...result.extensions, requestID: requestId, lsn } }) };
     } catch (error) {
       if (!(error instanceof DurabilityError)) throw error;
       const fields = rootResponseNames(prepared);
