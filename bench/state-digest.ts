@@ -62,7 +62,12 @@ function hashRedo(ops: RedoOps, into: FactDigest): void {
   for (let i = 0; i < ops.length; i += redoWidth[ops[i] as number] as number) {
     const code = ops[i];
     if (code === R_CREATE) into.begin(2).int(ops[i + 1] as number).end();
-    else if (code === R_TYPES) for (const name of ops[i + 2] as readonly string[]) into.begin(3).int(ops[i + 1] as number).int(nameKey(name)).end();
+    else if (code === R_TYPES) {
+      // The node's fact with its types (a real incremental digest would also take the typeless one out).
+      into.begin(2).int(ops[i + 1] as number);
+      for (const name of ops[i + 2] as readonly string[]) into.int(nameKey(name));
+      into.end();
+    }
     else if (code === R_SET) digestValue(into.begin(4).int(nameKey(ops[i + 1] as string)).int(ops[i + 2] as number), ops[i + 3] as StoredValue).end();
     else if (code === R_EDGE_ADD) into.begin(5).int(nameKey(ops[i + 1] as string)).int(ops[i + 2] as number).int(ops[i + 3] as number).end();
   }

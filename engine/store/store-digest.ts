@@ -1,6 +1,6 @@
-// The store's part of the state digest: every live node, its types, every scalar value and every edge,
-// each one fact of a FactDigest (an order-free sum), plus the highest id ever created (it decides the
-// ids of later nodes). Reads values through the columns' public API, so it does not depend on how they
+// The store's part of the state digest: every live node with its types (in order: the first object type
+// is the one a node is served as), every scalar value and every edge, each one fact of a FactDigest (an
+// order-free sum), plus the highest id ever created (it decides the ids of later nodes). Reads values through the columns' public API, so it does not depend on how they
 // are laid out (numbers, booleans, arena strings, arrays), on index internals, block pools or the
 // interned type-set numbering: a store reached by live writes, by log replay or from a snapshot agrees.
 
@@ -9,7 +9,6 @@ import type { GraphStore, StoredValue } from './graph-store.js';
 
 const T_NEXT_ID = 1;
 const T_NODE = 2;
-const T_TYPE = 3;
 const T_VALUE = 4;
 const T_EDGE = 5;
 
@@ -19,8 +18,9 @@ export function digestStore(store: GraphStore, into: FactDigest): void {
   const max = store.maxNodeId;
   for (let id = 1; id <= max; id++) {
     if (!store.nodeExists(id)) continue;
-    into.begin(T_NODE).int(id).end();
-    for (const name of store.typesOf(id)) into.begin(T_TYPE).int(id).int(nameKey(name)).end();
+    into.begin(T_NODE).int(id);
+    for (const name of store.typesOf(id)) into.int(nameKey(name));
+    into.end();
   }
   const { scalars, edges } = store.predicates();
   for (const predicate of scalars) {

@@ -12,12 +12,13 @@ const digestOf = (store: GraphStore): string => {
   return digest.hex();
 };
 
-/** Two nodes with a type each, a value of `p` on the first, an edge between them. */
-function build(value: StoredValue, order: 'forward' | 'backward' = 'forward'): GraphStore {
+/** Two nodes with types (the first: A then B), a value of `p` on the first, an edge between them. */
+function build(value: StoredValue, order: 'forward' | 'backward' = 'forward', types = ['A', 'B']): GraphStore {
   const store = new GraphStore();
   const txn = store.begin();
   const [a, b] = [store.createNode(), store.createNode()];
-  const steps = [() => store.addType(a, 'A'), () => store.addType(a, 'B'), () => store.addType(b, 'B'), () => store.scalar('p').set(a, value), () => store.edges('e').add(a, b)];
+  for (const type of types) store.addType(a, type);
+  const steps = [() => store.addType(b, 'B'), () => store.scalar('q').set(b, 7), () => store.scalar('p').set(a, value), () => store.edges('e').add(a, b), () => store.edges('e').add(b, a)];
   for (const step of order === 'forward' ? steps : steps.reverse()) step();
   txn.commit();
   return store;
@@ -29,6 +30,9 @@ describe('store digest', () => {
     expect(digest).toMatch(/^[0-9a-f]{16}$/);
     expect(digestOf(build('x', 'backward'))).toBe(digest);
     expect(digestOf(new GraphStore())).not.toBe(digest);
+    // A node's type order counts: its first object type is the one it is served as.
+    expect(digestOf(build('x', 'forward', ['B', 'A']))).not.toBe(digest);
+    expect(digestOf(build('x', 'forward', ['A']))).not.toBe(digest);
   });
 
   it('tells every kind of value and every change apart', () => {
@@ -45,10 +49,10 @@ describe('store digest', () => {
     const txn = store.begin();
     store.edges('e').remove(1, 2);
     const noEdge = digestOf(store);
-    store.edges('e').add(2, 1);
-    const reversed = digestOf(store);
+    store.edges('f').add(1, 2);
+    const otherPredicate = digestOf(store);
     txn.rollback();
-    expect(new Set([before, noEdge, reversed]).size).toBe(3);
+    expect(new Set([before, noEdge, otherPredicate]).size).toBe(3);
     expect(digestOf(store)).toBe(before);
 
     const deleted = store.begin();
