@@ -51,6 +51,11 @@ export interface EngineOptions {
   readonly directJson?: boolean;
   /** Dgraph's ACL (`--acl-secret-file`): users, groups and access tokens; absent = off. */
   readonly acl?: AclOptions;
+  /**
+   * A replica of another engine's log (`Engine.replicate`): it writes nothing of its own at start (no ACL
+   * defaults: the writer's records carry its ACL), so its log holds the writer's records under the same LSNs.
+   */
+  readonly replica?: boolean;
 }
 
 export interface AclOptions {

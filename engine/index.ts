@@ -168,7 +168,8 @@ export class Engine {
       const into = { graph: engine.#graph, persistedQueries: engine.#persistedQueries, schema: engine.#schema, acl: engine.#acl };
       engine.#commit.persistence = await openPersistence(options, engine.#log, into, engine.#applier, () => engine.#logicalState());
     }
-    await engine.#acl?.ensureDefaults();
+    // A replica's ACL comes from the writer's records (its defaults included, with their password hash).
+    if (options.replica !== true) await engine.#acl?.ensureDefaults();
     engine.#schema.status = 'up';
     return engine;
   }

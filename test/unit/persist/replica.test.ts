@@ -175,6 +175,26 @@ describe('replicas of one log', () => {
     expect([reopened.lsn, reopened.digest()]).toEqual([lsn, digest]);
   }, 60_000);
 
+  it('a fresh replica with its own data directory and ACL on takes the writer\'s ACL records, not defaults of its own', async () => {
+    const writerDir = tempDir();
+    const writer = await client(await engineAt(writerDir));
+    await writer.admin('mutation { addGroup(input: [{ name: "dev", rules: [] }]) { group { name } } }');
+    const replicaDir = tempDir();
+    const { engine: replica } = await openEngine(replicaDir, { acl, replica: true });
+    open.push(replica);
+    // Nothing of its own in its log: the writer's first record (its groot and guardians) is the replica's first too.
+    expect(replica.lsn).toBe(0);
+    for (const bytes of logFileRecords(writerDir)) expect(await replica.replicate(bytes)).toEqual({ ok: true, lsn: 2 });
+    expect(replica.digest()).toBe(writer.engine.digest());
+    // groot's password hash is the writer's: the replica's login takes the same password, and after a restart too.
+    await replica.close();
+    open.splice(open.indexOf(replica), 1);
+    const restarted = (await openEngine(replicaDir, { acl, replica: true })).engine;
+    open.push(restarted);
+    expect([restarted.lsn, restarted.digest()]).toEqual([2, writer.engine.digest()]);
+    expect((await (await client(restarted)).admin('{ queryGroup { name } }')).data).toEqual({ queryGroup: [{ name: 'guardians' }, { name: 'dev' }] });
+  });
+
   it('a gap in the records is refused and nothing after it is applied', async () => {
     const writerDir = tempDir();
     const writer = await client(await engineAt(writerDir));
