@@ -195,6 +195,26 @@ describe('replicas of one log', () => {
     expect((await (await client(restarted)).admin('{ queryGroup { name } }')).data).toEqual({ queryGroup: [{ name: 'guardians' }, { name: 'dev' }] });
   });
 
+  it('the answers of one commit group carry their own records\' LSNs (one that stored nothing: the LSN before it)', async () => {
+    const writer = await client(await engineAt(tempDir()));
+    await writer.admin('mutation ($s: String!) { updateGQLSchema(input: { set: { schema: $s } }) { gqlSchema { id } } }', { s: schemaV1 });
+    const base = writer.engine.lsn;
+    // Sent together: they queue for the commit path at once (group commit).
+    const answers = await Promise.all([
+      writer.gql('mutation { addAuthor(input: [{ name: "ann" }]) { numUids } }'),
+      writer.gql('mutation { addAuthor(input: [{ name: "ann" }]) { numUids } }'),
+      writer.gql('mutation { addAuthor(input: [{ name: "bob" }]) { numUids } }'),
+      writer.gql('mutation { deleteAuthor(filter: { name: { eq: "nobody" } }) { numUids } }'),
+    ]);
+    expect(answers.map((a) => [a.errors?.length ?? 0, a.extensions.lsn])).toEqual([
+      [0, base + 1],
+      [1, base + 1],
+      [0, base + 2],
+      [0, base + 2],
+    ]);
+    expect(writer.engine.lsn).toBe(base + 2);
+  });
+
   it('a gap in the records is refused and nothing after it is applied', async () => {
     const writerDir = tempDir();
     const writer = await client(await engineAt(writerDir));
