@@ -74,11 +74,12 @@ function hashRedo(ops: RedoOps, into: FactDigest): void {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'digest-bench-'));
-const engine = await Engine.open({ dataDir: dir, fsync: 'no', snapshotIntervalSeconds: 0, maxQueryTokens: 50_000, maxQueryDepth: 200, debug: false });
-await engine.updateSchema('type Author { name: String! @id posts: [Post] @hasInverse(field: author) }\ntype Post { id: ID! title: String! @search(by: [term]) text: String score: Float tags: [String] at: DateTime author: Author }');
-await engine.execute({ method: 'POST', query: 'mutation { addAuthor(input: [{ name: "ann" }]) { numUids } }', headers: {} });
+const options = { fsync: 'no', snapshotIntervalSeconds: 0, maxQueryTokens: 50_000, maxQueryDepth: 200, debug: false } as const;
+const engine = await Engine.open({ ...options, dataDir: dir });
 const published: Buffer[] = [];
 engine.onLogRecords((frames) => published.push(Buffer.from(frames)));
+await engine.updateSchema('type Author { name: String! @id posts: [Post] @hasInverse(field: author) }\ntype Post { id: ID! title: String! @search(by: [term]) text: String score: Float tags: [String] at: DateTime author: Author }');
+await engine.execute({ method: 'POST', query: 'mutation { addAuthor(input: [{ name: "ann" }]) { numUids } }', headers: {} });
 const add = 'mutation ($t: String!) { addPost(input: [{ title: $t, text: "some longer text of the post, with a few more words in it", score: 1.5, tags: ["news", "x"], at: "2026-11-29T03:00:00Z", author: { name: "ann" } }]) { numUids } }';
 const adds = 3000;
 const addTimes: number[] = [];
@@ -98,5 +99,18 @@ for (let round = 0; round < 5; round++) {
   hashTimes.push(((performance.now() - started) * 1000) / records.length);
 }
 console.log(`add of one post through the engine (logged, fsync no): ${median(addTimes).toFixed(1)} µs; its facts hashed (incremental digest): ${median(hashTimes).toFixed(2)} µs (${records.length} records)`);
+
+// A replica fed the writer's records in memory (Engine.replicate): its apply rate, and that it agrees.
+const replica = await Engine.open({ ...options, dataDir: '', replica: true });
+const applyStarted = performance.now();
+for (const frames of published) {
+  const applied = await replica.replicate(frames);
+  if (!applied.ok) throw new Error(applied.message);
+}
+const applyMs = performance.now() - applyStarted;
+const total = published.reduce((n, frames) => n + readFrames(frames).length, 0);
+if (replica.digest() !== engine.digest() || replica.lsn !== engine.lsn) throw new Error('the replica does not agree with the writer');
+console.log(`replica (in memory) applied ${total} records in ${applyMs.toFixed(0)} ms: ${Math.round((total * 1000) / applyMs)} records/s; digests agree`);
+await replica.close();
 await engine.close();
 rmSync(dir, { recursive: true, force: true });
