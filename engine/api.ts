@@ -167,6 +167,9 @@ export interface SchemaError {
   readonly locations?: readonly SchemaErrorLocation[];
 }
 
+/** `Engine.replicate`: the LSN applied up to, or why the records were refused (a gap, damage, a record that does not apply). */
+export type ReplicateResult = { readonly ok: true; readonly lsn: number } | { readonly ok: false; readonly message: string };
+
 export type SchemaUpdateResult =
   /** `lsn`: the upload's log record (absent without a data directory). */
   | { readonly ok: true; readonly schema: string; readonly generatedSchema: string; readonly lsn?: number }

@@ -11,6 +11,7 @@ import type {
   SchemaError,
   SchemaUpdateResult,
   SnapshotResult,
+  ReplicateResult,
   EngineLogger,
   AdminHost,
   CorsPolicy,
@@ -420,13 +421,13 @@ export class Engine {
    * too, under the same LSNs. Records already applied are skipped; a gap is refused (nothing after it
    * is applied). Calls are applied one after another.
    */
-  replicate(frames: Uint8Array): Promise<{ readonly ok: true; readonly lsn: number } | { readonly ok: false; readonly message: string }> {
+  replicate(frames: Uint8Array): Promise<ReplicateResult> {
     const run = this.#replicating.then(() => this.#replicate(frames));
     this.#replicating = run;
     return run;
   }
 
-  async #replicate(frames: Uint8Array): Promise<{ readonly ok: true; readonly lsn: number } | { readonly ok: false; readonly message: string }> {
+  async #replicate(frames: Uint8Array): Promise<ReplicateResult> {
     const persistence = this.#commit.persistence;
     let applied = 0;
     try {

@@ -1,7 +1,7 @@
 // An order-free 64-bit digest of a set of facts: each fact (a short sequence of ints, strings, numbers,
 // values) is hashed on its own into two independent 32-bit lanes (murmur3-style mixing, two seeds), and
 // the fact hashes are summed per lane mod 2^32. A sum does not depend on the order facts are visited in,
-// and a fact can be taken out again by subtracting it (what an incremental digest would do per write).
+// and a fact could be taken out again by subtracting its hash (what an incremental digest would do).
 
 const SEED_A = 0x9747b28c;
 const SEED_B = 0x2f6a8b1d;
@@ -65,12 +65,10 @@ export class FactDigest {
     return this.int(f64Words[0] as number).int(f64Words[1] as number);
   }
 
-  /** Ends the fact: adds it to the sums (`sign` -1 takes it out again). */
-  end(sign: 1 | -1 = 1): void {
-    const a = finish(this.#a);
-    const b = finish(this.#b);
-    this.#sumA = (this.#sumA + sign * a) >>> 0;
-    this.#sumB = (this.#sumB + sign * b) >>> 0;
+  /** Ends the fact: adds its hash to the sums. */
+  end(): void {
+    this.#sumA = (this.#sumA + finish(this.#a)) >>> 0;
+    this.#sumB = (this.#sumB + finish(this.#b)) >>> 0;
   }
 
   /** The 64 bits as 16 lowercase hex digits. */
