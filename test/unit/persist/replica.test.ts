@@ -6,7 +6,7 @@
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AdminHost, Engine } from '../../../engine/index.js';
+import type { AdminHost, Engine, SubscriptionEvent } from '../../../engine/index.js';
 import { logFileHeader } from '../../../engine/persist/log-format.js';
 import { openEngine, tempDir } from './engine-helpers.js';
 
@@ -33,6 +33,8 @@ const host: AdminHost = { address: 'localhost:0', logLevel: () => 'info', setLog
 
 interface Client {
   readonly engine: Engine;
+  /** groot's access token. */
+  readonly token: string;
   gql(query: string, variables?: Record<string, unknown>, extensions?: Record<string, unknown>): Promise<any>;
   admin(query: string, variables?: Record<string, unknown>): Promise<any>;
 }
@@ -44,6 +46,7 @@ async function client(engine: Engine): Promise<Client> {
   const admin = async (query: string, variables?: Record<string, unknown>): Promise<any> => JSON.parse((await engine.executeAdmin({ method: 'POST', query, variables, headers: headers() }, host)).body);
   return {
     engine,
+    token,
     admin,
     gql: async (query, variables, extensions) => JSON.parse((await engine.execute({ method: 'POST', query, variables, headers: headers(), ...(extensions === undefined ? {} : { extensions }) })).body),
   };
@@ -213,6 +216,34 @@ describe('replicas of one log', () => {
       [0, base + 2],
     ]);
     expect(writer.engine.lsn).toBe(base + 2);
+  });
+
+  it('a live subscription on a replica sees the replicated writes, and ends with a replicated schema change', async () => {
+    const live = schemaV1.replace('type Author {', 'type Author @withSubscription {');
+    const writerDir = tempDir();
+    const writer = await client(await engineAt(writerDir));
+    const published: Buffer[] = [];
+    writer.engine.onLogRecords((frames) => published.push(Buffer.from(frames)));
+    const replica = await engineAt('');
+    const feed = async (): Promise<void> => {
+      for (const frames of published.splice(0)) expect(await replica.replicate(frames)).toEqual({ ok: true, lsn: writer.engine.lsn });
+    };
+    await writer.admin('mutation ($s: String!) { updateGQLSchema(input: { set: { schema: $s } }) { gqlSchema { id } } }', { s: live });
+    // The writer's ACL defaults came before the listener: from its log file.
+    expect((await replica.replicate(logFileRecords(writerDir)[0] as Buffer)).ok).toBe(true);
+    await feed();
+    const events: SubscriptionEvent[] = [];
+    const token = (await client(replica)).token;
+    const subscribed = await replica.subscribe({ method: 'POST', query: 'subscription { queryAuthor(order: { asc: name }) { name } }', headers: { 'x-dgraph-accesstoken': token } }, (event) => events.push(event));
+    expect('stop' in subscribed).toBe(true);
+    await vi.waitFor(() => expect(events).toEqual([{ kind: 'next', body: '{"data":{"queryAuthor":[]}}' }]));
+    await writer.gql('mutation { addAuthor(input: [{ name: "ann" }]) { numUids } }');
+    await feed();
+    await vi.waitFor(() => expect(events.at(-1)).toEqual({ kind: 'next', body: '{"data":{"queryAuthor":[{"name":"ann"}]},"extensions":{"touched_uids":1}}' }));
+    await writer.admin('mutation ($s: String!) { updateGQLSchema(input: { set: { schema: $s } }) { gqlSchema { id } } }', { s: live.replace('name: String! @id', 'name: String! @id\n  nick: String') });
+    await feed();
+    await vi.waitFor(() => expect(events.at(-1)).toEqual({ kind: 'complete' }));
+    expect(events).toHaveLength(3);
   });
 
   it('a gap in the records is refused and nothing after it is applied', async () => {
