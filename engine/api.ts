@@ -51,6 +51,11 @@ export interface EngineOptions {
   readonly directJson?: boolean;
   /** Dgraph's ACL (`--acl-secret-file`): users, groups and access tokens; absent = off. */
   readonly acl?: AclOptions;
+  /**
+   * A replica of another engine's log (`Engine.replicate`): it writes nothing of its own at start (no ACL
+   * defaults: the writer's records carry its ACL), so its log holds the writer's records under the same LSNs.
+   */
+  readonly replica?: boolean;
 }
 
 export interface AclOptions {
@@ -164,8 +169,12 @@ export interface SchemaError {
   readonly locations?: readonly SchemaErrorLocation[];
 }
 
+/** `Engine.replicate`: the LSN applied up to, or why the records were refused (a gap, damage, a record that does not apply). */
+export type ReplicateResult = { readonly ok: true; readonly lsn: number } | { readonly ok: false; readonly message: string };
+
 export type SchemaUpdateResult =
-  | { readonly ok: true; readonly schema: string; readonly generatedSchema: string }
+  /** `lsn`: the upload's log record (absent without a data directory). */
+  | { readonly ok: true; readonly schema: string; readonly generatedSchema: string; readonly lsn?: number }
   | { readonly ok: false; readonly errors: readonly SchemaError[] };
 
 export type ProbeStatus = 'init' | 'up' | 'updating schema';

@@ -11,6 +11,7 @@ import type {
   SchemaError,
   SchemaUpdateResult,
   SnapshotResult,
+  ReplicateResult,
   EngineLogger,
   AdminHost,
   CorsPolicy,
@@ -52,6 +53,10 @@ import { CommitPath, requestExtensions } from './serving/commit-path.js';
 import { callLimits } from './serving/limits-from-options.js';
 import { consoleLogger } from './util/console-logger.js';
 import { openPersistence } from './serving/open-persistence.js';
+import { LogApplier } from './serving/log-applier.js';
+import { stateDigest } from './serving/state-digest.js';
+import { readFrames } from './persist/log-format.js';
+import type { CaptureState } from './persist/persistence.js';
 import { SchemaDeployQueue } from './serving/schema-deploy-queue.js';
 import { RegistrationLog } from './serving/registration-log.js';
 import { SchemaLifecycle, type ServingState } from './serving/schema-lifecycle.js';
@@ -140,6 +145,20 @@ export class Engine {
     // Group rules apply to tokens already issued, so every live answer is evaluated again under them.
     if (this.#acl !== undefined) this.#acl.changed = () => this.#subscriptions.committed(false);
     this.#adminPreparer = new RequestPreparer(this.#adminSchema, options);
+    this.#applier = new LogApplier({ graph: this.#graph, persistedQueries: this.#persistedQueries, schema: this.#schema, acl: this.#acl });
+  }
+
+  /** Loads snapshots and applies log records: a restart's restore and `replicate`. */
+  readonly #applier: LogApplier;
+
+  /** The logical state: what a snapshot holds and the digest hashes. */
+  #logicalState(): ReturnType<CaptureState> {
+    return {
+      schema: this.#schema.state.compiled?.sdl ?? null,
+      store: this.#graph.store,
+      persistedQueries: this.#persistedQueries.entries(),
+      acl: this.#applier.aclState,
+    };
   }
 
   get #adminSchema(): typeof adminSchema {
@@ -154,9 +173,10 @@ export class Engine {
     const engine = new Engine(options);
     if (options.dataDir !== '') {
       const into = { graph: engine.#graph, persistedQueries: engine.#persistedQueries, schema: engine.#schema, acl: engine.#acl };
-      engine.#commit.persistence = await openPersistence(options, engine.#log, into);
+      engine.#commit.persistence = await openPersistence(options, engine.#log, into, engine.#applier, () => engine.#logicalState());
     }
-    await engine.#acl?.ensureDefaults();
+    // A replica's ACL comes from the writer's records (its defaults included, with their password hash).
+    if (options.replica !== true) await engine.#acl?.ensureDefaults();
     engine.#schema.status = 'up';
     return engine;
   }
@@ -385,6 +405,61 @@ export class Engine {
       }
     }
     return { predicates: [...predicates].sort(), maxUid: this.#graph.store.maxNodeId, lastCommit: this.#commit.lastCommit };
+  }
+
+  /** LSN of the last log record applied (written by this engine, or replicated into it); 0 without a log. */
+  get lsn(): number {
+    return this.#commit.persistence?.lastLsn ?? this.#applier.lsn;
+  }
+
+  /** The state digest (serving/state-digest.ts): engines that applied the same records agree on it. */
+  digest(): string {
+    return stateDigest(this.#logicalState());
+  }
+
+  /**
+   * A writer's side of replication: `listener` gets the framed bytes of each batch of records once they
+   * are durable and applied, in LSN order (undefined stops it). Needs a data directory.
+   */
+  onLogRecords(listener: ((frames: Uint8Array) => void) | undefined): void {
+    const persistence = this.#commit.persistence;
+    if (persistence === undefined) throw new Error('log records need a data directory');
+    persistence.published = listener;
+  }
+
+  #replicating: Promise<unknown> = Promise.resolve();
+
+  /**
+   * A replica's side: applies records another engine published (`onLogRecords`, or read from its log
+   * files), through the same code a restart's restore uses; with a data directory they are logged here
+   * too, under the same LSNs. Records already applied are skipped; a gap is refused (nothing after it
+   * is applied). Calls are applied one after another.
+   */
+  replicate(frames: Uint8Array): Promise<ReplicateResult> {
+    const run = this.#replicating.then(() => this.#replicate(frames));
+    this.#replicating = run;
+    return run;
+  }
+
+  async #replicate(frames: Uint8Array): Promise<ReplicateResult> {
+    const persistence = this.#commit.persistence;
+    let applied = 0;
+    try {
+      for (const record of readFrames(Buffer.from(frames.buffer, frames.byteOffset, frames.byteLength))) {
+        const at = this.lsn;
+        if (record.lsn <= at) continue;
+        if (record.lsn !== at + 1) return { ok: false, message: `log record ${record.lsn} cannot follow ${at}: LSN ${at + 1} is missing` };
+        if (persistence === undefined) this.#applier.apply(record);
+        else await persistence.replicate(record, () => this.#applier.apply(record));
+        applied++;
+      }
+      return { ok: true, lsn: this.lsn };
+    } catch (error) {
+      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    } finally {
+      // Live answers follow the replicated writes (which do not say what they wrote).
+      if (applied > 0) this.#subscriptions.committed(false);
+    }
   }
 
   /** Compiles and deploys a schema; on failure nothing changes. Uploads are serialised. */

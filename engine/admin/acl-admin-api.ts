@@ -11,7 +11,7 @@ import { accessToken, guardianRefusal, isGuardian, rpcError, superAdminRefusal }
 import type { AclCaller, TokenCheck } from '../acl/acl-tokens.js';
 import { AdminError } from './admin-api.js';
 
-type Resolver = (args: never) => unknown;
+type Resolver = (args: never, context: never) => unknown;
 
 const guardianFields = ['getGQLSchema', 'updateGQLSchema', 'export'];
 const superAdminFields = ['config', 'draining', 'shutdown'];
@@ -27,10 +27,10 @@ export function withAcl(root: Record<string, unknown>, acl: Acl, headers: Readon
   ] as const) {
     for (const field of fields) {
       const resolve = root[field] as Resolver;
-      guarded[field] = async (args: never) => {
+      guarded[field] = async (args: never, context: never) => {
         const refused = refusal(await check());
         if (refused !== undefined) throw new AdminError(field, refused);
-        return resolve(args);
+        return resolve(args, context);
       };
     }
   }

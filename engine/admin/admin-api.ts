@@ -3,6 +3,7 @@
 // `resolving <field> failed because <reason>` (resolve.EmptyResult), which executeAdmin keeps.
 
 import type { AdminHost, HealthInfo, SchemaError, SchemaUpdateResult } from '../api.js';
+import type { AdminContext } from './execute-admin.js';
 import type { TaskList } from './task-list.js';
 
 /** What the admin resolvers need from the engine. */
@@ -13,6 +14,10 @@ export interface AdminBackend {
   setDraining(enable: boolean): void;
   /** Stored predicates (tablets in Dgraph's terms), the highest node id and the last commit. */
   storeState(): { readonly predicates: readonly string[]; readonly maxUid: number; readonly lastCommit: number };
+  /** The last log record applied (0 without a log). */
+  readonly lsn: number;
+  /** The state digest (a walk of the store: computed only when asked for). */
+  digest(): string;
 }
 
 /** The uid Dgraph shows for the stored schema node; stable for the life of the data. */
@@ -42,9 +47,10 @@ export function adminRootValue(backend: AdminBackend, host: AdminHost, tasks: Ta
       // Dgraph's wording: errors.Wrapf around strconv.ParseUint's error.
       throw new AdminError('task', `invalid task ID: ${input.id}: strconv.ParseUint: parsing ${JSON.stringify(input.id)}: invalid syntax`);
     },
-    updateGQLSchema: async ({ input }: { input: { set: { schema: string } } }) => {
+    updateGQLSchema: async ({ input }: { input: { set: { schema: string } } }, context: AdminContext) => {
       const result = await backend.updateSchema(input.set.schema);
       if (!result.ok) throw new AdminError('updateGQLSchema', renderSchemaErrors(result.errors));
+      if (result.lsn !== undefined) context.lsn = result.lsn;
       return { gqlSchema: { id: schemaNodeId, schema: result.schema, generatedSchema: result.generatedSchema } };
     },
     export: ({ input }: { input: ExportInput }) => runExport(host, tasks, input),
@@ -113,6 +119,9 @@ function membershipState(backend: AdminBackend, address: string): Record<string,
     removed: [],
     cid: '',
     namespaces: [0],
+    // Two fields Dgraph's state does not have (replicas of one log compare them); the digest only when asked.
+    digest: () => backend.digest(),
+    lsn: backend.lsn,
   };
 }
 

@@ -63,6 +63,10 @@ const adminSdl = /* GraphQL */ `
     removed: [Member]
     cid: String
     namespaces: [UInt64]
+    "A hash of the whole stored state (schema, data, ACL, persisted queries): replicas that applied the same log agree on it."
+    digest: String
+    "The last log record applied (0 without a data directory); mutation answers carry theirs in extensions.lsn."
+    lsn: UInt64
   }
 
   type ClusterGroup {

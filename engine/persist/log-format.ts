@@ -74,6 +74,21 @@ function markValues(ops: RedoOps): RedoOps {
   return out ?? ops;
 }
 
+/**
+ * Records framed back to back with no file header (what a writer publishes to its replicas, see
+ * Persistence.published): checked like a log file's, but any bad frame is an error here.
+ */
+export function readFrames(bytes: Buffer): LogRecord[] {
+  const records: LogRecord[] = [];
+  for (let offset = 0; offset < bytes.length; ) {
+    const frame = readFrame(bytes, offset);
+    if (typeof frame === 'string') throw new Error(`log records damaged at offset ${offset}: ${frame}`);
+    records.push(frame.record);
+    offset = frame.end;
+  }
+  return records;
+}
+
 /** How a scan of one log file ended. */
 export type ScanEnd =
   | { readonly kind: 'clean' }

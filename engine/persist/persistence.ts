@@ -63,9 +63,23 @@ export type CaptureState = () => {
 /** A log record before it gets its LSN. */
 type PendingRecord = LogRecord extends infer R ? (R extends LogRecord ? Omit<R, 'lsn'> : never) : never;
 
+/** A logged operation's result and the LSN of its record (none written: the last LSN when it ran). */
+export interface Committed<T> {
+  readonly value: T;
+  readonly lsn: number;
+}
+
 type Work =
   | { readonly kind: 'mutation'; readonly run: () => unknown; readonly done: Settle }
-  | { readonly kind: 'record'; readonly record: PendingRecord; readonly forceSync: boolean; readonly apply: () => unknown; readonly done: Settle }
+  | {
+      readonly kind: 'record';
+      readonly record: PendingRecord;
+      /** A record replicated from another log keeps its LSN (it must be the next one here). */
+      readonly lsn?: number;
+      readonly forceSync: boolean;
+      readonly apply: () => unknown;
+      readonly done: Settle;
+    }
   | { readonly kind: 'snapshot'; readonly done: Settle };
 
 interface Settle {
@@ -127,9 +141,21 @@ export class Persistence {
     return this.#nextLsn - 1;
   }
 
+  /**
+   * Told of the frames of every record once it is durable and applied, in LSN order (a writer's
+   * replicas apply them: serving/log-applier.ts); unset, nothing is kept for it.
+   */
+  published: ((frames: Buffer) => void) | undefined;
+
   /** Runs `run` as one logged operation (its store changes become one record). */
-  mutate<T>(run: () => Promise<T> | T): Promise<T> {
-    return this.#enqueue((done) => ({ kind: 'mutation', run, done })) as Promise<T>;
+  mutate<T>(run: () => Promise<T> | T): Promise<Committed<T>> {
+    return this.#enqueue((done) => ({ kind: 'mutation', run, done })) as Promise<Committed<T>>;
+  }
+
+  /** Logs a record replicated from another log under its own LSN (the next one here), then runs `apply`. */
+  replicate<T>(record: LogRecord, apply: () => T): Promise<T> {
+    const { lsn, ...pending } = record;
+    return this.#enqueue((done) => ({ kind: 'record', record: pending as PendingRecord, lsn, forceSync: false, apply, done })) as Promise<T>;
   }
 
   /** Logs the schema upload durably, then runs `apply` (which deploys it). */
@@ -200,7 +226,7 @@ export class Persistence {
         } else {
           this.#queue.shift();
           try {
-            head.done.resolve(head.kind === 'record' ? await this.#commitRecord(head.record, head.forceSync, head.apply) : await this.#startSnapshot());
+            head.done.resolve(head.kind === 'record' ? await this.#commitRecord(head) : await this.#startSnapshot());
           } catch (error) {
             head.done.reject(error);
           }
@@ -214,7 +240,7 @@ export class Persistence {
   async #commitGroup(group: readonly Extract<Work, { kind: 'mutation' }>[]): Promise<void> {
     const txn: Transaction = this.store.begin();
     const frames: Buffer[] = [];
-    const outcomes: { ok: boolean; value: unknown }[] = [];
+    const outcomes: { ok: boolean; value: unknown; lsn: number }[] = [];
     const firstLsn = this.#nextLsn;
     for (const work of group) {
       const mark = txn.savepoint();
@@ -222,10 +248,10 @@ export class Persistence {
         const value = await work.run();
         const ops = txn.redoSince(mark);
         if (ops.length > 0) frames.push(frameRecord({ kind: KIND_MUTATION, lsn: firstLsn + frames.length, ops }));
-        outcomes.push({ ok: true, value });
+        outcomes.push({ ok: true, value, lsn: firstLsn + frames.length - 1 });
       } catch (error) {
         txn.rollbackTo(mark);
-        outcomes.push({ ok: false, value: error });
+        outcomes.push({ ok: false, value: error, lsn: 0 });
       }
     }
     if (frames.length > 0) {
@@ -241,15 +267,17 @@ export class Persistence {
     }
     txn.commit();
     this.#nextLsn = firstLsn + frames.length;
+    if (frames.length > 0) this.published?.(frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames));
     group.forEach((work, i) => {
-      const outcome = outcomes[i] as { ok: boolean; value: unknown };
-      if (outcome.ok) work.done.resolve(outcome.value);
+      const outcome = outcomes[i] as { ok: boolean; value: unknown; lsn: number };
+      if (outcome.ok) work.done.resolve({ value: outcome.value, lsn: outcome.lsn });
       else work.done.reject(outcome.value);
     });
     this.#maybeSnapshot();
   }
 
-  async #commitRecord(record: PendingRecord, forceSync: boolean, apply: () => unknown): Promise<unknown> {
+  async #commitRecord({ record, lsn, forceSync, apply }: Extract<Work, { kind: 'record' }>): Promise<unknown> {
+    if (lsn !== undefined && lsn !== this.#nextLsn) throw new Error(`a replicated log record has LSN ${lsn}, this log's next is ${this.#nextLsn}`);
     const frame = frameRecord({ ...record, lsn: this.#nextLsn } as LogRecord);
     try {
       await this.#append([frame], forceSync);
@@ -258,6 +286,7 @@ export class Persistence {
     }
     this.#nextLsn++;
     const result = apply();
+    this.published?.(frame);
     this.#maybeSnapshot();
     return result;
   }

@@ -67,13 +67,15 @@ export class CommitPath {
   ): Promise<EngineResponse> {
     for (let current = state, operation = prepared; ; ) {
       if (current.executor === null) return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(operation), ...requestExtensions(requestId) }) };
+      // The answer is written once its last segment is durable: that record's LSN goes in `extensions`.
+      let lsn: number | undefined;
       const turn: CommitTurn = async (segment, fresh) => {
         let events: readonly MutationEvent[];
         try {
-          events = await persistence.mutate(() => {
+          ({ value: events, lsn } = await persistence.mutate(() => {
             if (fresh && this.schema.state !== current) throw schemaChanged;
             return segment();
-          });
+          }));
         } catch (error) {
           if (!(error instanceof DurabilityError)) throw error;
           return error.message;
@@ -84,7 +86,7 @@ export class CommitPath {
       };
       try {
         const { touchedUids = 0, ...result } = await current.executor.run(operation, request, undefined, claims, turn);
-        return { kind: 'ok', touchedUids, body: serializeResponse({ ...result, extensions: { ...result.extensions, requestID: requestId } }) };
+        return { kind: 'ok', touchedUids, body: serializeResponse({ ...result, extensions: { ...result.extensions, requestID: requestId, ...(lsn === undefined ? {} : { lsn }) } }) };
       } catch (error) {
         if (error !== schemaChanged) throw error;
         // The schema changed while this waited in the queue, before anything ran: prepare again against the new one.

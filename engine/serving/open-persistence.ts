@@ -2,25 +2,15 @@
 // redo; schema records are redeployed), then start logging and snapshotting.
 
 import type { EngineLogger, EngineOptions } from '../api.js';
-import type { Graph } from '../exec/graph.js';
-import type { Acl } from '../acl/acl.js';
-import type { AclState } from '../acl/acl-state.js';
-import { KIND_ACL, KIND_MUTATION, KIND_PERSISTED_QUERY } from '../persist/log-format.js';
-import { Persistence, type RestorePlan } from '../persist/persistence.js';
-import type { PersistedQueries } from '../request/persisted-queries.js';
-import type { SchemaLifecycle } from './schema-lifecycle.js';
+import { Persistence, type CaptureState, type RestorePlan } from '../persist/persistence.js';
+import type { LogApplier, LogTarget } from './log-applier.js';
 import { progressThrottle } from '../util/progress-throttle.js';
 
-interface Restored {
-  readonly graph: Graph;
-  readonly persistedQueries: PersistedQueries;
-  readonly schema: SchemaLifecycle;
-  /** Absent when ACL is off: the restored ACL data is then only carried into later snapshots. */
-  readonly acl: Acl | undefined;
-}
-
-/** Rejects (RestoreError) when the data directory is damaged and `recover` is not set. */
-export async function openPersistence(options: EngineOptions, log: EngineLogger, into: Restored): Promise<Persistence> {
+/**
+ * Rejects (RestoreError) when the data directory is damaged and `recover` is not set. `capture` is the
+ * logical state snapshots hold (Engine.#logicalState).
+ */
+export async function openPersistence(options: EngineOptions, log: EngineLogger, into: LogTarget, applier: LogApplier, capture: CaptureState): Promise<Persistence> {
   const everySeconds = options.snapshotIntervalSeconds ?? 300;
   const progress = restoreProgress(log);
   const { persistence, plan } = await Persistence.open(
@@ -38,8 +28,7 @@ export async function openPersistence(options: EngineOptions, log: EngineLogger,
   );
   if (!plan.fresh) progress.phase('files read and checked');
   const started = performance.now();
-  const restoredAcl = replay(plan, into, progress);
-  if (restoredAcl !== null) into.acl?.restore(restoredAcl);
+  replay(plan, applier, progress);
   if (!plan.fresh) {
     const stats = into.graph.store.stats();
     log.info('restored', {
@@ -50,12 +39,7 @@ export async function openPersistence(options: EngineOptions, log: EngineLogger,
       ms: Math.round(performance.now() - started),
     });
   }
-  await persistence.start(() => ({
-    schema: into.schema.state.compiled?.sdl ?? null,
-    store: into.graph.store,
-    persistedQueries: into.persistedQueries.entries(),
-    acl: into.acl?.state ?? restoredAcl,
-  }));
+  await persistence.start(capture);
   const acl = into.acl;
   if (acl !== undefined) acl.commit = (next, apply) => persistence.acl(next, apply);
   return persistence;
@@ -88,27 +72,17 @@ export function restoreProgress(log: EngineLogger, now?: () => number): RestoreP
   };
 }
 
-/** Loads the snapshot, then replays the log records; returns the last ACL state among them. */
-function replay(plan: RestorePlan, { graph, persistedQueries, schema }: Restored, progress: RestoreProgress): AclState | null {
-  let acl: AclState | null = null;
+/** Loads the snapshot, then replays the log records after it. */
+function replay(plan: RestorePlan, applier: LogApplier, progress: RestoreProgress): void {
   const snapshot = plan.snapshot?.content;
   if (snapshot !== undefined) {
-    graph.store.importSnapshot(snapshot.store);
-    progress.phase('snapshot loaded');
-    for (const [sha256, query] of snapshot.persistedQueries) persistedQueries.register(sha256, query);
-    acl = snapshot.acl;
-    if (snapshot.schema !== null) schema.deployOrThrow(snapshot.schema, `snapshot ${snapshot.lsn}`);
+    applier.loadSnapshot(snapshot, () => progress.phase('snapshot loaded'));
     progress.phase('schema and indexes built');
   }
   const total = plan.records.length;
   for (let i = 0; i < total; i++) {
-    const record = plan.records[i] as RestorePlan['records'][number];
     if ((i & 1023) === 0 && i > 0) progress.replayed(i, total);
-    if (record.kind === KIND_MUTATION) graph.store.applyRedo(record.ops);
-    else if (record.kind === KIND_PERSISTED_QUERY) persistedQueries.register(record.sha256, record.query);
-    else if (record.kind === KIND_ACL) acl = record.acl;
-    else schema.deployOrThrow(record.sdl, `log record ${record.lsn}`);
+    applier.apply(plan.records[i] as RestorePlan['records'][number]);
   }
   if (total > 0) progress.phase(`${total} log records replayed`);
-  return acl;
 }

@@ -47,7 +47,8 @@ export class SchemaDeployQueue {
     const persistence = this.persistence();
     if (persistence === undefined) return this.schema.install(compiled, auth);
     try {
-      return await persistence.schema(sdl, () => this.schema.install(compiled, auth));
+      // Applied right after its record is written: the log's last LSN is the upload's.
+      return await persistence.schema(sdl, () => ({ ...this.schema.install(compiled, auth), lsn: persistence.lastLsn }));
     } catch (error) {
       if (!(error instanceof DurabilityError)) throw error;
       return { ok: false, errors: [{ message: error.message.replace('the mutation', 'the schema upload') }] };

@@ -278,14 +278,16 @@ describe('touched_uids', () => {
     expect((JSON.parse(gunzipSync(answer.body).toString('utf8')) as { extensions: unknown }).extensions).toEqual({ touched_uids: 120 });
   });
 
-  it('a mutation counts its changes and its payload read; requestID follows', async () => {
+  it('a mutation counts its changes and its payload read; requestID and the log record\'s lsn follow', async () => {
     const answer = await postGraphql(server.url, { query: 'mutation { addCountry(input: [{ name: "Bolivia" }]) { country { name } } }' });
-    const body = answer.json() as { data: unknown; extensions: { touched_uids: number; requestID: string } };
+    const body = answer.json() as { data: unknown; extensions: { touched_uids: number; requestID: string; lsn: number } };
     expect(body.data).toEqual({ addCountry: { country: [{ name: 'Bolivia' }] } });
-    expect(Object.keys(body.extensions)).toEqual(['touched_uids', 'requestID']);
+    expect(Object.keys(body.extensions)).toEqual(['touched_uids', 'requestID', 'lsn']);
     expect(body.extensions.touched_uids).toBe(MUTATION_TOUCHED);
     expect(header(answer, 'graphql-toucheduids')).toBe(String(MUTATION_TOUCHED));
     const deleted = await postGraphql(server.url, { query: 'mutation { deleteCountry(filter: { name: { eq: "Bolivia" } }) { numUids } }' });
-    expect((deleted.json() as { data: unknown }).data).toEqual({ deleteCountry: { numUids: 1 } });
+    const deletedBody = deleted.json() as { data: unknown; extensions: { lsn: number } };
+    expect(deletedBody.data).toEqual({ deleteCountry: { numUids: 1 } });
+    expect(deletedBody.extensions.lsn).toBe(body.extensions.lsn + 1);
   });
 });
