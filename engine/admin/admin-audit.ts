@@ -5,7 +5,7 @@
 
 import type { EngineLogger } from '../api.js';
 
-type Resolver = (args: never) => unknown;
+type Resolver = (args: never, ...rest: unknown[]) => unknown;
 type Details = Record<string, string | number | boolean>;
 /** Undefined: not an action (`config` read as a query). */
 type Describe = (args: never, result: never) => Details | undefined;
@@ -38,8 +38,9 @@ export function withAudit(root: Record<string, unknown>, log: EngineLogger, by: 
   for (const [action, details] of Object.entries(audited)) {
     const resolve = root[action] as Resolver | undefined;
     if (resolve === undefined) continue;
-    logged[action] = async (args: never) => {
-      const result = (await resolve(args)) as never;
+    // graphql-js's root resolvers get (args, context, info): the context carries extensions.lsn.
+    logged[action] = async (args: never, ...rest: unknown[]) => {
+      const result = (await resolve(args, ...rest)) as never;
       const described = details(args, result);
       // The action is done: naming its caller must not turn its answer into an error.
       if (described !== undefined) log.info('admin action', { action, by: await by().catch(() => 'unknown'), ...described });

@@ -52,8 +52,8 @@ it('the second segment lost: the first stays, answered and durable', async () =>
   expect(await gql(engine, mixed)).toEqual({
     errors: [{ message: lost, path: ['b'] }],
     data: { a: { numUids: 1 }, s: 'HI', b: null },
-    // touched_uids: the first segment's alone (a node, its type, its name).
-    extensions: { touched_uids: 3, requestID: expect.any(String) },
+    // touched_uids: the first segment's alone (a node, its type, its name); lsn: its record, after the schema's.
+    extensions: { touched_uids: 3, requestID: expect.any(String), lsn: 2 },
   });
   expect(shouts).toEqual(['hi']);
   expect(await names(engine)).toEqual({ queryPerson: [{ name: 'ann' }] });
