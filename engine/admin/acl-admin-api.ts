@@ -1,6 +1,7 @@
 // The ACL's /admin operations (login, users, groups) and the token checks Dgraph's admin middlewares
 // put in front of the other operations (graphql/admin/admin.go: guardians for the schema and export,
-// guardians of the galaxy for config, draining and shutdown; health, state, task and login need none).
+// guardians of the galaxy for config, draining and shutdown; health and state call edgraph's Health and
+// State, which check guardians themselves; task and login need none).
 // Non-guardians see only themselves and their own groups (edgraph's addUserFilterToQuery) and may not
 // change users or groups (the ACL predicates are groot's).
 
@@ -15,6 +16,12 @@ type Resolver = (args: never, context: never) => unknown;
 
 const guardianFields = ['getGQLSchema', 'updateGQLSchema', 'export'];
 const superAdminFields = ['config', 'draining', 'shutdown'];
+/** Their resolvers (graphql/admin/health.go, state.go) wrap edgraph's error as `x.Error: <error>`. */
+const edgraphGuardianFields = ['health', 'state'];
+const edgraphGuardianRefusal = (result: TokenCheck): string | undefined => {
+  const refused = guardianRefusal(result);
+  return refused === undefined ? undefined : `Error: ${refused}`;
+};
 
 /** The admin root value with the ACL's operations and checks, for one request. */
 export function withAcl(root: Record<string, unknown>, acl: Acl, headers: Readonly<Record<string, string>>): Record<string, unknown> {
@@ -24,6 +31,7 @@ export function withAcl(root: Record<string, unknown>, acl: Acl, headers: Readon
   for (const [fields, refusal] of [
     [guardianFields, guardianRefusal],
     [superAdminFields, superAdminRefusal],
+    [edgraphGuardianFields, edgraphGuardianRefusal],
   ] as const) {
     for (const field of fields) {
       const resolve = root[field] as Resolver;

@@ -246,6 +246,18 @@ describe('ACL on one server', () => {
       ],
       data: { getGQLSchema: null },
     });
+    // health and state: edgraph's Health(ctx, true) and State call AuthorizeGuardians; the resolver wraps the error in x.Error.
+    for (const field of ['health', 'state']) {
+      expect(await asAlice(`{ ${field} { __typename } }`)).toEqual({
+        errors: [
+          {
+            message: `resolving ${field} failed because Error: rpc error: code = PermissionDenied desc = Only guardians are allowed access. User 'alice' is not a member of guardians group.`,
+            locations: [{ line: 1, column: 3 }],
+          },
+        ],
+        data: { [field]: null },
+      });
+    }
     expect(await asAlice('mutation { draining(enable: true) { response { code } } }')).toEqual({
       errors: [
         {
@@ -268,7 +280,7 @@ describe('ACL on one server', () => {
     });
   });
 
-  it('without a token: guardians-only operations, user queries and getCurrentUser refused; health and state answer', async () => {
+  it('without a token: guardians-only operations, user queries and getCurrentUser, health and state refused', async () => {
     expect(await admin('{ getGQLSchema { schema } }')).toEqual({
       errors: [{ message: 'resolving getGQLSchema failed because rpc error: code = PermissionDenied desc = no accessJwt available', locations: [{ line: 1, column: 3 }] }],
       data: { getGQLSchema: null },
@@ -294,7 +306,13 @@ describe('ACL on one server', () => {
       errors: [{ message: 'mutation addGroup failed because Dgraph execution failed because rpc error: code = Unauthenticated desc = no accessJwt available', locations: [{ line: 1, column: 12 }] }],
       data: { addGroup: null },
     });
-    expect(await admin('{ health { status } }')).toEqual({ data: { health: [{ status: 'healthy' }] } });
+    for (const field of ['health', 'state']) {
+      expect(await admin(`{ ${field} { __typename } }`)).toEqual({
+        errors: [{ message: `resolving ${field} failed because Error: rpc error: code = PermissionDenied desc = no accessJwt available`, locations: [{ line: 1, column: 3 }] }],
+        data: { [field]: null },
+      });
+    }
+    expect(await admin('{ health { status } }', groot.accessJWT)).toEqual({ data: { health: [{ status: 'healthy' }] } });
     const malformed = (await admin('{ getGQLSchema { schema } }', 'garbage')) as { errors: { message: string }[] };
     expect(malformed.errors[0]?.message).toBe(
       'resolving getGQLSchema failed because rpc error: code = Unauthenticated desc = unable to parse jwt token: token is malformed: token contains an invalid number of segments',
