@@ -17,7 +17,6 @@ import { listPrefix } from './order-page.js';
 import type { Universe } from './universe.js';
 import type { ExecContext } from './exec-context.js';
 import type { Driver, Tester } from './filter-check.js';
-import type { RangeBounds, ScalarValue } from '../indexes/value-index.js';
 
 export interface CheckedWalk {
   /** The page (offset skipped), or undefined when the walk gave up. */
@@ -36,23 +35,18 @@ export function walkChecked(ctx: ExecContext, type: TypeModel, key: OrderKey, ki
   return { ids: taker.done ? taker.out : undefined, visited: taker.checked };
 }
 
-/**
- * Offers every node of the index in its order (`desc`: descending), or of the range `bounds` holds, to
- * `taker` until it is done.
- */
-export function walkIndexInto(index: OrderedIndex, desc: boolean, taker: PageTaker, member: Tester, bounds?: RangeBounds<ScalarValue>): void {
-  // A run of postings per call (not a callback per posting): the visit is the test and the taker.
-  // A run comes in ascending order; a descending walk reads it from its end.
+/** Offers every node of the index in its order (`desc`: descending) to `taker` until it is done. */
+export function walkIndexInto(index: OrderedIndex, desc: boolean, taker: PageTaker, member: Tester): void {
+  // A chunk of postings per call (not a callback per posting): the visit is the test and the taker.
+  // A chunk comes in ascending order; a descending walk reads it from its end.
   const step = desc ? -1 : 1;
-  const offerRun = (postings: readonly Posting[], from: number, to: number): boolean => {
-    for (let i = desc ? to - 1 : from; i >= from && i < to; i += step) {
+  index.walkChunks(desc ? 'desc' : 'asc', (postings) => {
+    for (let i = desc ? postings.length - 1 : 0; i >= 0 && i < postings.length; i += step) {
       const p = postings[i] as Posting;
       if (typeof p === 'number' ? taker.offer(p, member) : taker.offerPosting(p, member)) return true;
     }
     return false;
-  };
-  if (bounds === undefined) index.walkChunks(desc ? 'desc' : 'asc', (postings) => offerRun(postings, 0, postings.length));
-  else index.walkRange(bounds, desc ? 'desc' : 'asc', offerRun);
+  });
 }
 
 /** Collects a page from nodes checked in page order: skips the first `offset` that pass, keeps up to `first`, stops after `budget` checks. */

@@ -48,7 +48,12 @@ export function streamPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, s
     if (index === undefined) return undefined;
     const member = typeMember(ctx, type, key.model, check);
     if (strategy === 'range-walk') {
-      walkIndexInto(index, key.desc, taker, member, boundsOf(stream.driver as NonNullable<StreamPlan['driver']>));
+      // Its own loop (not walkIndexInto's): each walk's call sites keep their own type feedback.
+      const desc = key.desc;
+      index.walkRange(boundsOf(stream.driver as NonNullable<StreamPlan['driver']>), desc ? 'desc' : 'asc', (vals, from, to) => {
+        for (let i = desc ? to - 1 : from; i >= from && i < to; i += desc ? -1 : 1) if (taker.offerPosting(vals[i] as Posting, member)) return true;
+        return false;
+      });
     } else {
       walkIndexInto(index, key.desc, taker, member);
       // Nodes without an order value come last, in id order (as in sorting); a range on the order key excludes them.
