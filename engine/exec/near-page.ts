@@ -96,10 +96,16 @@ function least(cell: GeoCell, k: CellKeys, keyOf: (id: number) => number, versio
   return k.least;
 }
 
-/** Orders the cell by the column: after a write to the column its keys are read again and it is re-sorted only when one changed. */
-function orderCell(cell: GeoCell, k: CellKeys, keyOf: (id: number) => number, version: number): void {
-  if (k.orderVersion === version) return;
-  if (k.orderVersion !== -1 && k.ids.length === cell.ids.length) {
+/**
+ * Orders the cell by the column, at least its first `need` points: after a write to the column a whole
+ * order's keys are read again and it is re-sorted only when one changed. A cell four times larger than
+ * `need` keeps only its first `need` (a page takes a few points of each cell it reaches); the merge
+ * orders the rest if it runs past them.
+ */
+function orderCell(cell: GeoCell, k: CellKeys, keyOf: (id: number) => number, version: number, need: number): void {
+  const n = cell.ids.length;
+  if (k.orderVersion === version && k.ids.length >= Math.min(need, n)) return;
+  if (k.orderVersion !== -1 && k.ids.length === n) {
     let same = true;
     for (let i = 0; i < k.ids.length && same; i++) same = keyOf(k.ids[i] as number) === k.keys[i];
     if (same) {
@@ -107,20 +113,85 @@ function orderCell(cell: GeoCell, k: CellKeys, keyOf: (id: number) => number, ve
       return;
     }
   }
-  const n = cell.ids.length;
-  const at = Array.from({ length: n }, (_, i) => i);
   const raw = new Float64Array(n);
   for (let i = 0; i < n; i++) raw[i] = keyOf(cell.ids[i] as number);
-  at.sort((a, b) => (raw[a] as number) - (raw[b] as number) || (cell.ids[a] as number) - (cell.ids[b] as number));
+  const first = 4 * need < n ? packedFirst(cell.ids, raw, need) : undefined;
+  if (first !== undefined) {
+    k.ids = first.ids;
+    k.keys = first.keys;
+    k.orderVersion = version;
+    return;
+  }
   const ids = new Int32Array(n);
   const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    ids[i] = cell.ids[at[i] as number] as number;
-    keys[i] = raw[at[i] as number] as number;
+  if (!packedOrder(cell.ids, raw, ids, keys)) {
+    const at = Array.from({ length: n }, (_, i) => i);
+    at.sort((a, b) => (raw[a] as number) - (raw[b] as number) || (cell.ids[a] as number) - (cell.ids[b] as number));
+    for (let i = 0; i < n; i++) {
+      ids[i] = cell.ids[at[i] as number] as number;
+      keys[i] = raw[at[i] as number] as number;
+    }
   }
   k.ids = ids;
   k.keys = keys;
   k.orderVersion = version;
+}
+
+/** Ids below 2^22 and integer keys below 2^30 in magnitude (a missing value, +Infinity, as 2^30) pack into one exact double: key · 2^22 + id. */
+const PACK = 2 ** 22;
+const MISSING = 2 ** 30;
+
+/** The (key, id) pair as one exact double (PACK), or NaN when the key or id does not fit. */
+function packed(key: number, id: number): number {
+  if (key === Infinity) return id < PACK ? MISSING * PACK + id : NaN;
+  return Number.isInteger(key) && key < MISSING && key > -MISSING && id < PACK ? key * PACK + id : NaN;
+}
+
+/** Packed pairs back into ids and keys. */
+function unpack(pairs: Float64Array, count: number, ids: Int32Array, keys: Float64Array): void {
+  for (let i = 0; i < count; i++) {
+    const p = pairs[i] as number;
+    const key = Math.floor(p / PACK);
+    keys[i] = key === MISSING ? Infinity : key;
+    ids[i] = p - key * PACK;
+  }
+}
+
+/**
+ * The (key, id) order by the typed array's native sort of packed pairs, when every key is an integer
+ * below 2^30 in magnitude or missing (+Infinity) and every id below 2^22 (Int columns, the usual order
+ * key): the comparator sort it replaces cost most of a request's ordering of the cells it reached
+ * first. False otherwise (the comparator then sorts).
+ */
+function packedOrder(cellIds: ArrayLike<number>, raw: Float64Array, ids: Int32Array, keys: Float64Array): boolean {
+  const n = raw.length;
+  const pairs = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = packed(raw[i] as number, cellIds[i] as number);
+    if (Number.isNaN(p)) return false;
+    pairs[i] = p;
+  }
+  pairs.sort();
+  unpack(pairs, n, ids, keys);
+  return true;
+}
+
+/** The first `need` (< the cell's points) in (key, id) order, kept sorted by insertion as the pairs pass; undefined when a pair does not pack. */
+function packedFirst(cellIds: ArrayLike<number>, raw: Float64Array, need: number): { ids: Int32Array; keys: Float64Array } | undefined {
+  const first = new Float64Array(need);
+  let m = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const p = packed(raw[i] as number, cellIds[i] as number);
+    if (Number.isNaN(p)) return undefined;
+    if (m === need && p >= (first[need - 1] as number)) continue;
+    let at = m < need ? m++ : need - 1;
+    for (; at > 0 && (first[at - 1] as number) > p; at--) first[at] = first[at - 1] as number;
+    first[at] = p;
+  }
+  const ids = new Int32Array(need);
+  const keys = new Float64Array(need);
+  unpack(first, need, ids, keys);
+  return { ids, keys };
 }
 
 /**
@@ -203,7 +274,7 @@ function merge(
     }
     const k = keys[c] as CellKeys;
     if (ready[c] === 0) {
-      orderCell(cells.cells[c] as GeoCell, k, keyOf, version);
+      orderCell(cells.cells[c] as GeoCell, k, keyOf, version, limit);
       ready[c] = 1;
       ordered += k.ids.length;
       headKey[c] = k.keys[0] as number;
@@ -217,12 +288,19 @@ function merge(
     // NaN keys sort last here (every comparison false) and are never kept, as top-k keeps none.
     if (!Number.isNaN(k.keys[i]) && (place[c] === 2 || test(id))) out.push(id);
     pos[c] = i + 1;
-    if (i + 1 === k.ids.length) dropTop();
-    else {
-      headKey[c] = k.keys[i + 1] as number;
-      headId[c] = k.ids[i + 1] as number;
-      siftDown(0);
+    if (i + 1 === k.ids.length) {
+      const cell = cells.cells[c] as GeoCell;
+      if (k.ids.length === cell.ids.length) {
+        dropTop();
+        continue;
+      }
+      // Past the first points kept: the whole order, which begins with them.
+      orderCell(cell, k, keyOf, version, cell.ids.length);
+      ordered += k.ids.length;
     }
+    headKey[c] = k.keys[i + 1] as number;
+    headId[c] = k.ids[i + 1] as number;
+    siftDown(0);
   }
   return { ids: out, taken, placed, inside, ordered };
 }

@@ -1,7 +1,7 @@
 // Conversions between GraphQL values and stored values (REFERENCE §2: Int64 is full precision,
 // DateTime is kept as Dgraph answers it (RFC 3339, `2000-01-01` → `2000-01-01T00:00:00Z`), geo values are GeoJSON-like, embeddings are Float32Array).
 
-import { formatDateTime } from '../indexes/datetime-key.js';
+import { formatDateTime, storedDateTimeKey } from '../indexes/datetime-key.js';
 import type { GeoMultiPolygon, GeoPoint, GeoPolygon, GeoValue, RangeBounds, ScalarValue } from '../indexes/value-index.js';
 import type { FieldModel } from '../schema/model.js';
 import { FieldError } from './exec-context.js';
@@ -85,13 +85,24 @@ function geoOutput(value: GeoValue): unknown {
   }
 }
 
-/** The bounds of a range function (`le`, `lt`, `ge`, `gt`, `between`) or of `eq` (one value), as stored values. */
+/**
+ * The bounds of a range function (`le`, `lt`, `ge`, `gt`, `between`) or of `eq` (one value), as stored
+ * values; a DateTime bound as its index key (epoch ms, what the index reads the stored text as), so a
+ * request's bounds are parsed here once, not by each index call that takes them (estimates, walks, checks).
+ */
 export function rangeBounds(field: FieldModel, op: string, arg: unknown): RangeBounds<ScalarValue> {
   if (op === 'between') {
     const { min, max } = arg as { min: unknown; max: unknown };
-    return { lower: { value: toStoredValue(field, min), inclusive: true }, upper: { value: toStoredValue(field, max), inclusive: true } };
+    return { lower: { value: boundValue(field, min), inclusive: true }, upper: { value: boundValue(field, max), inclusive: true } };
   }
-  const bound = { value: toStoredValue(field, arg), inclusive: op !== 'lt' && op !== 'gt' };
+  const bound = { value: boundValue(field, arg), inclusive: op !== 'lt' && op !== 'gt' };
   if (op === 'eq') return { lower: bound, upper: bound };
   return op === 'le' || op === 'lt' ? { upper: bound } : { lower: bound };
+}
+
+function boundValue(field: FieldModel, value: unknown): ScalarValue {
+  if (field.typeName !== 'DateTime') return toStoredValue(field, value);
+  // Text that is no DateTime stays text (toStoredValue's answer): the index finds it no key, as before.
+  const text = String(value);
+  return storedDateTimeKey(text) ?? text;
 }

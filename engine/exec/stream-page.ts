@@ -48,8 +48,12 @@ export function streamPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, s
     if (index === undefined) return undefined;
     const member = typeMember(ctx, type, key.model, check);
     if (strategy === 'range-walk') {
-      const driver = stream.driver as NonNullable<StreamPlan['driver']>;
-      index.walkRange(boundsOf(driver), key.desc ? 'desc' : 'asc', (p: Posting): boolean => taker.offerPosting(p, member));
+      // Its own loop (not walkIndexInto's): each walk's call sites keep their own type feedback.
+      const desc = key.desc;
+      index.walkRange(boundsOf(stream.driver as NonNullable<StreamPlan['driver']>), desc ? 'desc' : 'asc', (vals, from, to) => {
+        for (let i = desc ? to - 1 : from; i >= from && i < to; i += desc ? -1 : 1) if (taker.offerPosting(vals[i] as Posting, member)) return true;
+        return false;
+      });
     } else {
       walkIndexInto(index, key.desc, taker, member);
       // Nodes without an order value come last, in id order (as in sorting); a range on the order key excludes them.
@@ -167,15 +171,19 @@ function narrowestRange(ctx: ExecContext, stream: StreamPlan, boundsOf: BoundsOf
 function walkMatches(ctx: ExecContext, type: TypeModel, range: WalkedRange, check: NodeCheck, take: (id: number) => void): number {
   const member = typeMember(ctx, type, range.node.model, check);
   let checked = 0;
-  range.index.walkRange(range.bounds, 'asc', (p) => {
-    if (typeof p === 'number') {
-      checked++;
-      if (member(p)) take(p);
-      return false;
+  // A chunk's run of postings per call; most postings of a mostly-unique index are a bare id.
+  range.index.walkRange(range.bounds, 'asc', (vals, from, to) => {
+    for (let i = from; i < to; i++) {
+      const p = vals[i] as Posting;
+      if (typeof p === 'number') {
+        checked++;
+        if (member(p)) take(p);
+        continue;
+      }
+      const ids = postingIds(p);
+      checked += ids.length;
+      for (let k = 0; k < ids.length; k++) if (member(ids[k] as number)) take(ids[k] as number);
     }
-    const ids = postingIds(p);
-    checked += ids.length;
-    for (let k = 0; k < ids.length; k++) if (member(ids[k] as number)) take(ids[k] as number);
     return false;
   });
   return checked;

@@ -129,6 +129,12 @@ export function formatDateTime(text: string): string | undefined {
   return isCanonical(text) ? text : formatLayout(text);
 }
 
+/** The key of `formatDateTime(text)`, the stored text (a range bound's key): canonical text, the usual case, parsed once. */
+export function storedDateTimeKey(text: string): number | undefined {
+  const key = parseDateTime(text);
+  return key === undefined || isCanonical(text) ? key : parseDateTime(formatLayout(text));
+}
+
 /** `formatDateTime` of a DateTime through the regular expression (exported for the differential test). */
 export function formatLayout(text: string): string {
   const m = LAYOUT.exec(text) as RegExpExecArray;

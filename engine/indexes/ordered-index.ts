@@ -170,13 +170,14 @@ export class OrderedIndex<K extends OrderKey = number | bigint> implements Value
   }
 
   /**
-   * Postings of the keys within the bounds, in value order from the bound the direction starts at;
-   * `fn` returns true to stop. Unparseable bounds visit nothing. Do not write while walking.
+   * Postings of the keys within the bounds, in value order from the bound the direction starts at, a
+   * run of one chunk per call (`vals[from..to)`, read from `to - 1` down when `desc`); `fn` returns
+   * true to stop. Unparseable bounds visit nothing. Do not write while walking.
    */
-  walkRange(bounds: RangeBounds<ScalarValue>, direction: OrderDirection, fn: (p: Posting) => boolean): void {
+  walkRange(bounds: RangeBounds<ScalarValue>, direction: OrderDirection, fn: (vals: readonly Posting[], from: number, to: number) => boolean): void {
     const lower = this.bound(bounds.lower);
     const upper = this.bound(bounds.upper);
-    if (lower !== null && upper !== null) this.map.forEachPostingIn(lower, upper, direction === 'desc', fn);
+    if (lower !== null && upper !== null) this.map.forEachRunIn(lower, upper, direction === 'desc', fn);
   }
 
   /** About how many entries lie within the bounds (key positions, no key visited): for choosing an access path. */

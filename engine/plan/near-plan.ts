@@ -21,7 +21,7 @@ export const nearCellCost = 4;
 const nearPlaceCost = 8;
 /** Per point of a cell with neither its order nor its least key kept (or its column written since): its key read for the least. */
 const nearScanCost = 0.25;
-/** Per point of a cell without its order kept that the merge reaches: its keys read, sorted (when one changed). */
+/** Per point of a cell without its order kept that the merge reaches: its keys read, then the first points it can give the page ordered (when one changed); not re-measured since that replaced a whole sort. */
 export const nearStaleCost = 1.5;
 /** Per point taken from the merge (a heap step over the cells; a crossing cell's point also tested). */
 const nearPopCost = 4;

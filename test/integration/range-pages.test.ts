@@ -142,6 +142,23 @@ describe('range pages', () => {
     expect(explain.at(-1)).toBe('  ran walk year index from the range bound, checking each node (4 nodes checked)');
   });
 
+  it('DateTime bounds in any accepted layout compare as instants (date only, offsets, fractions), ends inclusive or not', async () => {
+    const at = (text: string): number => Date.parse(text);
+    const page = 'query ($min: DateTime!, $max: DateTime!) { queryPost(filter: { published: { between: { min: $min, max: $max } } }, order: { desc: score }, first: 20) { slug } }';
+    const count = 'query ($gt: DateTime!, $le: DateTime!) { aggregatePost(filter: { and: [{ published: { gt: $gt } }, { published: { le: $le } }] }) { count } }';
+    const bounds = [
+      ['2024-01-21', '2024-01-23T00:00:00Z'],
+      ['2024-01-21T05:30:00+05:30', '2024-01-22T19:00:00-05:00'],
+      ['2024-01-20T23:59:59.5Z', '2024-01-23T00:00:00.000Z'],
+      ['2024-01-21T00:00:00.5Z', '2024-02-01T00:00:00Z'],
+    ];
+    for (const [min, max] of bounds as [string, string][]) {
+      const within = (r: Row, lowIncl: boolean): boolean => r.published !== undefined && (lowIncl ? at(r.published) >= at(min) : at(r.published) > at(min)) && at(r.published) <= at(max);
+      expect((await post(page, { min, max }))['data']).toEqual({ queryPost: naive((r) => within(r, true), 'score', true, 0, 20).map((r) => ({ slug: r.slug })) });
+      expect((await post(count, { gt: min, le: max }))['data']).toEqual({ aggregatePost: { count: rows.filter((r) => within(r, false)).length } });
+    }
+  });
+
   it('an aggregate over a range walks it: count, max and a float average equal the naive ones', async () => {
     const { data, explain } = await explained('{ aggregatePost(filter: { score: { between: { min: 10, max: 40 } } }) { count scoreMax scoreMin ratingAvg ratingSum } }');
     const kept = rows.filter((r) => r.score >= 10 && r.score <= 40);

@@ -156,26 +156,21 @@ export class SortedChunkMap<K> {
   }
 
   /**
-   * The postings of keys within the bounds, in key order, without a generator (ordered walks from a
-   * range bound): `fn` returns true to stop.
+   * The postings of keys within the bounds as runs of one chunk's postings (`vals[from..to)`, in key
+   * order; chunks first to last, or last to first when `desc`, the caller reading each run in the same
+   * direction): one call per chunk, not per posting, for walks from a range bound. `fn` returns true to stop.
    */
-  forEachPostingIn(lower: Bound<K> | undefined, upper: Bound<K> | undefined, desc: boolean, fn: (p: Posting) => boolean): void {
+  forEachRunIn(lower: Bound<K> | undefined, upper: Bound<K> | undefined, desc: boolean, fn: (vals: readonly Posting[], from: number, to: number) => boolean): void {
     const span = this.span(lower, upper);
     if (span === undefined) return;
     const { start, end } = span;
     const chunks = this.chunks;
-    if (!desc) {
-      for (let c = start.c; c <= end.c && c < chunks.length; c++) {
-        const vals = (chunks[c] as Chunk<K>).vals;
-        const to = c === end.c ? end.i : vals.length;
-        for (let i = c === start.c ? start.i : 0; i < to; i++) if (fn(vals[i] as Posting)) return;
-      }
-      return;
-    }
-    for (let c = Math.min(end.c, chunks.length - 1); c >= start.c; c--) {
+    const last = Math.min(end.c, chunks.length - 1);
+    for (let n = last - start.c, c = desc ? last : start.c; n >= 0; n--, c += desc ? -1 : 1) {
       const vals = (chunks[c] as Chunk<K>).vals;
       const from = c === start.c ? start.i : 0;
-      for (let i = (c === end.c ? end.i : vals.length) - 1; i >= from; i--) if (fn(vals[i] as Posting)) return;
+      const to = c === end.c ? end.i : vals.length;
+      if (from < to && fn(vals, from, to)) return;
     }
   }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatLayout, parseDateTime, parseLayout } from '../../../engine/indexes/datetime-key.js';
+import { formatDateTime, formatLayout, parseDateTime, parseLayout, storedDateTimeKey } from '../../../engine/indexes/datetime-key.js';
 
 describe('parseDateTime', () => {
   it.each([
@@ -86,5 +86,14 @@ describe('the full layout without the regular expression', () => {
 
   it('formats as the regular expression does', () => {
     fc.assert(fc.property(near, (text) => formatDateTime(text) === (parseLayout(text) === undefined ? undefined : formatLayout(text))), { numRuns: 20_000 });
+  });
+
+  it('gives a range bound the key of its stored text (storedDateTimeKey: the text formatted, then parsed)', () => {
+    const stored = (text: string): number | undefined => {
+      const formatted = formatDateTime(text);
+      return formatted === undefined ? undefined : parseDateTime(formatted);
+    };
+    fc.assert(fc.property(near, (text) => Object.is(storedDateTimeKey(text), stored(text))), { numRuns: 20_000 });
+    for (const text of ['2024-01-21', '2024-01-21T05:30', '2024-01-21T05:30:00.120+05:30', '2024-01-21T05:30:00.000000001Z', '0099-01-01T00:00:00Z', 'nope']) expect(storedDateTimeKey(text)).toBe(stored(text));
   });
 });

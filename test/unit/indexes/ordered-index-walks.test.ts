@@ -9,9 +9,13 @@ import type { RangeBounds, ScalarValue } from '../../../engine/indexes/value-ind
 
 function walked(index: OrderedIndex<number> | OrderedIndex, bounds: RangeBounds<ScalarValue>, direction: 'asc' | 'desc', stopAfter = Infinity): number[] {
   const out: number[] = [];
-  index.walkRange(bounds, direction, (p: Posting) => {
-    out.push(...postingIds(p));
-    return out.length >= stopAfter;
+  // A run is read from its end when descending; the walk stops after the run in which `fn` said so.
+  index.walkRange(bounds, direction, (vals: readonly Posting[], from: number, to: number) => {
+    for (let i = direction === 'desc' ? to - 1 : from; i >= from && i < to; i += direction === 'desc' ? -1 : 1) {
+      out.push(...postingIds(vals[i] as Posting));
+      if (out.length >= stopAfter) return true;
+    }
+    return false;
   });
   return out;
 }

@@ -15,6 +15,16 @@ describe('JsonBytes', () => {
     for (const value of values) expect(written((out) => out.number(value))).toBe(JSON.stringify(value));
   });
 
+  it('writes decimals (coordinates, ratings, averages) as JSON.stringify does, near every boundary of the digit-by-digit path', () => {
+    const values = [0.1, 0.2, 0.3, 0.7, 1.1, 0.000001, 0.0000015, 0.00001, 999999.999999, 999999.9999999, 1e6 + 0.5, -1e6 + 0.5, 123.456, -47.0001, 52.2297, 21.0122, 0.1 + 0.2, 1 / 3, 2 / 3, Math.PI, 5e-7, 9.999999e-7, 4.35, 1.005, 8.675];
+    for (let i = 0; i < 20000; i++) {
+      const d = i % 9;
+      const int = Math.round((Math.random() - 0.5) * 2 * 10 ** (i % 8));
+      values.push(int / 10 ** d, (int + Math.random()) / 10 ** d, Math.random() * 10 ** ((i % 13) - 6));
+    }
+    for (const value of values) expect(written((out) => out.number(value))).toBe(JSON.stringify(value));
+  });
+
   it('writes a uid in GraphStore.uidOf form, quoted', () => {
     const ids = [0, 1, 9, 10, 15, 16, 255, 256, 4095, 4096, 123456789, 2 ** 32 - 1, 2 ** 32, Number.MAX_SAFE_INTEGER];
     for (const id of ids) expect(written((out) => out.quotedHex(id))).toBe(`"${GraphStore.uidOf(id)}"`);

@@ -66,7 +66,11 @@ describe('SortedChunkMap', () => {
           // The walks without a generator: the same postings from either bound (its seek finds chunks by their first keys).
           for (const backwards of [false, true]) {
             const walked: number[][] = [];
-            map.forEachPostingIn({ value: lo, inclusive: li }, { value: hi, inclusive: hiInc }, backwards, (p) => (walked.push([...postingIds(p)]), false));
+            map.forEachRunIn({ value: lo, inclusive: li }, { value: hi, inclusive: hiInc }, backwards, (vals, from, to) => {
+              if (from >= to) throw new Error('empty run');
+              for (let i = backwards ? to - 1 : from; i >= from && i < to; i += backwards ? -1 : 1) walked.push([...postingIds(vals[i])]);
+              return false;
+            });
             expect(backwards ? walked.reverse() : walked).toEqual(asc.map((ids) => [...ids]));
           }
           for (const k of keys.slice(0, 20)) expect(postingIds(map.get(k))).toEqual([...(model.get(k) as Set<number>)].sort(cmp));
