@@ -2,12 +2,15 @@
 // server adds per /graphql request when they are on (router.ts, routes/graphql-route.ts), in a loop:
 // the router's start time, the engine's start time, `executed`, `hasGraphqlErrors` and `record` (each
 // with its own performance.now()). Minus an empty loop of the same shape. Median of 15 rounds.
-// Run: npm run build && taskset -c 1 node dist/bench/micro/request-metrics-cost.js
+// Part of `npm run bench`'s micro-benchmarks (run-micro.ts, target in report/targets.ts); alone:
+// npm run build && taskset -c 1 node dist/bench/micro/request-metrics-cost.js
 
+import { pathToFileURL } from 'node:url';
 import type { EngineResponse } from '../../engine/index.js';
 import { hasGraphqlErrors } from '../../server/request-figures.js';
 import { createRequestFigures } from '../../server/router.js';
 import { graphqlRoute } from '../../server/routes/graphql-route.js';
+import type { MicroResult } from './micro-cases.js';
 
 const figures = createRequestFigures(true);
 const answers: EngineResponse[] = [
@@ -44,15 +47,30 @@ function nsPerOp(run: () => void): number {
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const withFigures: number[] = [];
-const without: number[] = [];
-for (let round = 0; round < 17; round++) {
-  const a = nsPerOp(instrumented);
-  const b = nsPerOp(bare);
-  if (round < 2) continue; // warm-up
-  withFigures.push(a);
-  without.push(b);
+
+/** The two loops' medians as micro results (µs per request): the figures' cost is their difference. */
+export const requestFiguresNames = ['request figures: on', 'request figures: off'] as const;
+
+export function requestFiguresCases(): MicroResult[] {
+  const withFigures: number[] = [];
+  const without: number[] = [];
+  const countedBefore = figures.counts.reduce((sum, n) => sum + n, 0);
+  for (let round = 0; round < 17; round++) {
+    const a = nsPerOp(instrumented);
+    const b = nsPerOp(bare);
+    if (round < 2) continue; // warm-up
+    withFigures.push(a);
+    without.push(b);
+  }
+  const counted = figures.counts.reduce((sum, n) => sum + n, 0) - countedBefore;
+  if (counted !== 17 * ops) throw new Error(`counted ${counted} requests, expected ${17 * ops}`);
+  return [
+    { name: requestFiguresNames[0], nodes: 0, usPerOp: median(withFigures) / 1000, opsPerRound: ops, rounds: withFigures.length },
+    { name: requestFiguresNames[1], nodes: 0, usPerOp: median(without) / 1000, opsPerRound: ops, rounds: without.length },
+  ];
 }
-const counted = figures.counts.reduce((sum, n) => sum + n, 0);
-if (counted !== 17 * ops) throw new Error(`counted ${counted} requests, expected ${17 * ops}`);
-console.log(`request figures: ${median(withFigures).toFixed(1)} ns/request, bare loop ${median(without).toFixed(1)} ns: cost ${(median(withFigures) - median(without)).toFixed(1)} ns per request (bound 500 ns)`);
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const [on, off] = requestFiguresCases().map((r) => r.usPerOp * 1000) as [number, number];
+  console.log(`request figures: ${on.toFixed(1)} ns/request, bare loop ${off.toFixed(1)} ns: cost ${(on - off).toFixed(1)} ns per request (bound 500 ns)`);
+}

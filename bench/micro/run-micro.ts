@@ -8,6 +8,7 @@ import { generateDataset } from '../data/dataset.js';
 import { loadedEngine } from './engine-fixture.js';
 import { fixedCases, scenarioCases, scenarioNames, type MicroResult } from './micro-cases.js';
 import { authRuleCases } from './auth-rule-cases.js';
+import { requestFiguresCases } from './request-metrics-cost.js';
 
 export interface MicroReport {
   readonly scales: readonly number[];
@@ -52,7 +53,7 @@ for (const posts of scales) {
   const engine = await loadedEngine(data);
   loadSeconds[String(posts)] = Number(process.hrtime.bigint() - started) / 1e9;
   results.push(...(await scenarioCases(engine, data, options, only)));
-  if (posts === scales[0]) results.push(...(await fixedCases(engine, data, options)), ...(only === null ? await authRuleCases(posts, options.rounds) : []));
+  if (posts === scales[0]) results.push(...(await fixedCases(engine, data, options)), ...(only === null ? [...(await authRuleCases(posts, options.rounds)), ...requestFiguresCases()] : []));
   await engine.close();
   console.error(`micro: ${posts} posts done (load ${loadSeconds[String(posts)]?.toFixed(1)} s)`);
 }

@@ -2,7 +2,9 @@
 
 import type { LoadRecord, TargetResult } from './results.js';
 import type { MicroReport } from '../micro/run-micro.js';
+import type { MicroResult } from '../micro/micro-cases.js';
 import { authRuleNames } from '../micro/auth-rule-cases.js';
+import { requestFiguresNames } from '../micro/request-metrics-cost.js';
 
 const find = (records: readonly LoadRecord[], contender: string, scenario: string, mode: LoadRecord['mode'] = 'throughput'): LoadRecord | undefined =>
   records.find((r) => r.contender === contender && r.scenario === scenario && r.mode === mode && r.valid);
@@ -28,7 +30,15 @@ export function evaluateTargets(records: readonly LoadRecord[], readShapes: read
   targets.push(limit('p99 with 1 connection (get by id)', find(records, 'service', 'get-by-id', 'one-connection')?.p99Ms, 0.5, 'ms'));
   targets.push(limit('CPU per request (get by id, 50 connections)', loaded?.cpuUsPerRequest ?? undefined, 20, 'µs'));
   targets.push(...authRuleTargets(micro));
+  targets.push(requestFiguresTarget(micro?.results));
   return targets;
+}
+
+/** Issue #17: /metrics' request figures cost the hot path at most 0.5 µs per request (with minus without). */
+function requestFiguresTarget(micro: readonly MicroResult[] | undefined): TargetResult {
+  const usOf = (name: string): number | undefined => micro?.find((r) => r.name === name)?.usPerOp;
+  const [on, off] = [usOf(requestFiguresNames[0]), usOf(requestFiguresNames[1])];
+  return limit('/metrics request figures per request', on === undefined || off === undefined ? undefined : on - off, 0.5, 'µs');
 }
 
 /** Issue #14: a query under a graph-traversal `@auth` rule costs at most 2x the same query without it (engine micro-benchmark). */
