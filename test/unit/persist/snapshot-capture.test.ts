@@ -24,7 +24,13 @@ function state(store: GraphStore): unknown {
     return { predicate: c.predicate, indexKinds: c.indexKinds, values };
   });
   const types = Array.from({ length: snap.nextId - 1 }, (_, i) => (store.nodeExists(i + 1) ? store.typesOf(i + 1) : []));
-  return { nextId: snap.nextId, alive: [...snap.alive], types, scalars, edges: snap.edges.map((e) => ({ predicate: e.predicate, from: [...e.from], to: [...e.to] })) };
+  const edges = snap.edges.map((e) => {
+    const pairs: [number, number][] = [];
+    store.edges(e.predicate).forEach((from, to) => pairs.push([from, to]));
+    expect([...e.from].map((from, k) => [from, e.to[k]])).toEqual(pairs); // the export walks the slots directly
+    return { predicate: e.predicate, pairs };
+  });
+  return { nextId: snap.nextId, alive: [...snap.alive], types, scalars, edges };
 }
 
 /** Longer than one encoding chunk, every kind of value: Latin-1, UTF-16 and empty strings, -0 in a mixed column, lists, numbers, booleans, edges. */
@@ -39,6 +45,7 @@ function filled(n: number): GraphStore {
     store.scalar('num').set(id, i * 1.5);
     store.scalar('flag').set(id, i % 2 === 0);
     if (i > 1) store.edges('next').add(id - 1, id);
+    if (i % 5 === 0) for (let j = 1; j <= i % 9; j++) store.edges('many').add(id, j); // blocks of several sizes
   }
   txn.commit();
   store.scalar('name').ensureIndex('hash');
