@@ -7,3 +7,8 @@ export function checksum(...parts: Uint8Array[]): number {
   for (const part of parts) crc = crc32(part, crc);
   return crc >>> 0;
 }
+
+/** The checksum of the bytes so far (`crc`) extended by `part`: a large body summed piece by piece. */
+export function continueChecksum(crc: number, part: Uint8Array): number {
+  return crc32(part, crc) >>> 0;
+}

@@ -14,7 +14,7 @@ import type { AclState } from '../acl/acl-state.js';
 import { frameRecord, KIND_ACL, KIND_MUTATION, KIND_PERSISTED_QUERY, KIND_SCHEMA, type LogRecord } from './log-format.js';
 import { LogWriter } from './log-writer.js';
 import { planRestore, type PersistLogger, type RestorePlan } from './restore.js';
-import { encodeSnapshot, writeSnapshotFile } from './snapshot-file.js';
+import { encodeSnapshot, writeSnapshotFile, type SnapshotContent } from './snapshot-file.js';
 import { persistFigures } from '../util/figures.js';
 
 export type FsyncMode = 'always' | 'everysec' | 'no';
@@ -50,7 +50,7 @@ export interface SnapshotInfo {
   readonly ms: number;
 }
 
-/** What the engine hands over to be snapshotted (captured synchronously at a quiet point). */
+/** What the engine hands over to be snapshotted (captured synchronously at a quiet point; values are not changed in place later). */
 export type CaptureState = () => {
   readonly schema: string | null;
   readonly store: GraphStore;
@@ -315,17 +315,19 @@ export class Persistence {
 
   #requestedAt = 0;
 
-  /** At a quiet point: capture + encode, switch the log to a new file; the file is written afterwards. */
+  /**
+   * At a quiet point: capture (a copy of the state: cheap, synchronous, so nothing changes between the
+   * capture and the file's content) and switch the log to a new file; the copy is encoded in slices (the
+   * event loop keeps turning: reads and later writes go on) and written afterwards.
+   */
   async #startSnapshot(): Promise<{ written: Promise<SnapshotInfo> }> {
     const started = performance.now();
     const capture = this.#capture;
     if (capture === undefined) throw new Error('persistence not started');
     const lsn = this.#nextLsn - 1;
     const state = capture();
-    const parts = encodeSnapshot(
-      { lsn, schema: state.schema, store: state.store.exportSnapshot(), persistedQueries: state.persistedQueries, acl: state.acl },
-      new Date().toISOString(),
-    );
+    const content: SnapshotContent = { lsn, schema: state.schema, store: state.store.exportSnapshot(), persistedQueries: state.persistedQueries, acl: state.acl };
+    const createdAt = new Date().toISOString();
     const old = this.#requireWriter();
     if (old.startLsn !== this.#nextLsn) {
       this.#writer = await LogWriter.create(this.#io, this.options.dataDir, this.#nextLsn);
@@ -334,7 +336,8 @@ export class Persistence {
     const previous = this.#writing;
     const written = previous
       .catch(() => undefined)
-      .then(() => writeSnapshotFile(this.#io, this.options.dataDir, lsn, parts))
+      .then(() => encodeSnapshot(content, createdAt))
+      .then((parts) => writeSnapshotFile(this.#io, this.options.dataDir, lsn, parts))
       .then(async ({ path, bytes }) => {
         if (lsn > this.#snapshotLsn) this.#snapshotLsn = lsn;
         await this.#prune();

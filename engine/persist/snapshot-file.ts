@@ -13,9 +13,9 @@
 
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { StoreSnapshot } from '../store/graph-store.js';
+import { CapturedStrings, type StoreSnapshot } from '../store/graph-store.js';
 import { isAclState, type AclState } from '../acl/acl-state.js';
-import { checksum } from './checksum.js';
+import { checksum, continueChecksum } from './checksum.js';
 import type { FileIo } from './file-io.js';
 import { decode, encode, markNegativeZero } from './msgpack-codec.js';
 import { snapshotFileName } from './data-dir.js';
@@ -62,15 +62,30 @@ function schemaHash(sdl: string | null): string {
   return sdl === null ? '' : createHash('sha256').update(sdl).digest('hex');
 }
 
-/** The whole file's bytes (synchronous: the state must not change while it is encoded). */
-export function encodeSnapshot(content: SnapshotContent, createdAt: string): Buffer[] {
+/**
+ * The whole file's bytes, encoded in slices that let the event loop turn between them (a snapshot of a
+ * large store takes seconds to encode: every client would wait that long). `content` must be a copy
+ * that nothing changes meanwhile (GraphStore.exportSnapshot's is). The body is the same msgpack as one
+ * `encode` of it: long arrays are encoded a chunk of elements at a time under their own header.
+ */
+export async function encodeSnapshot(content: SnapshotContent, createdAt: string): Promise<Buffer[]> {
   const { store } = content;
-  const body = encode({
-    schema: content.schema,
-    store: { ...store, scalars: store.scalars.map((col) => (col.repr === 3 ? { ...col, values: col.values.map(markNegativeZero) } : col)) },
-    persistedQueries: content.persistedQueries,
-    acl: content.acl,
-  });
+  const out = new SlicedBody();
+  out.mapHeader(4);
+  out.key('schema');
+  await out.value(content.schema);
+  out.key('store');
+  out.mapHeader(Object.keys(store).length);
+  for (const [name, field] of Object.entries(store) as [keyof StoreSnapshot, unknown][]) {
+    out.key(name);
+    if (name !== 'scalars' && name !== 'edges') await out.value(field);
+    else await out.objects(field as readonly object[]);
+  }
+  out.key('persistedQueries');
+  await out.value(content.persistedQueries);
+  out.key('acl');
+  await out.value(content.acl);
+  const body = out.finish();
   let nodes = 0;
   for (let id = 1; id < store.nextId; id++) nodes += store.alive[id] ?? 0;
   const header: SnapshotHeader = {
@@ -81,8 +96,8 @@ export function encodeSnapshot(content: SnapshotContent, createdAt: string): Buf
     scalarPredicates: store.scalars.length,
     edgePredicates: store.edges.length,
     edges: store.edges.reduce((n, col) => n + col.from.length, 0),
-    bodyLength: body.length,
-    bodyCrc: checksum(body),
+    bodyLength: out.length,
+    bodyCrc: out.crc,
     createdAt,
   };
   const headerBytes = encode(header);
@@ -92,7 +107,124 @@ export function encodeSnapshot(content: SnapshotContent, createdAt: string): Buf
   head.writeUInt32LE(headerBytes.length, 12);
   headerBytes.copy(head, 16);
   head.writeUInt32LE(checksum(head.subarray(0, 16 + headerBytes.length)), 16 + headerBytes.length);
-  return [head, body];
+  return [head, ...body];
+}
+
+/** Longest stretch of encoding between two turns of the event loop. */
+const SLICE_MS = 5;
+/** Elements of a long array encoded by one `encode` call. */
+const CHUNK = 1024;
+/** Encoded pieces are joined into parts of about this size (fewer writes, fewer small buffers kept). */
+const PART_BYTES = 1 << 20;
+
+/** A msgpack body built piece by piece, with its length and CRC, yielding to the event loop every SLICE_MS. */
+class SlicedBody {
+  length = 0;
+  crc = 0;
+  readonly #parts: Buffer[] = [];
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  #since = performance.now();
+
+  /** As msgpackr writes an object's: map16 at any size. */
+  mapHeader(n: number): void {
+    this.#push(sizedHeader(0xde, n));
+  }
+
+  key(name: string): void {
+    this.#push(encode(name));
+  }
+
+  /** One value; a long array a chunk at a time (its ANY column values with -0 marked, as `values` of repr 3). */
+  async value(value: unknown, markZero = false): Promise<void> {
+    if (value instanceof CapturedStrings) {
+      this.#push(arrayHeader(value.length));
+      for (let i = 0; i < value.length; i += CHUNK) {
+        const bytes = encode(value.slice(i, i + CHUNK));
+        this.#push(bytes.subarray(arrayHeaderLength(bytes[0] as number)));
+        await this.#pause();
+      }
+      return;
+    }
+    if (!Array.isArray(value) || value.length <= CHUNK) {
+      this.#push(encode(markZero ? markNegativeZero(value) : value));
+      return this.#pause();
+    }
+    this.#push(arrayHeader(value.length));
+    for (let i = 0; i < value.length; i += CHUNK) {
+      const chunk: unknown[] = value.slice(i, i + CHUNK);
+      const bytes = encode(markZero ? chunk.map(markNegativeZero) : chunk);
+      this.#push(bytes.subarray(arrayHeaderLength(bytes[0] as number)));
+      await this.#pause();
+    }
+  }
+
+  /** An array of column objects (scalars, edges), each field a value of its own. */
+  async objects(columns: readonly object[]): Promise<void> {
+    this.#push(arrayHeader(columns.length));
+    for (const column of columns) {
+      const fields = Object.entries(column);
+      this.mapHeader(fields.length);
+      for (const [name, field] of fields) {
+        this.key(name);
+        await this.value(field, name === 'values' && (column as { repr?: number }).repr === 3);
+      }
+    }
+  }
+
+  finish(): Buffer[] {
+    this.#flush();
+    return this.#parts;
+  }
+
+  #push(bytes: Buffer): void {
+    this.#pending.push(bytes);
+    this.#pendingBytes += bytes.length;
+    if (this.#pendingBytes >= PART_BYTES) this.#flush();
+  }
+
+  #flush(): void {
+    if (this.#pending.length === 0) return;
+    const part = this.#pending.length === 1 ? (this.#pending[0] as Buffer) : Buffer.concat(this.#pending, this.#pendingBytes);
+    this.#parts.push(part);
+    this.crc = continueChecksum(this.crc, part);
+    this.length += part.length;
+    this.#pending = [];
+    this.#pendingBytes = 0;
+  }
+
+  async #pause(): Promise<void> {
+    if (performance.now() - this.#since < SLICE_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.#since = performance.now();
+  }
+}
+
+/** As msgpackr writes an array's: fixarray, array16 or array32. */
+function arrayHeader(n: number): Buffer {
+  return n < 16 ? Buffer.of(0x90 | n) : sizedHeader(0xdc, n);
+}
+
+/** A msgpack map16/array16 (n < 2^16) or map32/array32 header: `code` is the 16-bit form's. */
+function sizedHeader(code: 0xde | 0xdc, n: number): Buffer {
+  if (n >= 0x10000) {
+    const head = Buffer.alloc(5);
+    head[0] = code + 1;
+    head.writeUInt32BE(n, 1);
+    return head;
+  }
+  const head = Buffer.alloc(3);
+  head[0] = code;
+  head.writeUInt16BE(n, 1);
+  return head;
+}
+
+/** Bytes of the array header starting with `first` (fixarray, array16, array32). */
+function arrayHeaderLength(first: number): number {
+  if ((first & 0xf0) === 0x90) return 1;
+  if (first === 0xdc) return 3;
+  if (first === 0xdd) return 5;
+  throw new Error(`not a msgpack array header: 0x${first.toString(16)}`);
 }
 
 /** Writes the parts as snapshot `lsn` (tmp, fsync, rename, fsync dir); returns its path and size. */
@@ -105,6 +237,7 @@ export async function writeSnapshotFile(io: FileIo, dir: string, lsn: number, pa
     for (const part of parts) {
       io.write(fd, part, bytes);
       bytes += part.length;
+      await new Promise((resolve) => setImmediate(resolve)); // one part (~1 MiB) per turn of the event loop
     }
     await io.fsync(fd);
   } catch (error) {

@@ -34,6 +34,27 @@ export class Adjacency {
     return out;
   }
 
+  /** Writes every (id, neighbour) pair of ids 1..maxId, by id then neighbour, into `from`/`to` from index 0; returns how many. */
+  pairsInto(maxId: number, from: Int32Array, to: Int32Array): number {
+    const { slot, pool } = this;
+    let k = 0;
+    for (let id = 1; id <= maxId && id < slot.length; id++) {
+      const s = slot[id] as number;
+      if (s === 0) continue;
+      if (s > 0) {
+        from[k] = id;
+        to[k++] = s;
+        continue;
+      }
+      const off = -s;
+      const n = pool[off - 1] as number;
+      from.fill(id, k, k + n);
+      to.set(pool.subarray(off, off + n), k);
+      k += n;
+    }
+    return k;
+  }
+
   /** The smallest neighbour, if any. */
   first(id: number): number | undefined {
     const s = this.slot[id];

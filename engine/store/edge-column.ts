@@ -103,11 +103,7 @@ export class EdgeColumnImpl implements EdgeColumn {
   exportSnapshot(): { readonly predicate: string; readonly from: Int32Array; readonly to: Int32Array } {
     const from = new Int32Array(this.edgeCount);
     const to = new Int32Array(this.edgeCount);
-    let k = 0;
-    this.forEach((f, t) => {
-      from[k] = f;
-      to[k++] = t;
-    });
+    this.fwd.pairsInto(this.ctx.maxNodeId, from, to); // straight from the slots: no array per node
     return { predicate: this.predicate, from, to };
   }
 

@@ -25,6 +25,7 @@ import { R_CREATE, R_DELETE, R_EDGE_ADD, R_EDGE_REMOVE, R_INDEX, R_SET, R_TYPES,
 
 export type { EdgeColumn } from './edge-column.js';
 export type { ScalarColumn, ScalarColumnSnapshot, StoredValue } from './scalar-column.js';
+export { CapturedStrings } from './string-arena.js';
 export type { RedoOps } from './redo.js';
 
 /** What one committed transaction wrote: predicates (scalar and edge), and the types of nodes created, deleted or retyped. */
@@ -46,7 +47,7 @@ export interface Transaction {
   changesSince(mark: number): number;
 }
 
-/** The whole store in columnar form (see ScalarColumnSnapshot); typed arrays may be views of live ones. */
+/** The whole store in columnar form (see ScalarColumnSnapshot); exportSnapshot's arrays are copies. */
 export interface StoreSnapshot {
   readonly nextId: number;
   readonly alive: Uint8Array;
@@ -330,16 +331,20 @@ export class GraphStore implements ColumnContext {
     }
   }
 
-  /** The whole store in columnar form. Call outside a transaction and encode before the next write. */
+  /**
+   * The whole store in columnar form, as copies (typed arrays copied, value arrays fresh: stored values
+   * are replaced, never changed in place), so it can be encoded while the store goes on changing. Call
+   * outside a transaction.
+   */
   exportSnapshot(): StoreSnapshot {
     if (this.log !== undefined) throw new Error('cannot snapshot inside a transaction');
     const names: (readonly string[])[] = [];
     for (let set = 0; set < this.typeSets.size; set++) names.push(this.typeSets.names(set));
     return {
       nextId: this.nextId,
-      alive: this.alive.subarray(0, this.nextId),
+      alive: this.alive.slice(0, this.nextId),
       typeSets: names,
-      typeSetOf: this.typeSetOf.subarray(0, this.nextId),
+      typeSetOf: this.typeSetOf.slice(0, this.nextId),
       scalars: [...this.scalarCols.values()].map((col) => col.exportSnapshot()),
       edges: [...this.edgeCols.values()].map((col) => col.exportSnapshot()),
     };

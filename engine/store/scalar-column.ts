@@ -9,7 +9,7 @@ import type { ScalarValue, ValueIndex } from '../indexes/value-index.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import { grownFloat64, grownUint8 } from './grow.js';
 import { IdCache } from './id-cache.js';
-import { StringArena } from './string-arena.js';
+import { StringArena, type CapturedStrings } from './string-arena.js';
 import type { JsonBytes } from '../util/json-bytes.js';
 import { OP_INDEX_CREATED, OP_SCALAR, type ColumnContext } from './undo-log.js';
 
@@ -71,7 +71,8 @@ export interface ScalarColumnSnapshot {
   readonly flags: Uint8Array;
   readonly nums: Float64Array;
   readonly ids: Int32Array;
-  readonly values: readonly StoredValue[];
+  /** Read back from a file, an array; exported from a column of strings, its arena captured (read in slices). */
+  readonly values: readonly StoredValue[] | CapturedStrings;
 }
 
 export class ScalarColumnImpl implements ScalarColumn {
@@ -231,15 +232,19 @@ export class ScalarColumnImpl implements ScalarColumn {
     }
   }
 
-  /** The column in columnar form (views of the live arrays for numbers/booleans: encode before writing). */
+  /** The column in columnar form (copies: later writes do not show in it). */
   exportSnapshot(): ScalarColumnSnapshot {
     const base: { predicate: string; indexKinds: IndexKindName[]; repr: number } = { predicate: this.predicate, indexKinds: this.indexKinds(), repr: this.repr };
     const none = { flags: new Uint8Array(0), nums: new Float64Array(0), ids: new Int32Array(0), values: [] };
     const n = Math.min(this.flags.length, this.ctx.maxNodeId + 1);
-    if (this.repr === NUM) return { ...base, ...none, flags: this.flags.subarray(0, n), nums: this.nums.subarray(0, n) };
-    if (this.repr === BOOL) return { ...base, ...none, flags: this.flags.subarray(0, n) };
+    if (this.repr === NUM) return { ...base, ...none, flags: this.flags.slice(0, n), nums: this.nums.slice(0, n) };
+    if (this.repr === BOOL) return { ...base, ...none, flags: this.flags.slice(0, n) };
     if (this.repr !== ANY && this.repr !== STR) return { ...base, ...none };
     base.repr = ANY; // strings are written as plain values: the snapshot format does not know the arena
+    if (this.repr === STR) {
+      const values = (this.strings as StringArena).capture();
+      return { ...base, ...none, ids: values.ids, values };
+    }
     const ids = new Int32Array(this.count);
     const values: StoredValue[] = new Array<StoredValue>(this.count);
     let k = 0;
@@ -266,7 +271,8 @@ export class ScalarColumnImpl implements ScalarColumn {
       }
       this.elements = this.count;
     } else if (repr === ANY) {
-      const { ids, values } = snapshot;
+      const { ids } = snapshot;
+      const values = Array.isArray(snapshot.values) ? snapshot.values : snapshot.values.slice(0, ids.length);
       for (let k = 0; k < ids.length; k++) {
         const value = values[k] as StoredValue;
         this.store(ids[k] as number, value);

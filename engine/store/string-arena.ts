@@ -5,7 +5,8 @@
 //
 // Blocks have a fixed size and are never copied to grow: growth by copy leaves freed buffers behind
 // in the allocator, which stay resident. Replaced or deleted values leave dead bytes behind; the
-// blocks are rewritten when dead bytes outweigh the live ones.
+// blocks are rewritten when dead bytes outweigh the live ones. Bytes once written never change (values
+// are appended; compaction writes fresh blocks), so a capture shares the blocks and copies only the table.
 
 import { grownInt32 } from './grow.js';
 import type { JsonBytes } from '../util/json-bytes.js';
@@ -55,14 +56,12 @@ export class StringArena {
   }
 
   get(id: number): string | undefined {
-    const n = this.meta[2 * id + 1];
-    if (n === undefined || n === 0) return undefined;
-    const chars = charsOf(n);
-    if (chars === 0) return '';
-    const s = (this.meta[2 * id] as number) >>> 0;
-    const block = this.blocks[s >>> BLOCK_SHIFT] as RawBuffer;
-    const at = s & (BLOCK_SIZE - 1);
-    return n > 0 ? block.latin1Slice(at, at + chars) : block.ucs2Slice(at, at + 2 * chars);
+    return valueOf(this.blocks, this.meta, id);
+  }
+
+  /** The values as they are now, unchanged by later writes (for a snapshot encoded while the store goes on). */
+  capture(): CapturedStrings {
+    return new CapturedStrings(this.blocks.slice(), this.meta.slice());
   }
 
   /**
@@ -169,6 +168,44 @@ export class StringArena {
     }
     this.dead = 0;
   }
+}
+
+/** A StringArena's values at one moment, as the ids having one and the strings read a slice at a time. */
+export class CapturedStrings {
+  /** Ascending ids having a value. */
+  readonly ids: Int32Array;
+
+  constructor(
+    private readonly blocks: readonly RawBuffer[],
+    private readonly meta: Int32Array,
+  ) {
+    let count = 0;
+    for (let id = 0; 2 * id + 1 < meta.length; id++) if (meta[2 * id + 1] !== 0) count++;
+    this.ids = new Int32Array(count);
+    for (let id = 0, k = 0; 2 * id + 1 < meta.length; id++) if (meta[2 * id + 1] !== 0) this.ids[k++] = id;
+  }
+
+  get length(): number {
+    return this.ids.length;
+  }
+
+  /** The values of ids[from..to). */
+  slice(from: number, to: number): string[] {
+    const out: string[] = [];
+    for (let k = from; k < Math.min(to, this.ids.length); k++) out.push(valueOf(this.blocks, this.meta, this.ids[k] as number) as string);
+    return out;
+  }
+}
+
+function valueOf(blocks: readonly RawBuffer[], meta: Int32Array, id: number): string | undefined {
+  const n = meta[2 * id + 1];
+  if (n === undefined || n === 0) return undefined;
+  const chars = charsOf(n);
+  if (chars === 0) return '';
+  const s = (meta[2 * id] as number) >>> 0;
+  const block = blocks[s >>> BLOCK_SHIFT] as RawBuffer;
+  const at = s & (BLOCK_SIZE - 1);
+  return n > 0 ? block.latin1Slice(at, at + chars) : block.ucs2Slice(at, at + 2 * chars);
 }
 
 /** Characters of a stored value, from its (non-zero) length word: Latin-1 words carry the PLAIN bit. */

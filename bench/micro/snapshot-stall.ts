@@ -1,0 +1,87 @@
+// How long a snapshot stalls the event loop (and so every client): an engine of one build with a data
+// directory, loaded with the generated data set, takes snapshots while a reader sends a small query
+// every 2 ms. Per snapshot: wall time, process CPU (GC threads included), the event loop's longest
+// delay (perf_hooks), the worst read latency, and the heap / RSS growth at its peak (the capture's copy).
+// Run: taskset -c 0 node --expose-gc dist/bench/micro/snapshot-stall.js <dist> [--posts 100000] [--snapshots 3]
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type * as EngineModule from '../../engine/index.js';
+import type * as DatasetModule from '../data/dataset.js';
+import type * as SchemaModule from '../schema.js';
+
+const argv = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const dist = argv[0];
+if (dist === undefined) throw new Error('usage: snapshot-stall.js <dist> [--posts n] [--snapshots n]');
+const posts = Number(flag('--posts') ?? 100_000);
+const snapshots = Number(flag('--snapshots') ?? 3);
+const from = (path: string): string => resolve(dist, path);
+const { Engine } = (await import(from('engine/index.js'))) as typeof EngineModule;
+const { generateDataset } = (await import(from('bench/data/dataset.js'))) as typeof DatasetModule;
+const { serviceSdl } = (await import(from('bench/schema.js'))) as typeof SchemaModule;
+
+const data = generateDataset({ posts, authors: Math.max(100, posts / 10) });
+const dir = mkdtempSync(join(tmpdir(), 'snapshot-stall-'));
+const quiet = { info: () => undefined, warn: console.warn, error: console.error };
+const engine = await Engine.open({ dataDir: dir, fsync: 'no', snapshotEveryMutations: 0, snapshotIntervalSeconds: 0, maxQueryTokens: 50_000, maxQueryDepth: 200, debug: false, log: quiet });
+if (!(await engine.updateSchema(serviceSdl)).ok) throw new Error('schema rejected');
+const run = async (query: string, variables: Record<string, unknown>): Promise<void> => {
+  const body = String((await engine.execute({ method: 'POST', query, variables, headers: {} })).body);
+  if (body.includes('"errors"')) throw new Error(body.slice(0, 300));
+};
+await run('mutation ($input: [AddAuthorInput!]!) { addAuthor(input: $input) { numUids } }', { input: data.authors.map((a) => ({ handle: a.handle, name: a.name })) });
+for (let i = 0; i < data.posts.length; i += 1_000) {
+  const input = data.posts.slice(i, i + 1_000).map((p) => ({ ...p, author: { handle: data.authors[p.author]?.handle ?? '' } }));
+  await run('mutation ($input: [AddPostInput!]!) { addPost(input: $input) { numUids } }', { input });
+}
+const read = 'query ($slug: String!) { getPost(slug: $slug) { slug score } }';
+
+for (let s = 0; s < snapshots; s++) {
+  // One more mutation each time, so every snapshot has something new to write.
+  await run('mutation ($input: [AddAuthorInput!]!) { addAuthor(input: $input) { numUids } }', { input: [{ handle: `stall-${s}`, name: 'x' }] });
+  (globalThis as { gc?: () => void }).gc?.();
+  const heap0 = process.memoryUsage();
+  let peakHeap = heap0.heapUsed;
+  let peakRss = heap0.rss;
+  let worstRead = 0;
+  let reads = 0;
+  let done = false;
+  const reader = (async () => {
+    while (!done) {
+      // Latency from when the client meant to send (2 ms after the previous answer): a stall that delays
+      // the timer delays the read as much as one that delays its answer.
+      const due = performance.now() + 2;
+      await new Promise((r) => setTimeout(r, 2));
+      await run(read, { slug: data.posts[reads % data.posts.length]?.slug ?? '' });
+      worstRead = Math.max(worstRead, performance.now() - due);
+      reads++;
+      const m = process.memoryUsage();
+      peakHeap = Math.max(peakHeap, m.heapUsed);
+      peakRss = Math.max(peakRss, m.rss);
+    }
+  })();
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const result = await engine.snapshot();
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  delay.disable();
+  done = true;
+  await reader;
+  if (!result.ok) throw new Error(result.message);
+  const mb = (bytes: number): string => (bytes / 1048576).toFixed(0);
+  console.log(
+    `posts ${posts} snapshot ${s}: wall ${wall.toFixed(0)} ms, cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, loop stall max ${(delay.max / 1e6).toFixed(0)} ms, ` +
+      `worst read ${worstRead.toFixed(0)} ms over ${reads} reads, heap +${mb(peakHeap - heap0.heapUsed)} MB, rss +${mb(peakRss - heap0.rss)} MB`,
+  );
+}
+await engine.close();
+rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,110 @@
+// A snapshot is captured at once (a copy) and encoded later, in slices, while the store goes on changing:
+// the file must hold the state of the capture point exactly, and the body must be the msgpack that one
+// encode of the whole state gives (the file format is unchanged: older files and older readers agree).
+
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GraphStore, type StoreSnapshot } from '../../../engine/store/graph-store.js';
+import { encodeSnapshot, readSnapshotFile, writeSnapshotFile } from '../../../engine/persist/snapshot-file.js';
+import { nodeFileIo } from '../../../engine/persist/file-io.js';
+import { encode, markNegativeZero } from '../../../engine/persist/msgpack-codec.js';
+import { tempDir } from './engine-helpers.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Every value of the store, by predicate and id (what a restore must reproduce). */
+function state(store: GraphStore): unknown {
+  const snap = store.exportSnapshot();
+  const scalars = snap.scalars.map((c) => {
+    const values: [number, unknown][] = [];
+    store.scalar(c.predicate).forEach((v, id) => values.push([id, v]));
+    return { predicate: c.predicate, indexKinds: c.indexKinds, values };
+  });
+  const types = Array.from({ length: snap.nextId - 1 }, (_, i) => (store.nodeExists(i + 1) ? store.typesOf(i + 1) : []));
+  const edges = snap.edges.map((e) => {
+    const pairs: [number, number][] = [];
+    store.edges(e.predicate).forEach((from, to) => pairs.push([from, to]));
+    expect([...e.from].map((from, k) => [from, e.to[k]])).toEqual(pairs); // the export walks the slots directly
+    return { predicate: e.predicate, pairs };
+  });
+  return { nextId: snap.nextId, alive: [...snap.alive], types, scalars, edges };
+}
+
+/** Longer than one encoding chunk, every kind of value: Latin-1, UTF-16 and empty strings, -0 in a mixed column, lists, numbers, booleans, edges. */
+function filled(n: number): GraphStore {
+  const store = new GraphStore();
+  const txn = store.begin();
+  for (let i = 1; i <= n; i++) {
+    const id = store.createNode();
+    store.addType(id, i % 2 === 0 ? 'A' : 'B');
+    store.scalar('name').set(id, i % 7 === 0 ? `ünïcödé ✓ ${i}` : i % 11 === 0 ? '' : `name ${i}`);
+    store.scalar('mixed').set(id, i % 3 === 0 ? -0 : i % 3 === 1 ? ['x', `${i}`] : i);
+    store.scalar('num').set(id, i * 1.5);
+    store.scalar('flag').set(id, i % 2 === 0);
+    if (i > 1) store.edges('next').add(id - 1, id);
+    if (i % 5 === 0) for (let j = 1; j <= i % 9; j++) store.edges('many').add(id, j); // blocks of several sizes
+  }
+  txn.commit();
+  store.scalar('name').ensureIndex('hash');
+  return store;
+}
+
+/** Changes every column of `store`: the capture taken before must not see any of it. */
+function changeEverything(store: GraphStore): void {
+  const txn = store.begin();
+  for (let id = 1; id <= 300; id++) {
+    store.scalar('name').set(id, `changed ${id} ✗`);
+    store.scalar('mixed').set(id, 42);
+    store.scalar('num').set(id, -1);
+    store.scalar('flag').set(id, true);
+  }
+  for (let id = 301; id <= 600; id++) store.deleteNode(id);
+  for (let i = 0; i < 5_000; i++) store.scalar('name').set(store.createNode(), `new ${i} ${'x'.repeat(200)}`); // enough to compact the arena
+  store.edges('next').add(1, 5);
+  txn.commit();
+}
+
+/** The body as one `encode` of the whole state (as snapshots were written before slicing). */
+function encodedAtOnce(snap: StoreSnapshot): Buffer {
+  const scalars = snap.scalars.map((col) => {
+    const values = Array.isArray(col.values) ? col.values : col.values.slice(0, col.values.length);
+    return { ...col, values: col.repr === 3 ? values.map(markNegativeZero) : values };
+  });
+  return encode({ schema: 'type A { x: Int }', store: { ...snap, scalars }, persistedQueries: [['abc', '{ x }']], acl: null });
+}
+
+describe('snapshot capture', () => {
+  it('the file holds the capture point, whatever is written before it is encoded, its body is one encode of it, and it restores exactly', async () => {
+    const store = filled(5_000);
+    const expected = state(store);
+    const captured = store.exportSnapshot();
+    const atOnce = encodedAtOnce(store.exportSnapshot());
+    changeEverything(store); // as the writes that go on between the capture and the encoding's slices
+    const parts = await encodeSnapshot({ lsn: 7, schema: 'type A { x: Int }', store: captured, persistedQueries: [['abc', '{ x }']], acl: null }, '2026-01-01T00:00:00.000Z');
+    expect(Buffer.concat(parts.slice(1))).toEqual(atOnce);
+
+    const dir = tempDir();
+    dirs.push(dir);
+    await writeSnapshotFile(nodeFileIo, dir, 7, parts);
+    const { header, content } = readSnapshotFile(nodeFileIo, dir, 7);
+    expect(header.nodes).toBe(5_000);
+    const restored = new GraphStore();
+    restored.importSnapshot(content.store);
+    expect(state(restored)).toEqual(expected);
+    expect(content.persistedQueries).toEqual([['abc', '{ x }']]);
+    expect(Object.is((restored.scalar('mixed').get(3) as number), -0)).toBe(true);
+  });
+
+  it('a captured snapshot loads as it was, after the store changed', () => {
+    const store = filled(3_000);
+    const expected = state(store);
+    const captured = store.exportSnapshot();
+    changeEverything(store);
+    const restored = new GraphStore();
+    restored.importSnapshot(captured);
+    expect(state(restored)).toEqual(expected);
+  });
+});
