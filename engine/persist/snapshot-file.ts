@@ -135,24 +135,19 @@ class SlicedBody {
     this.#push(encode(name));
   }
 
-  /** One value; a long array a chunk at a time (its ANY column values with -0 marked, as `values` of repr 3). */
+  /**
+   * One value; an array a chunk of elements at a time (captured strings always). `markZero`: the values
+   * of an ANY column (repr 3), each element's -0 marked (inside a list value too), as one encode marked them.
+   */
   async value(value: unknown, markZero = false): Promise<void> {
-    if (value instanceof CapturedStrings) {
-      this.#push(arrayHeader(value.length));
-      for (let i = 0; i < value.length; i += CHUNK) {
-        const bytes = encode(value.slice(i, i + CHUNK));
-        this.#push(bytes.subarray(arrayHeaderLength(bytes[0] as number)));
-        await this.#pause();
-      }
-      return;
-    }
-    if (!Array.isArray(value) || value.length <= CHUNK) {
-      this.#push(encode(markZero ? markNegativeZero(value) : value));
+    const elements = value instanceof CapturedStrings || Array.isArray(value) ? value : undefined;
+    if (elements === undefined || (Array.isArray(elements) && elements.length <= CHUNK && !markZero)) {
+      this.#push(encode(value));
       return this.#pause();
     }
-    this.#push(arrayHeader(value.length));
-    for (let i = 0; i < value.length; i += CHUNK) {
-      const chunk: unknown[] = value.slice(i, i + CHUNK);
+    this.#push(arrayHeader(elements.length));
+    for (let i = 0; i < elements.length; i += CHUNK) {
+      const chunk: unknown[] = elements.slice(i, i + CHUNK);
       const bytes = encode(markZero ? chunk.map(markNegativeZero) : chunk);
       this.#push(bytes.subarray(arrayHeaderLength(bytes[0] as number)));
       await this.#pause();

@@ -98,6 +98,23 @@ describe('snapshot capture', () => {
     expect(Object.is((restored.scalar('mixed').get(3) as number), -0)).toBe(true);
   });
 
+  it('a column shorter than one encoding chunk marks -0 as a long one does: inside its list values too', async () => {
+    const store = new GraphStore();
+    const txn = store.begin();
+    for (const value of [-0, [-0, 1], ['x', -0], 2]) store.scalar('mixed').set(store.createNode(), value);
+    txn.commit();
+    const captured = store.exportSnapshot();
+    const parts = await encodeSnapshot({ lsn: 1, schema: 'type A { x: Int }', store: captured, persistedQueries: [['abc', '{ x }']], acl: null }, '2026-01-01T00:00:00.000Z');
+    expect(Buffer.concat(parts.slice(1))).toEqual(encodedAtOnce(captured));
+    const dir = tempDir();
+    dirs.push(dir);
+    await writeSnapshotFile(nodeFileIo, dir, 1, parts);
+    const restored = new GraphStore();
+    restored.importSnapshot(readSnapshotFile(nodeFileIo, dir, 1).content.store);
+    const mixed = restored.scalar('mixed');
+    expect([mixed.get(1), mixed.get(2), mixed.get(3)].map((v) => (Array.isArray(v) ? v.map((x) => Object.is(x, -0)) : Object.is(v, -0)))).toEqual([true, [true, false], [false, true]]);
+  });
+
   it('a captured snapshot loads as it was, after the store changed', () => {
     const store = filled(3_000);
     const expected = state(store);
