@@ -172,8 +172,7 @@ export class Engine {
   static async open(options: EngineOptions): Promise<Engine> {
     const engine = new Engine(options);
     if (options.dataDir !== '') {
-      const into = { graph: engine.#graph, persistedQueries: engine.#persistedQueries, schema: engine.#schema, acl: engine.#acl };
-      engine.#commit.persistence = await openPersistence(options, engine.#log, into, engine.#applier, () => engine.#logicalState());
+      engine.#commit.persistence = await openPersistence(options, engine.#log, engine.#applier, () => engine.#logicalState());
     }
     // A replica's ACL comes from the writer's records (its defaults included, with their password hash).
     if (options.replica !== true) await engine.#acl?.ensureDefaults();

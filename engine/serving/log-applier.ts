@@ -26,7 +26,7 @@ export class LogApplier {
   #lsn = 0;
   #carriedAcl: AclState | null = null;
 
-  constructor(private readonly into: LogTarget) {}
+  constructor(readonly into: LogTarget) {}
 
   /** LSN of the last record applied (or of the snapshot loaded); 0 when none. */
   get lsn(): number {

@@ -3,14 +3,15 @@
 
 import type { EngineLogger, EngineOptions } from '../api.js';
 import { Persistence, type CaptureState, type RestorePlan } from '../persist/persistence.js';
-import type { LogApplier, LogTarget } from './log-applier.js';
+import type { LogApplier } from './log-applier.js';
 import { progressThrottle } from '../util/progress-throttle.js';
 
 /**
  * Rejects (RestoreError) when the data directory is damaged and `recover` is not set. `capture` is the
  * logical state snapshots hold (Engine.#logicalState).
  */
-export async function openPersistence(options: EngineOptions, log: EngineLogger, into: LogTarget, applier: LogApplier, capture: CaptureState): Promise<Persistence> {
+export async function openPersistence(options: EngineOptions, log: EngineLogger, applier: LogApplier, capture: CaptureState): Promise<Persistence> {
+  const { into } = applier;
   const everySeconds = options.snapshotIntervalSeconds ?? 300;
   const progress = restoreProgress(log);
   const { persistence, plan } = await Persistence.open(
