@@ -56,6 +56,26 @@ export interface EngineOptions {
    * defaults: the writer's records carry its ACL), so its log holds the writer's records under the same LSNs.
    */
   readonly replica?: boolean;
+  /**
+   * A replica serving beside its writer (server/threads/): writes (mutations, persisted-query
+   * registrations, /admin mutations, schema uploads, snapshots) are sent there, and every answer waits
+   * until this engine applied what the writer had published when it arrived. Implies `replica`.
+   */
+  readonly writer?: WriterLink;
+  /** A replica's start: the state of this data directory, read without changing it (a live writer's). */
+  readonly seedFrom?: string;
+}
+
+/** How a replica reaches its writer (`EngineOptions.writer`). */
+export interface WriterLink {
+  execute(request: GraphQLRequest): Promise<EngineResponse>;
+  executeAdmin(request: GraphQLRequest): Promise<EngineResponse>;
+  updateSchema(sdl: string): Promise<SchemaUpdateResult>;
+  snapshot(): Promise<SnapshotResult>;
+  /** The LSN of the writer's last published record: what an answer given now must include. */
+  visibleLsn(): number;
+  /** The writer's draining mode (/admin `draining`), which this replica's answers follow. */
+  draining(): boolean;
 }
 
 export interface AclOptions {

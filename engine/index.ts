@@ -52,7 +52,8 @@ import { BytesResponse, withCacheControl } from './serving/bytes-response.js';
 import { CommitPath, requestExtensions } from './serving/commit-path.js';
 import { callLimits } from './serving/limits-from-options.js';
 import { consoleLogger } from './util/console-logger.js';
-import { openPersistence } from './serving/open-persistence.js';
+import { openPersistence, seedFromFiles } from './serving/open-persistence.js';
+import { nodeFileIo } from './persist/file-io.js';
 import { LogApplier } from './serving/log-applier.js';
 import { stateDigest } from './serving/state-digest.js';
 import { readFrames } from './persist/log-format.js';
@@ -64,7 +65,7 @@ import { SchemaLifecycle, type ServingState } from './serving/schema-lifecycle.j
 export type * from './api.js';
 export { renderSchemaErrors } from './admin/admin-api.js';
 /** Request JSON parsing that keeps float-written integers apart (Dgraph refuses them for Int64). */
-export { parseRequestJson } from './request/json-numbers.js';
+export { FloatText, parseRequestJson } from './request/json-numbers.js';
 export type { SubscriptionEvent, SubscriptionFigures } from './subscriptions/subscription-hub.js';
 export type { WireError } from './errors/wire-error.js';
 export { cacheStats, type CacheStat } from './util/cache-stats.js';
@@ -88,6 +89,14 @@ function subscriptionView(state: ServingState, headers: Readonly<Record<string, 
 
 /** Operation types as /metrics numbers them (0: none: the request did not get as far as a valid operation). */
 const operationNumbers = { query: 1, mutation: 2, subscription: 3 } as const;
+
+interface LsnWaiter {
+  readonly lsn: number;
+  readonly done: (reached: boolean) => void;
+}
+
+/** How long a replica's answer may wait for the writer's records before it fails (they come within a loop turn or two). */
+const replicaCatchUpMs = 10_000;
 
 export class Engine {
   /**
@@ -139,6 +148,8 @@ export class Engine {
     this.#commit = new CommitPath(this.#schema, webhooks, this.#persistedQueries);
     this.#commit.afterCommit = () => this.#subscriptions.committed();
     this.#commit.onRegistered = () => this.#registrations.registered();
+    const writer = options.writer;
+    if (writer !== undefined) this.#commit.forwardRegistration = (request) => this.#forwarded(writer.execute(request));
     this.#schema.installed = () => this.#subscriptions.endAll();
     this.#deploys = new SchemaDeployQueue(this.#schema, () => this.#introspectionOptions(), () => this.#commit.persistence);
     this.#acl = options.acl === undefined ? undefined : new Acl(options.acl);
@@ -173,15 +184,18 @@ export class Engine {
     const engine = new Engine(options);
     if (options.dataDir !== '') {
       engine.#commit.persistence = await openPersistence(options, engine.#log, engine.#applier, () => engine.#logicalState());
+    } else if (options.seedFrom !== undefined) {
+      await seedFromFiles(options.fileIo ?? nodeFileIo, options.seedFrom, engine.#log, engine.#applier);
     }
     // A replica's ACL comes from the writer's records (its defaults included, with their password hash).
-    if (options.replica !== true) await engine.#acl?.ensureDefaults();
+    if (options.replica !== true && options.writer === undefined) await engine.#acl?.ensureDefaults();
     engine.#schema.status = 'up';
     return engine;
   }
 
   /** Writes a snapshot now (POST /admin/snapshot). */
   async snapshot(): Promise<SnapshotResult> {
+    if (this.options.writer !== undefined) return this.options.writer.snapshot();
     const persistence = this.#commit.persistence;
     if (persistence === undefined) return { ok: false, message: 'snapshots need a data directory' };
     try {
@@ -198,6 +212,15 @@ export class Engine {
    * from inside the transport's callback; a promise otherwise (mutations, custom logic, persisted queries).
    */
   execute(incoming: GraphQLRequest, internal = false): EngineResponse | Promise<EngineResponse> {
+    const behind = internal ? undefined : this.#behindWriter();
+    if (behind !== undefined) {
+      this.lastOperation = 0;
+      return behind.then(() => this.#executeNow(incoming, internal));
+    }
+    return this.#executeNow(incoming, internal);
+  }
+
+  #executeNow(incoming: GraphQLRequest, internal: boolean): EngineResponse | Promise<EngineResponse> {
     this.lastOperation = 0;
     if (incoming.extensions !== undefined && incoming.extensions !== null) {
       const persisted = this.#commit.resolvePersistedQuery(incoming);
@@ -219,7 +242,11 @@ export class Engine {
       const prepared = state.preparer.prepare(request);
       if (!prepared.ok) return { kind: prepared.kind, body: serializeResponse({ errors: prepared.errors }) };
       this.lastOperation = operationNumbers[prepared.prepared.operation.operation];
-      if (prepared.prepared.operation.operation === 'mutation') requestId = randomUUID();
+      if (prepared.prepared.operation.operation === 'mutation') {
+        const writer = this.options.writer;
+        if (writer !== undefined && !internal) return this.#forwarded(writer.execute(request));
+        requestId = randomUUID();
+      }
       const running = this.#acl === undefined || internal || state.executor === null || this.#draining ? this.#start(state, prepared.prepared, request, requestId, internal) : this.#gated(this.#acl, state, prepared.prepared, request, requestId);
       const cacheMaxAge = cacheMaxAgeOf(prepared.prepared.operation, prepared.prepared.variables);
       if (!(running instanceof Promise)) return withCacheControl(running, cacheMaxAge);
@@ -328,6 +355,7 @@ export class Engine {
    * subscription operation is refused with its errors instead (Dgraph's ValidateSubscription).
    */
   async subscribe(request: GraphQLRequest, push: (event: SubscriptionEvent) => void): Promise<{ readonly stop: () => void } | { readonly refused: readonly WireError[] }> {
+    await this.#behindWriter();
     const state = this.#schema.state;
     const prepared = state.preparer.prepare(request);
     if (!prepared.ok) return { refused: prepared.errors };
@@ -372,6 +400,16 @@ export class Engine {
   executeAdmin(request: GraphQLRequest, host: AdminHost): Promise<EngineResponse> {
     const prepared = this.#adminPreparer.prepare(request);
     this.lastOperation = prepared.ok ? operationNumbers[prepared.prepared.operation.operation] : 0;
+    const writer = this.options.writer;
+    if (writer !== undefined) {
+      if (prepared.ok && prepared.prepared.operation.operation === 'mutation') return this.#forwarded(writer.executeAdmin(request));
+      const behind = this.#behindWriter();
+      if (behind !== undefined) return behind.then(() => this.#executeAdminNow(prepared, request, host));
+    }
+    return this.#executeAdminNow(prepared, request, host);
+  }
+
+  #executeAdminNow(prepared: ReturnType<RequestPreparer['prepare']>, request: GraphQLRequest, host: AdminHost): Promise<EngineResponse> {
     const root = adminRootValue(this, host, this.#tasks);
     const guarded = this.#acl === undefined ? root : withAcl(root, this.#acl, request.headers);
     return executeAdmin(prepared, this.#adminSchema, withAudit(guarded, this.#log, () => this.adminCaller(request.headers, host)));
@@ -392,7 +430,11 @@ export class Engine {
   /** Draining mode: /graphql refuses queries and mutations (Dgraph's wording) until it is turned off. */
   setDraining(enable: boolean): void {
     this.#draining = enable;
+    this.drainingChanged?.(enable);
   }
+
+  /** Told when draining mode is turned on or off (a writer's replicas follow it: server/threads/). */
+  drainingChanged: ((enable: boolean) => void) | undefined;
 
   /** What /admin `state` reports: the schema's stored predicates, the highest node id, the last commit. */
   storeState(): { readonly predicates: readonly string[]; readonly maxUid: number; readonly lastCommit: number } {
@@ -457,12 +499,75 @@ export class Engine {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     } finally {
       // Live answers follow the replicated writes (which do not say what they wrote).
-      if (applied > 0) this.#subscriptions.committed(false);
+      if (applied > 0) {
+        this.#subscriptions.committed(false);
+        this.#wakeWaiters();
+      }
     }
+  }
+
+  readonly #lsnWaiters: LsnWaiter[] = [];
+
+  /**
+   * Resolves true once this engine applied `lsn` (at once when it has), false after `timeoutMs`: a
+   * replica's read that must include a write the writer acknowledged.
+   */
+  waitForLsn(lsn: number, timeoutMs: number): Promise<boolean> {
+    if (this.lsn >= lsn) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        const at = this.#lsnWaiters.indexOf(waiter);
+        if (at >= 0) this.#lsnWaiters.splice(at, 1);
+        resolve(false);
+      }, timeoutMs);
+      const waiter = {
+        lsn,
+        done: (reached: boolean) => {
+          clearTimeout(timer);
+          resolve(reached);
+        },
+      };
+      this.#lsnWaiters.push(waiter);
+    });
+  }
+
+  #wakeWaiters(): void {
+    const at = this.lsn;
+    for (let i = this.#lsnWaiters.length - 1; i >= 0; i--) {
+      const waiter = this.#lsnWaiters[i] as LsnWaiter;
+      if (waiter.lsn > at) continue;
+      this.#lsnWaiters.splice(i, 1);
+      waiter.done(true);
+    }
+  }
+
+  /**
+   * With a writer (server/threads/): undefined when this replica has applied everything the writer had
+   * published by now (one shared-memory read), else when it has. A client that got a write's answer
+   * therefore sees it on every thread. A replica that cannot catch up is broken: the wait rejects.
+   */
+  #behindWriter(): Promise<void> | undefined {
+    const writer = this.options.writer;
+    if (writer === undefined) return undefined;
+    this.#draining = writer.draining();
+    const needed = writer.visibleLsn();
+    if (needed <= this.lsn) return undefined;
+    return this.waitForLsn(needed, replicaCatchUpMs).then((reached) => {
+      if (!reached) throw new Error(`this thread's replica did not apply LSN ${needed} within ${replicaCatchUpMs} ms (it is at ${this.lsn})`);
+    });
+  }
+
+  /** A write the writer answered: answered here once this replica applied it too (read-your-writes). */
+  async #forwarded<T>(answer: Promise<T>): Promise<T> {
+    const result = await answer;
+    await this.#behindWriter();
+    return result;
   }
 
   /** Compiles and deploys a schema; on failure nothing changes. Uploads are serialised. */
   updateSchema(sdl: string): Promise<SchemaUpdateResult> {
+    const writer = this.options.writer;
+    if (writer !== undefined) return this.#forwarded(writer.updateSchema(sdl));
     return this.#deploys.update(sdl);
   }
 

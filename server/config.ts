@@ -1,5 +1,6 @@
 // Configuration: command-line flags win over `SERVICE_*` environment variables, which win over defaults.
 
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isLogFormat, isLogLevel, logFormats, logLevels, type LogFormat, type LogLevel } from './log.js';
@@ -32,6 +33,8 @@ export interface ServerConfig {
   readonly logRequests: number;
   /** Requests slower than this many ms are logged at warn (0 = off). */
   readonly slowMs: number;
+  /** Listener threads on the port, each serving reads from its own replica; the first also writes (server/threads/). */
+  readonly threads: number;
   readonly debug: boolean;
   readonly fsync: FsyncSetting;
   readonly recover: boolean;
@@ -94,6 +97,8 @@ export const defaults = {
   // A request line costs ~7 us (bench/README.md, Logs): one in 100 keeps that under 0.1 us a request.
   logRequests: '100',
   slowMs: 1000,
+  // Every core: one replica per thread (memory grows by one store per thread; --threads 1 for small machines).
+  threads: availableParallelism(),
   fsync: 'everysec' as FsyncSetting,
   snapshotEvery: 100_000,
   snapshotIntervalSeconds: 300,
@@ -146,6 +151,7 @@ const optionTable = {
   'log-format': { type: 'string', env: 'SERVICE_LOG_FORMAT', help: `${logFormats.join('|')} (default: pretty when stdout is a terminal, else json)` },
   'lambda-url': { type: 'string', env: 'SERVICE_LAMBDA_URL', help: 'base URL for @lambda fields' },
   'log-requests': { type: 'string', env: 'SERVICE_LOG_REQUESTS', help: `one info line per request: all|none|<N> (one in N) (default ${defaults.logRequests})` },
+  threads: { type: 'string', env: 'SERVICE_THREADS', help: `listener threads, each with its own replica of the data (default: the number of cores, ${defaults.threads} here)` },
   'slow-ms': { type: 'string', env: 'SERVICE_SLOW_MS', help: `log requests slower than this at warn (operation name and duration); 0 = off (default ${defaults.slowMs})` },
   'request-metrics': { type: 'boolean', env: 'SERVICE_REQUEST_METRICS', help: 'per-request figures in /metrics (default on; off only to measure their cost)' },
   'allow-js-fallback': { type: 'boolean', env: 'SERVICE_ALLOW_JS_FALLBACK', help: 'start even if only the slow JS shim of uWebSockets.js loads' },
@@ -313,6 +319,7 @@ function build(source: Source, cwd: string): ServerConfig {
     requestMetrics: source.boolean('request-metrics') ?? true,
     logRequests: requestSampling(source.string('log-requests') ?? defaults.logRequests),
     slowMs: source.integer('slow-ms', 0, 3_600_000) ?? defaults.slowMs,
+    threads: source.integer('threads', 1, 256) ?? defaults.threads,
     debug: source.boolean('debug') ?? false,
     fsync: fsyncSetting(source.string('fsync')),
     recover: source.boolean('recover') ?? false,

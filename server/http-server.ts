@@ -1,6 +1,6 @@
 // The HTTP server: transport + router, with a count of in-flight requests so shutdown can drain.
 
-import type { Engine } from '../engine/index.js';
+import type { AdminHost, Engine } from '../engine/index.js';
 import type { ServerConfig } from './config.js';
 import { createAdminHost } from './admin-host.js';
 import { Exchange } from './exchange.js';
@@ -16,6 +16,8 @@ const flushGraceMs = 50;
 export interface RunningServer {
   readonly url: string;
   readonly port: number;
+  /** What /admin asks of this process (a replica thread's forwarded /admin writes run with it: server/threads/). */
+  readonly admin: AdminHost;
   /** Stops accepting, then resolves once every in-flight request has settled (or after `timeoutMs`). */
   shutdown(timeoutMs: number): Promise<{ readonly drained: boolean }>;
 }
@@ -51,6 +53,7 @@ export async function startServer(transport: Transport, engine: Engine, config: 
   return {
     url: `http://${hostForUrl}:${port}`,
     port,
+    admin,
     async shutdown(timeoutMs) {
       listening.close();
       let drained = true;

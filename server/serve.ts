@@ -2,11 +2,13 @@
 // faults (testing/main-with-faults.ts). Exit codes: 0 clean, 1 start-up failure, 2 bad usage.
 
 import { mkdir, readFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { DATA_DIR_MODE, Engine, RestoreError, type AclOptions, type EngineOptions, type FileIo } from '../engine/index.js';
 import { loadConfig, redacted, type ServerConfig } from './config.js';
 import { startServer, type RunningServer } from './http-server.js';
 import { createLogger, type Logger } from './log.js';
 import { loadTransport } from './uws-transport.js';
+import { startReplicaThreads, type ReplicaThreads } from './threads/replica-threads.js';
 
 const shutdownTimeoutMs = 10_000;
 
@@ -62,15 +64,30 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
     return;
   }
   // /admin `shutdown` calls stop only once the server answers, so it is defined by then.
-  const server = await startServer(transport, engine, config, log, () => void stop('admin'));
-  const stop = gracefulStop(server, engine, log);
+  // uWS sets SO_REUSEPORT only on a listener given a port: with `--port 0` and threads, one is chosen first.
+  const port = config.port === 0 && config.threads > 1 ? await freePort(config.host) : config.port;
+  const server = await startServer(transport, engine, { ...config, port }, log, () => void stop('admin'));
+  let threads: ReplicaThreads | undefined;
+  if (config.threads > 1) {
+    try {
+      threads = await startReplicaThreads({ count: config.threads - 1, config: { ...config, port: server.port }, acl, engine, admin: server.admin, log, shutdown: () => void stop('admin') });
+    } catch (error) {
+      log.error('the replica threads did not start', { error: error instanceof Error ? error.message : String(error) });
+      await server.shutdown(shutdownTimeoutMs);
+      await engine.close();
+      log.flush();
+      process.exit(1);
+    }
+  }
+  const stop = gracefulStop(server, engine, log, threads);
   // Before the start-up line: whoever reads it may signal at once.
   process.on('SIGTERM', (signal) => void stop(signal));
   process.on('SIGINT', (signal) => void stop(signal));
-  log.info(`listening on ${server.url}`, { 'data-dir': config.dataDir, transport: transport.name });
+  log.info(`listening on ${server.url}`, { 'data-dir': config.dataDir, transport: transport.name, threads: 1 + (threads?.count ?? 0) });
 }
 
-function engineOptions(config: ServerConfig, log: Logger, hooks: ServeHooks): EngineOptions {
+/** The engine's options from the configuration (a replica thread's too: threads/replica-thread.ts). */
+export function engineOptions(config: ServerConfig, log: Logger, hooks: ServeHooks): EngineOptions {
   const options: EngineOptions = {
     dataDir: config.dataDir,
     maxQueryTokens: config.maxQueryTokens,
@@ -91,6 +108,18 @@ function engineOptions(config: ServerConfig, log: Logger, hooks: ServeHooks): En
   return config.lambdaUrl === undefined ? options : { ...options, lambdaUrl: config.lambdaUrl };
 }
 
+/** A port free on `host` now (the kernel's choice for port 0). */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /** HS256 needs a key of at least 256 bits (Dgraph's checkAclKeyLength); returns why not as text. */
 const minAclSecretBytes = 32;
 
@@ -108,7 +137,7 @@ async function readAclSecret(acl: NonNullable<ServerConfig['acl']>): Promise<Acl
 }
 
 /** SIGTERM, SIGINT and /admin `shutdown`: stop accepting, drain, snapshot (engine.close), exit 0. */
-function gracefulStop(server: RunningServer, engine: Engine, log: Logger): (reason: string) => Promise<void> {
+function gracefulStop(server: RunningServer, engine: Engine, log: Logger, threads: ReplicaThreads | undefined): (reason: string) => Promise<void> {
   let stopping = false;
   return async (reason) => {
     if (stopping) {
@@ -119,7 +148,8 @@ function gracefulStop(server: RunningServer, engine: Engine, log: Logger): (reas
     }
     stopping = true;
     log.info('shutting down', { reason });
-    const { drained } = await server.shutdown(shutdownTimeoutMs);
+    // The replicas drain while this thread still runs the writes they forwarded.
+    const [{ drained }] = await Promise.all([server.shutdown(shutdownTimeoutMs), threads?.stop(shutdownTimeoutMs)]);
     if (!drained) log.warn('in-flight requests did not finish in time', { timeoutMs: shutdownTimeoutMs });
     await engine.close();
     log.info('stopped');

@@ -28,9 +28,15 @@ export interface RestorePlan {
 /** Refusal to start: the message names the file and offset and how to proceed. */
 export class RestoreError extends Error {}
 
-export async function planRestore(io: FileIo, dir: string, recover: boolean, log: PersistLogger): Promise<RestorePlan> {
+/**
+ * `readOnly`: a replica reading the directory of a live writer (server/threads/): nothing is removed or
+ * cut, a torn or headerless end is where the reading stops (the writer is appending there), and damage
+ * refuses as without `recover`.
+ */
+export async function planRestore(io: FileIo, dir: string, recover: boolean, log: PersistLogger, readOnly = false): Promise<RestorePlan> {
   const listing = classify(io.list(dir));
-  for (const name of listing.temporary) {
+  if (readOnly) recover = false;
+  for (const name of readOnly ? [] : listing.temporary) {
     log.warn('removing a leftover temporary file (an interrupted snapshot; never loaded)', { file: join(dir, name) });
     io.unlink(join(dir, name));
   }
@@ -40,7 +46,7 @@ export async function planRestore(io: FileIo, dir: string, recover: boolean, log
   }
   const snapshot = loadSnapshot(io, dir, listing.snapshots, recover, log);
   const base = snapshot?.header.lsn ?? 0;
-  const records = await readLog(io, dir, listing.logs, base, recover, log);
+  const records = await readLog(io, dir, listing.logs, base, recover, log, readOnly);
   const lastLsn = records.length === 0 ? base : (records[records.length - 1] as LogRecord).lsn;
   return { snapshot, records, lastLsn, fresh: false };
 }
@@ -66,7 +72,7 @@ function loadSnapshot(io: FileIo, dir: string, lsns: readonly number[], recover:
   return undefined;
 }
 
-async function readLog(io: FileIo, dir: string, starts: readonly number[], base: number, recover: boolean, log: PersistLogger): Promise<LogRecord[]> {
+async function readLog(io: FileIo, dir: string, starts: readonly number[], base: number, recover: boolean, log: PersistLogger, readOnly: boolean): Promise<LogRecord[]> {
   if (base === 0 && starts.length > 0 && (starts[0] as number) > 1) {
     throw new RestoreError(`no usable snapshot in ${dir} and the mutation log starts at LSN ${starts[0]}: the state before it is gone. Refusing to start empty.`);
   }
@@ -92,7 +98,7 @@ async function readLog(io: FileIo, dir: string, starts: readonly number[], base:
       // A crash while the newest log file was being created: its header (fsynced before any record
       // is appended) never made it, so it holds nothing that was acknowledged. The one the log goes
       // on in is left for start-up to write again, so a snapshot never loses the file it expects.
-      if (start === expected) return records;
+      if (start === expected || readOnly) return records;
       log.warn('removing a log file whose header was cut short by a crash (it holds no records)', { file, bytes: bytes.length });
       io.unlink(file);
       return records;
@@ -122,6 +128,7 @@ async function readLog(io: FileIo, dir: string, starts: readonly number[], base:
     if (end.kind === 'clean') continue;
     const isLast = next === undefined;
     if (end.kind === 'torn' && isLast) {
+      if (readOnly) return records;
       log.warn('dropping a torn last record of the mutation log (a write cut short by a crash; never acknowledged)', {
         file,
         offset: end.offset,

@@ -102,6 +102,9 @@ export class CommitPath {
    * `extensions.persistedQuery`: the request with its registered query filled in (a new one registered,
    * durably, first: only then a promise), or the refusal (Dgraph answers these before parsing, without `data`).
    */
+  /** A replica's registrations are its writer's to make (EngineOptions.writer): the whole request goes there. */
+  forwardRegistration: ((request: GraphQLRequest) => Promise<EngineResponse>) | undefined;
+
   resolvePersistedQuery(request: GraphQLRequest): { readonly request: GraphQLRequest } | EngineResponse | Promise<{ readonly request: GraphQLRequest } | EngineResponse> {
     const lookup = this.persistedQueries.lookup(request);
     switch (lookup.kind) {
@@ -112,6 +115,10 @@ export class CommitPath {
       case 'refused':
         return { kind: 'request-error', body: serializeResponse({ errors: [wireError(lookup.message)] }) };
       case 'register':
+        if (this.forwardRegistration !== undefined) {
+          this.persistedQueries.abandon(lookup.sha256);
+          return this.forwardRegistration(request);
+        }
         return this.#register(request, lookup.sha256, lookup.query);
     }
   }

@@ -3,6 +3,8 @@
 
 import type { EngineLogger, EngineOptions } from '../api.js';
 import { Persistence, type CaptureState, type RestorePlan } from '../persist/persistence.js';
+import type { FileIo } from '../persist/file-io.js';
+import { planRestore } from '../persist/restore.js';
 import type { LogApplier } from './log-applier.js';
 import { progressThrottle } from '../util/progress-throttle.js';
 
@@ -44,6 +46,17 @@ export async function openPersistence(options: EngineOptions, log: EngineLogger,
   const acl = into.acl;
   if (acl !== undefined) acl.commit = (next, apply) => persistence.acl(next, apply);
   return persistence;
+}
+
+/**
+ * A replica's start (server/threads/): the state a writer's data directory holds, read without changing
+ * it while the writer goes on appending (persist/restore.ts `readOnly`); returns the LSN reached. The
+ * writer's records published after it come through `Engine.replicate`, which skips what this loaded.
+ */
+export async function seedFromFiles(io: FileIo, dir: string, log: EngineLogger, applier: LogApplier): Promise<number> {
+  const plan = await planRestore(io, dir, false, log, true);
+  replay(plan, applier, restoreProgress(log));
+  return applier.lsn;
 }
 
 export interface RestoreProgress {

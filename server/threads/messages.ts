@@ -1,0 +1,53 @@
+// What the writer thread and its replica threads say to each other (server/threads/README.md).
+
+import { FloatText, parseRequestJson, type EngineResponse, type GraphQLRequest } from '../../engine/index.js';
+import type { AclOptions } from '../../engine/index.js';
+import type { ServerConfig } from '../config.js';
+
+/** A replica thread's start: the writer's configuration with its bound port, the shared LSN cell, the ACL secret. */
+export interface ReplicaThreadData {
+  readonly config: ServerConfig;
+  /**
+   * Shared memory the writer alone stores into: [0] the LSN of its last published record, [1] 1 while
+   * it is draining. Read by every request, so a client that got an answer finds both on every thread.
+   */
+  readonly shared: BigInt64Array;
+  readonly acl: AclOptions | undefined;
+  readonly index: number;
+}
+
+/** The calls a replica sends its writer (each answered by a `ToReplica` `answer` with the same id). */
+export type WriterCall =
+  | { readonly t: 'execute'; readonly id: number; readonly request: string }
+  | { readonly t: 'admin'; readonly id: number; readonly request: string }
+  | { readonly t: 'schema'; readonly id: number; readonly sdl: string }
+  | { readonly t: 'snapshot'; readonly id: number };
+
+export type ToWriter = WriterCall | { readonly t: 'ready'; readonly lsn: number } | { readonly t: 'shutdown' };
+
+export type ToReplica =
+  | { readonly t: 'frames'; readonly frames: Uint8Array }
+  | { readonly t: 'answer'; readonly id: number; readonly value: unknown }
+  | { readonly t: 'failed'; readonly id: number; readonly message: string }
+  | { readonly t: 'log-level'; readonly level: string }
+  | { readonly t: 'stop'; readonly timeoutMs: number };
+
+/** An engine answer as plain data (a direct-writer answer is a class with a lazy body). */
+export function plainResponse(response: EngineResponse): EngineResponse {
+  const { kind, body, touchedUids, cacheMaxAge } = response;
+  return { kind, body, ...(touchedUids === undefined ? {} : { touchedUids }), ...(cacheMaxAge === undefined ? {} : { cacheMaxAge }) };
+}
+
+// A float-written integral number in the variables (FloatText: Dgraph refuses `1.0` for an Int) must
+// reach the writer as the text it was: written back as that number text, parsed again there.
+const floatMark = `\u0000float-${Math.random().toString(36).slice(2)}:`;
+const markedFloat = new RegExp(`"${JSON.stringify(floatMark).slice(1, -1).replace(/\\/g, '\\\\')}([^"]*)"`, 'g');
+
+export function encodeRequest(request: GraphQLRequest): string {
+  const text = JSON.stringify(request, (_key, value: unknown) => (value instanceof FloatText ? `${floatMark}${value.text}` : value));
+  return text.includes('float-') ? text.replace(markedFloat, '$1') : text;
+}
+
+export function decodeRequest(text: string): GraphQLRequest {
+  return parseRequestJson(text) as GraphQLRequest;
+}

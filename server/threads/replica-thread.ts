@@ -1,0 +1,138 @@
+// One replica thread of `--threads N` (started by replica-threads.ts): its own engine, a replica that
+// loads the writer's data directory and then applies the records the writer publishes, and its own uWS
+// listener on the writer's port. Reads are answered here; writes go to the writer (engine
+// `EngineOptions.writer`), and every answer waits until this replica applied what the writer had
+// published when it arrived.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import { Engine, type EngineResponse, type GraphQLRequest, type SchemaUpdateResult, type SnapshotResult, type WriterLink } from '../../engine/index.js';
+import { startServer } from '../http-server.js';
+import { createLogger, isLogLevel } from '../log.js';
+import { engineOptions } from '../serve.js';
+import { loadTransport } from '../uws-transport.js';
+import { encodeRequest, type ReplicaThreadData, type ToReplica, type ToWriter, type WriterCall } from './messages.js';
+
+type Pending = { readonly resolve: (value: unknown) => void; readonly reject: (error: Error) => void };
+
+class WriterPort implements WriterLink {
+  #next = 1;
+  readonly #pending = new Map<number, Pending>();
+
+  constructor(
+    private readonly post: (message: ToWriter) => void,
+    private readonly shared: BigInt64Array,
+  ) {}
+
+  execute(request: GraphQLRequest): Promise<EngineResponse> {
+    return this.#call((id) => ({ t: 'execute', id, request: encodeRequest(request) }));
+  }
+
+  executeAdmin(request: GraphQLRequest): Promise<EngineResponse> {
+    return this.#call((id) => ({ t: 'admin', id, request: encodeRequest(request) }));
+  }
+
+  updateSchema(sdl: string): Promise<SchemaUpdateResult> {
+    return this.#call((id) => ({ t: 'schema', id, sdl }));
+  }
+
+  snapshot(): Promise<SnapshotResult> {
+    return this.#call((id) => ({ t: 'snapshot', id }));
+  }
+
+  visibleLsn(): number {
+    return Number(Atomics.load(this.shared, 0));
+  }
+
+  draining(): boolean {
+    return Atomics.load(this.shared, 1) === 1n;
+  }
+
+  settle(message: Extract<ToReplica, { t: 'answer' | 'failed' }>): void {
+    const pending = this.#pending.get(message.id);
+    if (pending === undefined) return;
+    this.#pending.delete(message.id);
+    if (message.t === 'answer') pending.resolve(message.value);
+    else pending.reject(new Error(`the writer thread failed the forwarded write: ${message.message}`));
+  }
+
+  #call<T>(make: (id: number) => WriterCall): Promise<T> {
+    const id = this.#next++;
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.post(make(id));
+    });
+  }
+}
+
+async function run(port: NonNullable<typeof parentPort>, data: ReplicaThreadData): Promise<void> {
+  const { config } = data;
+  const log = createLogger(config.logLevel, { format: config.logFormat });
+  const post = (message: ToWriter): void => port.postMessage(message);
+  const writer = new WriterPort(post, data.shared);
+  // Records published while the data directory loads are kept, then applied in order (known ones skip).
+  let early: Uint8Array[] | undefined = [];
+  let engine: Engine | undefined;
+  let applying: Promise<unknown> = Promise.resolve();
+  const apply = (frames: Uint8Array): void => {
+    const into = engine as Engine;
+    applying = applying
+      .then(() => into.replicate(frames))
+      .then((result) => {
+        // A replica that cannot follow the log must not serve: the writer starts a new one.
+        if (!result.ok) fail(`replica thread ${data.index} cannot apply the writer's records: ${result.message}`);
+      });
+  };
+  const fail = (message: string): void => {
+    log.error(message);
+    log.flush();
+    process.exit(1);
+  };
+  let stop: ((timeoutMs: number) => Promise<void>) | undefined;
+  port.on('message', (message: ToReplica) => {
+    switch (message.t) {
+      case 'frames':
+        if (early !== undefined) early.push(message.frames);
+        else apply(message.frames);
+        break;
+      case 'answer':
+      case 'failed':
+        writer.settle(message);
+        break;
+      case 'log-level':
+        if (isLogLevel(message.level)) log.setLevel(message.level);
+        break;
+      case 'stop':
+        void (stop?.(message.timeoutMs) ?? Promise.resolve()).finally(() => {
+          log.flush();
+          process.exit(0);
+        });
+        break;
+    }
+  });
+
+  const transport = loadTransport();
+  engine = await Engine.open({
+    ...engineOptions(config, log, {}),
+    dataDir: '',
+    seedFrom: config.dataDir,
+    writer,
+    ...(data.acl === undefined ? {} : { acl: data.acl }),
+  });
+  for (const frames of early) apply(frames);
+  early = undefined;
+  await applying;
+  const opened = engine;
+  const server = await startServer(transport, opened, config, log, () => post({ t: 'shutdown' }));
+  stop = async (timeoutMs) => {
+    await server.shutdown(timeoutMs);
+    await opened.close();
+  };
+  post({ t: 'ready', lsn: opened.lsn });
+}
+
+if (parentPort === null) throw new Error('replica-thread.ts runs as a worker thread of replica-threads.ts');
+const port = parentPort;
+run(port, workerData as ReplicaThreadData).catch((error: unknown) => {
+  // The writer logs why (the thread's error event) and decides whether to start it again.
+  throw error;
+});

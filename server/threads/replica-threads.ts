@@ -1,0 +1,128 @@
+// The writer's side of `--threads N`: N-1 replica threads, each a uWS listener on the same port
+// (SO_REUSEPORT: the kernel spreads connections) serving reads from its own replica of the data. This
+// thread keeps the only log: it publishes every durable batch of records to the replicas (and the LSN
+// they must have applied before answering, in shared memory), and runs the writes they forward.
+
+import { Worker } from 'node:worker_threads';
+import type { AclOptions, AdminHost, Engine } from '../../engine/index.js';
+import type { ServerConfig } from '../config.js';
+import type { Logger, LogLevel } from '../log.js';
+import { decodeRequest, plainResponse, type ReplicaThreadData, type ToReplica, type ToWriter, type WriterCall } from './messages.js';
+
+export interface ReplicaThreads {
+  readonly count: number;
+  /** Tells every replica to stop (drain its requests, close its listener); resolves when all have exited. */
+  stop(timeoutMs: number): Promise<void>;
+}
+
+export interface ReplicaThreadsOptions {
+  readonly count: number;
+  /** The writer's configuration with the port it is bound to (a `--port 0` start included). */
+  readonly config: ServerConfig;
+  readonly acl: AclOptions | undefined;
+  readonly engine: Engine;
+  readonly admin: AdminHost;
+  readonly log: Logger;
+  /** A replica asked the process to stop (its /admin host; /admin `shutdown` itself is forwarded here). */
+  readonly shutdown: () => void;
+}
+
+/** How long a replica that failed may wait before it is started again (it reloads the data directory). */
+const restartDelayMs = 1000;
+
+export async function startReplicaThreads(options: ReplicaThreadsOptions): Promise<ReplicaThreads> {
+  const { engine, log } = options;
+  const shared = new BigInt64Array(new SharedArrayBuffer(16));
+  Atomics.store(shared, 0, BigInt(engine.lsn));
+  const replicas = new Set<Worker>();
+  let stopping = false;
+  const broadcast = (message: ToReplica): void => {
+    for (const replica of replicas) replica.postMessage(message);
+  };
+  // Stored before any waiting answer is resolved (Persistence publishes, then settles the writes).
+  engine.onLogRecords((frames) => {
+    Atomics.store(shared, 0, BigInt(engine.lsn));
+    broadcast({ t: 'frames', frames });
+  });
+  engine.drainingChanged = (enable) => Atomics.store(shared, 1, enable ? 1n : 0n);
+  followLogLevel(log, (level) => broadcast({ t: 'log-level', level }));
+
+  const start = (index: number): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const workerData: ReplicaThreadData = { config: options.config, shared, acl: options.acl, index };
+      const replica = new Worker(new URL('./replica-thread.js', import.meta.url), { workerData });
+      // Added before it can load anything: every record published from now on reaches it, in order.
+      replicas.add(replica);
+      let ready = false;
+      replica.on('message', (message: ToWriter) => {
+        if (message.t === 'ready') {
+          ready = true;
+          log.info('replica thread serving', { thread: index, lsn: message.lsn });
+          resolve();
+        } else if (message.t === 'shutdown') options.shutdown();
+        else void answer(options, message).then((reply) => replica.postMessage(reply));
+      });
+      replica.on('error', (error) => log.error('replica thread failed', { thread: index, error: error.stack ?? error.message }));
+      replica.on('exit', (code) => {
+        replicas.delete(replica);
+        if (stopping) return;
+        if (!ready) {
+          reject(new Error(`replica thread ${index} exited with code ${code} before it served`));
+          return;
+        }
+        log.error('replica thread exited; starting it again', { thread: index, code });
+        setTimeout(() => void start(index).catch((error: unknown) => log.error('replica thread did not start again', { thread: index, error: String(error) })), restartDelayMs);
+      });
+    });
+
+  try {
+    await Promise.all(Array.from({ length: options.count }, (_, i) => start(i + 1)));
+  } catch (error) {
+    stopping = true;
+    await Promise.all([...replicas].map((replica) => replica.terminate()));
+    throw error;
+  }
+  return {
+    count: options.count,
+    async stop(timeoutMs) {
+      stopping = true;
+      const exits = [...replicas].map((replica) => new Promise<void>((resolve) => {
+        const timer = setTimeout(() => void replica.terminate(), timeoutMs + 1000);
+        replica.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        replica.postMessage({ t: 'stop', timeoutMs } satisfies ToReplica);
+      }));
+      await Promise.all(exits);
+    },
+  };
+}
+
+/** Runs a write a replica forwarded, on this engine (with this process's /admin host). */
+async function answer(options: ReplicaThreadsOptions, call: WriterCall): Promise<ToReplica> {
+  const { engine } = options;
+  try {
+    switch (call.t) {
+      case 'execute':
+        return { t: 'answer', id: call.id, value: plainResponse(await engine.execute(decodeRequest(call.request))) };
+      case 'admin':
+        return { t: 'answer', id: call.id, value: plainResponse(await engine.executeAdmin(decodeRequest(call.request), options.admin)) };
+      case 'schema':
+        return { t: 'answer', id: call.id, value: await engine.updateSchema(call.sdl) };
+      case 'snapshot':
+        return { t: 'answer', id: call.id, value: await engine.snapshot() };
+    }
+  } catch (error) {
+    return { t: 'failed', id: call.id, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** /admin `config(logLevel)` runs here (forwarded or not): every thread's logger follows. */
+function followLogLevel(log: Logger, changed: (level: LogLevel) => void): void {
+  const setLevel = log.setLevel.bind(log);
+  log.setLevel = (level) => {
+    setLevel(level);
+    changed(level);
+  };
+}

@@ -1,0 +1,177 @@
+// `--threads N` (issue #16): N uWS listeners on one port, each answering reads from its own replica,
+// the first thread writing. Every check goes through fresh connections, which the kernel spreads over
+// the threads (SO_REUSEPORT); a generated X-Request-Id names the thread that answered (its prefix is
+// per thread), so the tests see that every thread served.
+
+import { request as httpRequest } from 'node:http';
+import { createClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { findLogs } from './helpers/log-records.js';
+import { startServer, type ServerProcess } from './helpers/server-process.js';
+
+const schema = `type Post @withSubscription { id: ID! title: String! @search(by: [term]) score: Int @search slug: String! @id big: Int64 }`;
+
+interface Fresh {
+  readonly status: number;
+  readonly thread: string;
+  readonly body: { data?: any; errors?: { message: string }[]; extensions?: { lsn?: number } };
+}
+
+/** One request on a connection of its own (no keep-alive), so any thread may take it. */
+function fresh(url: string, path: string, body: string, contentType = 'application/json'): Promise<Fresh> {
+  return new Promise((resolve, reject) => {
+    const call = httpRequest(`${url}${path}`, { method: 'POST', agent: false, headers: { 'content-type': contentType, connection: 'close' } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => {
+        const id = String(response.headers['x-request-id'] ?? '');
+        try {
+          resolve({ status: response.statusCode ?? 0, thread: id.slice(0, id.lastIndexOf('-')), body: JSON.parse(text) as Fresh['body'] });
+        } catch (error) {
+          reject(new Error(`${String(error)}: ${text}`));
+        }
+      });
+    });
+    call.on('error', reject);
+    call.end(body);
+  });
+}
+
+const gql = (url: string, query: string, variables?: unknown, extensions?: unknown): Promise<Fresh> => fresh(url, '/graphql', JSON.stringify({ query, variables, extensions }));
+const admin = (url: string, query: string): Promise<Fresh> => fresh(url, '/admin', JSON.stringify({ query }));
+
+/** Asks until every one of `threads` threads answered (fresh connections are spread by a hash: a few dozen suffice). */
+async function onEveryThread(url: string, threads: number, ask: (url: string) => Promise<Fresh>): Promise<Map<string, Fresh>> {
+  const seen = new Map<string, Fresh>();
+  for (let i = 0; i < 200 && seen.size < threads; i++) {
+    const answer = await ask(url);
+    seen.set(answer.thread, answer);
+  }
+  expect(seen.size).toBe(threads);
+  return seen;
+}
+
+describe('--threads 3', () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServer({ args: ['--threads', '3', '--fsync', 'always'] });
+    expect((await fresh(server.url, '/admin/schema', schema, 'application/octet-stream')).body).toEqual({ data: { code: 'Success', message: 'Done' } });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('starts two replica threads on the port and says so', () => {
+    expect(findLogs(server.output(), 'replica thread serving').map((r) => r['thread'])).toEqual(expect.arrayContaining([1, 2]));
+    expect(findLogs(server.output(), /^listening on /)[0]?.['threads']).toBe(3);
+  });
+
+  it('a write answered on one connection is seen by the next request on any thread (read-after-ack)', async () => {
+    const threads = new Set<string>();
+    for (let i = 1; i <= 40; i++) {
+      const added = await gql(server.url, 'mutation A($p: AddPostInput!) { addPost(input: [$p]) { post { slug } } }', { p: { title: `alpha post ${i}`, score: i, slug: `s${i}` } });
+      expect(added.body.data).toEqual({ addPost: { post: [{ slug: `s${i}` }] } });
+      expect(added.body.extensions?.lsn).toEqual(expect.any(Number));
+      const read = await gql(server.url, '{ aggregatePost { count scoreMax } }');
+      expect(read.body).toEqual({ data: { aggregatePost: { count: i, scoreMax: i } } });
+      threads.add(added.thread).add(read.thread);
+    }
+    expect(threads.size).toBe(3);
+  });
+
+  it('every thread holds the same state: digest and LSN', async () => {
+    const states = await onEveryThread(server.url, 3, (url) => admin(url, '{ state { digest lsn } }'));
+    const [first, ...rest] = [...states.values()].map((a) => a.body.data);
+    expect(first.state.lsn).toBeGreaterThan(40);
+    for (const other of rest) expect(other).toEqual(first);
+  });
+
+  it('an @id conflict is decided once, by the writer, whichever thread took each add', async () => {
+    const answers = await Promise.all(Array.from({ length: 12 }, () => gql(server.url, 'mutation { addPost(input: [{ title: "same", slug: "one-slug" }]) { post { slug } } }')));
+    const ok = answers.filter((a) => a.body.errors === undefined);
+    expect(ok).toHaveLength(1);
+    for (const refused of answers.filter((a) => a.body.errors !== undefined)) {
+      expect(refused.body.errors?.map((e) => e.message)).toEqual(['couldn\'t rewrite mutation addPost because failed to rewrite mutation payload because id one-slug already exists for field slug inside type Post']);
+    }
+    const counts = await onEveryThread(server.url, 3, (url) => gql(url, '{ aggregatePost(filter: { slug: { eq: "one-slug" } }) { count } }'));
+    for (const answer of counts.values()) expect(answer.body.data).toEqual({ aggregatePost: { count: 1 } });
+  });
+
+  it('a float-written Int64 in the variables is refused as on one thread (the forwarded write keeps its text)', async () => {
+    const raw = '{"query":"mutation A($b: Int64) { addPost(input: [{ title: \\"f\\", slug: \\"float\\", big: $b }]) { numUids } }","variables":{"b":180143985094.0}}';
+    const answers = await onEveryThread(server.url, 3, (url) => fresh(url, '/graphql', raw));
+    for (const answer of answers.values()) expect(answer.body).toEqual({ errors: [{ message: 'Type mismatched for Value `180143985094.0`, expected:`Int64`', path: ['variable', 'b'] }] });
+  });
+
+  it('a persisted query registered through one thread runs on every thread', async () => {
+    const query = '{ queryPost(filter: { slug: { eq: "s7" } }) { title } }';
+    const { createHash } = await import('node:crypto');
+    const sha256Hash = createHash('sha256').update(query).digest('hex');
+    const extensions = { persistedQuery: { version: 1, sha256Hash } };
+    expect((await gql(server.url, query, undefined, extensions)).body.data).toEqual({ queryPost: [{ title: 'alpha post 7' }] });
+    const runs = await onEveryThread(server.url, 3, (url) => fresh(url, '/graphql', JSON.stringify({ extensions })));
+    for (const answer of runs.values()) expect(answer.body.data).toEqual({ queryPost: [{ title: 'alpha post 7' }] });
+  });
+
+  it('draining set through any thread holds on every thread, and is lifted the same way', async () => {
+    expect((await admin(server.url, 'mutation { draining(enable: true) { response { code } } }')).body.data).toEqual({ draining: { response: { code: 'Success' } } });
+    const refused = await onEveryThread(server.url, 3, (url) => gql(url, '{ queryPost(first: 1) { slug } }'));
+    for (const answer of refused.values()) expect(answer.body.errors?.map((e) => e.message)).toEqual(['Dgraph query failed because Dgraph execution failed because the server is in draining mode and client requests will only be allowed after exiting the mode  by sending a GraphQL draining(enable: false) mutation to /admin']);
+    expect((await admin(server.url, 'mutation { draining(enable: false) { response { code } } }')).body.data).toEqual({ draining: { response: { code: 'Success' } } });
+    const served = await onEveryThread(server.url, 3, (url) => gql(url, '{ queryPost(filter: { slug: { eq: "s1" } }) { slug } }'));
+    for (const answer of served.values()) expect(answer.body.data).toEqual({ queryPost: [{ slug: 's1' }] });
+  });
+
+  it('a subscription on any thread sees writes taken by the others', async () => {
+    const clients = Array.from({ length: 6 }, () => createClient({ url: server.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, retryAttempts: 0 }));
+    const seen: number[][] = clients.map(() => []);
+    const stops = clients.map((client, i) =>
+      client.subscribe({ query: 'subscription { aggregatePost(filter: { title: { anyofterms: "live" } }) { count } }' }, {
+        next: (v) => seen[i]?.push((v.data as { aggregatePost: { count: number } }).aggregatePost.count),
+        error: () => undefined,
+        complete: () => undefined,
+      }),
+    );
+    const until = async (ok: () => boolean): Promise<void> => {
+      for (let i = 0; i < 100 && !ok(); i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    await until(() => seen.every((s) => s.length > 0));
+    for (let i = 1; i <= 3; i++) await gql(server.url, `mutation { addPost(input: [{ title: "live ${i}", slug: "live-${i}" }]) { post { slug } } }`);
+    await until(() => seen.every((s) => s.at(-1) === 3));
+    for (const counts of seen) expect(counts.at(-1)).toBe(3);
+    for (const stop of stops) stop();
+    await Promise.all(clients.map((c) => c.dispose()));
+  });
+
+  it('schema uploads and snapshots taken through a replica thread run on the writer', async () => {
+    const withAuthor = `${schema} type Author { id: ID! name: String! @search(by: [hash]) }`;
+    for (let i = 0; i < 6; i++) expect((await fresh(server.url, '/admin/schema', withAuthor, 'application/octet-stream')).body).toEqual({ data: { code: 'Success', message: 'Done' } });
+    const added = await onEveryThread(server.url, 3, (url) => gql(url, `mutation { addAuthor(input: [{ name: "a${Math.random()}" }]) { numUids } }`));
+    for (const answer of added.values()) expect(answer.body).toMatchObject({ data: { addAuthor: { numUids: 1 } } });
+    const snapshots = await onEveryThread(server.url, 3, (url) => fresh(url, '/admin/snapshot', ''));
+    for (const answer of snapshots.values()) expect(answer.status).toBe(200);
+  });
+});
+
+describe('--threads 2 across a SIGKILL', () => {
+  it('comes back with every acknowledged write on every thread', async () => {
+    const first = await startServer({ args: ['--threads', '2', '--fsync', 'always'] });
+    expect((await fresh(first.url, '/admin/schema', schema, 'application/octet-stream')).body.data).toEqual({ code: 'Success', message: 'Done' });
+    const writes = await Promise.all(Array.from({ length: 30 }, (_, i) => gql(first.url, `mutation { addPost(input: [{ title: "kept ${i}", slug: "k${i}", score: ${i} }]) { numUids } }`)));
+    for (const w of writes) expect(w.body.data).toEqual({ addPost: { numUids: 1 } });
+    const before = (await admin(first.url, '{ state { digest lsn } }')).body.data;
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const again = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', first.dataDir, '--threads', '2'] });
+    try {
+      const states = await onEveryThread(again.url, 2, (url) => admin(url, '{ state { digest lsn } }'));
+      for (const state of states.values()) expect(state.body.data).toEqual(before);
+      const sums = await onEveryThread(again.url, 2, (url) => gql(url, '{ aggregatePost { count scoreSum } }'));
+      for (const sum of sums.values()) expect(sum.body.data).toEqual({ aggregatePost: { count: 30, scoreSum: 435 } });
+    } finally {
+      await again.stop();
+      await first.stop();
+    }
+  });
+});
