@@ -29,7 +29,7 @@ type Other @withSubscription { id: ID! label: String! @search(by: [hash]) }`;
 const distRoot = values.dist === undefined ? resolve(import.meta.dirname, '..') : resolve(values.dist);
 const pin = pinSelf();
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-subscriptions-'));
-const server = await spawnContender(pin, join(distRoot, 'server/main.js'), ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--ws-max-connections', String(socketCount + 10)]);
+const server = await spawnContender(pin, join(distRoot, 'server/main.js'), ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--ws-max-connections', String(socketCount + 10), '--threads', '1']);
 
 async function post(body: unknown, path = '/graphql'): Promise<Record<string, unknown>> {
   const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -52,7 +52,7 @@ const service: ContenderSpec = {
   async start(pin, _dataFile, data, upstreamUrl) {
     const dataDir = mkdtempSync(join(tmpdir(), 'bench-service-'));
     const entry = join(distRoot, 'server/main.js');
-    const child = await spawnContender(pin, entry, ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir]);
+    const child = await spawnContender(pin, entry, ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--threads', '1']);
     const stop = async (): Promise<void> => {
       await child.stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -71,10 +71,11 @@ async function run(port: NonNullable<typeof parentPort>, data: ReplicaThreadData
   const writer = new WriterPort(post, data.shared);
   // Records published while the data directory loads are kept, then applied in order (known ones skip).
   let early: Uint8Array[] | undefined = [];
-  let engine: Engine | undefined;
+  // Set once the engine is open and the listener up (messages may arrive before either).
+  const opened: { engine?: Engine; stop?: (timeoutMs: number) => Promise<void> } = {};
   let applying: Promise<unknown> = Promise.resolve();
   const apply = (frames: Uint8Array): void => {
-    const into = engine as Engine;
+    const into = opened.engine as Engine;
     applying = applying
       .then(() => into.replicate(frames))
       .then((result) => {
@@ -87,7 +88,6 @@ async function run(port: NonNullable<typeof parentPort>, data: ReplicaThreadData
     log.flush();
     process.exit(1);
   };
-  let stop: ((timeoutMs: number) => Promise<void>) | undefined;
   port.on('message', (message: ToReplica) => {
     switch (message.t) {
       case 'frames':
@@ -102,7 +102,7 @@ async function run(port: NonNullable<typeof parentPort>, data: ReplicaThreadData
         if (isLogLevel(message.level)) log.setLevel(message.level);
         break;
       case 'stop':
-        void (stop?.(message.timeoutMs) ?? Promise.resolve()).finally(() => {
+        void (opened.stop?.(message.timeoutMs) ?? Promise.resolve()).finally(() => {
           log.flush();
           process.exit(0);
         });
@@ -111,23 +111,23 @@ async function run(port: NonNullable<typeof parentPort>, data: ReplicaThreadData
   });
 
   const transport = loadTransport();
-  engine = await Engine.open({
+  const engine = await Engine.open({
     ...engineOptions(config, log, {}),
     dataDir: '',
     seedFrom: config.dataDir,
     writer,
     ...(data.acl === undefined ? {} : { acl: data.acl }),
   });
+  opened.engine = engine;
   for (const frames of early) apply(frames);
   early = undefined;
   await applying;
-  const opened = engine;
-  const server = await startServer(transport, opened, config, log, () => post({ t: 'shutdown' }));
-  stop = async (timeoutMs) => {
+  const server = await startServer(transport, engine, config, log, () => post({ t: 'shutdown' }));
+  opened.stop = async (timeoutMs) => {
     await server.shutdown(timeoutMs);
-    await opened.close();
+    await engine.close();
   };
-  post({ t: 'ready', lsn: opened.lsn });
+  post({ t: 'ready', lsn: engine.lsn });
 }
 
 if (parentPort === null) throw new Error('replica-thread.ts runs as a worker thread of replica-threads.ts');

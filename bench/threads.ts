@@ -1,0 +1,124 @@
+// Issue #16's thread scaling: the service with `--threads 1` and `--threads 2` side by side, neither
+// pinned (wrk shares the two cores with them), each shape timed alternately 1, 2, 1, 2 so a change of
+// the host's speed moves both; requests/s, the service's CPU time per request (all its threads), and
+// resident memory after loading.
+// Run: npm run build && node dist/bench/threads.js [--posts 10000] [--duration 5] [--shapes get-by-id,filtered-list] [--threads 2]
+// Writes bench/results/threads.json and threads.md.
+
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateDataset } from './data/dataset.js';
+import { checkAnswer, requestBodies, resolveIds } from './load/check-answer.js';
+import { loadService } from './load/load-service.js';
+import { cpuMicros, waitUntilIdle } from './load/proc-cpu.js';
+import { spawnContender, type RunningContender } from './load/spawn-contender.js';
+import { runWrk, wrkAvailable } from './load/wrk-run.js';
+import { buildScenarios, type ContenderIds, type Scenario } from './scenarios.js';
+
+const { values } = parseArgs({ options: { posts: { type: 'string' }, duration: { type: 'string' }, shapes: { type: 'string' }, threads: { type: 'string' } }, strict: true });
+const posts = Number(values.posts ?? 10_000);
+const durationS = Number(values.duration ?? 5);
+const many = Number(values.threads ?? 2);
+const shapeNames = (values.shapes ?? 'get-by-id,get-by-xid,filtered-list,hash-eq,term-any,nested-edge,aggregate,add').split(',');
+const connections = 50;
+const projectRoot = resolve(import.meta.dirname, '../..');
+const unpinned = { pinned: false, note: 'not pinned: the service threads and wrk share every core' };
+
+if (!(await wrkAvailable())) {
+  console.error('wrk is not installed (apt-get install -y wrk)');
+  process.exit(1);
+}
+
+interface Started {
+  readonly threads: number;
+  readonly server: RunningContender;
+  readonly url: string;
+  readonly ids: ContenderIds;
+  readonly dataDir: string;
+  readonly rssMb: number;
+}
+
+const data = generateDataset({ posts, authors: Math.max(10, Math.round(posts / 100)) });
+const scenarios = buildScenarios(data).filter((s) => shapeNames.includes(s.name));
+
+async function start(threads: number): Promise<Started> {
+  const dataDir = mkdtempSync(join(tmpdir(), `bench-threads-${threads}-`));
+  const server = await spawnContender(unpinned, join(projectRoot, 'dist/server/main.js'), ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--threads', String(threads), '--log-requests', 'none']);
+  await loadService(server.url, data, 'http://127.0.0.1:9/');
+  const url = `${server.url}/graphql`;
+  const ids = await resolveIds(url, data);
+  await waitUntilIdle(server.pid);
+  return { threads, server, url, ids, dataDir, rssMb: rssMb(server.pid) };
+}
+
+function rssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:')) ?? '';
+  return Math.round(Number(line.replace(/\D+/g, '')) / 1024);
+}
+
+interface Run {
+  readonly rps: number;
+  readonly cpuUsPerReq: number;
+  readonly p99Ms: number;
+}
+
+async function timed(s: Started, scenario: Scenario, tag: string): Promise<Run> {
+  await waitUntilIdle(s.server.pid);
+  const before = cpuMicros(s.server.pid) ?? 0;
+  const result = await runWrk({ url: s.url, connections, body: requestBodies(scenario, s.ids, tag), durationS });
+  const cpu = (cpuMicros(s.server.pid) ?? 0) - before;
+  return { rps: result.rps, cpuUsPerReq: cpu / Math.max(1, result.requests), p99Ms: result.p99Ms };
+}
+
+const one = await start(1);
+const two = await start(many);
+const rows: { shape: string; rps1: number; rpsN: number; ratio: number; cpu1: number; cpuN: number; cpuRatio: number; p99N: number }[] = [];
+try {
+  for (const scenario of scenarios) {
+    for (const s of [one, two]) {
+      const wrong = await checkAnswer(s.url, scenario, s.ids, `check-${s.threads}`);
+      if (wrong !== null) throw new Error(`${scenario.name} with --threads ${s.threads}: ${wrong}`);
+      await runWrk({ url: s.url, connections, body: requestBodies(scenario, s.ids, `warm-${s.threads}`), durationS: 2 });
+    }
+    const runs: Record<number, Run[]> = { 1: [], [many]: [] };
+    for (let round = 0; round < 2; round++) {
+      for (const s of round === 0 ? [one, two] : [two, one]) runs[s.threads]?.push(await timed(s, scenario, `r${round}-${s.threads}`));
+    }
+    const mean = (list: readonly Run[], pick: (r: Run) => number): number => list.reduce((sum, r) => sum + pick(r), 0) / list.length;
+    const r1 = runs[1] ?? [];
+    const rN = runs[many] ?? [];
+    const row = {
+      shape: scenario.name,
+      rps1: Math.round(mean(r1, (r) => r.rps)),
+      rpsN: Math.round(mean(rN, (r) => r.rps)),
+      ratio: Number((mean(rN, (r) => r.rps) / mean(r1, (r) => r.rps)).toFixed(2)),
+      cpu1: Number(mean(r1, (r) => r.cpuUsPerReq).toFixed(1)),
+      cpuN: Number(mean(rN, (r) => r.cpuUsPerReq).toFixed(1)),
+      cpuRatio: Number((mean(rN, (r) => r.cpuUsPerReq) / mean(r1, (r) => r.cpuUsPerReq)).toFixed(2)),
+      p99N: Number(mean(rN, (r) => r.p99Ms).toFixed(2)),
+    };
+    rows.push(row);
+    console.log(JSON.stringify(row));
+  }
+} finally {
+  for (const s of [one, two]) {
+    await s.server.stop();
+    rmSync(s.dataDir, { recursive: true, force: true });
+  }
+}
+
+const report = { posts, durationS, connections, threads: many, rssMb: { 1: one.rssMb, [many]: two.rssMb }, rows };
+const table = [
+  `| shape | req/s --threads 1 | req/s --threads ${many} | ratio | CPU µs/req 1 | CPU µs/req ${many} | CPU ratio | p99 ms ${many} |`,
+  '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  ...rows.map((r) => `| ${r.shape} | ${r.rps1} | ${r.rpsN} | ${r.ratio} | ${r.cpu1} | ${r.cpuN} | ${r.cpuRatio} | ${r.p99N} |`),
+  '',
+  `Resident memory after loading ${posts} posts: ${one.rssMb} MB with --threads 1, ${two.rssMb} MB with --threads ${many}.`,
+].join('\n');
+console.log(table);
+const dir = join(projectRoot, 'bench/results');
+mkdirSync(dir, { recursive: true });
+writeFileSync(join(dir, 'threads.json'), `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(join(dir, 'threads.md'), `${table}\n`);
