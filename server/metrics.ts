@@ -1,7 +1,7 @@
 // GET /metrics: Prometheus text from prom-client. Figures are read when scraped (collect), so the
 // request path pays nothing for them.
 
-import { collectDefaultMetrics, Counter, Gauge, Registry, type MetricObjectWithValues, type MetricType, type MetricValueWithName } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Registry, type MetricObjectWithValues, type MetricType, type MetricValueWithName } from 'prom-client';
 import { cacheStats, customCallFigures, latencyBuckets, persistFigures, type Engine, type LatencyTally, type StoreFigures } from '../engine/index.js';
 import { socketFigures } from './sockets/graphql-sockets.js';
 import { operations, outcomes, type RequestFigures } from './request-figures.js';
@@ -55,9 +55,14 @@ function gauge(registry: Registry, name: string, help: string, read: () => numbe
   });
 }
 
-export function createMetrics(engine: Engine, figures: RequestFigures): Registry {
+/**
+ * `processWide`: also what the whole process has once (Node's process figures, the store's sizes, the
+ * log and snapshots). A replica thread's registry (`--threads`) has only its own traffic, summed with
+ * the writer's by `mergedMetricsText`.
+ */
+export function createMetrics(engine: Engine, figures: RequestFigures, processWide = true): Registry {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  if (processWide) collectDefaultMetrics({ register: registry });
   new Counter({
     name: 'graphdb_requests_total',
     help: 'HTTP requests by route, GraphQL operation type and outcome (ok: status below 400; error: the answer carries GraphQL errors, whatever its status; refused: other 4xx; failed: 5xx; aborted: the client left)',
@@ -90,12 +95,14 @@ export function createMetrics(engine: Engine, figures: RequestFigures): Registry
   gauge(registry, 'graphdb_custom_call_pool_queue', 'Batches waiting for a custom-call worker thread (0 until the pool starts)', () => engine.callPoolFigures?.queueSize ?? 0);
   gauge(registry, 'graphdb_custom_call_pool_utilization', 'Custom-call worker pool utilization, 0 to 1 (piscina; 0 until the pool starts)', () => engine.callPoolFigures?.utilization ?? 0);
   gauge(registry, 'graphdb_custom_call_pool_threads', 'Custom-call worker threads running', () => engine.callPoolFigures?.threads ?? 0);
-  storeMetrics(registry, engine);
-  counter(registry, 'graphdb_log_bytes_total', 'Bytes appended to the mutation log', () => persistFigures.logBytes);
-  tallyHistogram(registry, 'graphdb_log_fsync_seconds', 'fsyncs of the mutation log', () => [[{}, persistFigures.fsyncs]]);
-  gauge(registry, 'graphdb_last_snapshot_timestamp_seconds', 'When this process last wrote a snapshot (Unix seconds; 0: none yet)', () => persistFigures.lastSnapshotAt);
-  gauge(registry, 'graphdb_last_snapshot_duration_seconds', 'How long the last snapshot took, capture to file written', () => persistFigures.lastSnapshotSeconds);
-  gauge(registry, 'graphdb_log_records_since_snapshot', 'Mutation log records after the newest snapshot (what a restart replays; 0 without a data directory)', () => engine.logRecordsSinceSnapshot ?? 0);
+  if (processWide) {
+    storeMetrics(registry, engine);
+    counter(registry, 'graphdb_log_bytes_total', 'Bytes appended to the mutation log', () => persistFigures.logBytes);
+    tallyHistogram(registry, 'graphdb_log_fsync_seconds', 'fsyncs of the mutation log', () => [[{}, persistFigures.fsyncs]]);
+    gauge(registry, 'graphdb_last_snapshot_timestamp_seconds', 'When this process last wrote a snapshot (Unix seconds; 0: none yet)', () => persistFigures.lastSnapshotAt);
+    gauge(registry, 'graphdb_last_snapshot_duration_seconds', 'How long the last snapshot took, capture to file written', () => persistFigures.lastSnapshotSeconds);
+    gauge(registry, 'graphdb_log_records_since_snapshot', 'Mutation log records after the newest snapshot (what a restart replays; 0 without a data directory)', () => engine.logRecordsSinceSnapshot ?? 0);
+  }
   new Counter({
     name: 'graphdb_cache_lookups_total',
     help: 'Lookups in the caches requests rely on (documents, plans, admissions, arguments, order prefixes), by result',
@@ -116,6 +123,8 @@ export function createMetrics(engine: Engine, figures: RequestFigures): Registry
   counter(registry, 'graphdb_subscription_answers_total', 'Changed subscription answers handed to subscribers after commits', () => engine.subscriptionFigures.answers);
   new Gauge({
     name: 'graphdb_subscription_fanout_seconds',
+    // Quantiles do not add up over threads: the slowest thread's.
+    aggregator: 'max',
     help: "Over the last 1,024 changed answers: from the commit to the answer handed to the group's last subscriber, by quantile",
     labelNames: ['quantile'] as const,
     registers: [registry],
@@ -128,6 +137,13 @@ export function createMetrics(engine: Engine, figures: RequestFigures): Registry
   });
   counter(registry, 'graphdb_ws_slow_clients_closed_total', 'WebSocket clients disconnected for leaving more than --ws-max-backpressure-bytes unread', () => socketFigures().slowClientsClosed);
   return registry;
+}
+
+export type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
+
+/** The process's figures from every thread's registry (`--threads`): counts and histograms summed. */
+export function mergedMetricsText(threads: readonly MetricsJson[]): Promise<string> {
+  return AggregatorRegistry.aggregate(threads as MetricsJson[]).metrics();
 }
 
 /** Sizes from one walk of the store per scrape. */

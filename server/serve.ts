@@ -5,7 +5,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { DATA_DIR_MODE, Engine, RestoreError, type AclOptions, type EngineOptions, type FileIo } from '../engine/index.js';
 import { loadConfig, redacted, type ServerConfig } from './config.js';
-import { startServer, type RunningServer } from './http-server.js';
+import { startServer, type RunningServer, type ThreadRole } from './http-server.js';
+import { mergedMetricsText } from './metrics.js';
 import { createLogger, type Logger } from './log.js';
 import { loadTransport } from './uws-transport.js';
 import { startReplicaThreads, type ReplicaThreads } from './threads/replica-threads.js';
@@ -66,11 +67,13 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
   // /admin `shutdown` calls stop only once the server answers, so it is defined by then.
   // uWS sets SO_REUSEPORT only on a listener given a port: with `--port 0` and threads, one is chosen first.
   const port = config.port === 0 && config.threads > 1 ? await freePort(config.host) : config.port;
-  const server = await startServer(transport, engine, { ...config, port }, log, () => void stop('admin'));
   let threads: ReplicaThreads | undefined;
+  const role: ThreadRole | undefined =
+    config.threads > 1 ? { processWide: true, merge: (own) => (threads === undefined ? own().then((json) => mergedMetricsText([json])) : threads.mergedMetrics(own)) } : undefined;
+  const server = await startServer(transport, engine, { ...config, port }, log, () => void stop('admin'), role);
   if (config.threads > 1) {
     try {
-      threads = await startReplicaThreads({ count: config.threads - 1, config: { ...config, port: server.port }, acl, engine, admin: server.admin, log, shutdown: () => void stop('admin') });
+      threads = await startReplicaThreads({ count: config.threads - 1, config: { ...config, port: server.port }, acl, engine, admin: server.admin, ownMetrics: () => server.metrics.json(), log, shutdown: () => void stop('admin') });
     } catch (error) {
       log.error('the replica threads did not start', { error: error instanceof Error ? error.message : String(error) });
       await server.shutdown(shutdownTimeoutMs);

@@ -18,6 +18,11 @@ export interface Listening {
   readonly port: number;
   /** Stops accepting connections; open ones finish their requests. */
   close(): void;
+  /**
+   * Closes every connection too (idle keep-alive and WebSocket ones): a worker thread must leave no
+   * socket open when it exits (libuv aborts the process otherwise).
+   */
+  closeAll(): void;
 }
 
 export interface Transport {
@@ -98,7 +103,7 @@ function listen(
         reject(new Error(`could not listen on ${host}:${port} (address in use or not available)`));
         return;
       }
-      resolve({ port: uws.us_socket_local_port(socket as unknown as Uws.us_socket), close: () => uws.us_listen_socket_close(socket) });
+      resolve({ port: uws.us_socket_local_port(socket as unknown as Uws.us_socket), close: () => uws.us_listen_socket_close(socket), closeAll: () => closeApp(app) });
     });
   });
 }
@@ -255,4 +260,10 @@ function shimSink(res: Uws.HttpResponse): ResponseSink {
 
 function latin1(text: string | Uint8Array): string {
   return typeof text === 'string' ? text : Buffer.from(text).toString('latin1');
+}
+
+/** uWS's `App.close()` (every listen socket and connection), present in the binary though not in its types. */
+function closeApp(app: Uws.TemplatedApp): void {
+  const closable = app as unknown as { close?: () => void };
+  if (typeof closable.close === 'function') closable.close();
 }

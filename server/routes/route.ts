@@ -7,6 +7,7 @@ import type { Reply } from '../http-types.js';
 import type { Logger } from '../log.js';
 import type { ResponseMode } from '../negotiate.js';
 import type { Scope } from '../auth.js';
+import type { MetricsJson } from '../metrics.js';
 import type { RequestFigures } from '../request-figures.js';
 
 export interface RouteContext {
@@ -19,6 +20,15 @@ export interface RouteContext {
   readonly admin: AdminHost;
   /** Per-request figures for /metrics (request-figures.ts). */
   readonly figures: RequestFigures;
+  /** /metrics: this server's registry, merged with the other threads' under `--threads` (http-server.ts). */
+  readonly metrics: ServerMetrics;
+}
+
+export interface ServerMetrics {
+  /** The Prometheus text of the process. */
+  text(): Promise<string>;
+  /** This thread's own figures, for the writer thread to merge. */
+  json(): Promise<MetricsJson>;
 }
 
 /** A route's answer: the reply, or a promise of it. */

@@ -3,6 +3,7 @@
 import { FloatText, parseRequestJson, type EngineResponse, type GraphQLRequest } from '../../engine/index.js';
 import type { AclOptions } from '../../engine/index.js';
 import type { ServerConfig } from '../config.js';
+import type { MetricsJson } from '../metrics.js';
 
 /** A replica thread's start: the writer's configuration with its bound port, the shared LSN cell, the ACL secret. */
 export interface ReplicaThreadData {
@@ -21,15 +22,23 @@ export type WriterCall =
   | { readonly t: 'execute'; readonly id: number; readonly request: string }
   | { readonly t: 'admin'; readonly id: number; readonly request: string }
   | { readonly t: 'schema'; readonly id: number; readonly sdl: string }
-  | { readonly t: 'snapshot'; readonly id: number };
+  | { readonly t: 'snapshot'; readonly id: number }
+  /** /metrics on a replica thread: the writer answers for the process (every thread's figures merged). */
+  | { readonly t: 'metrics'; readonly id: number };
 
-export type ToWriter = WriterCall | { readonly t: 'ready'; readonly lsn: number } | { readonly t: 'shutdown' };
+export type ToWriter =
+  | WriterCall
+  | { readonly t: 'ready'; readonly lsn: number }
+  | { readonly t: 'shutdown' }
+  | { readonly t: 'metrics-json'; readonly id: number; readonly value: MetricsJson };
 
 export type ToReplica =
   | { readonly t: 'frames'; readonly frames: Uint8Array }
   | { readonly t: 'answer'; readonly id: number; readonly value: unknown }
   | { readonly t: 'failed'; readonly id: number; readonly message: string }
   | { readonly t: 'log-level'; readonly level: string }
+  /** The writer gathers every thread's own /metrics figures (answered by a `metrics-json`). */
+  | { readonly t: 'metrics-json'; readonly id: number }
   | { readonly t: 'stop'; readonly timeoutMs: number };
 
 /** An engine answer as plain data (a direct-writer answer is a class with a lazy body). */

@@ -10,6 +10,7 @@ import { startServer } from '../http-server.js';
 import { createLogger, isLogLevel } from '../log.js';
 import { engineOptions } from '../serve.js';
 import { loadTransport } from '../uws-transport.js';
+import type { MetricsJson } from '../metrics.js';
 import { encodeRequest, type ReplicaThreadData, type ToReplica, type ToWriter, type WriterCall } from './messages.js';
 
 type Pending = { readonly resolve: (value: unknown) => void; readonly reject: (error: Error) => void };
@@ -37,6 +38,10 @@ class WriterPort implements WriterLink {
 
   snapshot(): Promise<SnapshotResult> {
     return this.#call((id) => ({ t: 'snapshot', id }));
+  }
+
+  metricsText(): Promise<string> {
+    return this.#call((id) => ({ t: 'metrics', id }));
   }
 
   visibleLsn(): number {
@@ -72,7 +77,7 @@ async function run(port: NonNullable<typeof parentPort>, data: ReplicaThreadData
   // Records published while the data directory loads are kept, then applied in order (known ones skip).
   let early: Uint8Array[] | undefined = [];
   // Set once the engine is open and the listener up (messages may arrive before either).
-  const opened: { engine?: Engine; stop?: (timeoutMs: number) => Promise<void> } = {};
+  const opened: { engine?: Engine; stop?: (timeoutMs: number) => Promise<void>; metrics?: () => Promise<MetricsJson> } = {};
   let applying: Promise<unknown> = Promise.resolve();
   const apply = (frames: Uint8Array): void => {
     const into = opened.engine as Engine;
@@ -98,6 +103,9 @@ async function run(port: NonNullable<typeof parentPort>, data: ReplicaThreadData
       case 'failed':
         writer.settle(message);
         break;
+      case 'metrics-json':
+        void (opened.metrics?.() ?? Promise.resolve([])).then((value) => post({ t: 'metrics-json', id: message.id, value }));
+        break;
       case 'log-level':
         if (isLogLevel(message.level)) log.setLevel(message.level);
         break;
@@ -122,9 +130,11 @@ async function run(port: NonNullable<typeof parentPort>, data: ReplicaThreadData
   for (const frames of early) apply(frames);
   early = undefined;
   await applying;
-  const server = await startServer(transport, engine, config, log, () => post({ t: 'shutdown' }));
+  const server = await startServer(transport, engine, config, log, () => post({ t: 'shutdown' }), { processWide: false, merge: () => writer.metricsText() });
+  opened.metrics = () => server.metrics.json();
   opened.stop = async (timeoutMs) => {
     await server.shutdown(timeoutMs);
+    server.closeAll();
     await engine.close();
   };
   post({ t: 'ready', lsn: engine.lsn });

@@ -7,10 +7,13 @@ import { Worker } from 'node:worker_threads';
 import type { AclOptions, AdminHost, Engine } from '../../engine/index.js';
 import type { ServerConfig } from '../config.js';
 import type { Logger, LogLevel } from '../log.js';
+import { mergedMetricsText, type MetricsJson } from '../metrics.js';
 import { decodeRequest, plainResponse, type ReplicaThreadData, type ToReplica, type ToWriter, type WriterCall } from './messages.js';
 
 export interface ReplicaThreads {
   readonly count: number;
+  /** /metrics for the process: this thread's figures (`own`) merged with every replica thread's. */
+  mergedMetrics(own: () => Promise<MetricsJson>): Promise<string>;
   /** Tells every replica to stop (drain its requests, close its listener); resolves when all have exited. */
   stop(timeoutMs: number): Promise<void>;
 }
@@ -23,9 +26,14 @@ export interface ReplicaThreadsOptions {
   readonly engine: Engine;
   readonly admin: AdminHost;
   readonly log: Logger;
+  /** This (the writer) thread's own /metrics figures. */
+  readonly ownMetrics: () => Promise<MetricsJson>;
   /** A replica asked the process to stop (its /admin host; /admin `shutdown` itself is forwarded here). */
   readonly shutdown: () => void;
 }
+
+/** How long a scrape waits for a replica thread's figures. */
+const metricsAskMs = 2000;
 
 /** How long a replica that failed may wait before it is started again (it reloads the data directory). */
 const restartDelayMs = 1000;
@@ -35,6 +43,23 @@ export async function startReplicaThreads(options: ReplicaThreadsOptions): Promi
   const shared = new BigInt64Array(new SharedArrayBuffer(16));
   Atomics.store(shared, 0, BigInt(engine.lsn));
   const replicas = new Set<Worker>();
+  let nextAsk = 1;
+  const asked = new Map<number, (value: MetricsJson) => void>();
+  const askMetrics = (replica: Worker): Promise<MetricsJson> =>
+    new Promise((resolve) => {
+      const id = nextAsk++;
+      // A thread that does not answer in time (busy, or stopping) is left out of this scrape.
+      const timer = setTimeout(() => {
+        asked.delete(id);
+        resolve([]);
+      }, metricsAskMs);
+      asked.set(id, (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      });
+      replica.postMessage({ t: 'metrics-json', id } satisfies ToReplica);
+    });
+  const mergedMetrics = async (own: () => Promise<MetricsJson>): Promise<string> => mergedMetricsText(await Promise.all([own(), ...[...replicas].map(askMetrics)]));
   let stopping = false;
   const broadcast = (message: ToReplica): void => {
     for (const replica of replicas) replica.postMessage(message);
@@ -60,6 +85,8 @@ export async function startReplicaThreads(options: ReplicaThreadsOptions): Promi
           log.info('replica thread serving', { thread: index, lsn: message.lsn });
           resolve();
         } else if (message.t === 'shutdown') options.shutdown();
+        else if (message.t === 'metrics-json') asked.get(message.id)?.(message.value);
+        else if (message.t === 'metrics') void mergedMetrics(options.ownMetrics).then((value) => replica.postMessage({ t: 'answer', id: message.id, value } satisfies ToReplica));
         else void answer(options, message).then((reply) => replica.postMessage(reply));
       });
       replica.on('error', (error) => log.error('replica thread failed', { thread: index, error: error.stack ?? error.message }));
@@ -84,6 +111,7 @@ export async function startReplicaThreads(options: ReplicaThreadsOptions): Promi
   }
   return {
     count: options.count,
+    mergedMetrics,
     async stop(timeoutMs) {
       stopping = true;
       const exits = [...replicas].map((replica) => new Promise<void>((resolve) => {
@@ -100,7 +128,7 @@ export async function startReplicaThreads(options: ReplicaThreadsOptions): Promi
 }
 
 /** Runs a write a replica forwarded, on this engine (with this process's /admin host). */
-async function answer(options: ReplicaThreadsOptions, call: WriterCall): Promise<ToReplica> {
+async function answer(options: ReplicaThreadsOptions, call: Exclude<WriterCall, { t: 'metrics' }>): Promise<ToReplica> {
   const { engine } = options;
   try {
     switch (call.t) {

@@ -8,6 +8,7 @@ import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { findLogs } from './helpers/log-records.js';
+import { parsePrometheusText, sampleValue } from './helpers/prometheus-text.js';
 import { startServer, type ServerProcess } from './helpers/server-process.js';
 
 const schema = `type Post @withSubscription { id: ID! title: String! @search(by: [term]) score: Int @search slug: String! @id big: Int64 }`;
@@ -16,18 +17,21 @@ interface Fresh {
   readonly status: number;
   readonly thread: string;
   readonly body: { data?: any; errors?: { message: string }[]; extensions?: { lsn?: number } };
+  readonly text: string;
 }
 
 /** One request on a connection of its own (no keep-alive), so any thread may take it. */
-function fresh(url: string, path: string, body: string, contentType = 'application/json'): Promise<Fresh> {
+function fresh(url: string, path: string, body: string | undefined, contentType = 'application/json'): Promise<Fresh> {
   return new Promise((resolve, reject) => {
-    const call = httpRequest(`${url}${path}`, { method: 'POST', agent: false, headers: { 'content-type': contentType, connection: 'close' } }, (response) => {
+    const method = body === undefined ? 'GET' : 'POST';
+    const call = httpRequest(`${url}${path}`, { method, agent: false, headers: { 'content-type': contentType, connection: 'close' } }, (response) => {
       let text = '';
       response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
       response.on('end', () => {
         const id = String(response.headers['x-request-id'] ?? '');
         try {
-          resolve({ status: response.statusCode ?? 0, thread: id.slice(0, id.lastIndexOf('-')), body: JSON.parse(text) as Fresh['body'] });
+          const json = response.headers['content-type']?.includes('json') === true;
+          resolve({ status: response.statusCode ?? 0, thread: id.slice(0, id.lastIndexOf('-')), body: (json ? JSON.parse(text) : {}) as Fresh['body'], text });
         } catch (error) {
           reject(new Error(`${String(error)}: ${text}`));
         }
@@ -121,6 +125,24 @@ describe('--threads 3', () => {
     expect((await admin(server.url, 'mutation { draining(enable: false) { response { code } } }')).body.data).toEqual({ draining: { response: { code: 'Success' } } });
     const served = await onEveryThread(server.url, 3, (url) => gql(url, '{ queryPost(filter: { slug: { eq: "s1" } }) { slug } }'));
     for (const answer of served.values()) expect(answer.body.data).toEqual({ queryPost: [{ slug: 's1' }] });
+  });
+
+  it('/metrics on any thread answers for the process: every thread\'s requests summed, the store counted once', async () => {
+    await gql(server.url, '{ queryPost(first: 1) { slug } }');
+    const before = parsePrometheusText((await fresh(server.url, '/metrics', undefined)).text);
+    const queries = { route: '/graphql', operation: 'query', outcome: 'ok' };
+    const counted = sampleValue(before, 'graphdb_requests_total', queries);
+    const threads = new Set<string>();
+    for (let i = 0; i < 30; i++) threads.add((await gql(server.url, '{ queryPost(first: 1) { slug } }')).thread);
+    expect(threads.size).toBe(3);
+    const posts = (await gql(server.url, '{ aggregatePost { count } }')).body.data.aggregatePost.count as number;
+    const scrapes = await onEveryThread(server.url, 3, (url) => fresh(url, '/metrics', undefined));
+    for (const scrape of scrapes.values()) {
+      const families = parsePrometheusText(scrape.text);
+      expect(sampleValue(families, 'graphdb_requests_total', queries)).toBe(counted + 31);
+      expect(sampleValue(families, 'graphdb_nodes', { type: 'Post' })).toBe(posts);
+      expect(families.get('process_cpu_user_seconds_total')?.samples).toHaveLength(1);
+    }
   });
 
   it('a subscription on any thread sees writes taken by the others', async () => {

@@ -46,7 +46,7 @@ async function failingRouter(): Promise<{ router: Router; records: () => Record<
   const log = createLogger('info', { format: 'json', stream: { write: (line: string) => void lines.push(line) } });
   const address = (): string => '127.0.0.1:0';
   const admin = createAdminHost({ engine, dataDir: '', log, address, shutdown: () => undefined });
-  const router = new Router({ engine, config: loaded.config, log, address, admin, figures: createRequestFigures(true) });
+  const router = new Router({ engine, config: loaded.config, log, address, admin, figures: createRequestFigures(true), metrics: { text: () => Promise.resolve(''), json: () => Promise.resolve([]) } });
   return { router, records: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 

@@ -50,7 +50,7 @@ async function router(): Promise<Router> {
   const log = createLogger('error', { format: 'json' });
   const address = (): string => '127.0.0.1:0';
   const admin = createAdminHost({ engine, dataDir: '', log, address, shutdown: () => undefined });
-  return new Router({ engine, config: loaded.config, log, address, admin, figures: createRequestFigures(true) });
+  return new Router({ engine, config: loaded.config, log, address, admin, figures: createRequestFigures(true), metrics: { text: () => Promise.resolve(''), json: () => Promise.resolve([]) } });
 }
 
 const post = { method: 'POST', path: '/graphql', query: '', headers: { 'content-type': 'application/json' } };
