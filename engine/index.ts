@@ -56,7 +56,7 @@ import { openPersistence, seedFromFiles } from './serving/open-persistence.js';
 import { nodeFileIo } from './persist/file-io.js';
 import { LogApplier } from './serving/log-applier.js';
 import { stateDigest } from './serving/state-digest.js';
-import { readFrames } from './persist/log-format.js';
+import { KIND_MUTATION, readFrames, type LogRecord } from './persist/log-format.js';
 import type { CaptureState } from './persist/persistence.js';
 import { SchemaDeployQueue } from './serving/schema-deploy-queue.js';
 import { RegistrationLog } from './serving/registration-log.js';
@@ -485,22 +485,40 @@ export class Engine {
   async #replicate(frames: Uint8Array): Promise<ReplicateResult> {
     const persistence = this.#commit.persistence;
     let applied = 0;
+    // Live answers follow replicated writes as local commits do: a mutation record is applied as a
+    // transaction while anyone is subscribed, so its commit says what it wrote; other records re-run all.
+    let unspecific = false;
+    const store = this.#graph.store;
+    const applyOne = (record: LogRecord): void => {
+      if (record.kind !== KIND_MUTATION || store.onCommit === undefined || store.inTransaction) unspecific = true;
+      else {
+        const txn = store.begin();
+        try {
+          this.#applier.apply(record);
+        } catch (error) {
+          txn.rollback();
+          throw error;
+        }
+        txn.commit();
+        return;
+      }
+      this.#applier.apply(record);
+    };
     try {
       for (const record of readFrames(Buffer.from(frames.buffer, frames.byteOffset, frames.byteLength))) {
         const at = this.lsn;
         if (record.lsn <= at) continue;
         if (record.lsn !== at + 1) return { ok: false, message: `log record ${record.lsn} cannot follow ${at}: LSN ${at + 1} is missing` };
-        if (persistence === undefined) this.#applier.apply(record);
-        else await persistence.replicate(record, () => this.#applier.apply(record));
+        if (persistence === undefined) applyOne(record);
+        else await persistence.replicate(record, () => applyOne(record));
         applied++;
       }
       return { ok: true, lsn: this.lsn };
     } catch (error) {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     } finally {
-      // Live answers follow the replicated writes (which do not say what they wrote).
       if (applied > 0) {
-        this.#subscriptions.committed(false);
+        this.#subscriptions.committed(!unspecific);
         this.#wakeWaiters();
       }
     }

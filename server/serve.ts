@@ -30,7 +30,7 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const config = loaded.config;
+  let config = loaded.config;
   const log = createLogger(config.logLevel, { format: config.logFormat });
   log.debug('configuration', redacted(config));
 
@@ -68,6 +68,13 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
   // uWS sets SO_REUSEPORT only on a listener given a port: with `--port 0` and threads, one is chosen first.
   const port = config.port === 0 && config.threads > 1 ? await freePort(config.host) : config.port;
   let threads: ReplicaThreads | undefined;
+  // The JS shim listens through node:net, which cannot share a port between threads.
+  if (!transport.native && config.threads > 1) {
+    log.warn('the JS fallback of uWebSockets.js cannot share the port between threads: serving on one thread', { threads: config.threads });
+    config = { ...config, threads: 1 };
+  }
+  // One WebSocket connection limit for the process, whichever thread takes the connection.
+  if (config.threads > 1) config = { ...config, sockets: { ...config.sockets, openCount: new Int32Array(new SharedArrayBuffer(4)) } };
   const role: ThreadRole | undefined =
     config.threads > 1 ? { processWide: true, merge: (own) => (threads === undefined ? own().then((json) => mergedMetricsText([json])) : threads.mergedMetrics(own)) } : undefined;
   const server = await startServer(transport, engine, { ...config, port }, log, () => void stop('admin'), role);

@@ -24,6 +24,11 @@ export interface SocketLimits {
   readonly maxBackpressure: number;
   /** Milliseconds between the legacy protocol's `ka` keep-alives. */
   readonly keepAliveMs: number;
+  /**
+   * The open-connection count, on shared memory when threads share `maxConnections` (`--threads`: the
+   * limit is the process's; threads accepting at the same instant may pass it by one each).
+   */
+  readonly openCount?: Int32Array;
 }
 
 export const defaultSocketLimits: SocketLimits = { maxConnections: 10_000, initTimeoutMs: 10_000, maxSubscriptions: 100, maxMessageBytes: 1 << 20, maxBackpressure: 1 << 20, keepAliveMs: 15_000 };
@@ -39,13 +44,13 @@ export function socketFigures(): { readonly connections: number; readonly subscr
 }
 
 export function graphqlSockets(engine: Engine, keys: KeyChecker, limits: SocketLimits = defaultSocketLimits): SocketRoute {
-  let open = 0;
+  const open = limits.openCount ?? new Int32Array(1);
   return {
     path: '/graphql',
     maxBackpressure: limits.maxBackpressure,
     maxMessageBytes: limits.maxMessageBytes,
     choose: (offered) => {
-      if (open >= limits.maxConnections) return { status: 503, text: `too many WebSocket connections (at most ${limits.maxConnections})\n` };
+      if (Atomics.load(open, 0) >= limits.maxConnections) return { status: 503, text: `too many WebSocket connections (at most ${limits.maxConnections})\n` };
       const protocol = offered
         .split(',')
         .map((p) => p.trim())
@@ -53,9 +58,9 @@ export function graphqlSockets(engine: Engine, keys: KeyChecker, limits: SocketL
       return protocol ?? { status: 400, text: `WebSocket connections on /graphql need the subprotocol ${transportWs} or ${legacyWs}\n` };
     },
     open: (sink, protocol, request) => {
-      open++;
+      Atomics.add(open, 0, 1);
       const session: GraphqlSocket = new GraphqlSocket(engine, keys, limits, sink, protocol === transportWs, request, () => {
-        open--;
+        Atomics.sub(open, 0, 1);
         sessions.delete(session);
       });
       sessions.add(session);

@@ -19,8 +19,9 @@ const schemaOn = (rig: Rig): string => `type Item {
 
 beforeAll(async () => {
   [rig, defaults, fast] = await Promise.all([
-    startRig(['--custom-max-concurrency', '4', '--custom-max-concurrency-per-host', '2', '--custom-timeout-ms', '3000', '--custom-workers', '0']),
-    startRig(['--custom-timeout-ms', '3000', '--custom-workers', '0']),
+    // The caps are per thread (README, Threads): one thread, so every call counts against the same ones.
+    startRig(['--custom-max-concurrency', '4', '--custom-max-concurrency-per-host', '2', '--custom-timeout-ms', '3000', '--custom-workers', '0', '--threads', '1']),
+    startRig(['--custom-timeout-ms', '3000', '--custom-workers', '0', '--threads', '1']),
     startMockUpstream(),
   ]);
   for (const r of [rig, defaults]) {

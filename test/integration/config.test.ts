@@ -1,5 +1,6 @@
 // Configuration: flag > SERVICE_* env > default; bad usage exits 2; the transport guard.
 
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -90,7 +91,7 @@ describe('precedence: flag > env > default', () => {
     const { time, pid, msg, ...fields } = records[0] ?? { level: '', msg: '' };
     expect(msg).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
     expect([typeof time, pid]).toEqual(['number', server.child.pid]);
-    expect(fields).toEqual({ level: 'info', 'data-dir': server.dataDir, transport: 'uWebSockets.js-native' });
+    expect(fields).toEqual({ level: 'info', 'data-dir': server.dataDir, transport: 'uWebSockets.js-native', threads: availableParallelism() });
   });
 });
 
@@ -100,7 +101,7 @@ describe('log format', () => {
     try {
       await vi.waitFor(() => expect(pretty.output()).toContain('listening on'), { timeout: 15_000 });
       const line = pretty.output().split('\n').find((l) => l.includes('listening on')) ?? '';
-      expect(line).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: listening on http:\/\/127\.0\.0\.1:\d+ \{"data-dir":"[^"]+","transport":"uWebSockets\.js-native"\}$/);
+      expect(line).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: listening on http:\/\/127\.0\.0\.1:\d+ \{"data-dir":"[^"]+","transport":"uWebSockets\.js-native","threads":\d+\}$/);
       expect(pretty.output()).not.toMatch(/^\{/m);
     } finally {
       pretty.child.kill('SIGTERM');

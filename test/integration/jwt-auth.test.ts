@@ -48,7 +48,8 @@ const served = { data: { queryItem: [], getItem: null, __typename: 'Query' } };
 
 let server: ServerProcess;
 beforeAll(async () => {
-  server = await startServer({ args: ['--jwks-timeout-ms', '1500', '--jwks-refresh-ms', '1000'] });
+  // JWKS fetches are counted: one thread, one key cache (each thread keeps its own: README, Threads).
+  server = await startServer({ args: ['--jwks-timeout-ms', '1500', '--jwks-refresh-ms', '1000', '--threads', '1'] });
 });
 afterAll(async () => {
   await server.stop();

@@ -12,7 +12,8 @@ let server: ServerProcess;
 let keyed: ServerProcess;
 
 beforeAll(async () => {
-  [server, keyed] = await Promise.all([startWithSchema(schema), startServer({ args: ['--admin-key', 'k3y'] })]);
+  // Cache lookups are counted exactly: one thread, one set of caches (each thread keeps its own: README, Threads).
+  [server, keyed] = await Promise.all([startWithSchema(schema, { args: ['--threads', '1'] }), startServer({ args: ['--admin-key', 'k3y'] })]);
 });
 afterAll(async () => {
   await Promise.all([server?.stop(), keyed?.stop()]);

@@ -324,7 +324,8 @@ describe('@auth over subscriptions: the connection_init payload carries the toke
 describe('limits (flags) and a client that never reads', () => {
   let limited: ServerProcess;
   beforeAll(async () => {
-    limited = await startWithSchema(schema, { args: ['--ws-max-connections', '2', '--ws-init-timeout-ms', '300', '--ws-max-backpressure-bytes', '65536', '--ws-max-subscriptions', '1'] });
+    // One thread: subscription groups are per thread (README, Threads); threads.test.ts has the limit across threads.
+    limited = await startWithSchema(schema, { args: ['--ws-max-connections', '2', '--ws-init-timeout-ms', '300', '--ws-max-backpressure-bytes', '65536', '--ws-max-subscriptions', '1', '--threads', '1'] });
   });
   afterAll(async () => {
     await limited.stop();

@@ -176,6 +176,33 @@ describe('--threads 3', () => {
   });
 });
 
+describe('--threads 3 --ws-max-connections 2', () => {
+  it('the WebSocket connection limit is the process\'s, whichever thread takes each upgrade', async () => {
+    const server = await startServer({ args: ['--threads', '3', '--ws-max-connections', '2'] });
+    const url = `${server.url.replace('http', 'ws')}/graphql`;
+    const open = (): Promise<WebSocket> =>
+      new Promise((resolve, reject) => {
+        const socket = new WebSocket(url, 'graphql-transport-ws');
+        socket.once('open', () => resolve(socket));
+        socket.once('unexpected-response', (_request, response) => reject(new Error(`upgrade refused: ${response.statusCode}`)));
+        socket.once('error', reject);
+      });
+    try {
+      const held = [await open(), await open()];
+      // Fresh connections land on every thread; none may pass the limit.
+      for (let i = 0; i < 12; i++) await expect(open()).rejects.toThrow('upgrade refused: 503');
+      const closed = held.map((s) => new Promise((resolve) => s.once('close', resolve)));
+      for (const socket of held) socket.close();
+      await Promise.all(closed);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const again = [await open(), await open()];
+      for (const socket of again) socket.close();
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('--threads 2 across a SIGKILL', () => {
   it('comes back with every acknowledged write on every thread', async () => {
     const first = await startServer({ args: ['--threads', '2', '--fsync', 'always'] });
