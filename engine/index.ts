@@ -1,6 +1,7 @@
 // The engine facade: the only module server/ imports. Every method resolves (never rejects):
 // failures come back as GraphQL errors in the response body.
 
+import { Kind, type OperationDefinitionNode } from 'graphql';
 import { randomUUID } from 'node:crypto';
 import type {
   EngineOptions,
@@ -89,6 +90,11 @@ function subscriptionView(state: ServingState, headers: Readonly<Record<string, 
 
 /** Operation types as /metrics numbers them (0: none: the request did not get as far as a valid operation). */
 const operationNumbers = { query: 1, mutation: 2, subscription: 3 } as const;
+
+/** /admin `task` reads the writer's task list (exports run there): a replica asks the writer. */
+function asksWriterState(operation: OperationDefinitionNode): boolean {
+  return operation.selectionSet.selections.some((selection) => selection.kind === Kind.FIELD && selection.name.value === 'task');
+}
 
 interface LsnWaiter {
   readonly lsn: number;
@@ -402,7 +408,7 @@ export class Engine {
     this.lastOperation = prepared.ok ? operationNumbers[prepared.prepared.operation.operation] : 0;
     const writer = this.options.writer;
     if (writer !== undefined) {
-      if (prepared.ok && prepared.prepared.operation.operation === 'mutation') return this.#forwarded(writer.executeAdmin(request));
+      if (prepared.ok && (prepared.prepared.operation.operation === 'mutation' || asksWriterState(prepared.prepared.operation))) return this.#forwarded(writer.executeAdmin(request));
       const behind = this.#behindWriter();
       if (behind !== undefined) return behind.then(() => this.#executeAdminNow(prepared, request, host));
     }

@@ -65,29 +65,21 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
     return;
   }
   // /admin `shutdown` calls stop only once the server answers, so it is defined by then.
-  // uWS sets SO_REUSEPORT only on a listener given a port: with `--port 0` and threads, one is chosen first.
-  const port = config.port === 0 && config.threads > 1 ? await freePort(config.host) : config.port;
-  let threads: ReplicaThreads | undefined;
   // The JS shim listens through node:net, which cannot share a port between threads.
   if (!transport.native && config.threads > 1) {
     log.warn('the JS fallback of uWebSockets.js cannot share the port between threads: serving on one thread', { threads: config.threads });
     config = { ...config, threads: 1 };
   }
+  // uWS sets SO_REUSEPORT only on a listener given a port: with `--port 0` and threads, one is chosen first.
+  const port = config.port === 0 && config.threads > 1 ? await freePort(config.host) : config.port;
+  let threads: ReplicaThreads | undefined;
   // One WebSocket connection limit for the process, whichever thread takes the connection.
   if (config.threads > 1) config = { ...config, sockets: { ...config.sockets, openCount: new Int32Array(new SharedArrayBuffer(4)) } };
   const role: ThreadRole | undefined =
     config.threads > 1 ? { processWide: true, merge: (own) => (threads === undefined ? own().then((json) => mergedMetricsText([json])) : threads.mergedMetrics(own)) } : undefined;
   const server = await startServer(transport, engine, { ...config, port }, log, () => void stop('admin'), role);
   if (config.threads > 1) {
-    try {
-      threads = await startReplicaThreads({ count: config.threads - 1, config: { ...config, port: server.port }, acl, engine, admin: server.admin, ownMetrics: () => server.metrics.json(), log, shutdown: () => void stop('admin') });
-    } catch (error) {
-      log.error('the replica threads did not start', { error: error instanceof Error ? error.message : String(error) });
-      await server.shutdown(shutdownTimeoutMs);
-      await engine.close();
-      log.flush();
-      process.exit(1);
-    }
+    threads = startReplicaThreads({ count: config.threads - 1, config: { ...config, port: server.port }, acl, engine, admin: server.admin, ownMetrics: () => server.metrics.json(), log, shutdown: () => void stop('admin') });
   }
   const stop = gracefulStop(server, engine, log, threads);
   // Before the start-up line: whoever reads it may signal at once.

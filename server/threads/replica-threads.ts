@@ -35,10 +35,14 @@ export interface ReplicaThreadsOptions {
 /** How long a scrape waits for a replica thread's figures. */
 const metricsAskMs = 2000;
 
-/** How long a replica that failed may wait before it is started again (it reloads the data directory). */
+/** How long a replica that failed waits before it is started again (it reloads the data directory). */
 const restartDelayMs = 1000;
 
-export async function startReplicaThreads(options: ReplicaThreadsOptions): Promise<ReplicaThreads> {
+/** Starts in a row that end before the replica serves, after which it is given up. */
+const maxFailedStarts = 3;
+
+/** Starts the replicas in the background: the writer serves at once, each replica joins once it loaded the data. */
+export function startReplicaThreads(options: ReplicaThreadsOptions): ReplicaThreads {
   const { engine, log } = options;
   const shared = new BigInt64Array(new SharedArrayBuffer(16));
   Atomics.store(shared, 0, BigInt(engine.lsn));
@@ -72,43 +76,40 @@ export async function startReplicaThreads(options: ReplicaThreadsOptions): Promi
   engine.drainingChanged = (enable) => Atomics.store(shared, 1, enable ? 1n : 0n);
   followLogLevel(log, (level) => broadcast({ t: 'log-level', level }));
 
-  const start = (index: number): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const workerData: ReplicaThreadData = { config: options.config, shared, acl: options.acl, index };
-      const replica = new Worker(new URL('./replica-thread.js', import.meta.url), { workerData });
-      // Added before it can load anything: every record published from now on reaches it, in order.
-      replicas.add(replica);
-      let ready = false;
-      replica.on('message', (message: ToWriter) => {
-        if (message.t === 'ready') {
-          ready = true;
-          log.info('replica thread serving', { thread: index, lsn: message.lsn });
-          resolve();
-        } else if (message.t === 'shutdown') options.shutdown();
-        else if (message.t === 'metrics-json') asked.get(message.id)?.(message.value);
-        else if (message.t === 'metrics') void mergedMetrics(options.ownMetrics).then((value) => replica.postMessage({ t: 'answer', id: message.id, value } satisfies ToReplica));
-        else void answer(options, message).then((reply) => replica.postMessage(reply));
-      });
-      replica.on('error', (error) => log.error('replica thread failed', { thread: index, error: error.stack ?? error.message }));
-      replica.on('exit', (code) => {
-        replicas.delete(replica);
-        if (stopping) return;
-        if (!ready) {
-          reject(new Error(`replica thread ${index} exited with code ${code} before it served`));
-          return;
-        }
-        log.error('replica thread exited; starting it again', { thread: index, code });
-        setTimeout(() => void start(index).catch((error: unknown) => log.error('replica thread did not start again', { thread: index, error: String(error) })), restartDelayMs);
-      });
+  // A replica that fails is started again (it reloads the data directory); one that keeps failing
+  // before it ever serves is given up, and the process serves on the threads it has.
+  const start = (index: number, failedStarts: number): void => {
+    const workerData: ReplicaThreadData = { config: options.config, shared, acl: options.acl, index };
+    const replica = new Worker(new URL('./replica-thread.js', import.meta.url), { workerData });
+    // Added before it can load anything: every record published from now on reaches it, in order.
+    replicas.add(replica);
+    let ready = false;
+    replica.on('message', (message: ToWriter) => {
+      if (message.t === 'ready') {
+        ready = true;
+        log.info('replica thread serving', { thread: index, lsn: message.lsn });
+      } else if (message.t === 'shutdown') options.shutdown();
+      else if (message.t === 'metrics-json') asked.get(message.id)?.(message.value);
+      else if (message.t === 'metrics') void mergedMetrics(options.ownMetrics).then((value) => replica.postMessage({ t: 'answer', id: message.id, value } satisfies ToReplica));
+      else void answer(options, message).then((reply) => replica.postMessage(reply));
     });
+    replica.on('error', (error) => log.error('replica thread failed', { thread: index, error: error.stack ?? error.message }));
+    replica.on('exit', (code) => {
+      replicas.delete(replica);
+      if (stopping) return;
+      const failed = ready ? 0 : failedStarts + 1;
+      if (failed >= maxFailedStarts) {
+        log.error('replica thread did not start; serving without it', { thread: index, code, attempts: failed });
+        return;
+      }
+      log.error('replica thread exited; starting it again', { thread: index, code });
+      setTimeout(() => {
+        if (!stopping) start(index, failed);
+      }, restartDelayMs);
+    });
+  };
+  for (let i = 1; i <= options.count; i++) start(i, 0);
 
-  try {
-    await Promise.all(Array.from({ length: options.count }, (_, i) => start(i + 1)));
-  } catch (error) {
-    stopping = true;
-    await Promise.all([...replicas].map((replica) => replica.terminate()));
-    throw error;
-  }
   return {
     count: options.count,
     mergedMetrics,

@@ -29,7 +29,8 @@ const overlap = (a: Set<number>, b: Set<number>): number[] => [...a].filter((por
 
 async function start(args: string[]): Promise<ServerProcess> {
   const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/tag`;
-  const server = await startWithSchema(`type Item { id: ID! n: Int! @search tag: String @custom(http: { url: "${url}", method: "POST", body: "{ id: $id, n: $n }" }) }`, { args });
+  // Which connections carry the calls is read from the upstream: one thread, one set of pools (each thread has its own: README, Threads).
+  const server = await startWithSchema(`type Item { id: ID! n: Int! @search tag: String @custom(http: { url: "${url}", method: "POST", body: "{ id: $id, n: $n }" }) }`, { args: [...args, '--threads', '1'] });
   servers.push(server);
   const input = Array.from({ length: items }, (_, n) => `{ n: ${n} }`).join(', ');
   const added = (await postGraphql(server.url, { query: `mutation { addItem(input: [${input}]) { numUids } }` })).json() as { data?: unknown };

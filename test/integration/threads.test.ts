@@ -5,7 +5,7 @@
 
 import { request as httpRequest } from 'node:http';
 import { createClient } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { findLogs } from './helpers/log-records.js';
 import { parsePrometheusText, sampleValue } from './helpers/prometheus-text.js';
@@ -45,6 +45,11 @@ function fresh(url: string, path: string, body: string | undefined, contentType 
 const gql = (url: string, query: string, variables?: unknown, extensions?: unknown): Promise<Fresh> => fresh(url, '/graphql', JSON.stringify({ query, variables, extensions }));
 const admin = (url: string, query: string): Promise<Fresh> => fresh(url, '/admin', JSON.stringify({ query }));
 
+/** Replica threads join once they loaded the data (the start-up line comes as the writer listens). */
+async function serving(server: ServerProcess, threads: number): Promise<void> {
+  await vi.waitFor(() => expect(findLogs(server.output(), 'replica thread serving')).toHaveLength(threads - 1), { timeout: 20_000, interval: 50 });
+}
+
 /** Asks until every one of `threads` threads answered (fresh connections are spread by a hash: a few dozen suffice). */
 async function onEveryThread(url: string, threads: number, ask: (url: string) => Promise<Fresh>): Promise<Map<string, Fresh>> {
   const seen = new Map<string, Fresh>();
@@ -60,6 +65,7 @@ describe('--threads 3', () => {
   let server: ServerProcess;
   beforeAll(async () => {
     server = await startServer({ args: ['--threads', '3', '--fsync', 'always'] });
+    await serving(server, 3);
     expect((await fresh(server.url, '/admin/schema', schema, 'application/octet-stream')).body).toEqual({ data: { code: 'Success', message: 'Done' } });
   });
   afterAll(async () => {
@@ -179,6 +185,7 @@ describe('--threads 3', () => {
 describe('--threads 3 --ws-max-connections 2', () => {
   it('the WebSocket connection limit is the process\'s, whichever thread takes each upgrade', async () => {
     const server = await startServer({ args: ['--threads', '3', '--ws-max-connections', '2'] });
+    await serving(server, 3);
     const url = `${server.url.replace('http', 'ws')}/graphql`;
     const open = (): Promise<WebSocket> =>
       new Promise((resolve, reject) => {
@@ -206,6 +213,7 @@ describe('--threads 3 --ws-max-connections 2', () => {
 describe('--threads 2 across a SIGKILL', () => {
   it('comes back with every acknowledged write on every thread', async () => {
     const first = await startServer({ args: ['--threads', '2', '--fsync', 'always'] });
+    await serving(first, 2);
     expect((await fresh(first.url, '/admin/schema', schema, 'application/octet-stream')).body.data).toEqual({ code: 'Success', message: 'Done' });
     const writes = await Promise.all(Array.from({ length: 30 }, (_, i) => gql(first.url, `mutation { addPost(input: [{ title: "kept ${i}", slug: "k${i}", score: ${i} }]) { numUids } }`)));
     for (const w of writes) expect(w.body.data).toEqual({ addPost: { numUids: 1 } });
@@ -213,6 +221,7 @@ describe('--threads 2 across a SIGKILL', () => {
     first.child.kill('SIGKILL');
     await first.exited;
     const again = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', first.dataDir, '--threads', '2'] });
+    await serving(again, 2);
     try {
       const states = await onEveryThread(again.url, 2, (url) => admin(url, '{ state { digest lsn } }'));
       for (const state of states.values()) expect(state.body.data).toEqual(before);
