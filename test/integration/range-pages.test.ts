@@ -152,6 +152,19 @@ describe('range pages', () => {
     }
   });
 
+  it('has paged from its list in a string order keeps missing values last, as the walk does', async () => {
+    // Every post has a rating; a third have no summary.
+    const q = 'query ($o: Int) { queryPost(filter: { has: [rating] }, order: { asc: summary }, first: 4, offset: $o) { slug } }';
+    const ran: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const o = (i * 7) % 57; // up to the last page, where the posts without a summary come
+      const { data, explain } = await explained(q, { o });
+      expect(data).toEqual({ queryPost: naive(() => true, 'summary', false, o, 4).map((r) => ({ slug: r.slug })) });
+      ran.push(String(explain.at(-1)));
+    }
+    expect(ran.at(-1)).toMatch(/^ {2}ran the smallest list in page order \(its first k cached\)/);
+  });
+
   it('an interface query walks the shared DateTime index over every implementing type, in time order', async () => {
     const q = 'query ($min: DateTime!, $max: DateTime!) { queryDated(filter: { published: { between: { min: $min, max: $max } } }, order: { desc: published }, first: 4) { published ... on Post { slug } ... on Event { name } } }';
     const { data, explain } = await explained(q, { min: day(8), max: day(12) });
