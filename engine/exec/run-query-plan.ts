@@ -74,14 +74,16 @@ function hasListPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, filter:
     if (!cached) payOrderRent(ctx, plan.order, [list], limit, listOrderRent(limit, list.length, list.length, walk, maxCachedPrefix));
     return undefined;
   }
-  const ids = listPrefix(ctx, plan.order, list, limit);
-  if (ids === undefined) return undefined;
+  // Bought for every page the cache keeps at once, not for this page's length: a longer page would buy it again.
+  const ordered = listPrefix(ctx, plan.order, list, cached ? limit : Math.max(limit, maxCachedPrefix));
+  if (ordered === undefined) return undefined;
   if (!cached) spendOrderRent(list);
+  const ids = ordered.slice(page.offset, limit);
   if (run !== undefined) {
-    record(run, plan, 'list-order', ids.length, ids.length);
+    record(run, plan, 'list-order', page.offset + ids.length, page.offset + ids.length);
     run.cachedPrefix = cached;
   }
-  return page.offset === 0 ? ids : ids.slice(page.offset);
+  return ids;
 }
 
 const everyNode = (): boolean => true;

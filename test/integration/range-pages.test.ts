@@ -139,6 +139,10 @@ describe('range pages', () => {
     // Walks first (each paying rent toward ordering the 40-id list), then slices of its cached order.
     expect(ran[0]).toMatch(/^ {2}ran walk int index, checking each node/);
     expect(ran.at(-1)).toBe('  ran the smallest list in page order (its first k cached) checking the filter per node: 14 visited, 14 kept');
+    // The order was bought for every page the cache keeps, not for the page that bought it: a later, longer page is a slice too.
+    const far = await explained(q, { o: 30 });
+    expect(far.data).toEqual(expected(30));
+    expect(far.explain.at(-1)).toBe('  ran the smallest list in page order (its first k cached) checking the filter per node: 35 visited, 35 kept');
     // p0 (score 0, with a summary) moves to the top: the cached order is dropped with the column's write.
     const moved = await post('mutation { updatePost(input: { filter: { slug: { eq: "p0" } }, set: { score: 1000 } }) { numUids } }');
     expect(moved['data']).toEqual({ updatePost: { numUids: 1 } });
