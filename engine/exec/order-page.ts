@@ -6,7 +6,7 @@ import type { FieldModel, TypeModel } from '../schema/model.js';
 import type { ScalarValue } from '../indexes/value-index.js';
 import type { ExecContext } from './exec-context.js';
 import type { NumericColumnView, ScalarColumn } from '../store/scalar-column.js';
-import { choosePage, listOrderPrice, pageLimit, pageParams, planOrder, type OrderKey, type OrderPlan, type PageParams, type PageStrategy } from '../plan/order-plan.js';
+import { choosePage, listOrderPrice, maxCachedPrefix, pageLimit, pageParams, planOrder, type OrderKey, type OrderPlan, type PageParams, type PageStrategy } from '../plan/order-plan.js';
 import type { QueryRun } from '../plan/query-plan.js';
 import type { EdgeRun } from '../plan/explain.js';
 import { languageValue } from './language-value.js';
@@ -281,8 +281,6 @@ interface CachedPrefix {
  * (an intersection) is simply collected with its entry.
  */
 const prefixByCandidates = new WeakMap<SortedIds, CachedPrefix>();
-// A power of two, as the fills are: a cap of 1,000 left pages ending at 1,001–1,024 recomputed on every request.
-const maxCachedPrefix = 1024;
 /** Up to this many candidates a one-number sort is an insertion sort (quadratic, but no allocation per row). */
 const maxInsertionSort = 64;
 /** Lists at least this long keep their order (whole, or first k): shorter ones are ordered in a few µs. */

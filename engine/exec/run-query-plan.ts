@@ -3,9 +3,10 @@
 // node, a streamed page (stream-page.ts) when its rule prefers a walk. Nothing here chooses an
 // index or a strategy of its own; `run` (EXPLAIN only) records what ran.
 
-import { checkedWalkBudget, choosePage, pageLimit, pageParams, prefersDriverScan, listOrderRent, listOrderVisits, listPrefixesRent, prefersListOrder, prefersListPrefixes, prefersWalk, checkedVisitCost, walkCost, type OrderKey, type PageParams } from '../plan/order-plan.js';
-import { withinUniverse } from '../plan/filter-plan.js';
-import { scanChecked, walkChecked, walkListOrder } from './checked-walk.js';
+import { checkedWalkBudget, choosePage, pageLimit, pageParams, prefersDriverScan, listOrderRent, listOrderVisits, listPrefixesRent, maxCachedPrefix, prefersListOrder, prefersListPrefixes, prefersWalk, checkedVisitCost, typedTestCost, walkCost, type OrderKey, type PageParams } from '../plan/order-plan.js';
+import { valueAt, withinUniverse } from '../plan/filter-plan.js';
+import { hasCheckable } from '../plan/stream-plan.js';
+import { scanChecked, typeMember, walkChecked, walkListOrder } from './checked-walk.js';
 import type { QueryPlan, QueryRun } from '../plan/query-plan.js';
 import type { FilterPlan } from '../plan/filter-plan.js';
 import type { TypeModel } from '../schema/model.js';
@@ -13,7 +14,7 @@ import type { SortedIds } from '../util/sorted-ids.js';
 import type { AggregateMatches } from './aggregate.js';
 import type { ExecContext } from './exec-context.js';
 import { prepareFilter, runFilter, type PreparedFilter } from './filter-eval.js';
-import { firstKOfLists, listPrefixCached, payOrderRent, runPage, spendOrderRent, unpaidOrder, unpaidOrders } from './order-page.js';
+import { firstKOfLists, listPrefix, listPrefixCached, payOrderRent, runPage, spendOrderRent, unpaidOrder, unpaidOrders } from './order-page.js';
 import { restrictTo, typeUniverse, type Universe } from './universe.js';
 import { streamMatches, streamPage } from './stream-page.js';
 import { nearCellPage } from './near-page.js';
@@ -30,6 +31,8 @@ export function runQueryPlan(ctx: ExecContext, type: TypeModel, plan: QueryPlan,
   const page = pageParams(args);
   // Filters checkable in place first: a walk in page order (stream-page.ts), when its rule prefers one.
   if (plan.stream !== undefined) {
+    const listed = hasListPage(ctx, type, plan, args['filter'] as Args | null | undefined, page, run);
+    if (listed !== undefined) return listed;
     const streamed = streamPage(ctx, type, plan, plan.stream, args['filter'] as Args | null | undefined, page, run);
     if (streamed !== undefined) return streamed;
   }
@@ -47,6 +50,43 @@ export function runQueryPlan(ctx: ExecContext, type: TypeModel, plan: QueryPlan,
   const strategy = choosePage(plan.order, pageLimit(page), ids.length, total);
   return runPage(ctx, plan.order, strategy, ids, page, run);
 }
+
+/**
+ * A filter that is one `has` of a scalar under the type's own predicate: the column's id list (kept
+ * until the column is written) holds exactly the matches, so the page can be a slice of that list's
+ * own order, kept by the order-prefix cache for every offset and page size up to its length, instead
+ * of a walk in page order testing each node (which pays about `limit × total / matches` visits per
+ * request). Ski rental (plan/order-plan.ts listOrderRent) decides when ordering the list pays: a list
+ * paged again and again is ordered once, one paged once never is. Undefined: the streamed page runs.
+ */
+function hasListPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, filter: Args | null | undefined, page: PageParams, run: QueryRun | undefined): SortedIds | undefined {
+  const node = plan.filter;
+  const limit = pageLimit(page);
+  if (node.op !== 'has' || limit === undefined || plan.order.keys.length !== 1) return undefined;
+  const field = type.fields.get(node.field ?? String(valueAt(filter, node.at)));
+  if (field === undefined || !hasCheckable(field) || typeMember(ctx, type, field, everyNode) !== everyNode) return undefined;
+  const list = ctx.graph.store.scalar(field.predicate).ids();
+  const walk = plan.order.walk === undefined ? Infinity : walkCost(limit, ctx.graph.store.countOfType(type.name), list.length, typedTestCost);
+  const cached = listPrefixCached(ctx, plan.order, list, limit);
+  const unpaid = cached ? 0 : unpaidOrder(list);
+  // Every id of the list is a match: a page reads exactly its prefix, so any page the cache keeps may be taken.
+  if (!prefersListOrder(limit, list.length, list.length, unpaid, walk, maxCachedPrefix)) {
+    if (!cached) payOrderRent(ctx, plan.order, [list], limit, listOrderRent(limit, list.length, list.length, walk, maxCachedPrefix));
+    return undefined;
+  }
+  // Bought for every page the cache keeps at once, not for this page's length: a longer page would buy it again.
+  const ordered = listPrefix(ctx, plan.order, list, cached ? limit : Math.max(limit, maxCachedPrefix));
+  if (ordered === undefined) return undefined;
+  if (!cached) spendOrderRent(list);
+  const ids = ordered.slice(page.offset, limit);
+  if (run !== undefined) {
+    record(run, plan, 'list-order', page.offset + ids.length, page.offset + ids.length);
+    run.cachedPrefix = cached;
+  }
+  return ids;
+}
+
+const everyNode = (): boolean => true;
 
 /**
  * The page by an index walk checking the filter per node, when the rule picks it for the filter's

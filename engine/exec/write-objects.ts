@@ -96,8 +96,8 @@ function writeCascadedList(ctx: ExecContext, type: TypeModel, args: Record<strin
     ctx.budget.spend(1);
     for (let i = 0; i < required.length; i++) {
       const writer = required[i] as FieldWriter;
-      const value = (writer.column as ScalarColumn).get(id);
-      if (value !== undefined && !(Array.isArray(value) && value.length === 0)) continue;
+      // Presence alone decides (an empty list is never stored): a string value is not decoded from the arena to be dropped.
+      if ((writer.column as ScalarColumn).has(id)) continue;
       if (writer.nonNull) throw NOT_WRITABLE;
       return false;
     }

@@ -148,11 +148,11 @@ export function walkCost(limit: number, total: number, spread: number, testCost:
  * plus `unpaid`, what ordering the list still costs now (0 when cached; listOrderPrice less the rent
  * paid, see listOrderRent).
  */
-export function prefersListOrder(limit: number, driver: number, matches: number, unpaid: number, walk: number): boolean {
+export function prefersListOrder(limit: number, driver: number, matches: number, unpaid: number, walk: number, maxVisits = maxListOrderVisits): boolean {
   if (matches <= 0) return false;
   const visits = listOrderVisits(limit, driver, matches);
   // A prefix longer than the cache keeps would be ordered again by every request.
-  if (visits > maxListOrderVisits) return false;
+  if (visits > maxVisits) return false;
   return unpaid + typedTestCost * visits < Math.min(walk, driver + collectCostPerMatch * matches);
 }
 
@@ -161,8 +161,18 @@ export function listOrderVisits(limit: number, driver: number, matches: number):
   return Math.min(driver, (limit * driver) / Math.max(matches, 1e-9));
 }
 
-/** The most ids a list-order page is expected to test: its prefix (twice that) stays within what the order-prefix cache keeps (1,024). */
-const maxListOrderVisits = 512;
+/**
+ * The longest first k of a list the order-prefix cache keeps (exec/order-page.ts cachedOrderPrefix); a
+ * longer one is ordered by every request. A power of two, as the fills are: a cap of 1,000 left pages
+ * ending at 1,001–1,024 recomputed on every request.
+ */
+export const maxCachedPrefix = 1024;
+/**
+ * The most ids a list-order page is expected to test: its prefix (twice that) stays within what the
+ * order-prefix cache keeps. A list of nothing but matches (a `has` list) reads exactly its page: it may
+ * pass `maxCachedPrefix` instead.
+ */
+const maxListOrderVisits = maxCachedPrefix / 2;
 /** Ordering a list's first k by top-k, per id of the list (a typed read and a heap compare; at 1M, a 30k-id list's first 1,024 took ~2 ms). */
 const listOrderCostPerId = 2;
 
@@ -183,8 +193,8 @@ export function listOrderPrice(ids: number): number {
  * (at most twice what knowing the requests in advance would cost), and one asked once never is.
  * Without it a walk cheaper than one ordering was taken on every request, and the order never cached.
  */
-export function listOrderRent(limit: number, driver: number, matches: number, walk: number): number {
-  if (!prefersListOrder(limit, driver, matches, 0, walk)) return 0;
+export function listOrderRent(limit: number, driver: number, matches: number, walk: number, maxVisits = maxListOrderVisits): number {
+  if (!prefersListOrder(limit, driver, matches, 0, walk, maxVisits)) return 0;
   return Math.min(walk, driver + collectCostPerMatch * matches) - typedTestCost * listOrderVisits(limit, driver, matches);
 }
 

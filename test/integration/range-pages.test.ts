@@ -127,6 +127,48 @@ describe('range pages', () => {
     expect(explain.at(-1)).toBe('  ran walk int index, checking each node (8 nodes checked)');
   });
 
+  it('has paged again and again comes from the has list in its own order once that pays, and follows a write to the order key', async () => {
+    const q = 'query ($o: Int) { queryPost(filter: { has: [summary] }, order: { desc: score }, first: 5, offset: $o) { slug score } }';
+    const expected = (o: number): unknown => ({ queryPost: naive((r) => r.summary !== undefined, 'score', true, o, 5).map((r) => ({ slug: r.slug, score: r.score })) });
+    const ran: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const { data, explain } = await explained(q, { o: i % 10 });
+      expect(data).toEqual(expected(i % 10));
+      ran.push(String(explain.at(-1)));
+    }
+    // Walks first (each paying rent toward ordering the 40-id list), then slices of its cached order.
+    expect(ran[0]).toMatch(/^ {2}ran walk int index, checking each node/);
+    expect(ran.at(-1)).toBe('  ran the smallest list in page order (its first k cached) checking the filter per node: 14 visited, 14 kept');
+    // The order was bought for every page the cache keeps, not for the page that bought it: a later, longer page is a slice too.
+    const far = await explained(q, { o: 30 });
+    expect(far.data).toEqual(expected(30));
+    expect(far.explain.at(-1)).toBe('  ran the smallest list in page order (its first k cached) checking the filter per node: 35 visited, 35 kept');
+    // p0 (score 0, with a summary) moves to the top: the cached order is dropped with the column's write.
+    const moved = await post('mutation { updatePost(input: { filter: { slug: { eq: "p0" } }, set: { score: 1000 } }) { numUids } }');
+    expect(moved['data']).toEqual({ updatePost: { numUids: 1 } });
+    const first = rows[0] as Row;
+    first.score = 1000;
+    try {
+      for (let i = 0; i < 40; i++) expect((await post(q, { o: i % 10 }))['data']).toEqual(expected(i % 10));
+    } finally {
+      first.score = 0;
+      expect((await post('mutation { updatePost(input: { filter: { slug: { eq: "p0" } }, set: { score: 0 } }) { numUids } }'))['data']).toEqual({ updatePost: { numUids: 1 } });
+    }
+  });
+
+  it('has paged from its list in a string order keeps missing values last, as the walk does', async () => {
+    // Every post has a rating; a third have no summary.
+    const q = 'query ($o: Int) { queryPost(filter: { has: [rating] }, order: { asc: summary }, first: 4, offset: $o) { slug } }';
+    const ran: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const o = (i * 7) % 57; // up to the last page, where the posts without a summary come
+      const { data, explain } = await explained(q, { o });
+      expect(data).toEqual({ queryPost: naive(() => true, 'summary', false, o, 4).map((r) => ({ slug: r.slug })) });
+      ran.push(String(explain.at(-1)));
+    }
+    expect(ran.at(-1)).toMatch(/^ {2}ran the smallest list in page order \(its first k cached\)/);
+  });
+
   it('an interface query walks the shared DateTime index over every implementing type, in time order', async () => {
     const q = 'query ($min: DateTime!, $max: DateTime!) { queryDated(filter: { published: { between: { min: $min, max: $max } } }, order: { desc: published }, first: 4) { published ... on Post { slug } ... on Event { name } } }';
     const { data, explain } = await explained(q, { min: day(8), max: day(12) });
