@@ -177,7 +177,9 @@ export class ScalarColumnImpl implements ScalarColumn {
     const existing = this.indexes.get(kind);
     if (existing !== undefined) return existing;
     const index = createIndex(kind, (id, key) => this.holds(id, key));
-    this.forEach((value, id) => indexValue(index, value, id));
+    const fill = (): void => this.forEach((value, id) => indexValue(index, value, id));
+    if (index.backfill !== undefined) index.backfill(fill);
+    else fill();
     this.indexes.set(kind, index);
     this.ctx.undoLog?.push(OP_INDEX_CREATED, this, kind);
     return index;
