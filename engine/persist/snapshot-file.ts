@@ -13,7 +13,7 @@
 
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { CapturedStrings, type StoreSnapshot } from '../store/graph-store.js';
+import { CapturedStrings, CapturedValues, type StoreSnapshot } from '../store/graph-store.js';
 import { isAclState, type AclState } from '../acl/acl-state.js';
 import { checksum, continueChecksum } from './checksum.js';
 import type { FileIo } from './file-io.js';
@@ -140,7 +140,7 @@ class SlicedBody {
    * of an ANY column (repr 3), each element's -0 marked (inside a list value too), as one encode marked them.
    */
   async value(value: unknown, markZero = false): Promise<void> {
-    const elements = value instanceof CapturedStrings || Array.isArray(value) ? value : undefined;
+    const elements = value instanceof CapturedStrings || value instanceof CapturedValues || Array.isArray(value) ? value : undefined;
     if (elements === undefined || (Array.isArray(elements) && elements.length <= CHUNK && !markZero)) {
       this.#push(encode(value));
       return this.#pause();
