@@ -12,6 +12,7 @@ export interface DurableFixture {
   readonly engine: Engine;
   /** Executes one request, throwing on GraphQL errors. */
   run(query: string, variables: Record<string, unknown>): Promise<void>;
+  /** The data set loaded (empty when only opened: generating 1M posts would count in a restore's memory). */
   readonly data: DatasetModule.Dataset;
 }
 
@@ -23,7 +24,7 @@ export async function openDurable(dist: string, dataDir: string, posts: number, 
   const { Engine } = (await import(from('engine/index.js'))) as typeof EngineModule;
   const { generateDataset } = (await import(from('bench/data/dataset.js'))) as typeof DatasetModule;
   const { serviceSdl } = (await import(from('bench/schema.js'))) as typeof SchemaModule;
-  const data = generateDataset({ posts, authors: Math.max(100, posts / 10) });
+  const data = load ? generateDataset({ posts, authors: Math.max(100, posts / 10) }) : { seed: 0, posts: [], authors: [] };
   const engine = await Engine.open({ dataDir, fsync: 'no', snapshotEveryMutations: 0, snapshotIntervalSeconds: 0, maxQueryTokens: 50_000, maxQueryDepth: 200, debug: false, log: quiet });
   const run = async (query: string, variables: Record<string, unknown>): Promise<void> => {
     const body = String((await engine.execute({ method: 'POST', query, variables, headers: {} })).body);
