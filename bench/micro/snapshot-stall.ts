@@ -8,9 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type * as EngineModule from '../../engine/index.js';
-import type * as DatasetModule from '../data/dataset.js';
-import type * as SchemaModule from '../schema.js';
+import { openDurable } from './durable-fixture.js';
 
 const argv = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
@@ -21,25 +19,8 @@ const dist = argv[0];
 if (dist === undefined) throw new Error('usage: snapshot-stall.js <dist> [--posts n] [--snapshots n]');
 const posts = Number(flag('--posts') ?? 100_000);
 const snapshots = Number(flag('--snapshots') ?? 3);
-const from = (path: string): string => resolve(dist, path);
-const { Engine } = (await import(from('engine/index.js'))) as typeof EngineModule;
-const { generateDataset } = (await import(from('bench/data/dataset.js'))) as typeof DatasetModule;
-const { serviceSdl } = (await import(from('bench/schema.js'))) as typeof SchemaModule;
-
-const data = generateDataset({ posts, authors: Math.max(100, posts / 10) });
 const dir = mkdtempSync(join(tmpdir(), 'snapshot-stall-'));
-const quiet = { info: () => undefined, warn: console.warn, error: console.error };
-const engine = await Engine.open({ dataDir: dir, fsync: 'no', snapshotEveryMutations: 0, snapshotIntervalSeconds: 0, maxQueryTokens: 50_000, maxQueryDepth: 200, debug: false, log: quiet });
-if (!(await engine.updateSchema(serviceSdl)).ok) throw new Error('schema rejected');
-const run = async (query: string, variables: Record<string, unknown>): Promise<void> => {
-  const body = String((await engine.execute({ method: 'POST', query, variables, headers: {} })).body);
-  if (body.includes('"errors"')) throw new Error(body.slice(0, 300));
-};
-await run('mutation ($input: [AddAuthorInput!]!) { addAuthor(input: $input) { numUids } }', { input: data.authors.map((a) => ({ handle: a.handle, name: a.name })) });
-for (let i = 0; i < data.posts.length; i += 1_000) {
-  const input = data.posts.slice(i, i + 1_000).map((p) => ({ ...p, author: { handle: data.authors[p.author]?.handle ?? '' } }));
-  await run('mutation ($input: [AddPostInput!]!) { addPost(input: $input) { numUids } }', { input });
-}
+const { engine, run, data } = await openDurable(resolve(dist), dir, posts, true);
 const read = 'query ($slug: String!) { getPost(slug: $slug) { slug score } }';
 
 for (let s = 0; s < snapshots; s++) {

@@ -40,6 +40,12 @@ export interface ValueIndex {
   removeList?(values: readonly ScalarValue[], id: number): void;
   /** Number of (token, id) entries, for the planner's estimates and memory reports. */
   readonly entryCount: number;
+  /**
+   * Optional: a new index's back-fill of every stored value (a restore or a schema change): `fill`
+   * calls `add`/`addList` for each, and the index may defer upkeep it would do per write until `fill`
+   * returns (the vector index builds one tree instead of merging trees all along).
+   */
+  backfill?(fill: () => void): void;
 }
 
 /** Bounds of a range query; absent bounds are open. */

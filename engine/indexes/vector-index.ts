@@ -34,6 +34,8 @@ export interface Nearest {
 
 export class VectorIndex implements ValueIndex {
   private readonly groups = new Map<number, VectorGroup>();
+  /** During a back-fill: writes stay pending (no filing and merging per 64 writes: that is O(n log n) tree builds), one tree is built at the end. */
+  private filling = false;
 
   get entryCount(): number {
     let n = 0;
@@ -49,7 +51,17 @@ export class VectorIndex implements ValueIndex {
       group = new VectorGroup(value.length);
       this.groups.set(value.length, group);
     }
-    group.add(value, id);
+    group.add(value, id, this.filling);
+  }
+
+  backfill(fill: () => void): void {
+    this.filling = true;
+    try {
+      fill();
+    } finally {
+      this.filling = false;
+      for (const group of this.groups.values()) group.fileNow();
+    }
   }
 
   remove(value: ScalarValue, id: number): void {
@@ -57,6 +69,11 @@ export class VectorIndex implements ValueIndex {
     const group = this.groups.get(value.length);
     group?.remove(id);
     if (group?.count === 0) this.groups.delete(value.length);
+  }
+
+  /** k-d trees held for vectors of `length` (tests: a back-fill leaves one). */
+  treeCount(length: number): number {
+    return this.groups.get(length)?.treeCount ?? 0;
   }
 
   /** Whether a vector of a length other than `length` is stored (a search would mix lengths). */
@@ -106,7 +123,8 @@ class VectorGroup {
     this.tree = dim >= 1 && dim <= KD_MAX_DIM;
   }
 
-  add(v: Float32Array, id: number): void {
+  /** `deferred`: the pending list may grow past PENDING_MAX (a back-fill files once at the end, `fileNow`). */
+  add(v: Float32Array, id: number, deferred = false): void {
     if (id < this.slotOf.length && this.slotOf[id] !== 0) this.remove(id);
     if (id >= this.slotOf.length) this.growIds(id);
     const slot = this.count++;
@@ -119,7 +137,17 @@ class VectorGroup {
     this.stamp[id] = PENDING;
     this.pending.push(id);
     this.pendingAt[id] = this.pending.length;
-    if (this.pending.length > PENDING_MAX) this.file();
+    if (this.pending.length > PENDING_MAX && !deferred) this.file();
+  }
+
+  /** Files whatever is pending (after a back-fill). */
+  fileNow(): void {
+    if (this.tree && this.pending.length > 0) this.file();
+  }
+
+  /** Trees held (tests: a back-fill leaves one). */
+  get treeCount(): number {
+    return this.trees.length;
   }
 
   remove(id: number): void {

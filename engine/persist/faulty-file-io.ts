@@ -123,6 +123,11 @@ export function faultyFileIo(base: FileIo, rules: FaultRule[]): FaultyFileIo {
       hangSync(check('unlink', path));
       base.unlink(path);
     },
+    async remove(path) {
+      const pending = check('unlink', path);
+      if (pending !== undefined) return pending;
+      return base.remove(path);
+    },
     async fsyncDir(dir) {
       const pending = check('fsyncDir', dir);
       if (pending !== undefined) return pending;

@@ -358,12 +358,12 @@ export class Persistence {
     const dir = this.options.dataDir;
     const listing = classify(this.#io.list(dir));
     const keep = Math.max(1, this.options.keepSnapshots);
-    for (const lsn of listing.snapshots.slice(keep)) this.#io.unlink(join(dir, snapshotFileName(lsn)));
+    for (const lsn of listing.snapshots.slice(keep)) await this.#io.remove(join(dir, snapshotFileName(lsn)));
     const oldestKept = listing.snapshots.slice(0, keep).at(-1) ?? 0;
     const logs = listing.logs;
     for (let i = 0; i + 1 < logs.length; i++) {
       const start = logs[i] as number;
-      if ((logs[i + 1] as number) <= oldestKept + 1 && start !== this.#writer?.startLsn) this.#io.unlink(join(dir, logFileName(start)));
+      if ((logs[i + 1] as number) <= oldestKept + 1 && start !== this.#writer?.startLsn) await this.#io.remove(join(dir, logFileName(start)));
     }
     await this.#io.fsyncDir(dir);
   }

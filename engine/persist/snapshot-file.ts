@@ -13,7 +13,7 @@
 
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { CapturedStrings, type StoreSnapshot } from '../store/graph-store.js';
+import { CapturedStrings, CapturedValues, type StoreSnapshot } from '../store/graph-store.js';
 import { isAclState, type AclState } from '../acl/acl-state.js';
 import { checksum, continueChecksum } from './checksum.js';
 import type { FileIo } from './file-io.js';
@@ -140,13 +140,18 @@ class SlicedBody {
    * of an ANY column (repr 3), each element's -0 marked (inside a list value too), as one encode marked them.
    */
   async value(value: unknown, markZero = false): Promise<void> {
-    const elements = value instanceof CapturedStrings || Array.isArray(value) ? value : undefined;
+    const elements = value instanceof CapturedStrings || value instanceof CapturedValues || Array.isArray(value) ? value : undefined;
     if (elements === undefined || (Array.isArray(elements) && elements.length <= CHUNK && !markZero)) {
       this.#push(encode(value));
       return this.#pause();
     }
     this.#push(arrayHeader(elements.length));
     for (let i = 0; i < elements.length; i += CHUNK) {
+      if (elements instanceof CapturedStrings) {
+        this.#push(packStrings(elements, i, Math.min(i + CHUNK, elements.length)));
+        await this.#pause();
+        continue;
+      }
       const chunk: unknown[] = elements.slice(i, i + CHUNK);
       const bytes = encode(markZero ? chunk.map(markNegativeZero) : chunk);
       this.#push(bytes.subarray(arrayHeaderLength(bytes[0] as number)));
@@ -193,6 +198,52 @@ class SlicedBody {
     await new Promise((resolve) => setImmediate(resolve));
     this.#since = performance.now();
   }
+}
+
+/**
+ * The values from..to of a captured string column as msgpack strs, as msgpackr writes them (the
+ * shortest header for the UTF-8 length): ASCII values copied from the arena's bytes, any other value
+ * (rare) encoded by msgpackr itself, so the bytes are the same as one `encode` of the strings.
+ */
+function packStrings(values: CapturedStrings, from: number, to: number): Buffer {
+  const lengths = new Int32Array(to - from);
+  const others: Buffer[] = [];
+  let size = 0;
+  for (let k = from; k < to; k++) {
+    const n = values.asciiLength(k);
+    lengths[k - from] = n;
+    if (n >= 0) size += strHeaderLength(n) + n;
+    else size += (others[others.push(encode(values.value(k))) - 1] as Buffer).length;
+  }
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  let other = 0;
+  for (let k = from; k < to; k++) {
+    const n = lengths[k - from] as number;
+    if (n < 0) {
+      at += (others[other++] as Buffer).copy(out, at);
+      continue;
+    }
+    if (n < 0x20) out[at++] = 0xa0 | n;
+    else if (n < 0x100) {
+      out[at++] = 0xd9;
+      out[at++] = n;
+    } else if (n < 0x10000) {
+      out[at++] = 0xda;
+      at = out.writeUInt16BE(n, at);
+    } else {
+      out[at++] = 0xdb;
+      at = out.writeUInt32BE(n, at);
+    }
+    values.copyAscii(k, out, at);
+    at += n;
+  }
+  return out;
+}
+
+/** Bytes of the shortest msgpack str header for `n` bytes of UTF-8. */
+function strHeaderLength(n: number): number {
+  return n < 0x20 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : 5;
 }
 
 /** As msgpackr writes an array's: fixarray, array16 or array32. */

@@ -26,6 +26,7 @@ import { R_CREATE, R_DELETE, R_EDGE_ADD, R_EDGE_REMOVE, R_INDEX, R_SET, R_TYPES,
 export type { EdgeColumn } from './edge-column.js';
 export type { ScalarColumn, ScalarColumnSnapshot, StoredValue } from './scalar-column.js';
 export { CapturedStrings } from './string-arena.js';
+export { CapturedValues } from './captured-values.js';
 export type { RedoOps } from './redo.js';
 
 /** What one committed transaction wrote: predicates (scalar and edge), and the types of nodes created, deleted or retyped. */

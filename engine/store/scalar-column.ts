@@ -10,6 +10,7 @@ import type { SortedIds } from '../util/sorted-ids.js';
 import { grownFloat64, grownUint8 } from './grow.js';
 import { IdCache } from './id-cache.js';
 import { StringArena, type CapturedStrings } from './string-arena.js';
+import { CapturedValues } from './captured-values.js';
 import type { JsonBytes } from '../util/json-bytes.js';
 import { OP_INDEX_CREATED, OP_SCALAR, type ColumnContext } from './undo-log.js';
 
@@ -71,8 +72,8 @@ export interface ScalarColumnSnapshot {
   readonly flags: Uint8Array;
   readonly nums: Float64Array;
   readonly ids: Int32Array;
-  /** Read back from a file, an array; exported from a column of strings, its arena captured (read in slices). */
-  readonly values: readonly StoredValue[] | CapturedStrings;
+  /** Read back from a file, an array; exported, the column's strings or values captured (read in slices). */
+  readonly values: readonly StoredValue[] | CapturedStrings | CapturedValues<StoredValue>;
 }
 
 export class ScalarColumnImpl implements ScalarColumn {
@@ -177,7 +178,9 @@ export class ScalarColumnImpl implements ScalarColumn {
     const existing = this.indexes.get(kind);
     if (existing !== undefined) return existing;
     const index = createIndex(kind, (id, key) => this.holds(id, key));
-    this.forEach((value, id) => indexValue(index, value, id));
+    const fill = (): void => this.forEach((value, id) => indexValue(index, value, id));
+    if (index.backfill !== undefined) index.backfill(fill);
+    else fill();
     this.indexes.set(kind, index);
     this.ctx.undoLog?.push(OP_INDEX_CREATED, this, kind);
     return index;
@@ -245,14 +248,8 @@ export class ScalarColumnImpl implements ScalarColumn {
       const values = (this.strings as StringArena).capture();
       return { ...base, ...none, ids: values.ids, values };
     }
-    const ids = new Int32Array(this.count);
-    const values: StoredValue[] = new Array<StoredValue>(this.count);
-    let k = 0;
-    this.forEach((value, id) => {
-      ids[k] = id;
-      values[k++] = value;
-    });
-    return { ...base, ...none, ids, values };
+    const values = new CapturedValues(this.vals.slice());
+    return { ...base, ...none, ids: values.ids, values };
   }
 
   /** Loads an exported column into this empty one, then rebuilds its indexes. No logging. */

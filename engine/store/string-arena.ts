@@ -192,8 +192,43 @@ export class CapturedStrings {
   /** The values of ids[from..to). */
   slice(from: number, to: number): string[] {
     const out: string[] = [];
-    for (let k = from; k < Math.min(to, this.ids.length); k++) out.push(valueOf(this.blocks, this.meta, this.ids[k] as number) as string);
+    for (let k = from; k < Math.min(to, this.ids.length); k++) out.push(this.value(k));
     return out;
+  }
+
+  /** The value of ids[k]. */
+  value(k: number): string {
+    return valueOf(this.blocks, this.meta, this.ids[k] as number) as string;
+  }
+
+  /**
+   * Bytes of the value of ids[k] when it is ASCII (then its bytes are its UTF-8, and an encoder copies
+   * them without decoding a string); -1 otherwise.
+   */
+  asciiLength(k: number): number {
+    const id = this.ids[k] as number;
+    const n = this.meta[2 * id + 1] as number;
+    if (n < 0) return -1;
+    const chars = charsOf(n);
+    if ((n & PLAIN) !== 0 || chars === 0) return chars;
+    const s = (this.meta[2 * id] as number) >>> 0;
+    const block = this.blocks[s >>> BLOCK_SHIFT] as RawBuffer;
+    const at = s & (BLOCK_SIZE - 1);
+    for (let i = at; i < at + chars; i++) if ((block[i] as number) >= 0x80) return -1;
+    return chars;
+  }
+
+  /** Copies the bytes of the value of ids[k] (ASCII: asciiLength(k) ≥ 0) into `target` at `offset`. */
+  copyAscii(k: number, target: Uint8Array, offset: number): void {
+    const id = this.ids[k] as number;
+    const chars = charsOf(this.meta[2 * id + 1] as number);
+    if (chars === 0) return;
+    const s = (this.meta[2 * id] as number) >>> 0;
+    const at = s & (BLOCK_SIZE - 1);
+    const block = this.blocks[s >>> BLOCK_SHIFT] as RawBuffer;
+    // Buffer#copy checks its arguments on every call: a loop is faster for the short values most are.
+    if (chars > 64) block.copy(target, offset, at, at + chars);
+    else for (let i = 0; i < chars; i++) target[offset + i] = block[at + i] as number;
   }
 }
 

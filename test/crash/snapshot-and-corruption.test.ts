@@ -51,6 +51,22 @@ describe('snapshots', () => {
     }
   });
 
+  it('removing the log files a snapshot made obsolete never holds the other clients (a large log takes ~0.6 s per GB to free): a hung removal leaves reads and writes going', async () => {
+    const dir = newDir();
+    const server = await startWithFaults(dir, ['--fsync', 'always'], [{ op: 'unlink', path: 'wal-', hang: true }]);
+    try {
+      await uploadSchema(server);
+      expect(await addItems(server.url, keysFrom('a', 20))).toBe(true);
+      void send(`${server.url}/admin/snapshot`, { method: 'POST' }).catch(() => undefined); // waits for the removal: never answers
+      await waitFor(() => names(dir).filter((n) => n.startsWith('snap-') && n.endsWith('.msgpack')).length === 1);
+      expect(await addItems(server.url, keysFrom('b', 5))).toBe(true);
+      expect((await allItems(server.url)).map((i) => i.key).sort()).toEqual([...keysFrom('a', 20), ...keysFrom('b', 5)].sort());
+    } finally {
+      server.child.kill('SIGKILL');
+      await server.exited;
+    }
+  });
+
   it('POST /admin/snapshot follows the admin key rules and cuts the log', async () => {
     const dir = newDir();
     const server = await startOn(dir, ['--admin-key', 'sekret', '--client-key', 'c']);

@@ -111,6 +111,31 @@ describe('VectorIndex: exact nearest-k', () => {
     }
   });
 
+  it('a back-fill (restore, schema change) builds one tree per length, answers as a scan, and later writes go on as usual', () => {
+    const index = new VectorIndex();
+    const live = new Map<number, Float32Array>();
+    let seed = 11;
+    const rnd = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    index.backfill(() => {
+      for (let id = 1; id <= 10_000; id++) {
+        const v = id % 10 === 0 ? Float32Array.from([rnd(), rnd()]) : Float32Array.from([rnd(), rnd(), rnd(), rnd()]);
+        index.add(v, id);
+        live.set(id, v);
+      }
+    });
+    expect([index.treeCount(4), index.treeCount(2)]).toEqual([1, 1]);
+    for (let id = 10_001; id <= 10_000 + 3 * PENDING_MAX; id++) {
+      const v = Float32Array.from([rnd(), rnd(), rnd(), rnd()]);
+      index.add(v, id);
+      live.set(id, v);
+    }
+    for (let i = 0; i < 8; i++) {
+      const q = Float32Array.from([rnd(), rnd(), rnd(), rnd()]);
+      const of4 = new Map([...live].filter(([, v]) => v.length === 4));
+      for (const metric of metrics) expect(near(index, metric, q, 5)).toEqual(naiveNearest(metric, of4, q, 5));
+    }
+  });
+
   it('euclidean searches the trees and computes few distances; cosine and dot product scan every vector', () => {
     const index = new VectorIndex();
     for (let id = 1; id <= 4000; id++) index.add(Float32Array.from([id % 20, Math.floor(id / 20) % 20, id % 7]), id);

@@ -1,0 +1,151 @@
+// Where a snapshot's and a restore's CPU goes, phase by phase, on one build's dist/:
+//   snapshot: capture (GraphStore.exportSnapshot), encode (whole body, then each column alone), write;
+//   restore: read the file, checksum + decode, import the values (each scalar column alone; edges),
+//            build each index; then the engine's own restart (Engine.open to a first answered query).
+// The data directory is made once (the generated data set through the facade, one snapshot) and kept, so
+// several builds can be measured on the same file. With --profile <dir>, each side is also CPU-profiled
+// (node:inspector, only that part) and its heaviest functions by self time are printed.
+// Run: taskset -c 0 node --expose-gc --max-old-space-size=8000 dist/bench/micro/snapshot-phases.js <abs dist> --dir <dir> [--posts 1000000] [--profile <dir>] [--engine-only]
+
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type * as FileIoModule from '../../engine/persist/file-io.js';
+import type * as SnapshotFileModule from '../../engine/persist/snapshot-file.js';
+import type * as ChecksumModule from '../../engine/persist/checksum.js';
+import type * as DataDirModule from '../../engine/persist/data-dir.js';
+import type * as GraphStoreModule from '../../engine/store/graph-store.js';
+import type { ScalarColumnImpl } from '../../engine/store/scalar-column.js';
+import type { IndexKindName } from '../../engine/indexes/index-kind.js';
+import { openDurable } from './durable-fixture.js';
+
+const argv = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const dist = argv[0];
+const dir = flag('--dir');
+if (dist === undefined || dir === undefined) throw new Error('usage: snapshot-phases.js <dist> --dir <data dir> [--posts n] [--profile <dir>]');
+const posts = Number(flag('--posts') ?? 1_000_000);
+const profileDir = flag('--profile');
+/** `--engine-only`: just the engine's restart, in a process that held nothing before (its memory alone). */
+const engineOnly = argv.includes('--engine-only');
+const from = (path: string): string => resolve(dist, path);
+const { nodeFileIo } = (await import(from('engine/persist/file-io.js'))) as typeof FileIoModule;
+const { readSnapshotFile, encodeSnapshot, writeSnapshotFile } = (await import(from('engine/persist/snapshot-file.js'))) as typeof SnapshotFileModule;
+const { checksum } = (await import(from('engine/persist/checksum.js'))) as typeof ChecksumModule;
+const { snapshotFileName } = (await import(from('engine/persist/data-dir.js'))) as typeof DataDirModule;
+const { GraphStore } = (await import(from('engine/store/graph-store.js'))) as typeof GraphStoreModule;
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
+const snapshotLsn = (): number | undefined => {
+  const names = existsSync(dir) ? readdirSync(dir).filter((n) => /^snap-\d+\.msgpack$/.test(n)) : [];
+  return names.length === 0 ? undefined : Math.max(...names.map((n) => Number(/\d+/.exec(n)?.[0])));
+};
+
+if (snapshotLsn() === undefined) {
+  const t = performance.now();
+  const { engine } = await openDurable(dist, dir, posts, true);
+  console.log(`loaded ${posts} posts in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  const result = await engine.snapshot();
+  if (!result.ok) throw new Error(result.message);
+  await engine.close();
+}
+const lsn = snapshotLsn() as number;
+
+const rows: [string, number, number][] = [];
+/** Times `fn` (wall and process CPU, GC threads included) as one row of the table. */
+const phase = async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
+  const cpu0 = process.cpuUsage();
+  const t = performance.now();
+  const result = await fn();
+  const cpu = process.cpuUsage(cpu0);
+  rows.push([name, performance.now() - t, (cpu.user + cpu.system) / 1000]);
+  return result;
+};
+
+const session = new Session();
+session.connect();
+const profiled = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+  if (profileDir === undefined) return fn();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  await session.post('Profiler.start');
+  const result = await fn();
+  const { profile } = await session.post('Profiler.stop');
+  mkdirSync(profileDir, { recursive: true });
+  writeFileSync(join(profileDir, `${name}.cpuprofile`), JSON.stringify(profile));
+  printSelfTimes(name, profile);
+  return result;
+};
+
+function printSelfTimes(name: string, profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples?: number[] | undefined; timeDeltas?: number[] | undefined }): void {
+  const frameOf = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const self = new Map<string, number>();
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  let total = 0;
+  for (let i = 0; i < samples.length; i++) {
+    const f = frameOf.get(samples[i] as number);
+    const key = f === undefined ? '?' : `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(dist|node_modules)\//, '')}:${f.lineNumber + 1}`;
+    const ms = (deltas[i] ?? 0) / 1000;
+    self.set(key, (self.get(key) ?? 0) + ms);
+    total += ms;
+  }
+  console.log(`\n${name}: ${total.toFixed(0)} ms sampled; heaviest by self time:`);
+  for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${ms.toFixed(0).padStart(7)} ms  ${key}`);
+}
+
+// Restore, below the engine: the file's content into a fresh store, each part timed.
+gc();
+let store: GraphStoreModule.GraphStore | undefined;
+if (!engineOnly) store = await profiled('restore', async () => {
+  const bytes = await phase('restore: read the file', () => nodeFileIo.readFile(join(dir, snapshotFileName(lsn))));
+  await phase(`restore: checksum (${(bytes.length / 1e6).toFixed(0)} MB)`, () => checksum(bytes));
+  const read = await phase('restore: read + checksum + decode (readSnapshotFile)', () => readSnapshotFile(nodeFileIo, dir, lsn));
+  const snap = read.content.store;
+  const fresh = new GraphStore();
+  await phase('restore: import node ids, types', () => fresh.importSnapshot({ ...snap, scalars: [], edges: [] }));
+  for (const col of snap.scalars) {
+    await phase(`restore: import ${col.predicate} (repr ${col.repr}, ${col.ids.length || col.flags.length} slots)`, () => (fresh.scalar(col.predicate) as ScalarColumnImpl).importSnapshot({ ...col, indexKinds: [] }));
+  }
+  await phase(`restore: import edges (${snap.edges.map((e) => `${e.predicate} ${e.from.length}`).join(', ')})`, () => new GraphStore().importSnapshot({ ...snap, scalars: [] }));
+  for (const col of snap.scalars) {
+    for (const kind of col.indexKinds) await phase(`restore: index ${col.predicate} ${kind}`, () => fresh.scalar(col.predicate).ensureIndex(kind as IndexKindName));
+  }
+  return fresh;
+});
+
+// Snapshot, below the engine: the same store captured, encoded (whole, then each column alone), written.
+gc();
+if (store !== undefined) await profiled('snapshot', async () => {
+  const captured = await phase('snapshot: capture (exportSnapshot)', () => (store as GraphStoreModule.GraphStore).exportSnapshot());
+  const content = { lsn, schema: null, store: captured, persistedQueries: [], acl: null };
+  const parts = await phase('snapshot: encode, whole body', () => encodeSnapshot(content, new Date(0).toISOString()));
+  const bare = { ...captured, scalars: [], edges: [] };
+  await phase('snapshot: encode node ids, types', () => encodeSnapshot({ ...content, store: bare }, ''));
+  for (const col of captured.scalars) await phase(`snapshot: encode ${col.predicate} (repr ${col.repr})`, () => encodeSnapshot({ ...content, store: { ...bare, scalars: [col] } }, ''));
+  await phase('snapshot: encode edges', () => encodeSnapshot({ ...content, store: { ...bare, edges: captured.edges } }, ''));
+  const out = mkdtempSync(join(tmpdir(), 'snapshot-phases-'));
+  await phase(`snapshot: write (${(parts.reduce((n, p) => n + p.length, 0) / 1e6).toFixed(0)} MB, fsync)`, () => writeSnapshotFile(nodeFileIo, out, lsn, parts));
+  rmSync(out, { recursive: true, force: true });
+});
+
+// The engine's own restart: open (snapshot + log + schema deploy) to a first answered query.
+store = undefined;
+gc();
+const rss0 = process.memoryUsage().rss;
+const opened = await phase('engine: open to first answered query', async () => {
+  const fixture = await openDurable(dist, dir, posts, false);
+  await fixture.run('{ queryPost(first: 1) { slug score } }', {});
+  return fixture;
+});
+gc();
+const memory = process.memoryUsage();
+await opened.engine.close();
+
+console.log(`\n| phase (${posts} posts) | wall ms | CPU ms |\n|---|---|---|`);
+for (const [name, wall, cpu] of rows) console.log(`| ${name} | ${wall.toFixed(0)} | ${cpu.toFixed(0)} |`);
+console.log(`engine opened: RSS +${((memory.rss - rss0) / 1048576).toFixed(0)} MiB (RSS ${(memory.rss / 1048576).toFixed(0)} MiB, heap used ${(memory.heapUsed / 1048576).toFixed(0)} MiB, array buffers ${(memory.arrayBuffers / 1048576).toFixed(0)} MiB)`);
