@@ -56,6 +56,8 @@ export interface EngineOptions {
    * defaults: the writer's records carry its ACL), so its log holds the writer's records under the same LSNs.
    */
   readonly replica?: boolean;
+  /** How long a request with `X-Service-Read-After: <lsn>` waits for that record before failing (default 10 s). */
+  readonly readAfterTimeoutMs?: number;
 }
 
 export interface AclOptions {

@@ -54,6 +54,8 @@ import { callLimits } from './serving/limits-from-options.js';
 import { consoleLogger } from './util/console-logger.js';
 import { openPersistence } from './serving/open-persistence.js';
 import { LogApplier } from './serving/log-applier.js';
+import { ReadAfter, readAfterHeader } from './serving/read-after.js';
+import type { SharedLog } from './persist/persistence.js';
 import { stateDigest } from './serving/state-digest.js';
 import { readFrames } from './persist/log-format.js';
 import type { CaptureState } from './persist/persistence.js';
@@ -71,7 +73,7 @@ export { cacheStats, type CacheStat } from './util/cache-stats.js';
 export { customCallFigures, latencyBuckets, LatencyTally, persistFigures } from './util/figures.js';
 export { progressThrottle, type ProgressFigures, type ProgressThrottle } from './util/progress-throttle.js';
 export type { StoreFigures } from './store/graph-store.js';
-export { RestoreError } from './persist/persistence.js';
+export { RestoreError, type SharedLog } from './persist/persistence.js';
 export { DATA_DIR_MODE, DATA_FILE_MODE, nodeFileIo } from './persist/file-io.js';
 
 const serviceVersion = 'v25.0.0-ts';
@@ -137,7 +139,10 @@ export class Engine {
     const log = this.#log;
     const webhooks = { runner: this.#calls, lambdaUrl: options.lambdaUrl, warn: (message: string, fields?: Parameters<EngineLogger['warn']>[1]) => log.warn(message, fields) };
     this.#commit = new CommitPath(this.#schema, webhooks, this.#persistedQueries);
-    this.#commit.afterCommit = () => this.#subscriptions.committed();
+    this.#commit.afterCommit = () => {
+      this.#subscriptions.committed();
+      this.#readAfter.advanced();
+    };
     this.#commit.onRegistered = () => this.#registrations.registered();
     this.#schema.installed = () => this.#subscriptions.endAll();
     this.#deploys = new SchemaDeployQueue(this.#schema, () => this.#introspectionOptions(), () => this.#commit.persistence);
@@ -146,7 +151,10 @@ export class Engine {
     if (this.#acl !== undefined) this.#acl.changed = () => this.#subscriptions.committed(false);
     this.#adminPreparer = new RequestPreparer(this.#adminSchema, options);
     this.#applier = new LogApplier({ graph: this.#graph, persistedQueries: this.#persistedQueries, schema: this.#schema, acl: this.#acl });
+    this.#readAfter = new ReadAfter(() => this.lsn, options.readAfterTimeoutMs ?? 10_000);
   }
+
+  readonly #readAfter: ReadAfter;
 
   /** Loads snapshots and applies log records: a restart's restore and `replicate`. */
   readonly #applier: LogApplier;
@@ -199,6 +207,13 @@ export class Engine {
    */
   execute(incoming: GraphQLRequest, internal = false): EngineResponse | Promise<EngineResponse> {
     this.lastOperation = 0;
+    const readAfter = incoming.headers[readAfterHeader];
+    if (readAfter !== undefined) {
+      const gate = this.#readAfter.gate(readAfter);
+      const { [readAfterHeader]: _done, ...headers } = incoming.headers;
+      if (gate instanceof Promise) return gate.then((refused) => refused ?? this.execute({ ...incoming, headers }, internal));
+      if (gate !== undefined) return gate;
+    }
     if (incoming.extensions !== undefined && incoming.extensions !== null) {
       const persisted = this.#commit.resolvePersistedQuery(incoming);
       if (persisted instanceof Promise) {
@@ -426,6 +441,16 @@ export class Engine {
     persistence.published = listener;
   }
 
+  /**
+   * Cluster mode: every record this engine writes is proposed to `log` too (persist/persistence.ts
+   * `SharedLog`), and the other nodes' records come in through `replicate`. Needs a data directory.
+   */
+  shareLog(log: SharedLog | undefined): void {
+    const persistence = this.#commit.persistence;
+    if (persistence === undefined) throw new Error('a shared log needs a data directory');
+    persistence.shared = log;
+  }
+
   #replicating: Promise<unknown> = Promise.resolve();
 
   /**
@@ -457,7 +482,10 @@ export class Engine {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     } finally {
       // Live answers follow the replicated writes (which do not say what they wrote).
-      if (applied > 0) this.#subscriptions.committed(false);
+      if (applied > 0) {
+        this.#subscriptions.committed(false);
+        this.#readAfter.advanced();
+      }
     }
   }
 
