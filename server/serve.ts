@@ -7,6 +7,7 @@ import { loadConfig, redacted, type ServerConfig } from './config.js';
 import { startServer, type RunningServer } from './http-server.js';
 import { createLogger, type Logger } from './log.js';
 import { loadTransport } from './uws-transport.js';
+import { ClusterNode } from './cluster/cluster-node.js';
 
 const shutdownTimeoutMs = 10_000;
 
@@ -61,6 +62,7 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
     process.exitCode = 1;
     return;
   }
+  if (config.cluster !== undefined && !(await joinCluster(engine, config.cluster, log))) return;
   // /admin `shutdown` calls stop only once the server answers, so it is defined by then.
   const server = await startServer(transport, engine, config, log, () => void stop('admin'));
   const stop = gracefulStop(server, engine, log);
@@ -85,10 +87,24 @@ function engineOptions(config: ServerConfig, log: Logger, hooks: ServeHooks): En
     keepSnapshots: config.snapshotKeep,
     custom: config.custom,
     budget: config.budget,
+    readAfterTimeoutMs: config.readAfterTimeoutMs,
     log,
     ...(hooks.fileIo === undefined ? {} : { fileIo: hooks.fileIo }),
   };
   return config.lambdaUrl === undefined ? options : { ...options, lambdaUrl: config.lambdaUrl };
+}
+
+/** `--cluster`: false (exit code 1, logged) when the cluster cannot be joined. */
+async function joinCluster(engine: Engine, cluster: NonNullable<ServerConfig['cluster']>, log: Logger): Promise<boolean> {
+  try {
+    await ClusterNode.join(engine, cluster, log);
+    return true;
+  } catch (error) {
+    log.error(`could not join the cluster: ${error instanceof Error ? error.message : String(error)}`, { cluster: cluster.servers.join(','), stream: cluster.stream });
+    await engine.close();
+    process.exitCode = 1;
+    return false;
+  }
 }
 
 /** HS256 needs a key of at least 256 bits (Dgraph's checkAclKeyLength); returns why not as text. */

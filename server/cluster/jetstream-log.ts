@@ -30,7 +30,7 @@ export interface JetStreamLogOptions {
   /** `lastSequence()`'s deadline. */
   readonly readTimeoutMs?: number;
   /** Where the apply loop's restarts are told (a warning each); none by default. */
-  readonly onWarning?: (message: string, fields: Record<string, unknown>) => void;
+  readonly onWarning?: (message: string, fields: Record<string, string | number>) => void;
 }
 
 /** The one error of this module: the message says which call, on which stream, waited how long for what. */

@@ -1,0 +1,85 @@
+// `--cluster`: two real service nodes sharing one JetStream log on three real nats-servers. A write on
+// one node is read on the other after `X-Service-Read-After: <its lsn>`; concurrent upserts of one @id on
+// both nodes make exactly one node; both nodes end with the same LSN and state digest.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postGraphql, uploadSchema, uploadSucceeded } from '../integration/helpers/http.js';
+import { startServer, type ServerProcess } from '../integration/helpers/server-process.js';
+import { natsAvailable, natsSkipMessage, startNatsCluster, type NatsCluster } from './nats-cluster.js';
+
+if (!natsAvailable) console.warn(natsSkipMessage);
+
+const schema = 'type Task {\n  title: String! @id\n  done: Boolean\n}\n';
+
+async function post(url: string, query: string, headers: Record<string, string> = {}, path = '/graphql'): Promise<any> {
+  const answer = await postGraphql(url, { query }, headers, path);
+  expect(answer.status).toBe(200);
+  return answer.json();
+}
+const state = async (url: string): Promise<{ digest: string; lsn: number }> => (await post(url, '{ state { digest lsn } }', {}, '/admin')).data.state;
+
+describe.skipIf(!natsAvailable)('two service nodes on one JetStream log', () => {
+  let nats: NatsCluster;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  beforeAll(async () => {
+    nats = await startNatsCluster();
+    const args = ['--cluster', nats.urls.join(','), '--cluster-stream', 'service', '--read-after-timeout-ms', '3000', '--snapshot-interval', '0'];
+    [a, b] = await Promise.all([startServer({ args, timeoutMs: 60_000 }), startServer({ args, timeoutMs: 60_000 })]);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await nats?.stop();
+  });
+
+  it('a schema and a write on node A are read on node B after X-Service-Read-After; digests agree', { timeout: 60_000 }, async () => {
+    expect(await uploadSchema(a.url, schema)).toEqual(uploadSucceeded);
+    const added = await post(a.url, 'mutation { addTask(input: [{ title: "from A" }]) { numUids } }');
+    expect(added.data).toEqual({ addTask: { numUids: 1 } });
+    const lsn = added.extensions.lsn as number;
+    expect(lsn).toBe(2);
+    const read = await post(b.url, '{ queryTask { title done } }', { 'x-service-read-after': String(lsn) });
+    expect(read).toEqual({ data: { queryTask: [{ title: 'from A', done: null }] }, extensions: { touched_uids: 2 } });
+
+    const updated = await post(b.url, 'mutation { updateTask(input: { filter: { title: { eq: "from A" } }, set: { done: true } }) { numUids } }');
+    expect(updated.data).toEqual({ updateTask: { numUids: 1 } });
+    expect(updated.extensions.lsn).toBe(3);
+    expect((await post(a.url, '{ queryTask { title done } }', { 'x-service-read-after': '3' })).data).toEqual({ queryTask: [{ title: 'from A', done: true }] });
+    const [stateA, stateB] = await Promise.all([state(a.url), state(b.url)]);
+    expect(stateA).toEqual({ digest: stateB.digest, lsn: 3 });
+    expect(stateB.lsn).toBe(3);
+  });
+
+  it('concurrent adds of one @id on both nodes store it once: one wins, the other gets the exists error', { timeout: 60_000 }, async () => {
+    const before = (await state(a.url)).lsn;
+    const results = await Promise.all(
+      [a, b].map((node, i) => post(node.url, `mutation { addTask(input: [{ title: "same", done: ${i === 0} }]) { numUids } }`)),
+    );
+    const wins = results.filter((r) => r.data.addTask !== null);
+    const losses = results.filter((r) => r.data.addTask === null);
+    expect(wins.map((r) => r.data)).toEqual([{ addTask: { numUids: 1 } }]);
+    expect(losses.map((r) => r.errors[0].message)).toEqual([
+      "couldn't rewrite mutation addTask because failed to rewrite mutation payload because id same already exists for field title inside type Task",
+    ]);
+    expect(wins[0].extensions.lsn).toBe(before + 1);
+    const readA = await post(a.url, '{ queryTask(filter: { title: { eq: "same" } }) { title } }', { 'x-service-read-after': String(before + 1) });
+    const readB = await post(b.url, '{ queryTask(filter: { title: { eq: "same" } }) { title } }', { 'x-service-read-after': String(before + 1) });
+    expect(readA.data).toEqual({ queryTask: [{ title: 'same' }] });
+    expect(readB.data).toEqual(readA.data);
+    const [stateA, stateB] = await Promise.all([state(a.url), state(b.url)]);
+    expect(stateA).toEqual(stateB);
+    expect(stateA.lsn).toBe(before + 1);
+  });
+
+  it('X-Service-Read-After of an LSN not written fails after its timeout, naming it; a malformed one is refused', { timeout: 30_000 }, async () => {
+    const lsn = (await state(b.url)).lsn;
+    const started = Date.now();
+    expect(await post(b.url, '{ queryTask { title } }', { 'x-service-read-after': String(lsn + 100) })).toEqual({
+      errors: [{ message: `X-Service-Read-After: log sequence number ${lsn + 100} was not applied on this node within 3000 ms (applied: ${lsn})` }],
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_900);
+    expect(await post(b.url, '{ queryTask { title } }', { 'x-service-read-after': 'soon' })).toEqual({
+      errors: [{ message: 'X-Service-Read-After must be a log sequence number (a non-negative integer, as in a mutation answer\'s extensions.lsn), got "soon"' }],
+    });
+  });
+});
