@@ -1,10 +1,12 @@
 // `--cluster`: two real service nodes sharing one JetStream log on three real nats-servers. A write on
 // one node is read on the other after `X-Service-Read-After: <its lsn>`; concurrent upserts of one @id on
-// both nodes make exactly one node; both nodes end with the same LSN and state digest.
+// both nodes make exactly one node; both nodes end with the same LSN and state digest. Then failures: two
+// of the three NATS servers killed, and a node killed with SIGKILL and restarted on its data directory.
 
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postGraphql, uploadSchema, uploadSucceeded } from '../integration/helpers/http.js';
-import { startServer, type ServerProcess } from '../integration/helpers/server-process.js';
+import { makeTempDir, startServer, type ServerProcess } from '../integration/helpers/server-process.js';
 import { natsAvailable, natsSkipMessage, startNatsCluster, type NatsCluster } from './nats-cluster.js';
 
 if (!natsAvailable) console.warn(natsSkipMessage);
@@ -81,5 +83,63 @@ describe.skipIf(!natsAvailable)('two service nodes on one JetStream log', () => 
     expect(await post(b.url, '{ queryTask { title } }', { 'x-service-read-after': 'soon' })).toEqual({
       errors: [{ message: 'X-Service-Read-After must be a log sequence number (a non-negative integer, as in a mutation answer\'s extensions.lsn), got "soon"' }],
     });
+  });
+});
+
+describe.skipIf(!natsAvailable)('service nodes when NATS servers or a node die', () => {
+  let nats: NatsCluster;
+  const nodes: ServerProcess[] = [];
+  const dataDir = makeTempDir('cluster-node-');
+  const args = (): string[] => ['--cluster', nats.urls.join(','), '--cluster-stream', 'failures', '--snapshot-interval', '0'];
+  beforeAll(async () => {
+    nats = await startNatsCluster();
+  });
+  afterAll(async () => {
+    await Promise.all(nodes.map((node) => node.stop()));
+    await nats?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('two NATS servers killed: a write fails with the log error within 10 s, reads go on; restarted, writes resume and nothing acknowledged is lost', { timeout: 120_000 }, async () => {
+    const a = await startServer({ args: args(), timeoutMs: 60_000 });
+    nodes.push(a);
+    expect(await uploadSchema(a.url, schema)).toEqual(uploadSucceeded);
+    expect((await post(a.url, 'mutation { addTask(input: [{ title: "kept" }]) { numUids } }')).extensions.lsn).toBe(2);
+    await Promise.all([nats.kill(1), nats.kill(2)]);
+    const started = Date.now();
+    const refused = await post(a.url, 'mutation { addTask(input: [{ title: "refused" }]) { numUids } }');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(refused.data).toEqual({ addTask: null });
+    expect(refused.errors[0].message).toMatch(/^the mutation could not be made durable \(cluster log unavailable: could not append to stream failures within 8000 ms \(last error: .+\) while writing the mutation log\); it was rolled back and not applied$/);
+    expect((await post(a.url, '{ queryTask { title } }')).data).toEqual({ queryTask: [{ title: 'kept' }] });
+
+    await Promise.all([nats.restart(1), nats.restart(2)]);
+    let written: any;
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+      written = await post(a.url, 'mutation { addTask(input: [{ title: "after" }]) { numUids } }');
+      if (written.data.addTask !== null) break;
+    }
+    expect(written.data).toEqual({ addTask: { numUids: 1 } });
+    const titles = (await post(a.url, '{ queryTask(order: { asc: title }) { title } }')).data.queryTask.map((t: { title: string }) => t.title);
+    // The refused write's proposal may have landed after all (its ack was what failed): then it is applied, once.
+    expect(titles.filter((t: string) => t !== 'refused')).toEqual(['after', 'kept']);
+  });
+
+  it('a node killed with SIGKILL and restarted on its data directory catches up and agrees', { timeout: 120_000 }, async () => {
+    const a = nodes[0] as ServerProcess;
+    const b = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, ...args()], timeoutMs: 60_000 });
+    const lsn = (await state(a.url)).lsn;
+    expect(await state(b.url)).toEqual(await state(a.url));
+    b.child.kill('SIGKILL');
+    await b.exited;
+    for (let i = 0; i < 5; i++) await post(a.url, `mutation { addTask(input: [{ title: "while b was down ${i}" }]) { numUids } }`);
+    const again = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, ...args()], timeoutMs: 60_000 });
+    nodes.push(again);
+    const [stateA, stateB] = await Promise.all([state(a.url), state(again.url)]);
+    expect(stateA.lsn).toBe(lsn + 5);
+    expect(stateB).toEqual(stateA);
+    const written = await post(again.url, 'mutation { addTask(input: [{ title: "from b" }]) { numUids } }');
+    expect(written.extensions.lsn).toBe(lsn + 6);
+    expect((await post(a.url, '{ queryTask(filter: { title: { eq: "from b" } }) { title } }', { 'x-service-read-after': String(lsn + 6) })).data).toEqual({ queryTask: [{ title: 'from b' }] });
   });
 });
