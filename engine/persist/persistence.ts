@@ -52,6 +52,8 @@ export interface SharedLog {
   propose(frames: Buffer): Promise<'appended' | 'conflict'>;
   /** Resolves once the records that beat the last conflicting proposal reached `replicate`; rejects after a bounded wait. */
   caughtUp(): Promise<void>;
+  /** Stops taking the other nodes' records (they would find the engine closed); later proposals fail. */
+  close(): Promise<void>;
 }
 
 /** The shared log took another node's records first: roll back, take theirs, run again. */
@@ -208,6 +210,7 @@ export class Persistence {
   /** Drains the queue, snapshots if anything changed since the last snapshot, closes the log. */
   async close(): Promise<void> {
     if (this.#closed) return;
+    await this.shared?.close();
     for (const timer of this.#timers) clearInterval(timer);
     this.#timers = [];
     if (this.#writer !== undefined && this.#nextLsn - 1 > this.#snapshotLsn) {

@@ -132,6 +132,7 @@ export class JetStreamLog {
     if (maxPayload !== undefined && data.byteLength > maxPayload) {
       throw new ClusterLogError(`cluster log: a proposal of ${data.byteLength} bytes exceeds the NATS servers' max_payload of ${maxPayload} bytes`);
     }
+    if (this.#nc.isClosed()) throw new ClusterLogError(`cluster log: stream ${this.#stream} is closed on this node (shutting down)`);
     const deadline = Date.now() + this.#proposeTimeoutMs;
     let lastError: unknown;
     while (Date.now() < deadline) {

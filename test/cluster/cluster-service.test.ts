@@ -73,6 +73,22 @@ describe.skipIf(!natsAvailable)('two service nodes on one JetStream log', () => 
     expect(stateA.lsn).toBe(before + 1);
   });
 
+  it('a node stopped with SIGTERM while another writes exits 0 with no error logged', { timeout: 60_000 }, async () => {
+    const args = ['--cluster', nats.urls.join(','), '--cluster-stream', 'service', '--snapshot-interval', '0'];
+    const c = await startServer({ args, timeoutMs: 60_000 });
+    let writing = true;
+    const writes = (async () => {
+      for (let i = 0; writing; i++) expect((await post(a.url, `mutation { addTask(input: [{ title: "during stop ${i}" }]) { numUids } }`)).data).toEqual({ addTask: { numUids: 1 } });
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const exit = await c.stop(20_000);
+    writing = false;
+    await writes;
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(c.output()).not.toMatch(/"level":"?(error|50)/);
+    expect(c.output()).toContain('stopped');
+  });
+
   it('X-Service-Read-After of an LSN not written fails after its timeout, naming it; a malformed one is refused', { timeout: 30_000 }, async () => {
     const lsn = (await state(b.url)).lsn;
     const started = Date.now();
