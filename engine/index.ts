@@ -54,7 +54,7 @@ import { callLimits } from './serving/limits-from-options.js';
 import { consoleLogger } from './util/console-logger.js';
 import { openPersistence } from './serving/open-persistence.js';
 import { LogApplier } from './serving/log-applier.js';
-import { ReadAfter, readAfterHeader } from './serving/read-after.js';
+import { ReadAfter, consistencyHeader, readAfterHeader, readGate } from './serving/read-after.js';
 import type { SharedLog } from './persist/persistence.js';
 import { stateDigest } from './serving/state-digest.js';
 import { readFrames } from './persist/log-format.js';
@@ -207,10 +207,10 @@ export class Engine {
    */
   execute(incoming: GraphQLRequest, internal = false): EngineResponse | Promise<EngineResponse> {
     this.lastOperation = 0;
-    const readAfter = incoming.headers[readAfterHeader];
-    if (readAfter !== undefined) {
-      const gate = this.#readAfter.gate(readAfter);
-      const { [readAfterHeader]: _done, ...headers } = incoming.headers;
+    if (incoming.headers[readAfterHeader] !== undefined || incoming.headers[consistencyHeader] !== undefined) {
+      const shared = this.#commit.persistence?.shared;
+      const gate = readGate(incoming.headers, this.#readAfter, shared === undefined ? undefined : () => shared.sync());
+      const { [readAfterHeader]: _after, [consistencyHeader]: _consistency, ...headers } = incoming.headers;
       if (gate instanceof Promise) return gate.then((refused) => refused ?? this.execute({ ...incoming, headers }, internal));
       if (gate !== undefined) return gate;
     }

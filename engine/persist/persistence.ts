@@ -52,6 +52,8 @@ export interface SharedLog {
   propose(frames: Buffer): Promise<'appended' | 'conflict'>;
   /** Resolves once the records that beat the last conflicting proposal reached `replicate`; rejects after a bounded wait. */
   caughtUp(): Promise<void>;
+  /** Resolves once this engine applied the shared log up to its last record (asked of the log); rejects after a bounded wait. */
+  sync(): Promise<void>;
   /** Stops taking the other nodes' records (they would find the engine closed); later proposals fail. */
   close(): Promise<void>;
 }

@@ -1,11 +1,39 @@
 // `X-Service-Read-After: <lsn>`: a read that must see a write another node acknowledged (its answer's
 // `extensions.lsn`) waits until this engine applied that log record, for a bounded time.
+// `X-Service-Consistency: linearizable`: in cluster mode, the read first waits until this engine applied
+// the shared log up to its last record, asked of the log (SharedLog.sync); one node alone is always there.
 
 import { serializeResponse } from '../exec/serialize-response.js';
 import { wireError } from '../errors/wire-error.js';
 import type { EngineResponse } from '../api.js';
 
 export const readAfterHeader = 'x-service-read-after';
+export const consistencyHeader = 'x-service-consistency';
+
+/**
+ * Both headers of a request: undefined, go on now; a response, refused; a promise, resolves undefined
+ * once the read may go on, or with the error response.
+ */
+export function readGate(
+  headers: Readonly<Record<string, string>>,
+  readAfter: ReadAfter,
+  sync: (() => Promise<void>) | undefined,
+): EngineResponse | Promise<EngineResponse | undefined> | undefined {
+  const after = headers[readAfterHeader];
+  const consistency = headers[consistencyHeader];
+  const waitLsn = after === undefined ? undefined : readAfter.gate(after);
+  if (consistency === undefined || (waitLsn !== undefined && !(waitLsn instanceof Promise))) return waitLsn;
+  if (consistency.trim().toLowerCase() !== 'linearizable') {
+    return refusal(`X-Service-Consistency must be linearizable (reads are local otherwise), got ${JSON.stringify(consistency.slice(0, 64))}`);
+  }
+  const synced = sync?.().then(
+    () => undefined,
+    (error: unknown) => refusal(`X-Service-Consistency: linearizable: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  if (synced === undefined) return waitLsn;
+  return waitLsn === undefined ? synced : Promise.all([waitLsn, synced]).then(([a, b]) => a ?? b);
+}
+
 
 export class ReadAfter {
   readonly #waiters = new Set<{ readonly lsn: number; readonly resolve: () => void }>();

@@ -73,6 +73,12 @@ export class ClusterNode implements SharedLog {
     return follower.waitFor(this.#conflictSeq, catchUpTimeoutMs);
   }
 
+  async sync(): Promise<void> {
+    const follower = this.#follower;
+    if (follower === undefined) throw new Error('the cluster node has not joined');
+    await follower.waitFor(await this.#log.lastSequence(), catchUpTimeoutMs);
+  }
+
   close(): Promise<void> {
     return this.#log.close();
   }
