@@ -64,6 +64,8 @@ export interface EngineOptions {
   readonly writer?: WriterLink;
   /** A replica's start: the state of this data directory, read without changing it (a live writer's). */
   readonly seedFrom?: string;
+  /** How long a request with `X-Service-Read-After: <lsn>` waits for that record before failing (default 10 s). */
+  readonly readAfterTimeoutMs?: number;
 }
 
 /** How a replica reaches its writer (`EngineOptions.writer`). */

@@ -56,6 +56,8 @@ import { consoleLogger } from './util/console-logger.js';
 import { openPersistence, seedFromFiles } from './serving/open-persistence.js';
 import { nodeFileIo } from './persist/file-io.js';
 import { LogApplier } from './serving/log-applier.js';
+import { ReadAfter, consistencyHeader, readAfterHeader, readGate } from './serving/read-after.js';
+import type { SharedLog } from './persist/persistence.js';
 import { stateDigest } from './serving/state-digest.js';
 import { KIND_MUTATION, readFrames, type LogRecord } from './persist/log-format.js';
 import type { CaptureState } from './persist/persistence.js';
@@ -73,7 +75,7 @@ export { cacheStats, type CacheStat } from './util/cache-stats.js';
 export { customCallFigures, latencyBuckets, LatencyTally, persistFigures } from './util/figures.js';
 export { progressThrottle, type ProgressFigures, type ProgressThrottle } from './util/progress-throttle.js';
 export type { StoreFigures } from './store/graph-store.js';
-export { RestoreError } from './persist/persistence.js';
+export { RestoreError, type SharedLog } from './persist/persistence.js';
 export { DATA_DIR_MODE, DATA_FILE_MODE, nodeFileIo } from './persist/file-io.js';
 
 const serviceVersion = 'v25.0.0-ts';
@@ -94,11 +96,6 @@ const operationNumbers = { query: 1, mutation: 2, subscription: 3 } as const;
 /** /admin `task` reads the writer's task list (exports run there): a replica asks the writer. */
 function asksWriterState(operation: OperationDefinitionNode): boolean {
   return operation.selectionSet.selections.some((selection) => selection.kind === Kind.FIELD && selection.name.value === 'task');
-}
-
-interface LsnWaiter {
-  readonly lsn: number;
-  readonly done: (reached: boolean) => void;
 }
 
 /** How long a replica's answer may wait for the writer's records before it fails (they come within a loop turn or two). */
@@ -152,7 +149,10 @@ export class Engine {
     const log = this.#log;
     const webhooks = { runner: this.#calls, lambdaUrl: options.lambdaUrl, warn: (message: string, fields?: Parameters<EngineLogger['warn']>[1]) => log.warn(message, fields) };
     this.#commit = new CommitPath(this.#schema, webhooks, this.#persistedQueries);
-    this.#commit.afterCommit = () => this.#subscriptions.committed();
+    this.#commit.afterCommit = () => {
+      this.#subscriptions.committed();
+      this.#readAfter.advanced();
+    };
     this.#commit.onRegistered = () => this.#registrations.registered();
     const writer = options.writer;
     if (writer !== undefined) this.#commit.forwardRegistration = (request) => this.#forwarded(writer.execute(request));
@@ -163,7 +163,10 @@ export class Engine {
     if (this.#acl !== undefined) this.#acl.changed = () => this.#subscriptions.committed(false);
     this.#adminPreparer = new RequestPreparer(this.#adminSchema, options);
     this.#applier = new LogApplier({ graph: this.#graph, persistedQueries: this.#persistedQueries, schema: this.#schema, acl: this.#acl });
+    this.#readAfter = new ReadAfter(() => this.lsn, options.readAfterTimeoutMs ?? 10_000);
   }
+
+  readonly #readAfter: ReadAfter;
 
   /** Loads snapshots and applies log records: a restart's restore and `replicate`. */
   readonly #applier: LogApplier;
@@ -228,6 +231,13 @@ export class Engine {
 
   #executeNow(incoming: GraphQLRequest, internal: boolean): EngineResponse | Promise<EngineResponse> {
     this.lastOperation = 0;
+    if (incoming.headers[readAfterHeader] !== undefined || incoming.headers[consistencyHeader] !== undefined) {
+      const shared = this.#commit.persistence?.shared;
+      const gate = readGate(incoming.headers, this.#readAfter, shared === undefined ? undefined : () => shared.sync());
+      const { [readAfterHeader]: _after, [consistencyHeader]: _consistency, ...headers } = incoming.headers;
+      if (gate instanceof Promise) return gate.then((refused) => refused ?? this.execute({ ...incoming, headers }, internal));
+      if (gate !== undefined) return gate;
+    }
     if (incoming.extensions !== undefined && incoming.extensions !== null) {
       const persisted = this.#commit.resolvePersistedQuery(incoming);
       if (persisted instanceof Promise) {
@@ -474,6 +484,16 @@ export class Engine {
     persistence.published = listener;
   }
 
+  /**
+   * Cluster mode: every record this engine writes is proposed to `log` too (persist/persistence.ts
+   * `SharedLog`), and the other nodes' records come in through `replicate`. Needs a data directory.
+   */
+  shareLog(log: SharedLog | undefined): void {
+    const persistence = this.#commit.persistence;
+    if (persistence === undefined) throw new Error('a shared log needs a data directory');
+    persistence.shared = log;
+  }
+
   #replicating: Promise<unknown> = Promise.resolve();
 
   /**
@@ -525,43 +545,8 @@ export class Engine {
     } finally {
       if (applied > 0) {
         this.#subscriptions.committed(!unspecific);
-        this.#wakeWaiters();
+        this.#readAfter.advanced();
       }
-    }
-  }
-
-  readonly #lsnWaiters: LsnWaiter[] = [];
-
-  /**
-   * Resolves true once this engine applied `lsn` (at once when it has), false after `timeoutMs`: a
-   * replica's read that must include a write the writer acknowledged.
-   */
-  waitForLsn(lsn: number, timeoutMs: number): Promise<boolean> {
-    if (this.lsn >= lsn) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        const at = this.#lsnWaiters.indexOf(waiter);
-        if (at >= 0) this.#lsnWaiters.splice(at, 1);
-        resolve(false);
-      }, timeoutMs);
-      const waiter = {
-        lsn,
-        done: (reached: boolean) => {
-          clearTimeout(timer);
-          resolve(reached);
-        },
-      };
-      this.#lsnWaiters.push(waiter);
-    });
-  }
-
-  #wakeWaiters(): void {
-    const at = this.lsn;
-    for (let i = this.#lsnWaiters.length - 1; i >= 0; i--) {
-      const waiter = this.#lsnWaiters[i] as LsnWaiter;
-      if (waiter.lsn > at) continue;
-      this.#lsnWaiters.splice(i, 1);
-      waiter.done(true);
     }
   }
 
@@ -576,7 +561,7 @@ export class Engine {
     this.#draining = writer.draining();
     const needed = writer.visibleLsn();
     if (needed <= this.lsn) return undefined;
-    return this.waitForLsn(needed, replicaCatchUpMs).then((reached) => {
+    return this.#readAfter.until(needed, replicaCatchUpMs).then((reached) => {
       if (!reached) throw new Error(`this thread's replica did not apply LSN ${needed} within ${replicaCatchUpMs} ms (it is at ${this.lsn})`);
     });
   }

@@ -45,6 +45,15 @@ export interface ServerConfig {
   readonly budget: BudgetConfig;
   /** Dgraph's ACL; undefined when --acl-secret-file is not given. */
   readonly acl: AclConfig | undefined;
+  /** `--cluster`: the NATS JetStream log shared with the other nodes (server/cluster/); undefined: one node. */
+  readonly cluster: ClusterConfig | undefined;
+  /** How long `X-Service-Read-After` waits for its LSN. */
+  readonly readAfterTimeoutMs: number;
+}
+
+export interface ClusterConfig {
+  readonly servers: readonly string[];
+  readonly stream: string;
 }
 
 /** `--acl-secret-file` and the token lifetimes (Dgraph's `--acl` superflag: secret-file, access-ttl, refresh-ttl). */
@@ -161,6 +170,9 @@ const optionTable = {
   'snapshot-every': { type: 'string', env: 'SERVICE_SNAPSHOT_EVERY', help: `snapshot after this many mutations; 0 = off (default ${defaults.snapshotEvery})` },
   'snapshot-interval': { type: 'string', env: 'SERVICE_SNAPSHOT_INTERVAL', help: `snapshot every N seconds if changed; 0 = off (default ${defaults.snapshotIntervalSeconds})` },
   'snapshot-keep': { type: 'string', env: 'SERVICE_SNAPSHOT_KEEP', help: `snapshots kept (default ${defaults.snapshotKeep})` },
+  cluster: { type: 'string', env: 'SERVICE_CLUSTER', help: 'cluster mode: nats://host:port[,...] of the NATS JetStream servers holding the shared log' },
+  'cluster-stream': { type: 'string', env: 'SERVICE_CLUSTER_STREAM', help: 'JetStream stream of the shared log (default graphdb)' },
+  'read-after-timeout-ms': { type: 'string', env: 'SERVICE_READ_AFTER_TIMEOUT_MS', help: 'how long a request with X-Service-Read-After waits for its LSN (default 10000)' },
   'custom-timeout-ms': { type: 'string', env: 'SERVICE_CUSTOM_TIMEOUT_MS', help: `timeout of one outgoing @custom/@lambda call (default ${defaults.customTimeoutMs})` },
   'custom-max-response-bytes': {
     type: 'string',
@@ -344,6 +356,8 @@ function build(source: Source, cwd: string): ServerConfig {
       queryTimeoutMs: source.integer('query-timeout-ms', 0, 3_600_000) ?? defaults.queryTimeoutMs,
     },
     acl: aclConfig(source, cwd),
+    cluster: clusterConfig(source.string('cluster'), source.string('cluster-stream'), source.string('acl-secret-file') !== undefined),
+    readAfterTimeoutMs: source.integer('read-after-timeout-ms', 1, 600_000) ?? 10_000,
   };
 }
 
@@ -385,6 +399,22 @@ function fsyncSetting(text: string | undefined): FsyncSetting {
   return text as FsyncSetting;
 }
 
+function clusterConfig(servers: string | undefined, stream: string | undefined, acl: boolean): ClusterConfig | undefined {
+  if (servers === undefined) {
+    if (stream !== undefined) throw new ConfigError('--cluster-stream needs --cluster');
+    return undefined;
+  }
+  // Each node would write its own ACL defaults (another groot hash) into the shared log.
+  if (acl) throw new ConfigError('--cluster does not work with --acl-secret-file yet');
+  const urls = servers.split(',').map((url) => url.trim());
+  for (const url of urls) {
+    if (!/^nats:\/\/[^\s/:,]+:\d{1,5}$/.test(url)) throw new ConfigError(`--cluster takes nats://host:port[,...], got ${JSON.stringify(url)}`);
+  }
+  const name = stream ?? 'graphdb';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw new ConfigError(`--cluster-stream may hold only letters, digits, '-' and '_' (at most 64), got ${JSON.stringify(name)}`);
+  return { servers: urls, stream: name };
+}
+
 function httpUrl(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   let url: URL;
@@ -401,9 +431,10 @@ function httpUrl(text: string | undefined): string | undefined {
 
 /** The configuration with secrets replaced, for logging. */
 export function redacted(config: ServerConfig): Record<string, string | number | boolean | undefined> {
-  const { custom, budget, acl, sockets, ...rest } = config;
+  const { custom, budget, acl, sockets, cluster, ...rest } = config;
   return {
     ...rest,
+    ...(cluster === undefined ? {} : { cluster: cluster.servers.join(','), clusterStream: cluster.stream }),
     ...Object.fromEntries(Object.entries(sockets).map(([k, v]) => [`ws.${k}`, v])),
     ...(acl === undefined ? {} : { aclSecretFile: acl.secretFile, aclAccessTtlMs: acl.accessTtlMs, aclRefreshTtlMs: acl.refreshTtlMs }),
     ...Object.fromEntries(Object.entries(custom).map(([k, v]) => [`custom.${k}`, v])),

@@ -6,7 +6,7 @@
  * JS per header, so the transport copies only these unless the engine reads headers too
  * (`Engine.readsRequestHeaders`); `Exchange.header` accepts only these names.
  */
-export const edgeHeaderNames = ['content-type', 'content-length', 'content-encoding', 'accept', 'accept-encoding', 'x-auth-token', 'origin', 'x-dgraph-accesstoken', 'x-service-accesstoken', 'if-none-match', 'x-request-id'] as const;
+export const edgeHeaderNames = ['content-type', 'content-length', 'content-encoding', 'accept', 'accept-encoding', 'x-auth-token', 'origin', 'x-dgraph-accesstoken', 'x-service-accesstoken', 'if-none-match', 'x-request-id', 'x-service-read-after', 'x-service-consistency'] as const;
 export type EdgeHeaderName = (typeof edgeHeaderNames)[number];
 
 /** A request copied out of the transport synchronously (uWS request objects die after the handler returns). */

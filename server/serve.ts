@@ -10,6 +10,7 @@ import { mergedMetricsText } from './metrics.js';
 import { createLogger, type Logger } from './log.js';
 import { loadTransport } from './uws-transport.js';
 import { startReplicaThreads, type ReplicaThreads } from './threads/replica-threads.js';
+import { ClusterNode } from './cluster/cluster-node.js';
 
 const shutdownTimeoutMs = 10_000;
 
@@ -64,6 +65,7 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
     process.exitCode = 1;
     return;
   }
+  if (config.cluster !== undefined && !(await joinCluster(engine, config.cluster, log))) return;
   // /admin `shutdown` calls stop only once the server answers, so it is defined by then.
   // The JS shim listens through node:net, which cannot share a port between threads.
   if (!transport.native && config.threads > 1) {
@@ -104,6 +106,7 @@ export function engineOptions(config: ServerConfig, log: Logger, hooks: ServeHoo
     keepSnapshots: config.snapshotKeep,
     custom: config.custom,
     budget: config.budget,
+    readAfterTimeoutMs: config.readAfterTimeoutMs,
     log,
     ...(hooks.fileIo === undefined ? {} : { fileIo: hooks.fileIo }),
   };
@@ -120,6 +123,19 @@ function freePort(host: string): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/** `--cluster`: false (exit code 1, logged) when the cluster cannot be joined. */
+async function joinCluster(engine: Engine, cluster: NonNullable<ServerConfig['cluster']>, log: Logger): Promise<boolean> {
+  try {
+    await ClusterNode.join(engine, cluster, log);
+    return true;
+  } catch (error) {
+    log.error(`could not join the cluster: ${error instanceof Error ? error.message : String(error)}`, { cluster: cluster.servers.join(','), stream: cluster.stream });
+    await engine.close();
+    process.exitCode = 1;
+    return false;
+  }
 }
 
 /** HS256 needs a key of at least 256 bits (Dgraph's checkAclKeyLength); returns why not as text. */

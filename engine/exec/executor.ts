@@ -256,16 +256,22 @@ export class Executor {
    */
   async #commitSegment(run: RootRun, segment: readonly FieldPlan[], commit: CommitTurn, fresh: boolean): Promise<void> {
     const { ctx, data, running } = run;
-    const before = { errors: ctx.errors.length, events: ctx.events.length, slots: ctx.customSlots.length, touched: ctx.touched };
+    const before = { errors: ctx.errors.length, events: ctx.events.length, slots: ctx.customSlots.length, touched: ctx.touched, failed: running.failed };
+    const restore = (): void => {
+      ctx.errors.length = before.errors;
+      ctx.events.length = before.events;
+      ctx.customSlots.length = before.slots;
+      ctx.touched = before.touched;
+      running.failed = before.failed;
+    };
     const lost = await commit(() => {
+      // The segment may run again (a cluster node that lost to another node's write re-runs it after it).
+      restore();
       for (const field of segment) this.#storedRoot(run, field);
       return ctx.events.slice(before.events);
     }, fresh);
     if (lost === undefined) return;
-    ctx.errors.length = before.errors;
-    ctx.events.length = before.events;
-    ctx.customSlots.length = before.slots;
-    ctx.touched = before.touched;
+    restore();
     for (const field of segment) {
       if (!ctx.isIncluded(field)) continue;
       data[field.responseName] = null;

@@ -43,6 +43,24 @@ export class DurabilityError extends Error {
   }
 }
 
+/**
+ * A log shared with other nodes (cluster mode; server/cluster/ implements it over JetStream): every record
+ * written here is proposed there too, after the local append and before anyone is answered.
+ */
+export interface SharedLog {
+  /** `conflict`: another node appended first; nothing of this proposal landed. Rejects when the log is unavailable. */
+  propose(frames: Buffer): Promise<'appended' | 'conflict'>;
+  /** Resolves once the records that beat the last conflicting proposal reached `replicate`; rejects after a bounded wait. */
+  caughtUp(): Promise<void>;
+  /** Resolves once this engine applied the shared log up to its last record (asked of the log); rejects after a bounded wait. */
+  sync(): Promise<void>;
+  /** Stops taking the other nodes' records (they would find the engine closed); later proposals fail. */
+  close(): Promise<void>;
+}
+
+/** The shared log took another node's records first: roll back, take theirs, run again. */
+class SharedLogConflict extends Error {}
+
 export interface SnapshotInfo {
   readonly lsn: number;
   readonly file: string;
@@ -88,6 +106,11 @@ interface Settle {
 }
 
 const maxGroup = 512;
+
+/** A work put back in the queue (cluster conflict): its promise stays open. */
+const requeued = Symbol('requeued');
+
+const replicated = (work: Work): boolean => work.kind === 'record' && work.lsn !== undefined;
 
 export class Persistence {
   readonly #io: FileIo;
@@ -147,6 +170,11 @@ export class Persistence {
    */
   published: ((frames: Buffer) => void) | undefined;
 
+  /** Cluster mode's shared log; unset, the local log is the only one. */
+  shared: SharedLog | undefined;
+  /** Local work put back after a conflict waits for this (only replicated records go meanwhile). */
+  #behind: Promise<void> | undefined;
+
   /** Runs `run` as one logged operation (its store changes become one record). */
   mutate<T>(run: () => Promise<T> | T): Promise<Committed<T>> {
     return this.#enqueue((done) => ({ kind: 'mutation', run, done })) as Promise<Committed<T>>;
@@ -155,7 +183,9 @@ export class Persistence {
   /** Logs a record replicated from another log under its own LSN (the next one here), then runs `apply`. */
   replicate<T>(record: LogRecord, apply: () => T): Promise<T> {
     const { lsn, ...pending } = record;
-    return this.#enqueue((done) => ({ kind: 'record', record: pending as PendingRecord, lsn, forceSync: false, apply, done })) as Promise<T>;
+    // With a shared log, another node's records go before local work waiting in the queue: that work may
+    // have lost to them and must run after them.
+    return this.#enqueue((done) => ({ kind: 'record', record: pending as PendingRecord, lsn, forceSync: false, apply, done }), this.shared !== undefined) as Promise<T>;
   }
 
   /** Logs the schema upload durably, then runs `apply` (which deploys it). */
@@ -182,6 +212,7 @@ export class Persistence {
   /** Drains the queue, snapshots if anything changed since the last snapshot, closes the log. */
   async close(): Promise<void> {
     if (this.#closed) return;
+    await this.shared?.close();
     for (const timer of this.#timers) clearInterval(timer);
     this.#timers = [];
     if (this.#writer !== undefined && this.#nextLsn - 1 > this.#snapshotLsn) {
@@ -196,10 +227,13 @@ export class Persistence {
     await this.#writer?.close();
   }
 
-  #enqueue(make: (done: Settle) => Work): Promise<unknown> {
+  #enqueue(make: (done: Settle) => Work, beforeLocal = false): Promise<unknown> {
     if (this.#closed) return Promise.reject(new Error('the engine is closed'));
     return new Promise((resolve, reject) => {
-      this.#queue.push(make({ resolve, reject }));
+      const work = make({ resolve, reject });
+      const at = beforeLocal ? this.#queue.findIndex((queued) => !replicated(queued)) : -1;
+      if (at < 0) this.#queue.push(work);
+      else this.#queue.splice(at, 0, work);
       if (!this.#draining && !this.#drainScheduled) {
         // Drained after this turn's I/O callbacks: the mutations of requests read in the same turn form
         // one group (one write) instead of the first one going alone.
@@ -219,6 +253,7 @@ export class Persistence {
     try {
       while (this.#queue.length > 0) {
         const head = this.#queue[0] as Work;
+        if (this.#behind !== undefined && !replicated(head)) break;
         if (head.kind === 'mutation') {
           let n = 1;
           while (n < this.#queue.length && n < maxGroup && this.#queue[n]?.kind === 'mutation') n++;
@@ -226,7 +261,8 @@ export class Persistence {
         } else {
           this.#queue.shift();
           try {
-            head.done.resolve(head.kind === 'record' ? await this.#commitRecord(head) : await this.#startSnapshot());
+            const result = head.kind === 'record' ? await this.#commitRecord(head) : await this.#startSnapshot();
+            if (result !== requeued) head.done.resolve(result);
           } catch (error) {
             head.done.reject(error);
           }
@@ -259,6 +295,10 @@ export class Persistence {
         await this.#append(frames);
       } catch (error) {
         txn.rollback();
+        if (error instanceof SharedLogConflict) {
+          this.#retryAfterCatchUp(group);
+          return;
+        }
         const failure = new DurabilityError(error);
         this.options.log.warn('mutation log write failed: operations rolled back', { error: String(error), operations: group.length });
         for (const work of group) work.done.reject(failure);
@@ -276,12 +316,16 @@ export class Persistence {
     this.#maybeSnapshot();
   }
 
-  async #commitRecord({ record, lsn, forceSync, apply }: Extract<Work, { kind: 'record' }>): Promise<unknown> {
+  async #commitRecord(work: Extract<Work, { kind: 'record' }>): Promise<unknown> {
+    const { record, lsn, forceSync, apply } = work;
+    // A node's own record, committed while its copy from the shared log was already queued.
+    if (lsn !== undefined && lsn < this.#nextLsn && this.shared !== undefined) return undefined;
     if (lsn !== undefined && lsn !== this.#nextLsn) throw new Error(`a replicated log record has LSN ${lsn}, this log's next is ${this.#nextLsn}`);
     const frame = frameRecord({ ...record, lsn: this.#nextLsn } as LogRecord);
     try {
-      await this.#append([frame], forceSync);
+      await this.#append([frame], forceSync, lsn === undefined);
     } catch (error) {
+      if (error instanceof SharedLogConflict) return this.#retryAfterCatchUp([work]);
       throw new DurabilityError(error);
     }
     this.#nextLsn++;
@@ -291,17 +335,50 @@ export class Persistence {
     return result;
   }
 
-  /** Writes the frames; with `always` (or `forceSync`) waits for the fsync. Leaves nothing behind on failure. */
-  async #append(frames: readonly Buffer[], forceSync = false): Promise<void> {
+  /**
+   * Writes the frames; with `always` (or `forceSync`) waits for the fsync; then proposes what is this
+   * node's own (`propose`) to the shared log. Leaves nothing behind on failure.
+   */
+  async #append(frames: readonly Buffer[], forceSync = false, propose = true): Promise<void> {
     const writer = this.#requireWriter();
     const mark = writer.size;
     try {
-      writer.append(frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames));
+      const bytes = frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames);
+      writer.append(bytes);
       if (forceSync || this.options.fsync === 'always') await writer.sync();
+      if (propose && this.shared !== undefined && (await this.shared.propose(bytes)) === 'conflict') throw new SharedLogConflict();
     } catch (error) {
       writer.discardFrom(mark);
       throw error;
     }
+  }
+
+  /**
+   * Puts the works that lost to another node back at the head of the queue (their promises still open);
+   * they run again once that node's records are applied, or fail if they do not come in time.
+   */
+  #retryAfterCatchUp(works: readonly Work[]): typeof requeued {
+    // Behind the other node's records already queued: they must be applied first.
+    const at = this.#queue.findIndex((queued) => !replicated(queued));
+    this.#queue.splice(at < 0 ? this.#queue.length : at, 0, ...works);
+    const shared = this.shared as SharedLog;
+    this.#behind = shared.caughtUp().then(
+      () => {
+        this.#behind = undefined;
+        if (!this.#draining) void this.#drain();
+      },
+      (error: unknown) => {
+        this.#behind = undefined;
+        const failure = new DurabilityError(error);
+        for (const work of works) {
+          const at = this.#queue.indexOf(work);
+          if (at >= 0) this.#queue.splice(at, 1);
+          work.done.reject(failure);
+        }
+        if (!this.#draining) void this.#drain();
+      },
+    );
+    return requeued;
   }
 
   #maybeSnapshot(): void {

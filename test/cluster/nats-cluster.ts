@@ -1,0 +1,137 @@
+// Three real nats-server processes on loopback, clustered by routes, JetStream on, each with its own store
+// in a temporary directory and its own config file on free ports (never the Debian package's systemd unit or
+// /etc config). Servers can be killed with SIGKILL and restarted on the same ports and store.
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect as tcpConnect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const natsServerPath = process.env['NATS_SERVER_PATH'] ?? 'nats-server';
+/** Whether a nats-server binary runs here; the cluster suites skip without one. */
+export const natsAvailable = spawnSync(natsServerPath, ['--version'], { stdio: 'ignore' }).status === 0;
+export const natsSkipMessage = `cluster tests skipped: no ${natsServerPath} on the PATH (apt-get install -y nats-server, or set NATS_SERVER_PATH)`;
+
+interface Member {
+  readonly name: string;
+  readonly clientPort: number;
+  readonly configPath: string;
+  child: ChildProcess | undefined;
+  output: string;
+}
+
+export interface NatsCluster {
+  /** Client URLs, one per server, in server order (n0, n1, n2). */
+  readonly urls: readonly string[];
+  readonly names: readonly string[];
+  /** SIGKILL server `index` and wait for its exit. */
+  kill(index: number): Promise<void>;
+  /** Start server `index` again on its ports and store; resolves once it accepts clients. */
+  restart(index: number): Promise<void>;
+  /** The index of the server named `name` (a stream leader's name from stream info). */
+  indexOf(name: string): number;
+  output(index: number): string;
+  /** Kill every server and remove the stores. */
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = tcpConnect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export async function startNatsCluster(size = 3): Promise<NatsCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'nats-cluster-'));
+  const clientPorts: number[] = [];
+  const routePorts: number[] = [];
+  for (let i = 0; i < size; i++) {
+    clientPorts.push(await freePort());
+    routePorts.push(await freePort());
+  }
+  const routes = routePorts.map((port) => `nats-route://127.0.0.1:${port}`).join(', ');
+  const members: Member[] = clientPorts.map((clientPort, i) => {
+    const name = `n${i}`;
+    const configPath = join(dir, `${name}.conf`);
+    const store = join(dir, `store-${name}`);
+    writeFileSync(
+      configPath,
+      [
+        `server_name: ${name}`,
+        `listen: 127.0.0.1:${clientPort}`,
+        `jetstream {\n  store_dir: "${store}"\n  max_memory_store: 64MB\n  max_file_store: 1GB\n}`,
+        `cluster {\n  name: test\n  listen: 127.0.0.1:${routePorts[i]}\n  routes: [ ${routes} ]\n}`,
+        '',
+      ].join('\n'),
+    );
+    return { name, clientPort, configPath, child: undefined, output: '' };
+  });
+
+  const launch = async (member: Member): Promise<void> => {
+    const child = spawn(natsServerPath, ['-c', member.configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+    member.child = child;
+    member.output = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (member.output += chunk));
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (member.output += chunk));
+    const deadline = Date.now() + 10_000;
+    while (!(await accepts(member.clientPort))) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`nats-server ${member.name} did not start:\n${member.output}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const kill = async (member: Member): Promise<void> => {
+    const child = member.child;
+    member.child = undefined;
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  };
+  const at = (index: number): Member => {
+    const member = members[index];
+    if (member === undefined) throw new Error(`no nats server ${index}`);
+    return member;
+  };
+
+  try {
+    await Promise.all(members.map(launch));
+  } catch (error) {
+    await Promise.all(members.map(kill));
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    urls: clientPorts.map((port) => `nats://127.0.0.1:${port}`),
+    names: members.map((member) => member.name),
+    kill: (index) => kill(at(index)),
+    restart: (index) => launch(at(index)),
+    indexOf(name) {
+      const index = members.findIndex((member) => member.name === name);
+      if (index < 0) throw new Error(`no nats server named ${name}`);
+      return index;
+    },
+    output: (index) => at(index).output,
+    async stop() {
+      await Promise.all(members.map(kill));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,36 @@
+// The cluster flags (server/config.ts): --cluster takes nats:// URLs, --cluster-stream a JetStream stream
+// name; bad values are refused with the flag's name and the value, before anything starts.
+
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../server/config.js';
+
+function cluster(argv: string[], env: Record<string, string> = {}): unknown {
+  const loaded = loadConfig(argv, env, '/srv');
+  return loaded.kind === 'config' ? loaded.config.cluster : loaded;
+}
+
+describe('cluster flags', () => {
+  it('off without --cluster; URLs split on commas; the stream graphdb by default', () => {
+    expect(cluster([])).toBeUndefined();
+    expect(cluster(['--cluster', 'nats://a:4222, nats://127.0.0.1:4223'])).toEqual({ servers: ['nats://a:4222', 'nats://127.0.0.1:4223'], stream: 'graphdb' });
+    expect(cluster([], { SERVICE_CLUSTER: 'nats://h:1', SERVICE_CLUSTER_STREAM: 'orders_2' })).toEqual({ servers: ['nats://h:1'], stream: 'orders_2' });
+  });
+
+  it('refuses what is not nats://host:port, a stream name NATS cannot take, a stream without a cluster, and ACL', () => {
+    expect(cluster(['--cluster', 'http://a:4222'])).toEqual({ kind: 'error', message: '--cluster takes nats://host:port[,...], got "http://a:4222"' });
+    expect(cluster(['--cluster', 'nats://a:4222,'])).toEqual({ kind: 'error', message: '--cluster takes nats://host:port[,...], got ""' });
+    expect(cluster(['--cluster', 'nats://a:1', '--cluster-stream', 'a.b'])).toEqual({ kind: 'error', message: `--cluster-stream may hold only letters, digits, '-' and '_' (at most 64), got "a.b"` });
+    expect(cluster(['--cluster-stream', 's'])).toEqual({ kind: 'error', message: '--cluster-stream needs --cluster' });
+    expect(cluster(['--cluster', 'nats://a:1', '--acl-secret-file', 'k'])).toEqual({ kind: 'error', message: '--cluster does not work with --acl-secret-file yet' });
+  });
+
+  it('--read-after-timeout-ms: 10 s by default, at least 1 ms', () => {
+    const timeout = (argv: string[]): unknown => {
+      const loaded = loadConfig(argv, {}, '/srv');
+      return loaded.kind === 'config' ? loaded.config.readAfterTimeoutMs : loaded;
+    };
+    expect(timeout([])).toBe(10_000);
+    expect(timeout(['--read-after-timeout-ms', '250'])).toBe(250);
+    expect(timeout(['--read-after-timeout-ms', '0'])).toEqual({ kind: 'error', message: expect.stringContaining('--read-after-timeout-ms') });
+  });
+});
