@@ -28,7 +28,8 @@ describe.skipIf(!natsAvailable)('two service nodes on one JetStream log', () => 
   let b: ServerProcess;
   beforeAll(async () => {
     nats = await startNatsCluster();
-    const args = ['--cluster', nats.urls.join(','), '--cluster-stream', 'service', '--read-after-timeout-ms', '3000', '--snapshot-interval', '0'];
+    // One thread per node: these tests are about the nodes' shared log (threads.test.ts has the threads).
+    const args = ['--cluster', nats.urls.join(','), '--cluster-stream', 'service', '--read-after-timeout-ms', '3000', '--snapshot-interval', '0', '--threads', '1'];
     [a, b] = await Promise.all([startServer({ args, timeoutMs: 60_000 }), startServer({ args, timeoutMs: 60_000 })]);
   });
   afterAll(async () => {
@@ -76,7 +77,7 @@ describe.skipIf(!natsAvailable)('two service nodes on one JetStream log', () => 
   });
 
   it('a node stopped with SIGTERM while another writes exits 0 with no error logged', { timeout: 60_000 }, async () => {
-    const args = ['--cluster', nats.urls.join(','), '--cluster-stream', 'service', '--snapshot-interval', '0'];
+    const args = ['--cluster', nats.urls.join(','), '--cluster-stream', 'service', '--snapshot-interval', '0', '--threads', '1'];
     const c = await startServer({ args, timeoutMs: 60_000 });
     let writing = true;
     const writes = (async () => {
@@ -132,7 +133,7 @@ describe.skipIf(!natsAvailable)('service nodes when NATS servers or a node die',
   let nats: NatsCluster;
   const nodes: ServerProcess[] = [];
   const dataDir = makeTempDir('cluster-node-');
-  const args = (): string[] => ['--cluster', nats.urls.join(','), '--cluster-stream', 'failures', '--snapshot-interval', '0'];
+  const args = (): string[] => ['--cluster', nats.urls.join(','), '--cluster-stream', 'failures', '--snapshot-interval', '0', '--threads', '1'];
   beforeAll(async () => {
     nats = await startNatsCluster();
   });

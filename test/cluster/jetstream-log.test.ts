@@ -198,7 +198,12 @@ describe.skipIf(!natsAvailable)('JetStream log when servers die', () => {
     expect(refused).toBeInstanceOf(ClusterLogError);
     expect((refused as Error).message).toMatch(/^cluster log unavailable: could not append to stream killtwo within 5000 ms \(last error: .+\)$/);
     started = Date.now();
-    await expect(log.lastSequence()).rejects.toThrow(/^cluster log unavailable: could not read the last sequence of stream killtwo within 3000 ms/);
+    // A server that heard from the old leader last may still answer stream info: then with the last
+    // sequence that can exist (nothing commits without a quorum), else with the clear error.
+    await log.lastSequence().then(
+      (sequence) => expect(sequence).toBe(10),
+      (error: unknown) => expect((error as Error).message).toMatch(/^cluster log unavailable: could not read the last sequence of stream killtwo within 3000 ms/),
+    );
     expect(Date.now() - started).toBeLessThan(5_000);
 
     await Promise.all(killed.map((index) => cluster!.restart(index)));
