@@ -35,11 +35,17 @@ export interface PersistenceOptions {
   readonly log: PersistLogger;
 }
 
-/** A write to the log failed: the operation was rolled back and is not applied. */
+/**
+ * A write to the log failed: the operation was rolled back here. When the cause says its outcome is
+ * unknown (a shared log's proposal that timed out may still have been taken, and every node then
+ * applies it), the text says so instead of "not applied".
+ */
 export class DurabilityError extends Error {
   constructor(override readonly cause: unknown) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-    super(`the mutation could not be made durable (${code ?? (cause instanceof Error ? cause.message : String(cause))} while writing the mutation log); it was rolled back and not applied`);
+    const unknown = (cause as { outcomeUnknown?: unknown } | undefined)?.outcomeUnknown === true;
+    const after = unknown ? 'it was rolled back on this node, but the cluster log may still have taken it: the outcome is unknown, read it back before writing it again' : 'it was rolled back and not applied';
+    super(`the mutation could not be made durable (${code ?? (cause instanceof Error ? cause.message : String(cause))} while writing the mutation log); ${after}`);
   }
 }
 

@@ -36,6 +36,14 @@ export interface JetStreamLogOptions {
 /** The one error of this module: the message says which call, on which stream, waited how long for what. */
 export class ClusterLogError extends Error {
   override readonly name = 'ClusterLogError';
+
+  /** `outcomeUnknown`: a proposal that may have been taken though no answer said so (engine DurabilityError reads it). */
+  constructor(
+    message: string,
+    readonly outcomeUnknown = false,
+  ) {
+    super(message);
+  }
 }
 
 export type ProposeResult = { readonly seq: number } | { readonly conflict: number };
@@ -156,6 +164,8 @@ export class JetStreamLog {
     }
     throw new ClusterLogError(
       `cluster log unavailable: could not append to stream ${this.#stream} within ${this.#proposeTimeoutMs} ms (last error: ${describe(lastError)})`,
+      // Ran out of time without a refusal: an attempt may have been taken with its ack lost.
+      !permanent(lastError),
     );
   }
 
