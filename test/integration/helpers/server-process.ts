@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
 import { uploadSchema, uploadSucceeded } from './http.js';
-import { findLog } from './log-records.js';
+import { findLog, findLogs } from './log-records.js';
 
 export const projectRoot = resolve(import.meta.dirname, '../../..');
 /** `SERVICE_TEST_ENTRY` points the tests at another build of the entry point. */
@@ -48,10 +48,16 @@ export interface ServerProcess {
 
 const startMessage = /^listening on http:\/\/\S+$/;
 
-/** The start-up line's URL and transport, once it is there. */
+/**
+ * The start-up line's URL and transport, once it is there and every replica thread it announces serves
+ * (`--threads`: they join in the background; a test's first figures, e.g. memory, must see them all).
+ */
 function startLine(output: string): [string, string] | undefined {
   const record = findLog(output, startMessage);
-  return record === undefined ? undefined : [record.msg.slice('listening on '.length), String(record['transport'])];
+  if (record === undefined) return undefined;
+  const replicas = Number(record['threads'] ?? 1) - 1;
+  if (replicas > 0 && findLogs(output, 'replica thread serving').length < replicas) return undefined;
+  return [record.msg.slice('listening on '.length), String(record['transport'])];
 }
 
 export function makeTempDir(prefix = 'service-it-'): string {
