@@ -23,7 +23,8 @@ let server: ServerProcess;
 let authorIds: string[] = [];
 
 beforeAll(async () => {
-  server = await startWithSchema(schema, { args: ['--debug'] });
+  // One thread: a plan's cached first k is per thread (README, Threads), and two requests may reach two threads.
+  server = await startWithSchema(schema, { args: ['--debug', '--threads', '1'] });
   const added = await post('mutation ($input: [AddPostInput!]!) { addPost(input: $input) { numUids } }', { input: rows });
   expect(added['data']).toEqual({ addPost: { numUids: 300 } });
   const authors = await post('mutation { addAuthor(input: [{ handle: "ann", age: 30 }, { handle: "bob", age: 40 }]) { author { id handle } } }');
