@@ -31,7 +31,7 @@ async function explain(query: string, claims: Record<string, unknown>): Promise<
 }
 
 beforeAll(async () => {
-  server = await startWithSchema(schema, { args: ['--debug'] });
+  server = await startWithSchema(schema, { args: ['--debug', '--threads', '1'] });
   const added = await postGraphql(server.url, { query: 'mutation { addNote(input: [{text: "a", owner: "ann"}, {text: "b", owner: "bob"}, {text: "c", owner: "ann"}]) { numUids } }' }, {
     'X-Auth': await token({ ROLE: 'ADMIN' }),
   });

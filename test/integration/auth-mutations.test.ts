@@ -89,7 +89,7 @@ let ids: Ids;
 let loudIds: Ids;
 
 beforeAll(async () => {
-  [quiet, loud] = await Promise.all([startServer(), startServer({ args: ['--debug'] })]);
+  [quiet, loud] = await Promise.all([startServer(), startServer({ args: ['--debug', '--threads', '1'] })]);
   await Promise.all([seed(quiet), seed(loud)]);
   [ids, loudIds] = await Promise.all([idsOf(quiet), idsOf(loud)]);
 }, 60_000);
@@ -502,7 +502,7 @@ describe('an update giving @id values to several nodes fails (Dgraph\'s check af
 
 describe('ClosedByDefault: mutations without a token (debug mode, as Dgraph\'s e2e suite)', () => {
   it('an add fails its new-node check, an update or delete its rewrite; with a token they run', async () => {
-    const closed = await startWithSchema(e2eClosedSchema, { args: ['--debug'] });
+    const closed = await startWithSchema(e2eClosedSchema, { args: ['--debug', '--threads', '1'] });
     try {
       const missing = 'a valid JWT is required but was not provided';
       for (const name of ['addUserSecret', 'addTodo']) {

@@ -24,7 +24,7 @@ const rows: Row[] = Array.from({ length: 400 }, (_, i) => ({ title: `${words[i %
 let server: ServerProcess;
 
 beforeAll(async () => {
-  server = await startWithSchema(schema, { args: ['--debug'] });
+  server = await startWithSchema(schema, { args: ['--debug', '--threads', '1'] });
   const added = await post('mutation ($input: [AddPostInput!]!) { addPost(input: $input) { numUids } }', { input: rows });
   expect(added['data']).toEqual({ addPost: { numUids: 400 } });
 }, 30_000);

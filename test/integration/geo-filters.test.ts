@@ -256,7 +256,7 @@ describe('geo filters against a Turf oracle', () => {
 describe('near, ordered and paged, EXPLAINed', () => {
   let debug: ServerProcess;
   beforeAll(async () => {
-    debug = await startWithSchema(schema, { args: ['--debug'] });
+    debug = await startWithSchema(schema, { args: ['--debug', '--threads', '1'] });
     const input = places.map((p) => ({ name: p.name, loc: pointRef(p.loc), area: polygonRef(p.area) }));
     await postGraphql(debug.url, { query: 'mutation($input: [AddPlaceInput!]!) { addPlace(input: $input) { numUids } }', variables: { input } });
   });

@@ -30,7 +30,7 @@ const scored = posts.filter((p) => p.score !== undefined).length;
 let server: ServerProcess;
 
 beforeAll(async () => {
-  server = await startWithSchema(schema, { args: ['--debug'] });
+  server = await startWithSchema(schema, { args: ['--debug', '--threads', '1'] });
   await post('mutation { addAuthor(input: [{ handle: "a" }, { handle: "b" }, { handle: "c" }, { handle: "bulk" }]) { numUids } }');
   const input = posts.map((p, i) => ({ title: p.title, body: `w${i % 3} w${i % 5}`, score: p.score, rating: p.rating, author: { handle: p.author } }));
   const added = await post('mutation ($input: [AddPostInput!]!) { addPost(input: $input) { numUids } }', { input });

@@ -38,7 +38,7 @@ const events = [
 let server: ServerProcess;
 
 beforeAll(async () => {
-  server = await startWithSchema(schema, { args: ['--debug'] });
+  server = await startWithSchema(schema, { args: ['--debug', '--threads', '1'] });
   const added = await post('mutation ($input: [AddPostInput!]!) { addPost(input: $input) { numUids } }', { input: rows });
   expect(added['data']).toEqual({ addPost: { numUids: 60 } });
   const more = await post('mutation ($input: [AddEventInput!]!) { addEvent(input: $input) { numUids } }', { input: events });

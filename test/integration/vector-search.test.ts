@@ -227,7 +227,7 @@ describe('many vectors: the exact index (k-d trees for euclidean, a scan otherwi
   let debug: ServerProcess;
 
   beforeAll(async () => {
-    debug = await startWithSchema(schema, { args: ['--debug'] });
+    debug = await startWithSchema(schema, { args: ['--debug', '--threads', '1'] });
     const input = many.map((d) => ({ title: d.title, kind: d.kind, eu: d.v, co: d.v, dp: d.v }));
     await ok('mutation ($in: [AddDocInput!]!) { addDoc(input: $in) { numUids } }', { in: input }, debug);
   }, 30_000);
