@@ -46,7 +46,7 @@ describe('request line', () => {
   });
 
   it('--log-requests 3 writes one request in three; none writes none', async () => {
-    const sampled = await boot(['--log-requests', '3']);
+    const sampled = await boot(['--log-requests', '3', '--threads', '1']); // sampling counts per thread
     for (let i = 0; i < 7; i++) await postGraphql(sampled.url, { query: '{ queryItem { code } }' });
     expect(await graphqlLines(sampled, 2)).toHaveLength(2);
     const silent = await boot(['--log-requests', 'none']);
