@@ -56,7 +56,7 @@ import { consoleLogger } from './util/console-logger.js';
 import { openPersistence, seedFromFiles } from './serving/open-persistence.js';
 import { nodeFileIo } from './persist/file-io.js';
 import { LogApplier } from './serving/log-applier.js';
-import { ReadAfter, consistencyHeader, readAfterHeader, readGate } from './serving/read-after.js';
+import { ReadAfter, consistencyHeader, readAfterHeader, readGate, waitRefusal } from './serving/read-after.js';
 import type { SharedLog } from './persist/persistence.js';
 import { stateDigest } from './serving/state-digest.js';
 import { KIND_MUTATION, readFrames, type LogRecord } from './persist/log-format.js';
@@ -98,9 +98,6 @@ function asksWriterState(operation: OperationDefinitionNode): boolean {
   return operation.selectionSet.selections.some((selection) => selection.kind === Kind.FIELD && selection.name.value === 'task');
 }
 
-/** How long a replica's answer may wait for the writer's records before it fails (they come within a loop turn or two). */
-const replicaCatchUpMs = 10_000;
-
 export class Engine {
   /**
    * The operation type of the last request `execute` prepared (`operationNumbers`; 0 none), read by the
@@ -116,6 +113,12 @@ export class Engine {
   readonly #calls: CallRunner;
   /** /admin `draining(enable: true)`: /graphql refuses queries and mutations. */
   #draining = false;
+
+  /** A replica thread reads the writer's flag (shared memory), so /admin `draining` through any thread holds on all. */
+  get #isDraining(): boolean {
+    return this.options.writer?.draining() ?? this.#draining;
+  }
+
   readonly #adminPreparer: RequestPreparer;
   /** Dgraph's ACL (--acl-secret-file); undefined when off. */
   readonly #acl: Acl | undefined;
@@ -224,7 +227,7 @@ export class Engine {
     const behind = internal ? undefined : this.#behindWriter();
     if (behind !== undefined) {
       this.lastOperation = 0;
-      return behind.then(() => this.#executeNow(incoming, internal));
+      return behind.then((late) => (late === undefined ? this.#executeNow(incoming, internal) : waitRefusal(late)));
     }
     return this.#executeNow(incoming, internal);
   }
@@ -263,7 +266,7 @@ export class Engine {
         if (writer !== undefined && !internal) return this.#forwarded(writer.execute(request));
         requestId = randomUUID();
       }
-      const running = this.#acl === undefined || internal || state.executor === null || this.#draining ? this.#start(state, prepared.prepared, request, requestId, internal) : this.#gated(this.#acl, state, prepared.prepared, request, requestId);
+      const running = this.#acl === undefined || internal || state.executor === null || this.#isDraining ? this.#start(state, prepared.prepared, request, requestId, internal) : this.#gated(this.#acl, state, prepared.prepared, request, requestId);
       const cacheMaxAge = cacheMaxAgeOf(prepared.prepared.operation, prepared.prepared.variables);
       if (!(running instanceof Promise)) return withCacheControl(running, cacheMaxAge);
       const id = requestId;
@@ -299,7 +302,7 @@ export class Engine {
 
   #runAs(outcome: AuthOutcome, state: ServingState, prepared: PreparedOperation, request: GraphQLRequest, requestId: string | undefined): EngineResponse | Promise<EngineResponse> {
     if (outcome.kind === 'request-error') return { kind: 'request-error', body: serializeResponse({ errors: [outcome.error] }) };
-    if (outcome.kind === 'refused' && state.compiled !== null && !this.#draining) {
+    if (outcome.kind === 'refused' && state.compiled !== null && !this.#isDraining) {
       const { model, apiSchema } = state.compiled;
       const refused = refuseForAuth(prepared, apiSchema, outcome.message, (name) => model.mutations.get(name)?.kind === 'add', this.options.debug);
       return { kind: 'ok', body: serializeResponse({ ...refused, ...requestExtensions(requestId) }) };
@@ -327,7 +330,7 @@ export class Engine {
     if (state.executor === null) {
       return { kind: 'ok', body: serializeResponse({ ...answerWithoutSchema(prepared), ...requestExtensions(requestId) }) };
     }
-    if (this.#draining && !internal) {
+    if (this.#isDraining && !internal) {
       const apiSchema = state.compiled?.apiSchema ?? noSchemaApi;
       return { kind: 'ok', body: serializeResponse({ ...answerWhileDraining(prepared, apiSchema), ...requestExtensions(requestId) }) };
     }
@@ -371,7 +374,8 @@ export class Engine {
    * subscription operation is refused with its errors instead (Dgraph's ValidateSubscription).
    */
   async subscribe(request: GraphQLRequest, push: (event: SubscriptionEvent) => void): Promise<{ readonly stop: () => void } | { readonly refused: readonly WireError[] }> {
-    await this.#behindWriter();
+    const late = await this.#behindWriter();
+    if (late !== undefined) return { refused: [wireError(late)] };
     const state = this.#schema.state;
     const prepared = state.preparer.prepare(request);
     if (!prepared.ok) return { refused: prepared.errors };
@@ -420,7 +424,7 @@ export class Engine {
     if (writer !== undefined) {
       if (prepared.ok && (prepared.prepared.operation.operation === 'mutation' || asksWriterState(prepared.prepared.operation))) return this.#forwarded(writer.executeAdmin(request));
       const behind = this.#behindWriter();
-      if (behind !== undefined) return behind.then(() => this.#executeAdminNow(prepared, request, host));
+      if (behind !== undefined) return behind.then((late) => (late === undefined ? this.#executeAdminNow(prepared, request, host) : waitRefusal(late)));
     }
     return this.#executeAdminNow(prepared, request, host);
   }
@@ -552,21 +556,25 @@ export class Engine {
 
   /**
    * With a writer (server/threads/): undefined when this replica has applied everything the writer had
-   * published by now (one shared-memory read), else when it has. A client that got a write's answer
-   * therefore sees it on every thread. A replica that cannot catch up is broken: the wait rejects.
+   * published by now (one shared-memory read), else a promise of the same once it has — or, when it did
+   * not within the read-after bound, of the message saying so. A client that got a write's answer
+   * therefore sees it on every thread.
    */
-  #behindWriter(): Promise<void> | undefined {
+  #behindWriter(): Promise<string | undefined> | undefined {
     const writer = this.options.writer;
     if (writer === undefined) return undefined;
-    this.#draining = writer.draining();
     const needed = writer.visibleLsn();
     if (needed <= this.lsn) return undefined;
-    return this.#readAfter.until(needed, replicaCatchUpMs).then((reached) => {
-      if (!reached) throw new Error(`this thread's replica did not apply LSN ${needed} within ${replicaCatchUpMs} ms (it is at ${this.lsn})`);
-    });
+    return this.#readAfter.until(needed).then((reached) =>
+      reached ? undefined : `this thread's copy of the data did not apply log sequence number ${needed} of the writer within ${this.#readAfter.timeoutMs} ms (it is at ${this.lsn}): try again`,
+    );
   }
 
-  /** A write the writer answered: answered here once this replica applied it too (read-your-writes). */
+  /**
+   * A write the writer answered: answered here once this replica applied it too (read-your-writes). If it
+   * does not catch up, the answer still goes out: the write is durable, and failing it would invite a
+   * duplicate; the next read on this thread is refused instead.
+   */
   async #forwarded<T>(answer: Promise<T>): Promise<T> {
     const result = await answer;
     await this.#behindWriter();

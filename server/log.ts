@@ -18,6 +18,8 @@ export interface Logger {
   readonly level: LogLevel;
   /** Changes the level from now on (/admin `config(input: {logLevel})`). */
   setLevel(level: LogLevel): void;
+  /** Told of every level change (a writer's replica threads follow it: server/threads/). */
+  onLevelChange(listener: (level: LogLevel) => void): void;
   error(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   info(message: string, fields?: LogFields): void;
@@ -83,6 +85,9 @@ export function createLogger(level: LogLevel, options: LoggerOptions = {}): Logg
     },
     setLevel(next) {
       logger.level = next;
+    },
+    onLevelChange(listener) {
+      logger.on('level-change', (level) => listener(level as LogLevel));
     },
     enabled: (at) => logger.isLevelEnabled(at),
     error: (message, fields) => logger.error(fields ?? {}, message),

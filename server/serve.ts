@@ -87,7 +87,7 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
   // Before the start-up line: whoever reads it may signal at once.
   process.on('SIGTERM', (signal) => void stop(signal));
   process.on('SIGINT', (signal) => void stop(signal));
-  log.info(`listening on ${server.url}`, { 'data-dir': config.dataDir, transport: transport.name, threads: 1 + (threads?.count ?? 0) });
+  log.info(`listening on ${server.url}`, { 'data-dir': config.dataDir, transport: transport.name, threads: config.threads });
 }
 
 /** The engine's options from the configuration (a replica thread's too: threads/replica-thread.ts). */

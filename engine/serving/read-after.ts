@@ -24,11 +24,11 @@ export function readGate(
   const waitLsn = after === undefined ? undefined : readAfter.gate(after);
   if (consistency === undefined || (waitLsn !== undefined && !(waitLsn instanceof Promise))) return waitLsn;
   if (consistency.trim().toLowerCase() !== 'linearizable') {
-    return refusal(`X-Service-Consistency must be linearizable (reads are local otherwise), got ${JSON.stringify(consistency.slice(0, 64))}`);
+    return waitRefusal(`X-Service-Consistency must be linearizable (reads are local otherwise), got ${JSON.stringify(consistency.slice(0, 64))}`);
   }
   const synced = sync?.().then(
     () => undefined,
-    (error: unknown) => refusal(`X-Service-Consistency: linearizable: ${error instanceof Error ? error.message : String(error)}`),
+    (error: unknown) => waitRefusal(`X-Service-Consistency: linearizable: ${error instanceof Error ? error.message : String(error)}`),
   );
   if (synced === undefined) return waitLsn;
   return waitLsn === undefined ? synced : Promise.all([waitLsn, synced]).then(([a, b]) => a ?? b);
@@ -40,7 +40,7 @@ export class ReadAfter {
 
   constructor(
     private readonly applied: () => number,
-    private readonly timeoutMs: number,
+    readonly timeoutMs: number,
   ) {}
 
   /** Told after every commit and replicated batch. */
@@ -56,12 +56,12 @@ export class ReadAfter {
    */
   gate(value: string): EngineResponse | Promise<EngineResponse | undefined> | undefined {
     if (!/^\d{1,15}$/.test(value.trim())) {
-      return refusal(`X-Service-Read-After must be a log sequence number (a non-negative integer, as in a mutation answer's extensions.lsn), got ${JSON.stringify(value.slice(0, 64))}`);
+      return waitRefusal(`X-Service-Read-After must be a log sequence number (a non-negative integer, as in a mutation answer's extensions.lsn), got ${JSON.stringify(value.slice(0, 64))}`);
     }
     const lsn = Number(value.trim());
     if (this.applied() >= lsn) return undefined;
     return this.until(lsn).then((reached) =>
-      reached ? undefined : refusal(`X-Service-Read-After: log sequence number ${lsn} was not applied on this node within ${this.timeoutMs} ms (applied: ${this.applied()})`),
+      reached ? undefined : waitRefusal(`X-Service-Read-After: log sequence number ${lsn} was not applied on this node within ${this.timeoutMs} ms (applied: ${this.applied()})`),
     );
   }
 
@@ -86,6 +86,7 @@ export class ReadAfter {
   }
 }
 
-function refusal(message: string): EngineResponse {
+/** A read that waited in vain (a header's LSN, a replica thread behind its writer): a request error. */
+export function waitRefusal(message: string): EngineResponse {
   return { kind: 'request-error', body: serializeResponse({ errors: [wireError(message)] }) };
 }

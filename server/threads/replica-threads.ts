@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import type { AclOptions, AdminHost, Engine } from '../../engine/index.js';
 import type { ServerConfig } from '../config.js';
-import type { Logger, LogLevel } from '../log.js';
+import type { Logger } from '../log.js';
 import { mergedMetricsText, type MetricsJson } from '../metrics.js';
 import { decodeRequest, plainResponse, type ReplicaThreadData, type ToReplica, type ToWriter, type WriterCall } from './messages.js';
 
@@ -74,7 +74,8 @@ export function startReplicaThreads(options: ReplicaThreadsOptions): ReplicaThre
     broadcast({ t: 'frames', frames });
   });
   engine.drainingChanged = (enable) => Atomics.store(shared, 1, enable ? 1n : 0n);
-  followLogLevel(log, (level) => broadcast({ t: 'log-level', level }));
+  // /admin `config(logLevel)` runs here (forwarded or not): every thread's logger follows.
+  log.onLevelChange((level) => broadcast({ t: 'log-level', level }));
 
   // A replica that fails is started again (it reloads the data directory); one that keeps failing
   // before it ever serves is given up, and the process serves on the threads it has.
@@ -145,13 +146,4 @@ async function answer(options: ReplicaThreadsOptions, call: Exclude<WriterCall, 
   } catch (error) {
     return { t: 'failed', id: call.id, message: error instanceof Error ? error.message : String(error) };
   }
-}
-
-/** /admin `config(logLevel)` runs here (forwarded or not): every thread's logger follows. */
-function followLogLevel(log: Logger, changed: (level: LogLevel) => void): void {
-  const setLevel = log.setLevel.bind(log);
-  log.setLevel = (level) => {
-    setLevel(level);
-    changed(level);
-  };
 }

@@ -133,6 +133,15 @@ describe('--threads 3', () => {
     for (const answer of served.values()) expect(answer.body.data).toEqual({ queryPost: [{ slug: 's1' }] });
   });
 
+  it('the log level set through any thread holds on every thread', async () => {
+    const levels = async (): Promise<Set<unknown>> => new Set([...(await onEveryThread(server.url, 3, (url) => admin(url, '{ config { logLevel } }'))).values()].map((a) => a.body.data?.config?.logLevel));
+    expect(await levels()).toEqual(new Set(['info']));
+    expect((await admin(server.url, 'mutation { config(input: {logLevel: "debug"}) { response { code } } }')).body.data).toEqual({ config: { response: { code: 'Success' } } });
+    expect(await levels()).toEqual(new Set(['debug']));
+    expect((await admin(server.url, 'mutation { config(input: {logLevel: "info"}) { response { code } } }')).body.data).toEqual({ config: { response: { code: 'Success' } } });
+    expect(await levels()).toEqual(new Set(['info']));
+  });
+
   it('/metrics on any thread answers for the process: every thread\'s requests summed, the store counted once', async () => {
     await gql(server.url, '{ queryPost(first: 1) { slug } }');
     const before = parsePrometheusText((await fresh(server.url, '/metrics', undefined)).text);
