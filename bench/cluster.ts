@@ -16,7 +16,7 @@ import { natsAvailable, natsSkipMessage, startNatsCluster } from '../test/cluste
 import { generateDataset } from './data/dataset.js';
 import type { LoadResult } from './load/autocannon-run.js';
 import { checkAnswer, requestBodies, resolveIds } from './load/check-answer.js';
-import { postJson } from './load/graphql-client.js';
+import { dataOf, postJson } from './load/graphql-client.js';
 import { loadService } from './load/load-service.js';
 import { cpuMicros } from './load/proc-cpu.js';
 import { spawnContender, type RunningContender } from './load/spawn-contender.js';
@@ -72,6 +72,8 @@ interface Figures {
   readonly cpuUsPerReq: number;
   /** The same, each process alone (the cluster: node a, b, c). */
   readonly cpuUsPerNode: readonly number[];
+  /** Answers counted (every wrk of the run). */
+  readonly requests: number;
 }
 
 /** One wrk per node at once; requests/s summed, latencies the worst node's. */
@@ -92,7 +94,14 @@ async function timed(nodes: readonly Node[], connections: number, pick: Scenario
     p99Ms: Number(Math.max(...results.map((r) => r.p99Ms)).toFixed(2)),
     cpuUsPerReq: Number((used.reduce((sum, c) => sum + c, 0) / Math.max(1, requests)).toFixed(1)),
     cpuUsPerNode: used.map((c) => Number((c / Math.max(1, requests)).toFixed(1))),
+    requests,
   };
+}
+
+/** Posts stored, read on `node` after it applied the whole stream (in cluster mode). */
+async function storedPosts(node: Node): Promise<number> {
+  const reply = await postJson(node.url, { query: '{ aggregatePost { count } }' }, node.name === 'single' ? {} : { 'x-service-consistency': 'linearizable' });
+  return (dataOf(reply) as { aggregatePost: { count: number } }).aggregatePost.count;
 }
 
 async function state(node: Node): Promise<{ digest: string; lsn: number }> {
@@ -129,6 +138,7 @@ try {
       const wrong = await checkAnswer(target.url, pick, target.ids ?? fail(target), `check-${rows.length}-${target.name}`);
       if (wrong !== null) throw new Error(`${pick.name} on ${target.name}: ${wrong}`);
     }
+    const before = pick.isMutation ? [await storedPosts(single), await storedPosts(a)] : [];
     const runs: { single: Figures[]; cluster: Figures[] } = { single: [], cluster: [] };
     for (let round = 0; round < 2; round++) {
       const order = round === 0 ? (['single', 'cluster'] as const) : (['cluster', 'single'] as const);
@@ -142,8 +152,19 @@ try {
       p99Ms: Number((list.reduce((s, f) => s + f.p99Ms, 0) / list.length).toFixed(2)),
       cpuUsPerReq: Number((list.reduce((s, f) => s + f.cpuUsPerReq, 0) / list.length).toFixed(1)),
       cpuUsPerNode: (list[0]?.cpuUsPerNode ?? []).map((_, i) => Number((list.reduce((s, f) => s + (f.cpuUsPerNode[i] ?? 0), 0) / list.length).toFixed(1))),
+      requests: list.reduce((s, f) => s + f.requests, 0),
     });
     const row = { what, single: mean(runs.single), cluster: mean(runs.cluster) };
+    if (pick.isMutation) {
+      // A write answered with an error still answers 200: every answered add must be stored (a few more may
+      // be, those in flight when wrk stopped counting).
+      for (const [i, side] of [single, a].entries()) {
+        const answered = (i === 0 ? row.single : row.cluster).requests;
+        const stored = (await storedPosts(side)) - (before[i] ?? 0);
+        const inFlight = connections * (i === 0 ? singleNodes.length : clusterNodes.length) * 2;
+        if (stored < answered || stored > answered + inFlight) throw new Error(`${what} on ${side.name}: ${answered} adds answered, ${stored} stored`);
+      }
+    }
     rows.push(row);
     console.log(JSON.stringify(row));
   };

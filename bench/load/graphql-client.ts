@@ -6,12 +6,12 @@ export interface Reply {
   readonly json: unknown;
 }
 
-export async function postJson(url: string, body: unknown): Promise<Reply> {
-  return post(url, JSON.stringify(body), 'application/json');
+export async function postJson(url: string, body: unknown, headers: Readonly<Record<string, string>> = {}): Promise<Reply> {
+  return post(url, JSON.stringify(body), 'application/json', headers);
 }
 
-export async function post(url: string, body: string, contentType: string): Promise<Reply> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': contentType }, body });
+export async function post(url: string, body: string, contentType: string, headers: Readonly<Record<string, string>> = {}): Promise<Reply> {
+  const response = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': contentType }, body });
   const text = await response.text();
   let json: unknown = null;
   try {
