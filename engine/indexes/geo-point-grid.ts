@@ -146,6 +146,8 @@ function cellY(lat: number): number {
 
 export class GeoPointGrid {
   private readonly buckets = new Map<number, Bucket>();
+  /** The buckets by cell key too, looked up by index (a query reads ~20: a Map lookup each was a fifth of the scan); made with the first point. */
+  private grid: (Bucket | undefined)[] | undefined;
   size = 0;
 
   add(lng: number, lat: number, id: number): void {
@@ -154,6 +156,7 @@ export class GeoPointGrid {
     if (bucket === undefined) {
       bucket = new Bucket();
       this.buckets.set(key, bucket);
+      (this.grid ??= new Array<Bucket | undefined>(CELLS * CELLS).fill(undefined))[key] = bucket;
     }
     bucket.push(lng, lat, id);
     this.size++;
@@ -164,7 +167,14 @@ export class GeoPointGrid {
     const bucket = this.buckets.get(key);
     if (bucket === undefined || !bucket.remove(lng, lat, id)) return;
     this.size--;
-    if (bucket.n === 0) this.buckets.delete(key);
+    if (bucket.n === 0) {
+      this.buckets.delete(key);
+      (this.grid as (Bucket | undefined)[])[key] = undefined;
+    }
+  }
+
+  private bucketAt(key: number): Bucket | undefined {
+    return this.grid?.[key];
   }
 
   /**
@@ -186,7 +196,7 @@ export class GeoPointGrid {
         const cs = y * h - 90;
         const dy = Math.max(0, Math.min(north, cs + h) - Math.max(south, cs)) / h;
         for (let x = x0; x <= x1; x++) {
-          const n = this.buckets.get(y * CELLS + x)?.n ?? 0;
+          const n = this.bucketAt(y * CELLS + x)?.n ?? 0;
           const cw = x * w - 180;
           upper += n;
           if (n > 0) buckets++;
@@ -220,7 +230,7 @@ export class GeoPointGrid {
     for (const box of boxes) {
       const [x0, x1, y0, y1] = cellsOf(box);
       if ((x1 - x0 + 1) * (y1 - y0 + 1) <= this.buckets.size) {
-        for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) visit(this.buckets.get(y * CELLS + x), box);
+        for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) visit(this.bucketAt(y * CELLS + x), box);
       } else for (const bucket of this.buckets.values()) visit(bucket, box);
     }
     const place = (c: number): 0 | 1 | 2 => {
@@ -242,7 +252,7 @@ export class GeoPointGrid {
       if ((x1 - x0 + 1) * (y1 - y0 + 1) <= this.buckets.size) {
         for (let y = y0; y <= y1; y++) {
           for (let x = x0; x <= x1; x++) {
-            const bucket = this.buckets.get(y * CELLS + x);
+            const bucket = this.bucketAt(y * CELLS + x);
             if (bucket !== undefined) scan(bucket, box, test, out);
           }
         }

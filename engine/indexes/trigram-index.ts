@@ -9,7 +9,7 @@
 
 import type { ScalarValue } from './value-index.js';
 import type { SortedIds } from '../util/sorted-ids.js';
-import { intersectAll, toSortedIds, unionMany } from '../util/sorted-ids.js';
+import { intersectAll, unionMany } from '../util/sorted-ids.js';
 import type { Posting } from './postings/posting.js';
 import { TokenPostings } from './postings/token-postings.js';
 import { membershipOf } from './postings/membership.js';
@@ -38,8 +38,11 @@ export interface RegexpCheck {
 }
 
 export class TrigramIndex extends TokenIndex<Posting> {
-  /** Each node's value (a list's values as an array), to verify candidates and to scan. */
-  private readonly values = new Map<number, string | readonly string[]>();
+  /**
+   * Each node's value (a list's values as an array) by id, to verify candidates and to scan: an array,
+   * not a Map (a candidate's value is read per id tested; an id is a dense index).
+   */
+  private readonly values: (string | readonly string[] | undefined)[] = [];
   private readonly prepared = new Map<string, PreparedRegexp>();
 
   constructor() {
@@ -49,22 +52,33 @@ export class TrigramIndex extends TokenIndex<Posting> {
   override add(value: ScalarValue, id: number): void {
     const text = this.text(value);
     super.add(text, id);
-    this.values.set(id, text);
+    this.values[id] = text;
+  }
+
+  /** The node's value gone; the array is shortened past trailing holes, so a scan stops at the last value. */
+  private forget(id: number): void {
+    const values = this.values;
+    values[id] = undefined;
+    if (id === values.length - 1) {
+      let n = id;
+      while (n > 0 && values[n - 1] === undefined) n--;
+      values.length = n;
+    }
   }
 
   override addList(values: readonly ScalarValue[], id: number): void {
     super.addList(values, id);
-    this.values.set(id, values.map((v) => this.text(v)));
+    this.values[id] = values.map((v) => this.text(v));
   }
 
   override remove(value: ScalarValue, id: number): void {
     super.remove(value, id);
-    this.values.delete(id);
+    this.forget(id);
   }
 
   override removeList(values: readonly ScalarValue[], id: number): void {
     super.removeList(values, id);
-    this.values.delete(id);
+    this.forget(id);
   }
 
   /**
@@ -124,13 +138,14 @@ export class TrigramIndex extends TokenIndex<Posting> {
 
   private scan(compiled: CompiledRegexp): SortedIds {
     const out: number[] = [];
-    for (const id of this.values.keys()) if (this.holds(id, compiled)) out.push(id);
-    return toSortedIds(out);
+    const values = this.values;
+    for (let id = 0; id < values.length; id++) if (values[id] !== undefined && this.holds(id, compiled)) out.push(id);
+    return out;
   }
 
   /** Whether a value of node `id` matches. */
   private holds(id: number, compiled: CompiledRegexp): boolean {
-    const v = this.values.get(id);
+    const v = this.values[id];
     if (v === undefined) return false;
     return typeof v === 'string' ? compiled.test(v) : v.some(compiled.test);
   }

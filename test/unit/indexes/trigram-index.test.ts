@@ -81,6 +81,19 @@ describe('TrigramIndex', () => {
     expect(i.regexp('world', '')).toEqual([]);
     expect(i.entryCount).toBe(0);
   });
+  it('a scan answers in id order whatever the order values were written and removed in', () => {
+    const i = new TrigramIndex();
+    for (const id of [40, 3, 17, 1_000, 0]) i.add(`v${id}`, id);
+    expect(i.regexp('^v', '')).toEqual([0, 3, 17, 40, 1_000]);
+    i.remove('v1000', 1_000);
+    i.remove('v40', 40);
+    expect(i.regexp('^v', '')).toEqual([0, 3, 17]);
+    i.add('v2000', 2_000);
+    i.remove('v0', 0);
+    expect(i.regexp('^v', '')).toEqual([3, 17, 2_000]);
+    expect(i.regexp('v2000', '')).toEqual([2_000]);
+    expect(i.regexp('v40', '')).toEqual([]);
+  });
   it('handles non-ASCII case folding and astral characters', () => {
     const i = indexOf(['ΣΊΣΥΦΟΣ', 'straße', 'smile 😀😀 ok']);
     expect(i.regexp('σίσ', 'i')).toEqual([1]);

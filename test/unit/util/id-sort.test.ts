@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { markedAscending, sortedDistinct, sortedDistinctArray } from '../../../engine/util/id-sort.js';
+import { sortDistinctInPlace, sortedDistinct, sortedDistinctArray } from '../../../engine/util/id-sort.js';
 
 const reference = (ids: readonly number[]): number[] => [...new Set(ids)].sort((a, b) => a - b);
 
@@ -28,7 +28,7 @@ describe('sortedDistinct', () => {
     );
   });
 
-  it('two-level bitset: its reused scratch holds no id of an earlier call, in a larger or a smaller space', () => {
+  it('the reused bitsets hold no id of an earlier call, in a larger or a smaller space', () => {
     const space = (span: number, n: number, seed: number): number[] => Array.from({ length: n }, (_, i) => (i * 7_919 + seed * 104_729) % span);
     for (const [span, n] of [
       [300_000, 200],
@@ -50,37 +50,33 @@ describe('sortedDistinct', () => {
   });
 });
 
-describe('markedAscending', () => {
-  const marked = (bound: number, ids: readonly number[]): number[] => [
-    ...markedAscending(bound, (add) => {
-      for (const id of ids) add(id);
-    }),
-  ];
+describe('sortDistinctInPlace', () => {
+  const inPlace = (ids: readonly number[], bound?: number, room = 0): { ids: number[]; tail: number[] } => {
+    const buf = Int32Array.from([...ids, ...Array.from({ length: room }, () => -7)]);
+    const m = sortDistinctInPlace(buf, ids.length, bound);
+    return { ids: [...buf.subarray(0, m)], tail: [...buf.subarray(ids.length)] };
+  };
 
-  it('the marked ids ascending and distinct, marked in any order', () => {
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 99_999 }), { maxLength: 500 }), (list) => {
-        expect(marked(100_000, list)).toEqual(reference(list));
-      }),
-      { numRuns: 200 },
-    );
+  it('the first n ids ascending and distinct over the buffer\'s start, every path, the rest of the buffer untouched', () => {
+    for (const span of [1_000, 3_000, 500_000, 2 ** 30]) {
+      fc.assert(
+        fc.property(fc.array(fc.integer({ min: 0, max: span - 1 }), { maxLength: 2_000 }), fc.boolean(), (list, bounded) => {
+          const { ids, tail } = inPlace(list, bounded ? span : undefined, 3);
+          expect(ids).toEqual(reference(list));
+          expect(tail).toEqual([-7, -7, -7]);
+        }),
+        { numRuns: 100 },
+      );
+    }
   });
 
-  it('an id outside the bound throws, and the marks made before it do not reach the next use', () => {
-    expect(() => marked(1_000, [5, 999, 1_000])).toThrow(RangeError);
-    expect(() => marked(1_000, [7, -1])).toThrow(RangeError);
-    expect(marked(1_000, [3])).toEqual([3]);
-  });
-
-  it('a marking inside another gets words of its own', () => {
-    let inner: number[] = [];
-    const outer = markedAscending(70_000, (add) => {
-      add(60_000);
-      inner = marked(70_000, [9, 60_001]);
-      add(4);
-    });
-    expect([...outer]).toEqual([4, 60_000]);
-    expect(inner).toEqual([9, 60_001]);
-    expect(marked(70_000, [1])).toEqual([1]);
+  it('an id at or above the bound, or negative, throws, and the words it marked before do not reach the next use', () => {
+    const dense = Array.from({ length: 100 }, (_, i) => i * 9);
+    const sparse = Array.from({ length: 100 }, (_, i) => i * 997);
+    expect(() => inPlace([...dense, 5_000], 1_000)).toThrow(RangeError);
+    expect(() => inPlace([...sparse, 200_000], 100_000)).toThrow(RangeError);
+    expect(() => inPlace([...dense, -1], 1_000)).toThrow(RangeError);
+    expect(inPlace([...dense.slice(50), 3, 3], 1_000).ids).toEqual(reference([...dense.slice(50), 3]));
+    expect(inPlace([...sparse.slice(50), 3, 3], 100_000).ids).toEqual(reference([...sparse.slice(50), 3]));
   });
 });
