@@ -80,7 +80,7 @@ export class ClusterNode implements SharedLog {
     try {
       await follower.waitFor(last, startReadTimeoutMs);
     } catch (error) {
-      if (follower.failure !== checked) throw error;
+      if (follower.failure !== checked) throw follower.failure ?? error;
     } finally {
       await follower.stop();
     }
@@ -101,7 +101,10 @@ export class ClusterNode implements SharedLog {
     void follower.done.then(() => {
       if (follower.failure !== undefined) log.error('cluster log apply loop stopped: this node no longer follows the cluster', { error: String(follower.failure) });
     });
-    await follower.waitFor(await this.#log.lastSequence(), startReadTimeoutMs);
+    // The loop's own failure says more than "not applied".
+    await follower.waitFor(await this.#log.lastSequence(), startReadTimeoutMs).catch((error: unknown) => {
+      throw follower.failure ?? error;
+    });
     const { snapshotSequence, messages } = this.#checked;
     log.info('joined the cluster', { stream: this.#config.stream, snapshotSequence, checked: messages, from, sequence: this.#appliedSeq, lsn: engine.lsn, server: this.#log.server });
   }
