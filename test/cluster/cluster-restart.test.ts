@@ -166,4 +166,25 @@ describe.skipIf(!natsAvailable)('three service nodes: restarts, crashes, the str
     // The nodes that hold everything go on.
     expect((await add(a.url, 'after the purge')).data).toEqual({ addTask: { numUids: 1 } });
   });
+
+  it('a node whose snapshot is past the stream\'s last sequence (the stream was deleted and made again) exits 1 saying so', { timeout: 120_000 }, async () => {
+    // A clean stop writes a snapshot holding the stream's last sequence.
+    const stopped = await c.stop();
+    running.delete(c);
+    expect(stopped).toEqual({ code: 0, signal: null });
+    const nc = await connect({ servers: [...nats.urls] });
+    let position: number;
+    try {
+      const jsm = await jetstreamManager(nc);
+      position = (await jsm.streams.info(stream)).state.last_seq;
+      await jsm.streams.delete(stream);
+    } finally {
+      await nc.close();
+    }
+    const refused = await runToExit({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', dirs.c, ...flags()] }, 60_000);
+    expect(refused.code).toBe(1);
+    expect(findLog(refused.output, /^could not check the local log/)?.msg).toBe(
+      `could not check the local log against the shared log: this node's snapshot holds stream ${stream} up to sequence ${position}, but the stream ends at sequence 0: it is not the stream this data directory followed`,
+    );
+  });
 });
