@@ -157,7 +157,7 @@ export class Persistence {
     io.mkdir(options.dataDir);
     let plan = await planRestore(io, options.dataDir, options.recover, options.log);
     const shared = options.shared;
-    if (shared !== undefined) plan = await agreeWithSharedLog(io, options.dataDir, plan, (tail) => shared.agree(tail), options.log);
+    if (shared !== undefined) plan = await agreeWithSharedLog(io, options.dataDir, plan, (tail) => shared.agree(tail), options.log, maxGroup);
     persistence.#nextLsn = plan.lastLsn + 1;
     persistence.#snapshotLsn = plan.snapshot?.header.lsn ?? 0;
     return { persistence, plan };

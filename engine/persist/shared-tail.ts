@@ -66,7 +66,8 @@ class TailCheck implements LocalTail {
 /**
  * Asks `check` to read the shared log against the local log of `plan`, cuts the records it does not hold
  * off the log files (logged as a warning naming their LSNs) and returns the plan without them. Refuses
- * (RestoreError) when the snapshot itself holds records the shared log does not, or the check fails.
+ * (RestoreError) when the snapshot itself holds records the shared log does not, when more than
+ * `maxGroup` records (one group: what one proposal carries) would go, or when the check fails.
  */
 export async function agreeWithSharedLog(
   io: FileIo,
@@ -74,6 +75,7 @@ export async function agreeWithSharedLog(
   plan: RestorePlan,
   check: (tail: LocalTail) => Promise<void>,
   log: PersistLogger,
+  maxGroup: number,
 ): Promise<RestorePlan> {
   const tail = new TailCheck(plan);
   try {
@@ -89,8 +91,14 @@ export async function agreeWithSharedLog(
       `the snapshot at LSN ${snapshotLsn} in ${dir} holds records the shared log does not have (it agrees up to LSN ${agreed}): this data directory did not follow this shared log. Refusing to start; start this node on an empty data directory to join it.`,
     );
   }
-  await cutLogAfter(io, dir, agreed);
   const lsns = agreed + 1 === plan.lastLsn ? `${plan.lastLsn}` : `${agreed + 1}-${plan.lastLsn}`;
+  // A crash between the append and the proposal leaves one group at most: more is another log's history.
+  if (plan.lastLsn - agreed > maxGroup) {
+    throw new RestoreError(
+      `the log in ${dir} holds ${plan.lastLsn - agreed} records (LSNs ${lsns}) the shared log does not have: more than one group of writes (at most ${maxGroup}), so not a crash before a proposal; this data directory did not follow this shared log. Refusing to start; start this node on an empty data directory to join it.`,
+    );
+  }
+  await cutLogAfter(io, dir, agreed);
   log.warn('cut off records of the local log that the shared log never took (a crash between the local append and the proposal: never acknowledged to anyone)', {
     lsns,
     dropped: plan.lastLsn - agreed,

@@ -3,7 +3,7 @@
 // died between its append and the proposal) are cut off the log files, across the files restarts left,
 // before the restore; a snapshot holding records the shared log lacks refuses to start.
 
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeFileIo, RestoreError, type LocalTail, type SharedLog } from '../../../engine/index.js';
 import { faultyFileIo } from '../../../engine/testing.js';
@@ -118,5 +118,26 @@ describe('the local log checked against the shared log at open', () => {
         `the snapshot at LSN 2 in ${alone} holds records the shared log does not have (it agrees up to LSN 0): this data directory did not follow this shared log. Refusing to start; start this node on an empty data directory to join it.`,
       ),
     );
+  });
+
+  it('more records than one group of writes missing from the shared log is another log\'s history: refused, nothing cut', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    // No snapshot (they all fail): the log alone is checked, from the shared log's first message.
+    const io = faultyFileIo(nodeFileIo, [{ op: 'rename', path: 'snap-', times: 0 }]);
+    const { engine } = await openEngine(dir, { fsync: 'no', sharedLog: new MemoryLog() }, io);
+    await engine.updateSchema(schema);
+    // Requests read in one turn form groups; every mutation is a record of its own.
+    await Promise.all(Array.from({ length: 520 }, (_, i) => addPeople(engine, [`p${i}`])));
+    expect(engine.lsn).toBe(521);
+    await engine.close();
+    const files = (): string[] => readdirSync(dir).sort().map((name) => `${name} ${statSync(`${dir}/${name}`).size}`);
+    const before = files();
+    await expect(openEngine(dir, { sharedLog: new MemoryLog() })).rejects.toThrow(
+      new RestoreError(
+        `the log in ${dir} holds 521 records (LSNs 1-521) the shared log does not have: more than one group of writes (at most 512), so not a crash before a proposal; this data directory did not follow this shared log. Refusing to start; start this node on an empty data directory to join it.`,
+      ),
+    );
+    expect(files()).toEqual(before);
   });
 });
