@@ -1,6 +1,7 @@
 // The shapes that cross the facade (engine/index.ts): plain data only, so server/ needs nothing else.
 
 import type { FileIo } from './persist/file-io.js';
+import type { SharedLog } from './persist/persistence.js';
 
 export type { FileIo } from './persist/file-io.js';
 
@@ -64,6 +65,12 @@ export interface EngineOptions {
   readonly writer?: WriterLink;
   /** A replica's start: the state of this data directory, read without changing it (a live writer's). */
   readonly seedFrom?: string;
+  /**
+   * Cluster mode (persist/persistence.ts `SharedLog`, server/cluster/ implements it): the local log is
+   * checked against it before the restore, every record this engine writes is proposed to it, and the
+   * other nodes' records come in through `Engine.replicate`. Needs a data directory.
+   */
+  readonly sharedLog?: SharedLog;
   /** How long a request with `X-Service-Read-After: <lsn>` waits for that record before failing (default 10 s). */
   readonly readAfterTimeoutMs?: number;
 }

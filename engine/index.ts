@@ -57,7 +57,6 @@ import { openPersistence, seedFromFiles } from './serving/open-persistence.js';
 import { nodeFileIo } from './persist/file-io.js';
 import { LogApplier } from './serving/log-applier.js';
 import { ReadAfter, consistencyHeader, readAfterHeader, readGate, waitRefusal } from './serving/read-after.js';
-import type { SharedLog } from './persist/persistence.js';
 import { stateDigest } from './serving/state-digest.js';
 import { KIND_MUTATION, readFrames, type LogRecord } from './persist/log-format.js';
 import type { CaptureState } from './persist/persistence.js';
@@ -75,7 +74,7 @@ export { cacheStats, type CacheStat } from './util/cache-stats.js';
 export { customCallFigures, latencyBuckets, LatencyTally, persistFigures } from './util/figures.js';
 export { progressThrottle, type ProgressFigures, type ProgressThrottle } from './util/progress-throttle.js';
 export type { StoreFigures } from './store/graph-store.js';
-export { RestoreError, type SharedLog } from './persist/persistence.js';
+export { RestoreError, type LocalTail, type SharedLog } from './persist/persistence.js';
 export { DATA_DIR_MODE, DATA_FILE_MODE, nodeFileIo } from './persist/file-io.js';
 
 const serviceVersion = 'v25.0.0-ts';
@@ -193,6 +192,7 @@ export class Engine {
    * Rejects (RestoreError) when the data directory is damaged and `recover` is not set.
    */
   static async open(options: EngineOptions): Promise<Engine> {
+    if (options.sharedLog !== undefined && options.dataDir === '') throw new Error('a shared log needs a data directory');
     const engine = new Engine(options);
     if (options.dataDir !== '') {
       engine.#commit.persistence = await openPersistence(options, engine.#log, engine.#applier, () => engine.#logicalState());
@@ -486,16 +486,6 @@ export class Engine {
     const persistence = this.#commit.persistence;
     if (persistence === undefined) throw new Error('log records need a data directory');
     persistence.published = listener;
-  }
-
-  /**
-   * Cluster mode: every record this engine writes is proposed to `log` too (persist/persistence.ts
-   * `SharedLog`), and the other nodes' records come in through `replicate`. Needs a data directory.
-   */
-  shareLog(log: SharedLog | undefined): void {
-    const persistence = this.#commit.persistence;
-    if (persistence === undefined) throw new Error('a shared log needs a data directory');
-    persistence.shared = log;
   }
 
   #replicating: Promise<unknown> = Promise.resolve();

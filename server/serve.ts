@@ -17,6 +17,8 @@ const shutdownTimeoutMs = 10_000;
 /** What a test entry may add to the engine; production passes nothing. */
 export interface ServeHooks {
   readonly fileIo?: FileIo;
+  /** Told before each proposal to the cluster log, after the local append (a crash test dies there). */
+  readonly beforePropose?: () => void;
 }
 
 /** Runs the service until a signal or /admin `shutdown` stops it. */
@@ -56,16 +58,19 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
   }
 
   await mkdir(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
+  const cluster = config.cluster === undefined ? undefined : await openCluster(config.cluster, log, hooks);
+  if (cluster === null) return;
   let engine: Engine;
   try {
-    engine = await Engine.open({ ...engineOptions(config, log, hooks), ...(acl === undefined ? {} : { acl }) });
+    engine = await Engine.open({ ...engineOptions(config, log, hooks), ...(acl === undefined ? {} : { acl }), ...(cluster === undefined ? {} : { sharedLog: cluster }) });
   } catch (error) {
+    await cluster?.close();
     if (!(error instanceof RestoreError)) throw error;
     log.error(error.message, { 'data-dir': config.dataDir });
     process.exitCode = 1;
     return;
   }
-  if (config.cluster !== undefined && !(await joinCluster(engine, config.cluster, log))) return;
+  if (cluster !== undefined && !(await joinCluster(cluster, engine, log))) return;
   // /admin `shutdown` calls stop only once the server answers, so it is defined by then.
   // The JS shim listens through node:net, which cannot share a port between threads.
   if (!transport.native && config.threads > 1) {
@@ -125,17 +130,31 @@ function freePort(host: string): Promise<number> {
   });
 }
 
-/** `--cluster`: false (exit code 1, logged) when the cluster cannot be joined. */
-async function joinCluster(engine: Engine, cluster: NonNullable<ServerConfig['cluster']>, log: Logger): Promise<boolean> {
+/** `--cluster`: the stream opened, or null (exit code 1, logged) when the cluster cannot be reached. */
+async function openCluster(cluster: NonNullable<ServerConfig['cluster']>, log: Logger, hooks: ServeHooks): Promise<ClusterNode | null> {
   try {
-    await ClusterNode.join(engine, cluster, log);
+    return await ClusterNode.open(cluster, log, hooks.beforePropose);
+  } catch (error) {
+    joinFailed(error, cluster, log);
+    return null;
+  }
+}
+
+/** `--cluster`, the engine open: false (exit code 1, logged) when the node cannot catch up with the stream. */
+async function joinCluster(node: ClusterNode, engine: Engine, log: Logger): Promise<boolean> {
+  try {
+    await node.join(engine, log);
     return true;
   } catch (error) {
-    log.error(`could not join the cluster: ${error instanceof Error ? error.message : String(error)}`, { cluster: cluster.servers.join(','), stream: cluster.stream });
+    joinFailed(error, node.config, log);
     await engine.close();
-    process.exitCode = 1;
     return false;
   }
+}
+
+function joinFailed(error: unknown, cluster: NonNullable<ServerConfig['cluster']>, log: Logger): void {
+  log.error(`could not join the cluster: ${error instanceof Error ? error.message : String(error)}`, { cluster: cluster.servers.join(','), stream: cluster.stream });
+  process.exitCode = 1;
 }
 
 /** HS256 needs a key of at least 256 bits (Dgraph's checkAclKeyLength); returns why not as text. */

@@ -15,10 +15,12 @@ import { frameRecord, KIND_ACL, KIND_MUTATION, KIND_PERSISTED_QUERY, KIND_SCHEMA
 import { LogWriter } from './log-writer.js';
 import { planRestore, type PersistLogger, type RestorePlan } from './restore.js';
 import { encodeSnapshot, writeSnapshotFile, type SnapshotContent } from './snapshot-file.js';
+import { agreeWithSharedLog, type LocalTail } from './shared-tail.js';
 import { persistFigures } from '../util/figures.js';
 
 export type FsyncMode = 'always' | 'everysec' | 'no';
 export type { PersistLogger, RestorePlan } from './restore.js';
+export type { LocalTail } from './shared-tail.js';
 export { RestoreError } from './restore.js';
 
 export interface PersistenceOptions {
@@ -33,6 +35,8 @@ export interface PersistenceOptions {
   readonly keepSnapshots: number;
   readonly io?: FileIo;
   readonly log: PersistLogger;
+  /** Cluster mode: the local log is checked against it before the restore (shared-tail.ts), then every record is proposed to it. */
+  readonly shared?: SharedLog;
 }
 
 /**
@@ -54,6 +58,14 @@ export class DurabilityError extends Error {
  * written here is proposed there too, after the local append and before anyone is answered.
  */
 export interface SharedLog {
+  /**
+   * At open, before the restore: reads the shared log from `tail.position` on, offering each message to
+   * `tail` until it says no more or the log's last message (as of now) was offered; remembers where to
+   * follow on from. Rejects when the log cannot be read in time.
+   */
+  agree(tail: LocalTail): Promise<void>;
+  /** The last position (message) of the shared log whose records this engine holds: snapshots record it. */
+  readonly position: number;
   /** `conflict`: another node appended first; nothing of this proposal landed. Rejects when the log is unavailable. */
   propose(frames: Buffer): Promise<'appended' | 'conflict'>;
   /** Resolves once the records that beat the last conflicting proposal reached `replicate`; rejects after a bounded wait. */
@@ -135,6 +147,7 @@ export class Persistence {
     private readonly store: GraphStore,
   ) {
     this.#io = options.io ?? nodeFileIo;
+    this.shared = options.shared;
   }
 
   /** Reads the data directory; the caller applies the plan, then calls start(). */
@@ -142,7 +155,9 @@ export class Persistence {
     const persistence = new Persistence(options, store);
     const io = persistence.#io;
     io.mkdir(options.dataDir);
-    const plan = await planRestore(io, options.dataDir, options.recover, options.log);
+    let plan = await planRestore(io, options.dataDir, options.recover, options.log);
+    const shared = options.shared;
+    if (shared !== undefined) plan = await agreeWithSharedLog(io, options.dataDir, plan, (tail) => shared.agree(tail), options.log, maxGroup);
     persistence.#nextLsn = plan.lastLsn + 1;
     persistence.#snapshotLsn = plan.snapshot?.header.lsn ?? 0;
     return { persistence, plan };
@@ -176,8 +191,8 @@ export class Persistence {
    */
   published: ((frames: Buffer) => void) | undefined;
 
-  /** Cluster mode's shared log; unset, the local log is the only one. */
-  shared: SharedLog | undefined;
+  /** Cluster mode's shared log (PersistenceOptions.shared); unset, the local log is the only one. */
+  readonly shared: SharedLog | undefined;
   /** Local work put back after a conflict waits for this (only replicated records go meanwhile). */
   #behind: Promise<void> | undefined;
 
@@ -409,7 +424,8 @@ export class Persistence {
     if (capture === undefined) throw new Error('persistence not started');
     const lsn = this.#nextLsn - 1;
     const state = capture();
-    const content: SnapshotContent = { lsn, schema: state.schema, store: state.store.exportSnapshot(), persistedQueries: state.persistedQueries, acl: state.acl };
+    const position = this.shared?.position;
+    const content: SnapshotContent = { lsn, schema: state.schema, store: state.store.exportSnapshot(), persistedQueries: state.persistedQueries, acl: state.acl, ...(position === undefined ? {} : { sharedLogPosition: position }) };
     const createdAt = new Date().toISOString();
     const old = this.#requireWriter();
     if (old.startLsn !== this.#nextLsn) {

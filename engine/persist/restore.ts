@@ -198,7 +198,8 @@ async function lostTail(io: FileIo, dir: string, starts: readonly number[], f: n
   });
 }
 
-async function cut(io: FileIo, file: string, offset: number): Promise<void> {
+/** Truncates `file` to `offset` bytes, durably. */
+export async function cut(io: FileIo, file: string, offset: number): Promise<void> {
   const fd = io.open(file, 'existing');
   try {
     io.truncate(fd, offset);

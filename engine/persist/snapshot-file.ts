@@ -3,7 +3,7 @@
 //   8   u32 LE format version
 //   12  u32 LE header length H
 //   16  header: msgpack { lsn, schemaHash, nodes, maxNodeId, scalarPredicates, edgePredicates, edges,
-//                         bodyLength, bodyCrc, createdAt }
+//                         bodyLength, bodyCrc, createdAt, sharedLogPosition? (cluster mode; absent in older files) }
 //   16+H u32 LE CRC-32 of bytes [0, 16+H)
 //   20+H body: msgpack { schema, store, persistedQueries, acl } (StoreSnapshot: columnar typed arrays;
 //        persistedQueries: [sha256, query] pairs, absent in older files; acl: the ACL's users and
@@ -32,6 +32,8 @@ export interface SnapshotContent {
   readonly persistedQueries: readonly (readonly [string, string])[];
   /** The ACL's users and groups (null: ACL off, or a file older than the ACL). */
   readonly acl: AclState | null;
+  /** Cluster mode: the last shared-log position (stream sequence) whose records the state holds; absent alone. */
+  readonly sharedLogPosition?: number;
 }
 
 export interface SnapshotHeader {
@@ -45,6 +47,8 @@ export interface SnapshotHeader {
   readonly bodyLength: number;
   readonly bodyCrc: number;
   readonly createdAt: string;
+  /** SnapshotContent.sharedLogPosition (absent in older files and outside cluster mode). */
+  readonly sharedLogPosition?: number;
 }
 
 /** A snapshot that failed its checks: which file, where, and why. */
@@ -99,6 +103,7 @@ export async function encodeSnapshot(content: SnapshotContent, createdAt: string
     bodyLength: out.length,
     bodyCrc: out.crc,
     createdAt,
+    ...(content.sharedLogPosition === undefined ? {} : { sharedLogPosition: content.sharedLogPosition }),
   };
   const headerBytes = encode(header);
   const head = Buffer.alloc(16 + headerBytes.length + 4);

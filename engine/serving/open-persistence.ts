@@ -26,6 +26,7 @@ export async function openPersistence(options: EngineOptions, log: EngineLogger,
       keepSnapshots: options.keepSnapshots ?? 2,
       log,
       ...(options.fileIo === undefined ? {} : { io: options.fileIo }),
+      ...(options.sharedLog === undefined ? {} : { shared: options.sharedLog }),
     },
     into.graph.store,
   );

@@ -1,63 +1,116 @@
-// A service node in cluster mode: the engine's SharedLog over the JetStream log. Its own records are
-// proposed against the last stream sequence it applied (a conflict: the engine rolls back, takes the
-// newer messages, runs the writes again); every message of the stream is applied in order through
-// Engine.replicate, which skips the records this node already holds (its own, or those before a restart).
+// A service node in cluster mode: the engine's SharedLog over the JetStream log. Before the engine
+// restores, its local log is checked against the stream from the snapshot's stream sequence on (`agree`:
+// records the stream never took are cut off); then the node follows the stream from where the check
+// ended, applying every message in order through Engine.replicate (records it holds are skipped by LSN).
+// Its own records are proposed against the last stream sequence it applied (a conflict: the engine rolls
+// back, takes the newer messages, runs the writes again).
 
 import { randomUUID } from 'node:crypto';
-import type { Engine, SharedLog } from '../../engine/index.js';
+import type { Engine, LocalTail, SharedLog } from '../../engine/index.js';
 import type { ClusterConfig } from '../config.js';
 import type { Logger } from '../log.js';
-import { JetStreamLog, type Follower } from './jetstream-log.js';
+import { ClusterLogError, JetStreamLog, type Follower } from './jetstream-log.js';
 
 /** How long a write that lost to another node waits for that node's records before it fails. */
 const catchUpTimeoutMs = 10_000;
+/** How long reading the stream up to its last sequence may take at start (the check, then the catch-up). */
+const startReadTimeoutMs = 60_000;
+
+/** Thrown by the check's apply callback to end the read once the verdict is in. */
+const checked = new Error('local log checked');
 
 export class ClusterNode implements SharedLog {
   readonly #log: JetStreamLog;
+  readonly #config: ClusterConfig;
+  readonly #beforePropose: (() => void) | undefined;
   readonly #id = randomUUID();
   #proposals = 0;
   /** The last stream sequence whose records this engine holds. */
   #appliedSeq = 0;
   #conflictSeq = 0;
   #follower: Follower | undefined;
+  /** What `agree` did, for the join's log line: the snapshot's stream sequence, the messages compared. */
+  #checked = { snapshotSequence: 0, messages: 0 };
 
-  private constructor(log: JetStreamLog) {
+  private constructor(log: JetStreamLog, config: ClusterConfig, beforePropose: (() => void) | undefined) {
     this.#log = log;
+    this.#config = config;
+    this.#beforePropose = beforePropose;
   }
 
   /**
-   * Joins the cluster: opens the stream, applies it from the start (records this node holds are skipped
-   * by LSN) up to its last sequence, then shares the engine's log. Rejects (ClusterLogError) when the
-   * cluster cannot be reached in time or a message does not apply.
+   * Connects to the cluster and opens (or creates) the stream; the engine is opened with the node as its
+   * `sharedLog` next, then `join`s. `beforePropose` is a test hook (server/testing/). Rejects
+   * (ClusterLogError) when the cluster cannot be reached in time.
    */
-  static async join(engine: Engine, config: ClusterConfig, log: Logger): Promise<ClusterNode> {
+  static async open(config: ClusterConfig, log: Logger, beforePropose?: () => void): Promise<ClusterNode> {
     const shared = await JetStreamLog.open({
       servers: config.servers,
       stream: config.stream,
       onWarning: (message, fields) => log.warn(message, fields),
     });
-    const node = new ClusterNode(shared);
-    const follower = shared.follow(0, async (seq, data) => {
-      const result = await engine.replicate(data);
-      if (!result.ok) throw new Error(`stream ${config.stream} message ${seq} does not apply: ${result.message}`);
-      if (seq > node.#appliedSeq) node.#appliedSeq = seq;
+    return new ClusterNode(shared, config, beforePropose);
+  }
+
+  /** The cluster this node is in (for logs). */
+  get config(): ClusterConfig {
+    return this.#config;
+  }
+
+  get position(): number {
+    return this.#appliedSeq;
+  }
+
+  async agree(tail: LocalTail): Promise<void> {
+    const last = await this.#log.lastSequence();
+    if (tail.position > last) {
+      throw new ClusterLogError(
+        `this node's snapshot holds stream ${this.#config.stream} up to sequence ${tail.position}, but the stream ends at sequence ${last}: it is not the stream this data directory followed`,
+      );
+    }
+    this.#appliedSeq = tail.position;
+    this.#checked = { snapshotSequence: tail.position, messages: 0 };
+    if (last === tail.position) return;
+    // Messages the whole of which the local log holds (the same) are not read again by the apply loop.
+    const follower = this.#log.follow(tail.position, (seq, data) => {
+      this.#checked.messages++;
+      if (!tail.offer(data)) throw checked;
+      this.#appliedSeq = seq;
     });
-    node.#follower = follower;
+    try {
+      await follower.waitFor(last, startReadTimeoutMs);
+    } catch (error) {
+      if (follower.failure !== checked) throw follower.failure ?? error;
+    } finally {
+      await follower.stop();
+    }
+  }
+
+  /**
+   * Follows the stream from where `agree` left off, up to its last sequence, before the node serves.
+   * Rejects (ClusterLogError) when that takes too long or a message does not apply.
+   */
+  async join(engine: Engine, log: Logger): Promise<void> {
+    const from = this.#appliedSeq + 1;
+    const follower = this.#log.follow(this.#appliedSeq, async (seq, data) => {
+      const result = await engine.replicate(data);
+      if (!result.ok) throw new Error(`stream ${this.#config.stream} message ${seq} does not apply: ${result.message}`);
+      if (seq > this.#appliedSeq) this.#appliedSeq = seq;
+    });
+    this.#follower = follower;
     void follower.done.then(() => {
       if (follower.failure !== undefined) log.error('cluster log apply loop stopped: this node no longer follows the cluster', { error: String(follower.failure) });
     });
-    try {
-      await follower.waitFor(await shared.lastSequence(), 60_000);
-    } catch (error) {
-      await shared.close();
-      throw error;
-    }
-    engine.shareLog(node);
-    log.info('joined the cluster', { stream: config.stream, sequence: node.#appliedSeq, lsn: engine.lsn, server: shared.server });
-    return node;
+    // The loop's own failure says more than "not applied".
+    await follower.waitFor(await this.#log.lastSequence(), startReadTimeoutMs).catch((error: unknown) => {
+      throw follower.failure ?? error;
+    });
+    const { snapshotSequence, messages } = this.#checked;
+    log.info('joined the cluster', { stream: this.#config.stream, snapshotSequence, checked: messages, from, sequence: this.#appliedSeq, lsn: engine.lsn, server: this.#log.server });
   }
 
   async propose(frames: Buffer): Promise<'appended' | 'conflict'> {
+    this.#beforePropose?.();
     const result = await this.#log.propose(frames, this.#appliedSeq, `${this.#id}-${++this.#proposals}`);
     if ('conflict' in result) {
       this.#conflictSeq = result.conflict;

@@ -346,8 +346,12 @@ export class Follower {
         void this.#watchStatus(messages);
         for await (const message of messages) {
           if (message.seq <= this.#applied) continue;
-          // An ordered consumer never skips; if it did, start again from what is missing.
-          if (message.seq !== this.#applied + 1) break;
+          // An ordered consumer never skips; if it did, start again from what is missing (unless it is gone).
+          if (message.seq !== this.#applied + 1) {
+            this.#failure = await this.#gone();
+            if (this.#failure !== undefined) this.#stopped = true;
+            break;
+          }
           try {
             await this.#apply(message.seq, message.data);
           } catch (error) {
@@ -363,6 +367,19 @@ export class Follower {
         this.#warn('cluster log consumer failed; retrying', { stream: this.#stream, applied: this.#applied, error: describe(error) });
         await delay(retryDelayMs);
       }
+    }
+  }
+
+  /** The error to stop with when the next sequence needed is no longer in the stream (purged), else undefined. */
+  async #gone(): Promise<ClusterLogError | undefined> {
+    try {
+      const first = (await (await this.#js.jetstreamManager(false)).streams.info(this.#stream)).state.first_seq;
+      if (first <= this.#applied + 1) return undefined;
+      return new ClusterLogError(
+        `cluster log: stream ${this.#stream} no longer holds sequence ${this.#applied + 1} (it starts at ${first}): this node cannot catch up from the stream`,
+      );
+    } catch {
+      return undefined; // unknown: start the consumer again, as for any skip
     }
   }
 

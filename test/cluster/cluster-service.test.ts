@@ -5,22 +5,14 @@
 
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postGraphql, uploadSchema, uploadSucceeded } from '../integration/helpers/http.js';
+import { uploadSchema, uploadSucceeded } from '../integration/helpers/http.js';
 import { findLog } from '../integration/helpers/log-records.js';
 import { makeTempDir, startServer, type ServerProcess } from '../integration/helpers/server-process.js';
 import { natsAvailable, natsSkipMessage, startNatsCluster, type NatsCluster } from './nats-cluster.js';
 import { JetStreamLog } from '../../server/cluster/jetstream-log.js';
+import { post, schema, state } from './service-nodes.js';
 
 if (!natsAvailable) console.warn(natsSkipMessage);
-
-const schema = 'type Task {\n  title: String! @id\n  done: Boolean\n}\n';
-
-async function post(url: string, query: string, headers: Record<string, string> = {}, path = '/graphql'): Promise<any> {
-  const answer = await postGraphql(url, { query }, headers, path);
-  expect(answer.status).toBe(200);
-  return answer.json();
-}
-const state = async (url: string): Promise<{ digest: string; lsn: number }> => (await post(url, '{ state { digest lsn } }', {}, '/admin')).data.state;
 
 describe.skipIf(!natsAvailable)('two service nodes on one JetStream log', () => {
   let nats: NatsCluster;
