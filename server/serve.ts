@@ -58,7 +58,8 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
   await mkdir(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
   let engine: Engine;
   try {
-    engine = await Engine.open({ ...engineOptions(config, log, hooks), ...(acl === undefined ? {} : { acl }) });
+    // A cluster node writes nothing of its own before it joined: its ACL defaults go through the log.
+    engine = await Engine.open({ ...engineOptions(config, log, hooks), ...(acl === undefined ? {} : { acl }), ...(config.cluster === undefined ? {} : { replica: true }) });
   } catch (error) {
     if (!(error instanceof RestoreError)) throw error;
     log.error(error.message, { 'data-dir': config.dataDir });
@@ -129,6 +130,7 @@ function freePort(host: string): Promise<number> {
 async function joinCluster(engine: Engine, cluster: NonNullable<ServerConfig['cluster']>, log: Logger): Promise<boolean> {
   try {
     await ClusterNode.join(engine, cluster, log);
+    await engine.ensureAclDefaults();
     return true;
   } catch (error) {
     log.error(`could not join the cluster: ${error instanceof Error ? error.message : String(error)}`, { cluster: cluster.servers.join(','), stream: cluster.stream });
