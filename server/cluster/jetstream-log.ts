@@ -70,8 +70,32 @@ const pullExpiresMs = 2_000;
 // A sequence known to exist (a proposal's ack) that stays unapplied this long restarts the consumer.
 const stallMs = 3_000;
 
+// "no suitable peers for placement": refused with a 400 while the servers' routes are still coming up.
+const clusterNoPeers = 10005;
+
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+// A leader that heard from a quorum this recently still leads: a follower waits at least the minimum
+// election timeout (4 s in nats-server) after the leader's last heartbeat before it votes for another.
+const leaseMs = 2_000;
+
+/**
+ * Why a stream info answer's last sequence may be stale, or undefined. A leader cut off from its quorum
+ * answers stream info (its last sequence frozen) until it steps down, 10-20 s later (nats-server 2.9's
+ * lost-quorum check), while the others elect a leader after 4-9 s and append: its word counts only while
+ * a quorum acknowledged it within `leaseMs` (`active`, per replica, as the leader reports it).
+ */
+function leaseRefusal(info: StreamInfo): string | undefined {
+  const cluster = info.cluster;
+  const replicas = cluster?.replicas;
+  if (cluster === undefined || replicas === undefined) return undefined; // one server: nobody else can lead
+  if (cluster.leader === undefined) return 'the stream has no leader (an election is under way)';
+  const heard = replicas.filter((replica) => replica.active / 1e6 < leaseMs).length;
+  // The leader counts itself.
+  if (heard + 1 > (replicas.length + 1) / 2) return undefined;
+  return `its leader ${cluster.leader} heard from ${heard} of its ${replicas.length} replicas within ${leaseMs} ms, not a quorum: it may be cut off while the others elect another leader`;
+}
 
 /** "wrong last sequence: 12" → 12 (the stream's last sequence when the proposal arrived). */
 function conflictSequence(error: JetStreamApiError): number | undefined {
@@ -137,7 +161,7 @@ export class JetStreamLog {
         return new JetStreamLog(nc, options);
       } catch (error) {
         lastError = error;
-        if (permanent(error) && !(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)) break;
+        if (permanent(error) && !(error instanceof JetStreamApiError && (error.code === JetStreamApiCodes.StreamNotFound || error.code === clusterNoPeers))) break;
         await delay(retryDelayMs);
       }
     }
@@ -215,7 +239,7 @@ export class JetStreamLog {
 
   /** The stream's last sequence, asked of its leader (for linearizable reads). */
   async lastSequence(): Promise<number> {
-    const info = await this.#streamInfo('read the last sequence of');
+    const info = await this.#streamInfo('read the last sequence of', leaseRefusal);
     this.#noteExists(info.state.last_seq);
     return info.state.last_seq;
   }
@@ -225,14 +249,18 @@ export class JetStreamLog {
     return (await this.#streamInfo('find the leader of')).cluster?.leader;
   }
 
-  async #streamInfo(what: string): Promise<StreamInfo> {
+  /** Stream info from its leader; `refuse` names why an answer cannot be trusted (retried until the deadline). */
+  async #streamInfo(what: string, refuse: (info: StreamInfo) => string | undefined = () => undefined): Promise<StreamInfo> {
     const deadline = Date.now() + this.#readTimeoutMs;
     let lastError: unknown;
     while (Date.now() < deadline) {
       try {
         const timeout = Math.max(100, Math.min(attemptTimeoutMs, deadline - Date.now()));
         const jsm = await jetstreamManager(this.#nc, { timeout, checkAPI: false });
-        return await jsm.streams.info(this.#stream);
+        const info = await jsm.streams.info(this.#stream);
+        const refused = refuse(info);
+        if (refused === undefined) return info;
+        throw new ClusterLogError(refused);
       } catch (error) {
         lastError = error;
         if (permanent(error)) break;
