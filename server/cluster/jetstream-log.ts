@@ -280,9 +280,19 @@ export class JetStreamLog {
       // A proposer gives up within its deadline: parts older than that will not be followed by more.
       staleMs: this.#proposeTimeoutMs,
       abandoned: (msgId) => this.#abandoned.has(msgId),
+      committed: (seq) => this.#committed(seq),
     });
     this.#followers.add(follower);
     return follower;
+  }
+
+  /** See FollowerOptions.committed; a ClusterLogError when the stream has no leader a quorum follows. */
+  async #committed(seq: number): Promise<{ data: Uint8Array; headers: MsgHdrs | undefined; last: number }> {
+    const last = await this.lastSequence();
+    const jsm = await jetstreamManager(this.#nc, { timeout: attemptTimeoutMs, checkAPI: false });
+    const stored = await jsm.streams.getMessage(this.#stream, { seq });
+    if (stored === null) throw new ClusterLogError(`cluster log: the leader of stream ${this.#stream} has no message ${seq}`);
+    return { data: stored.data, headers: stored.header, last };
   }
 
   async close(): Promise<void> {
@@ -326,6 +336,8 @@ interface FollowerOptions {
   readonly staleMs: number;
   /** Whether this node's log gave up the proposal `msgId` part-way. */
   readonly abandoned: (msgId: string) => boolean;
+  /** The stream leader's copy of message `seq` and the stream's last sequence, once a quorum follows that leader. */
+  readonly committed: (seq: number) => Promise<{ readonly data: Uint8Array; readonly headers: MsgHdrs | undefined; readonly last: number }>;
 }
 
 /** The parts of one proposal received so far, the last one at `seq`. */
@@ -357,6 +369,13 @@ export class Follower {
   #applied: number;
   #known: number;
   #parts: Parts | undefined;
+  /**
+   * Set when the consumer failed or was restarted: its server may have been cut off, and a server cut off
+   * while leading the stream handed out its own uncommitted message after the heal (nats-server 2.9.10:
+   * test/cluster/cluster-partition.test.ts). Until this node applied up to the stream's last sequence,
+   * each message is checked against the leader's copy (the leader's is applied).
+   */
+  #suspect = false;
   #progressAt = Date.now();
   #messages: ConsumerMessages | undefined;
   #stopped = false;
@@ -436,6 +455,7 @@ export class Follower {
   /** Drops the current consumer; the loop creates a new one from the next unapplied sequence. */
   restart(reason: string): void {
     if (this.#stopped || this.#messages === undefined) return;
+    this.#suspect = true;
     this.#options.warn('cluster log consumer restarted', { stream: this.#stream, applied: this.#applied, reason });
     void this.#messages.close().catch(() => {});
   }
@@ -472,7 +492,16 @@ export class Follower {
           if (message.seq <= this.#applied) continue;
           // An ordered consumer never skips; if it did, start again from what is missing.
           if (message.seq !== this.#applied + 1) break;
-          const whole = this.#assemble(message.seq, message.data, message.headers);
+          let [data, hdrs] = [message.data, message.headers];
+          if (this.#suspect) {
+            const committed = await this.#options.committed(message.seq);
+            if (Buffer.compare(committed.data, data) !== 0) {
+              this.#options.warn('cluster log message differs from the stream leader\'s: applying the leader\'s', { stream: this.#stream, seq: message.seq });
+              [data, hdrs] = [committed.data, committed.headers];
+            }
+            if (message.seq >= committed.last) this.#suspect = false;
+          }
+          const whole = this.#assemble(message.seq, data, hdrs);
           try {
             if (whole !== undefined) await this.#apply(message.seq, whole);
           } catch (error) {
@@ -484,7 +513,9 @@ export class Follower {
         }
         await messages.close().catch(() => {});
       } catch (error) {
+        void this.#messages?.close().catch(() => {});
         if (this.#stopped) break;
+        this.#suspect = true;
         this.#options.warn('cluster log consumer failed; retrying', { stream: this.#stream, applied: this.#applied, error: describe(error) });
         await delay(retryDelayMs);
       }
