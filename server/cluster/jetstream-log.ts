@@ -229,6 +229,8 @@ export class JetStreamLog {
         await delay(Math.min(retryDelayMs, Math.max(0, deadline - Date.now())));
       }
     }
+    // This node's server may be cut off, and may later hand out this very message uncommitted.
+    if (!permanent(lastError)) for (const follower of this.#followers) follower.suspect();
     throw new ClusterLogError(
       `cluster log unavailable: could not append to stream ${this.#stream} within ${this.#proposeTimeoutMs} ms (last error: ${describe(lastError)})`,
       // Ran out of time without a refusal: an attempt may have been taken with its ack lost (a part
@@ -370,9 +372,9 @@ export class Follower {
   #known: number;
   #parts: Parts | undefined;
   /**
-   * Set when the consumer failed or was restarted: its server may have been cut off, and a server cut off
-   * while leading the stream handed out its own uncommitted message after the heal (nats-server 2.9.10:
-   * test/cluster/cluster-partition.test.ts). Until this node applied up to the stream's last sequence,
+   * Set when the consumer failed or was restarted, or a proposal ran out of time: this node's server may
+   * have been cut off, and a server cut off while leading the stream handed out an uncommitted message
+   * (the cut-off node's own proposal) after the heal (nats-server 2.9.10: test/cluster/cluster-partition.test.ts). Until this node applied up to the stream's last sequence,
    * each message is checked against the leader's copy (the leader's is applied).
    */
   #suspect = false;
@@ -450,6 +452,11 @@ export class Follower {
     const why = this.#stopped ? `the apply loop stopped${this.#failure === undefined ? '' : ` (${describe(this.#failure)})`}` : `waited ${timeoutMs} ms`;
     const parts = this.#applied >= seq ? `, another proposal part-way from sequence ${String(this.#parts?.firstSeq)}` : '';
     throw new ClusterLogError(`cluster log: sequence ${seq} of stream ${this.#stream} not applied (applied ${this.#applied}${parts}; ${why})`);
+  }
+
+  /** Checks the messages against the leader's copies until caught up (see `#suspect`). */
+  suspect(): void {
+    this.#suspect = true;
   }
 
   /** Drops the current consumer; the loop creates a new one from the next unapplied sequence. */
