@@ -55,6 +55,7 @@ export interface EngineOptions {
   /**
    * A replica of another engine's log (`Engine.replicate`): it writes nothing of its own at start (no ACL
    * defaults: the writer's records carry its ACL), so its log holds the writer's records under the same LSNs.
+   * A cluster node opens as one, then writes the defaults through the shared log (`ensureAclDefaults`).
    */
   readonly replica?: boolean;
   /**

@@ -205,6 +205,15 @@ export class Engine {
     return engine;
   }
 
+  /**
+   * Writes the ACL's defaults (groot, guardians) where missing. `open` does it, except for a replica
+   * (`EngineOptions.replica`): a cluster node calls this once it joined, so they go through the shared
+   * log, written once (a node that loses to another's finds them there).
+   */
+  async ensureAclDefaults(): Promise<void> {
+    await this.#acl?.ensureDefaults();
+  }
+
   /** Writes a snapshot now (POST /admin/snapshot). */
   async snapshot(): Promise<SnapshotResult> {
     if (this.options.writer !== undefined) return this.options.writer.snapshot();
@@ -234,13 +243,8 @@ export class Engine {
 
   #executeNow(incoming: GraphQLRequest, internal: boolean): EngineResponse | Promise<EngineResponse> {
     this.lastOperation = 0;
-    if (incoming.headers[readAfterHeader] !== undefined || incoming.headers[consistencyHeader] !== undefined) {
-      const shared = this.#commit.persistence?.shared;
-      const gate = readGate(incoming.headers, this.#readAfter, shared === undefined ? undefined : () => shared.sync());
-      const { [readAfterHeader]: _after, [consistencyHeader]: _consistency, ...headers } = incoming.headers;
-      if (gate instanceof Promise) return gate.then((refused) => refused ?? this.execute({ ...incoming, headers }, internal));
-      if (gate !== undefined) return gate;
-    }
+    const gated = this.#readGated(incoming, (request) => this.execute(request, internal));
+    if (gated !== undefined) return gated;
     if (incoming.extensions !== undefined && incoming.extensions !== null) {
       const persisted = this.#commit.resolvePersistedQuery(incoming);
       if (persisted instanceof Promise) {
@@ -252,6 +256,19 @@ export class Engine {
       return 'kind' in persisted ? persisted : this.#execute(persisted.request, internal);
     }
     return this.#execute(incoming, internal);
+  }
+
+  /**
+   * `X-Service-Read-After` / `X-Service-Consistency`: undefined without them; else `run`'s answer for the
+   * request without them once what they ask is applied here, or the refusal.
+   */
+  #readGated(incoming: GraphQLRequest, run: (request: GraphQLRequest) => EngineResponse | Promise<EngineResponse>): EngineResponse | Promise<EngineResponse> | undefined {
+    if (incoming.headers[readAfterHeader] === undefined && incoming.headers[consistencyHeader] === undefined) return undefined;
+    const shared = this.#commit.persistence?.shared;
+    const gate = readGate(incoming.headers, this.#readAfter, shared === undefined ? undefined : () => shared.sync());
+    const { [readAfterHeader]: _after, [consistencyHeader]: _consistency, ...headers } = incoming.headers;
+    if (gate instanceof Promise) return gate.then((refused) => refused ?? run({ ...incoming, headers }));
+    return gate ?? run({ ...incoming, headers });
   }
 
   #execute(request: GraphQLRequest, internal: boolean): EngineResponse | Promise<EngineResponse> {
@@ -418,6 +435,8 @@ export class Engine {
 
   /** Runs one /admin GraphQL request (admin/admin-schema.ts); `host` does what needs the process around the engine. */
   executeAdmin(request: GraphQLRequest, host: AdminHost): Promise<EngineResponse> {
+    const gated = this.#readGated(request, (ungated) => this.executeAdmin(ungated, host));
+    if (gated !== undefined) return Promise.resolve(gated);
     const prepared = this.#adminPreparer.prepare(request);
     this.lastOperation = prepared.ok ? operationNumbers[prepared.prepared.operation.operation] : 0;
     const writer = this.options.writer;

@@ -356,7 +356,7 @@ function build(source: Source, cwd: string): ServerConfig {
       queryTimeoutMs: source.integer('query-timeout-ms', 0, 3_600_000) ?? defaults.queryTimeoutMs,
     },
     acl: aclConfig(source, cwd),
-    cluster: clusterConfig(source.string('cluster'), source.string('cluster-stream'), source.string('acl-secret-file') !== undefined),
+    cluster: clusterConfig(source.string('cluster'), source.string('cluster-stream')),
     readAfterTimeoutMs: source.integer('read-after-timeout-ms', 1, 600_000) ?? 10_000,
   };
 }
@@ -399,13 +399,11 @@ function fsyncSetting(text: string | undefined): FsyncSetting {
   return text as FsyncSetting;
 }
 
-function clusterConfig(servers: string | undefined, stream: string | undefined, acl: boolean): ClusterConfig | undefined {
+function clusterConfig(servers: string | undefined, stream: string | undefined): ClusterConfig | undefined {
   if (servers === undefined) {
     if (stream !== undefined) throw new ConfigError('--cluster-stream needs --cluster');
     return undefined;
   }
-  // Each node would write its own ACL defaults (another groot hash) into the shared log.
-  if (acl) throw new ConfigError('--cluster does not work with --acl-secret-file yet');
   const urls = servers.split(',').map((url) => url.trim());
   for (const url of urls) {
     if (!/^nats:\/\/[^\s/:,]+:\d{1,5}$/.test(url)) throw new ConfigError(`--cluster takes nats://host:port[,...], got ${JSON.stringify(url)}`);

@@ -62,7 +62,8 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
   if (cluster === null) return;
   let engine: Engine;
   try {
-    engine = await Engine.open({ ...engineOptions(config, log, hooks), ...(acl === undefined ? {} : { acl }), ...(cluster === undefined ? {} : { sharedLog: cluster }) });
+    // A cluster node writes nothing of its own before it joined (`replica`): its ACL defaults go through the log.
+    engine = await Engine.open({ ...engineOptions(config, log, hooks), ...(acl === undefined ? {} : { acl }), ...(cluster === undefined ? {} : { sharedLog: cluster, replica: true }) });
   } catch (error) {
     await cluster?.close();
     if (!(error instanceof RestoreError)) throw error;
@@ -144,6 +145,7 @@ async function openCluster(cluster: NonNullable<ServerConfig['cluster']>, log: L
 async function joinCluster(node: ClusterNode, engine: Engine, log: Logger): Promise<boolean> {
   try {
     await node.join(engine, log);
+    await engine.ensureAclDefaults();
     return true;
   } catch (error) {
     joinFailed(error, node.config, log);

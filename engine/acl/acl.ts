@@ -22,8 +22,17 @@ export class AclError extends Error {
   }
 }
 
-/** Writes the new state durably, then calls `apply`; without a data directory it only applies. */
-export type AclCommit = (next: AclState, apply: () => void) => Promise<void>;
+/**
+ * Writes the new state durably, then calls `apply`; resolves with its log record's LSN (undefined without
+ * a data directory), or `stale` (nothing written): `basedOn`, the state `next` was computed from, is no
+ * longer in force when its turn came (cluster mode: another node's change was applied first).
+ */
+export type AclCommit = (next: AclState, apply: () => void, basedOn: AclState) => Promise<number | undefined | 'stale'>;
+
+/** Where a change tells the LSN of its log record (/admin's `extensions.lsn`). */
+export interface ChangeNote {
+  lsn?: number;
+}
 
 /** A cost-10 bcrypt hash no password matches in practice: what an unknown user's password is compared with. */
 const unknownUserHash = '$2b$10$TRjJksBdgarLt829pMbm2OrGMBd8nuqJkRGnp5yJKYzhj.IQibx1y';
@@ -47,7 +56,7 @@ export class Acl {
   #writes: Promise<unknown> = Promise.resolve();
   commit: AclCommit = (_next, apply) => {
     apply();
-    return Promise.resolve();
+    return Promise.resolve(undefined);
   };
 
   /** Called after each change is in force (the engine re-evaluates live subscriptions: their reads follow group rules). */
@@ -110,24 +119,31 @@ export class Acl {
 
   /**
    * Runs one change: `compute` sees the state after every earlier change and returns the next state
-   * and its answer (undefined: nothing changes).
+   * and its answer (undefined: nothing changes); `note` gets the LSN of its record.
    */
-  change<T>(compute: (state: AclState) => Promise<{ next: AclState; result: T } | undefined> | { next: AclState; result: T } | undefined): Promise<T | undefined> {
+  change<T>(
+    compute: (state: AclState) => Promise<{ next: AclState; result: T } | undefined> | { next: AclState; result: T } | undefined,
+    note?: ChangeNote,
+  ): Promise<T | undefined> {
     const run = this.#writes.then(async () => {
-      const outcome = await compute(this.#state);
-      if (outcome === undefined) return undefined;
-      await this.commit(outcome.next, () => {
-        this.#state = outcome.next;
-      });
-      this.changed();
-      return outcome.result;
+      for (;;) {
+        const basedOn = this.#state;
+        const outcome = await compute(basedOn);
+        if (outcome === undefined) return undefined;
+        const lsn = await this.commit(outcome.next, () => (this.#state = outcome.next), basedOn);
+        // Another node's change came first: computed again from it (a name it took is then refused here).
+        if (lsn === 'stale') continue;
+        if (note !== undefined && lsn !== undefined) note.lsn = lsn;
+        this.changed();
+        return outcome.result;
+      }
     });
     this.#writes = run.catch(() => undefined);
     return run;
   }
 
   /** addUser: new users (groups that do not exist are created), refused when a name is taken. */
-  addUsers(inputs: readonly { name: string; password: string; groups?: readonly { name: string }[] | null }[]): Promise<readonly string[]> {
+  addUsers(inputs: readonly { name: string; password: string; groups?: readonly { name: string }[] | null }[], note?: ChangeNote): Promise<readonly string[]> {
     return this.change(async (state) => {
       refuseBadNames(inputs.map((i) => ({ name: i.name, refs: (i.groups ?? []).map((g) => g.name) })));
       let next = state;
@@ -138,11 +154,11 @@ export class Acl {
         next = { ...next, users: [...next.users, { name: input.name, passwordHash: await encrypt(input.password), groups }] };
       }
       return { next, result: inputs.map((i) => i.name) };
-    }).then((names) => names ?? []);
+    }, note).then((names) => names ?? []);
   }
 
   /** addGroup: new groups with their rules (a later rule for the same predicate wins, as in Dgraph). */
-  addGroups(inputs: readonly { name: string; rules?: readonly AclRule[] | null }[]): Promise<readonly string[]> {
+  addGroups(inputs: readonly { name: string; rules?: readonly AclRule[] | null }[], note?: ChangeNote): Promise<readonly string[]> {
     return this.change((state) => {
       refuseBadNames(inputs.map((i) => ({ name: i.name, refs: [] })));
       let next = state;
@@ -153,7 +169,7 @@ export class Acl {
         next = { ...next, groups: [...next.groups, { name: input.name, rules }] };
       }
       return { next, result: inputs.map((i) => i.name) };
-    }).then((names) => names ?? []);
+    }, note).then((names) => names ?? []);
   }
 
   /** updateUser: the users `matches` selects get a new password and/or join or leave groups. */
@@ -161,6 +177,7 @@ export class Acl {
     matches: (user: AclUser) => boolean,
     set: { password?: string | null; groups?: readonly { name: string }[] | null } | null | undefined,
     remove: { password?: string | null; groups?: readonly { name: string }[] | null } | null | undefined,
+    note?: ChangeNote,
   ): Promise<readonly string[]> {
     return this.change(async (state) => {
       refuseBadNames([...(set?.groups ?? []), ...(remove?.groups ?? [])].map((g) => ({ name: g.name, refs: [] })), false);
@@ -183,11 +200,11 @@ export class Acl {
         }),
       };
       return { next, result: chosen.map((u) => u.name) };
-    }).then((names) => names ?? []);
+    }, note).then((names) => names ?? []);
   }
 
   /** updateGroup: rules set (a new predicate is added, a known one gets the new permission) and removed by predicate. */
-  updateGroups(matches: (group: AclGroup) => boolean, set: readonly AclRule[], remove: readonly string[]): Promise<readonly string[]> {
+  updateGroups(matches: (group: AclGroup) => boolean, set: readonly AclRule[], remove: readonly string[], note?: ChangeNote): Promise<readonly string[]> {
     return this.change((state) => {
       const chosen = state.groups.filter(matches);
       const names = new Set(chosen.map((g) => g.name));
@@ -199,27 +216,27 @@ export class Acl {
         groups: state.groups.map((group) => (names.has(group.name) ? { name: group.name, rules: setRules(group.rules, set).filter((r) => !gone.has(r.predicate)) } : group)),
       };
       return { next, result: chosen.map((g) => g.name) };
-    }).then((names) => names ?? []);
+    }, note).then((names) => names ?? []);
   }
 
   /** deleteUser: returns how many were deleted. */
-  deleteUsers(matches: (user: AclUser) => boolean): Promise<number> {
+  deleteUsers(matches: (user: AclUser) => boolean, note?: ChangeNote): Promise<number> {
     return this.change((state) => {
       const users = state.users.filter((u) => !matches(u));
       if (state.users.some((u) => u.name === GROOT && matches(u))) throw new AclError(reservedDeletion, 'execution');
       return { next: { ...state, users }, result: state.users.length - users.length };
-    }).then((n) => n ?? 0);
+    }, note).then((n) => n ?? 0);
   }
 
   /** deleteGroup: the group's members leave it; returns how many were deleted. */
-  deleteGroups(matches: (group: AclGroup) => boolean): Promise<number> {
+  deleteGroups(matches: (group: AclGroup) => boolean, note?: ChangeNote): Promise<number> {
     return this.change((state) => {
       const groups = state.groups.filter((g) => !matches(g));
       if (state.groups.some((g) => g.name === GUARDIANS && matches(g))) throw new AclError(reservedDeletion, 'execution');
       const left = new Set(groups.map((g) => g.name));
       const users = state.users.map((u) => (u.groups.every((g) => left.has(g)) ? u : { ...u, groups: u.groups.filter((g) => left.has(g)) }));
       return { next: { users, groups }, result: state.groups.length - groups.length };
-    }).then((n) => n ?? 0);
+    }, note).then((n) => n ?? 0);
   }
 }
 

@@ -11,6 +11,7 @@ import { messages } from '../errors/messages.js';
 import { accessToken, guardianRefusal, isGuardian, rpcError, superAdminRefusal } from '../acl/acl-gate.js';
 import type { AclCaller, TokenCheck } from '../acl/acl-tokens.js';
 import { AdminError } from './admin-api.js';
+import type { AdminContext } from './execute-admin.js';
 
 type Resolver = (args: never, context: never) => unknown;
 
@@ -104,39 +105,39 @@ export function withAcl(root: Record<string, unknown>, acl: Acl, headers: Readon
       const view = await reader();
       return page(acl.state.groups.filter((g) => view.seesGroup(g) && matches(g, args.filter)), args).map((g) => view.group(g));
     },
-    addUser: async ({ input }: { input: readonly { name: string; password: string; groups?: readonly { name: string }[] | null }[] }) => {
+    addUser: async ({ input }: { input: readonly { name: string; password: string; groups?: readonly { name: string }[] | null }[] }, context: AdminContext) => {
       const caller = await writer('addUser', ['dgraph.xid', 'dgraph.password', 'dgraph.type', ...(input.some((i) => (i.groups ?? []).length > 0) ? ['dgraph.user.group'] : [])]);
-      const names = await changing('addUser', () => acl.addUsers(input));
+      const names = await changing('addUser', () => acl.addUsers(input, context));
       return { user: usersNamed(acl.state, names, caller) };
     },
-    addGroup: async ({ input }: { input: readonly { name: string; rules?: readonly AclRule[] | null }[] }) => {
+    addGroup: async ({ input }: { input: readonly { name: string; rules?: readonly AclRule[] | null }[] }, context: AdminContext) => {
       const caller = await writer('addGroup', ['dgraph.xid', 'dgraph.type', ...(input.some((i) => (i.rules ?? []).length > 0) ? ['dgraph.acl.rule', 'dgraph.rule.predicate', 'dgraph.rule.permission'] : [])]);
-      const names = await changing('addGroup', () => acl.addGroups(input));
+      const names = await changing('addGroup', () => acl.addGroups(input, context));
       return { group: groupsNamed(acl.state, names, caller) };
     },
-    updateUser: async ({ input }: { input: UpdateUserInput }) => {
+    updateUser: async ({ input }: { input: UpdateUserInput }, context: AdminContext) => {
       const touchesGroups = (input.set?.groups ?? []).length > 0 || (input.remove?.groups ?? []).length > 0;
       const caller = await writer('updateUser', [...(typeof input.set?.password === 'string' ? ['dgraph.password'] : []), ...(touchesGroups ? ['dgraph.user.group'] : [])]);
-      const names = await changing('updateUser', () => acl.updateUsers((u) => sees(caller).seesUser(u) && matches(u, input.filter), input.set, input.remove));
+      const names = await changing('updateUser', () => acl.updateUsers((u) => sees(caller).seesUser(u) && matches(u, input.filter), input.set, input.remove, context));
       return { user: usersNamed(acl.state, names, caller) };
     },
-    updateGroup: async ({ input }: { input: UpdateGroupInput }) => {
+    updateGroup: async ({ input }: { input: UpdateGroupInput }, context: AdminContext) => {
       const set = input.set?.rules ?? [];
       const remove = input.remove?.rules ?? [];
       const caller = await writer('updateGroup', [...(set.length > 0 ? ['dgraph.acl.rule', 'dgraph.type', 'dgraph.rule.predicate', 'dgraph.rule.permission'] : []), ...(remove.length > 0 ? ['dgraph.acl.rule', '_STAR_ALL'] : [])]);
       const problems = [...emptyPredicates(set.map((r) => r.predicate), 'set'), ...emptyPredicates(remove, 'remove')];
       if (problems.length > 0) throw new Error(`couldn't rewrite mutation updateGroup because failed to rewrite mutation payload because ${problems.join('\n')}`);
-      const names = await changing('updateGroup', () => acl.updateGroups((g) => sees(caller).seesGroup(g) && matches(g, input.filter), set, remove));
+      const names = await changing('updateGroup', () => acl.updateGroups((g) => sees(caller).seesGroup(g) && matches(g, input.filter), set, remove, context));
       return { group: groupsNamed(acl.state, names, caller) };
     },
     // Dgraph's ResetPassword: a guardian of the galaxy sets any user's password (no other check), one namespace here.
-    resetPassword: async ({ input }: { input: { userId: string; password: string; namespace: number } }) => {
+    resetPassword: async ({ input }: { input: { userId: string; password: string; namespace: number } }, context: AdminContext) => {
       const refused = superAdminRefusal(await check());
       if (refused !== undefined) throw new AdminError('resetPassword', refused);
       let names: readonly string[] = [];
       if (input.namespace === 0) {
         try {
-          names = await acl.updateUsers((u) => u.name === input.userId, { password: input.password }, null);
+          names = await acl.updateUsers((u) => u.name === input.userId, { password: input.password }, null, context);
         } catch (error) {
           if (!(error instanceof AclError)) throw error;
           throw new AdminError('resetPassword', `Reset password for user ${input.userId} in namespace ${input.namespace}, got error:: ${error.message}`);
@@ -156,13 +157,13 @@ export function withAcl(root: Record<string, unknown>, acl: Acl, headers: Readon
       const missing = input.namespaceId === 0 ? 'Cannot delete default namespace' : `error deleting non-existing namespace 0x${input.namespaceId.toString(16)}`;
       throw new AdminError('deleteNamespace', refused ?? missing);
     },
-    deleteUser: async ({ filter }: { filter: NameFilter }) => {
+    deleteUser: async ({ filter }: { filter: NameFilter }, context: AdminContext) => {
       const view = sees(await writer('deleteUser', ['_STAR_ALL']));
-      return { msg: 'Deleted', numUids: await changing('deleteUser', () => acl.deleteUsers((u) => view.seesUser(u) && matches(u, filter))) };
+      return { msg: 'Deleted', numUids: await changing('deleteUser', () => acl.deleteUsers((u) => view.seesUser(u) && matches(u, filter), context)) };
     },
-    deleteGroup: async ({ filter }: { filter: NameFilter }) => {
+    deleteGroup: async ({ filter }: { filter: NameFilter }, context: AdminContext) => {
       const view = sees(await writer('deleteGroup', ['_STAR_ALL']));
-      return { msg: 'Deleted', numUids: await changing('deleteGroup', () => acl.deleteGroups((g) => view.seesGroup(g) && matches(g, filter))) };
+      return { msg: 'Deleted', numUids: await changing('deleteGroup', () => acl.deleteGroups((g) => view.seesGroup(g) && matches(g, filter), context)) };
     },
   };
 }

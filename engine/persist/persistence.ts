@@ -114,6 +114,8 @@ type Work =
       readonly lsn?: number;
       readonly forceSync: boolean;
       readonly apply: () => unknown;
+      /** False when its turn comes: the record was computed from a state no longer in force; not written. */
+      readonly inForce?: () => boolean;
       readonly done: Settle;
     }
   | { readonly kind: 'snapshot'; readonly done: Settle };
@@ -220,9 +222,13 @@ export class Persistence {
     return this.#enqueue((done) => ({ kind: 'record', record, forceSync: false, apply, done })) as Promise<T>;
   }
 
-  /** Logs the ACL's new state (fsynced: a password change must not come undone), then runs `apply`. */
-  acl<T>(acl: AclState, apply: () => T): Promise<T> {
-    return this.#enqueue((done) => ({ kind: 'record', record: { kind: KIND_ACL, acl }, forceSync: true, apply, done })) as Promise<T>;
+  /**
+   * Logs the ACL's new state (fsynced: a password change must not come undone), then runs `apply`;
+   * `stale` (nothing logged) when `inForce` says the state it was computed from was replaced meanwhile
+   * (by another node's record, which went first: the whole state is logged, the last one wins).
+   */
+  acl<T>(acl: AclState, apply: () => T, inForce?: () => boolean): Promise<T | 'stale'> {
+    return this.#enqueue((done) => ({ kind: 'record', record: { kind: KIND_ACL, acl }, forceSync: true, apply, done, ...(inForce === undefined ? {} : { inForce }) })) as Promise<T | 'stale'>;
   }
 
   /** Takes a snapshot now (after everything queued before it) and waits for the file. */
@@ -342,6 +348,7 @@ export class Persistence {
     // A node's own record, committed while its copy from the shared log was already queued.
     if (lsn !== undefined && lsn < this.#nextLsn && this.shared !== undefined) return undefined;
     if (lsn !== undefined && lsn !== this.#nextLsn) throw new Error(`a replicated log record has LSN ${lsn}, this log's next is ${this.#nextLsn}`);
+    if (work.inForce?.() === false) return 'stale';
     const frame = frameRecord({ ...record, lsn: this.#nextLsn } as LogRecord);
     try {
       await this.#append([frame], forceSync, lsn === undefined);

@@ -45,7 +45,17 @@ export async function openPersistence(options: EngineOptions, log: EngineLogger,
   }
   await persistence.start(capture);
   const acl = into.acl;
-  if (acl !== undefined) acl.commit = (next, apply) => persistence.acl(next, apply);
+  if (acl !== undefined) {
+    acl.commit = (next, apply, basedOn) =>
+      persistence.acl(
+        next,
+        () => {
+          apply();
+          return persistence.lastLsn;
+        },
+        () => acl.state === basedOn,
+      );
+  }
   return persistence;
 }
 

@@ -111,7 +111,9 @@ export class ClusterNode implements SharedLog {
 
   async propose(frames: Buffer): Promise<'appended' | 'conflict'> {
     this.#beforePropose?.();
-    const result = await this.#log.propose(frames, this.#appliedSeq, `${this.#id}-${++this.#proposals}`);
+    // Behind another node's proposal still going on in parts, not cutting it off (see Follower).
+    const after = Math.max(this.#appliedSeq, this.#follower?.proposeAfter ?? 0);
+    const result = await this.#log.propose(frames, after, `${this.#id}-${++this.#proposals}`);
     if ('conflict' in result) {
       this.#conflictSeq = result.conflict;
       return 'conflict';
@@ -123,7 +125,7 @@ export class ClusterNode implements SharedLog {
   caughtUp(): Promise<void> {
     const follower = this.#follower;
     if (follower === undefined) return Promise.reject(new Error('the cluster node has not joined'));
-    return follower.waitFor(this.#conflictSeq, catchUpTimeoutMs);
+    return follower.waitFor(this.#conflictSeq, catchUpTimeoutMs, true);
   }
 
   async sync(): Promise<void> {

@@ -4,6 +4,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterLogError, JetStreamLog, type Follower, type JetStreamLogOptions } from '../../server/cluster/jetstream-log.js';
 import { natsAvailable, natsSkipMessage, startNatsCluster, type NatsCluster } from './nats-cluster.js';
+import { connect, headers } from '@nats-io/transport-node';
+import { jetstream } from '@nats-io/jetstream';
 
 if (!natsAvailable) console.warn(natsSkipMessage);
 
@@ -113,16 +115,92 @@ describe.skipIf(!natsAvailable)('JetStream log on a healthy three-server cluster
     expect(Date.now() - asked).toBeLessThan(1_000);
   });
 
-  it('refuses a stream name NATS cannot take and a proposal over max_payload, with clear errors', async () => {
+  it('refuses a stream name NATS cannot take, with a clear error', async () => {
     await expect(JetStreamLog.open({ servers: cluster.urls, stream: 'a.b' })).rejects.toThrow(
       new ClusterLogError(`cluster stream name "a.b" may hold only letters, digits, '-' and '_'`),
     );
+  });
+
+  it('a proposal over max_payload goes as parts and is applied whole, once, at its last part\'s sequence', async () => {
     next();
-    const a = await open(cluster, stream);
-    await expect(a.propose(new Uint8Array(2 * 1024 * 1024), 0, 'big')).rejects.toThrow(
-      new ClusterLogError('cluster log: a proposal of 2097152 bytes exceeds the NATS servers\' max_payload of 1048576 bytes'),
-    );
-    expect(await a.lastSequence()).toBe(0);
+    const [a, b] = await Promise.all([open(cluster, stream), open(cluster, stream)]);
+    const big = Buffer.alloc(2.5 * 1024 * 1024);
+    for (let i = 0; i < big.length; i++) big[i] = (i * 7919) % 251;
+    const whole: Array<[number, Buffer]> = [];
+    const follower = b.follow(0, (seq, data) => void whole.push([seq, Buffer.from(data)]));
+    // 1 MiB max_payload less 1 KiB of header room: three parts.
+    expect(await a.propose(big, 0, 'big')).toEqual({ seq: 3 });
+    expect(await a.propose(big, 0, 'big')).toEqual({ seq: 3 });
+    expect(await b.propose(bytes('after'), 3, 'after')).toEqual({ seq: 4 });
+    await follower.waitFor(4, 10_000);
+    expect(whole.map(([seq, data]) => [seq, data.length])).toEqual([
+      [3, big.length],
+      [4, 5],
+    ]);
+    expect(whole[0]?.[1].equals(big)).toBe(true);
+  });
+
+  it('parts cut off by another message are discarded by every follower; a proposer that loses mid-way gets the conflict', async () => {
+    next();
+    const [a, b] = await Promise.all([open(cluster, stream, { partBytes: 10 }), open(cluster, stream, { partBytes: 10 })]);
+    const fromA = record(a);
+    const fromB = record(b);
+    const nc = await connect({ servers: [...cluster.urls] });
+    try {
+      const js = jetstream(nc);
+      // Each part costs a round trip: two hundred of them leave time to slip a message in between.
+      const long = bytes('x'.repeat(2_000));
+      const proposed = a.propose(long, 0, 'long');
+      while (fromB.follower.applied < 2) await new Promise((resolve) => setTimeout(resolve, 2));
+      const between = await js.publish(`${stream}.log`, bytes('between'));
+      const result = await proposed;
+      expect(result).toEqual({ conflict: between.seq });
+      // Parts of one proposal interleaved with another's, and a part out of turn: nothing of them applies.
+      const part = async (data: string, msgId: string, index: number, count: number): Promise<number> => {
+        const h = headers();
+        h.set('Graphdb-Part', `${index}/${count}`);
+        h.set('Graphdb-Proposal', msgId);
+        return (await js.publish(`${stream}.log`, bytes(data), { headers: h })).seq;
+      };
+      await part('p1', 'p', 1, 2);
+      await part('q2', 'q', 2, 2);
+      await part('p2', 'p', 2, 2);
+      const whole = await a.propose(bytes('0123456789abcdefghij!'), between.seq + 3, 'whole');
+      expect(whole).toEqual({ seq: between.seq + 6 });
+      const seen = [
+        [between.seq, 'between'],
+        [between.seq + 6, '0123456789abcdefghij!'],
+      ];
+      await Promise.all([fromA.follower.waitFor(between.seq + 6, 10_000), fromB.follower.waitFor(between.seq + 6, 10_000)]);
+      expect(fromA.seen).toEqual(seen);
+      expect(fromB.seen).toEqual(seen);
+    } finally {
+      await nc.close();
+    }
+  });
+
+  it('a proposal left part-way holds new proposals back until its proposer must have given up, then is cut off', async () => {
+    next();
+    const a = await open(cluster, stream, { proposeTimeoutMs: 1_000 });
+    const { follower, seen } = record(a);
+    const nc = await connect({ servers: [...cluster.urls] });
+    try {
+      const h = headers();
+      h.set('Graphdb-Part', '1/2');
+      h.set('Graphdb-Proposal', 'dead');
+      await jetstream(nc).publish(`${stream}.log`, bytes('half'), { headers: h });
+    } finally {
+      await nc.close();
+    }
+    await follower.waitFor(1, 10_000);
+    expect(follower.proposeAfter).toBe(0);
+    const started = Date.now();
+    await follower.waitFor(1, 5_000, true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(800);
+    expect(follower.proposeAfter).toBe(1);
+    expect(await a.propose(bytes('next'), follower.proposeAfter, 'next')).toEqual({ seq: 2 });
+    await follower.waitFor(2, 10_000);
+    expect(seen).toEqual([[2, 'next']]);
   });
 
   it('waitFor a sequence nobody writes fails after its timeout, naming it', async () => {

@@ -1,10 +1,12 @@
 // Three real nats-server processes on loopback, clustered by routes, JetStream on, each with its own store
 // in a temporary directory and its own config file on free ports (never the Debian package's systemd unit or
-// /etc config). Servers can be killed with SIGKILL and restarted on the same ports and store.
+// /etc config). Servers can be killed with SIGKILL and restarted on the same ports and store, and cut off
+// from the others: every route connection goes through a TCP proxy (below), which drops those of a
+// partitioned server while its clients stay connected to it.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect as tcpConnect } from 'node:net';
+import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -29,6 +31,10 @@ export interface NatsCluster {
   kill(index: number): Promise<void>;
   /** Start server `index` again on its ports and store; resolves once it accepts clients. */
   restart(index: number): Promise<void>;
+  /** Cuts server `index` off from the others (its route connections dropped, new ones refused); its clients stay. */
+  partition(index: number): void;
+  /** Lets server `index` reach the others again (the servers reconnect their routes within a second or two). */
+  heal(index: number): void;
   /** The index of the server named `name` (a stream leader's name from stream info). */
   indexOf(name: string): number;
   output(index: number): string;
@@ -59,15 +65,87 @@ async function accepts(port: number): Promise<boolean> {
   });
 }
 
+/** A route connection through a proxy, with the server names each side's INFO announced. */
+interface RouteLink {
+  readonly sockets: readonly [Socket, Socket];
+  readonly names: Set<string>;
+}
+
+/**
+ * TCP proxies in front of the servers' route ports. Each server advertises its proxy (so the routes it
+ * gossips lead there too); both sides of a route send an INFO naming their server first, so a link is
+ * dropped as soon as it names a partitioned server.
+ */
+class RouteProxies {
+  readonly #links = new Set<RouteLink>();
+  readonly #cut = new Set<string>();
+  readonly #servers: Server[] = [];
+
+  async listen(port: number, target: number, targetName: string): Promise<void> {
+    const server = createServer((client) => this.#accept(client, target, targetName));
+    this.#servers.push(server);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', resolve);
+    });
+  }
+
+  cut(name: string): void {
+    this.#cut.add(name);
+    for (const link of this.#links) this.#check(link);
+  }
+
+  heal(name: string): void {
+    this.#cut.delete(name);
+  }
+
+  async close(): Promise<void> {
+    for (const link of this.#links) for (const socket of link.sockets) socket.destroy();
+    await Promise.all(this.#servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
+
+  #accept(client: Socket, target: number, targetName: string): void {
+    const upstream = tcpConnect(target, '127.0.0.1');
+    const link: RouteLink = { sockets: [client, upstream], names: new Set([targetName]) };
+    this.#links.add(link);
+    let seen = '';
+    const sniff = (chunk: Buffer): void => {
+      if (link.names.size >= 2 || seen.length > 65_536) return;
+      seen += chunk.toString('latin1');
+      for (const match of seen.matchAll(/"server_name":"([^"]+)"/g)) link.names.add(match[1] as string);
+      this.#check(link);
+    };
+    client.on('data', sniff);
+    client.pipe(upstream);
+    upstream.pipe(client);
+    for (const socket of link.sockets) {
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        this.#links.delete(link);
+        for (const other of link.sockets) other.destroy();
+      });
+    }
+    this.#check(link);
+  }
+
+  #check(link: RouteLink): void {
+    for (const name of link.names) if (this.#cut.has(name)) for (const socket of link.sockets) socket.destroy();
+  }
+}
+
 export async function startNatsCluster(size = 3): Promise<NatsCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'nats-cluster-'));
   const clientPorts: number[] = [];
   const routePorts: number[] = [];
+  const proxyPorts: number[] = [];
   for (let i = 0; i < size; i++) {
     clientPorts.push(await freePort());
     routePorts.push(await freePort());
+    proxyPorts.push(await freePort());
   }
-  const routes = routePorts.map((port) => `nats-route://127.0.0.1:${port}`).join(', ');
+  const proxies = new RouteProxies();
+  await Promise.all(proxyPorts.map((port, i) => proxies.listen(port, routePorts[i] as number, `n${i}`)));
+  const routes = proxyPorts.map((port) => `nats-route://127.0.0.1:${port}`).join(', ');
   const members: Member[] = clientPorts.map((clientPort, i) => {
     const name = `n${i}`;
     const configPath = join(dir, `${name}.conf`);
@@ -78,7 +156,7 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
         `server_name: ${name}`,
         `listen: 127.0.0.1:${clientPort}`,
         `jetstream {\n  store_dir: "${store}"\n  max_memory_store: 64MB\n  max_file_store: 1GB\n}`,
-        `cluster {\n  name: test\n  listen: 127.0.0.1:${routePorts[i]}\n  routes: [ ${routes} ]\n}`,
+        `cluster {\n  name: test\n  listen: 127.0.0.1:${routePorts[i]}\n  advertise: "127.0.0.1:${proxyPorts[i]}"\n  routes: [ ${routes} ]\n}`,
         '',
       ].join('\n'),
     );
@@ -115,6 +193,7 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
     await Promise.all(members.map(launch));
   } catch (error) {
     await Promise.all(members.map(kill));
+    await proxies.close();
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
@@ -123,6 +202,8 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
     names: members.map((member) => member.name),
     kill: (index) => kill(at(index)),
     restart: (index) => launch(at(index)),
+    partition: (index) => proxies.cut(at(index).name),
+    heal: (index) => proxies.heal(at(index).name),
     indexOf(name) {
       const index = members.findIndex((member) => member.name === name);
       if (index < 0) throw new Error(`no nats server named ${name}`);
@@ -131,6 +212,7 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
     output: (index) => at(index).output,
     async stop() {
       await Promise.all(members.map(kill));
+      await proxies.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

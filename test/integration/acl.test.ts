@@ -442,6 +442,24 @@ describe('ACL on one server', () => {
       data: { getUser: { groups: [{ name: 'dev' }] }, queryGroup: [{ name: 'guardians' }, { name: 'dev' }, { name: 'qa' }] },
     });
   });
+
+  it('user and group changes answer with their log record\'s LSN in extensions.lsn, as mutations do; a refused one and a login with none', async () => {
+    const raw = async (query: string): Promise<unknown> => (await postGraphql(server.url, { query }, { 'X-Dgraph-AccessToken': groot.accessJWT }, '/admin')).json();
+    const { lsn } = ((await raw('{ state { lsn } }')) as { data: { state: { lsn: number } } }).data.state;
+    expect(await raw('mutation { addGroup(input: [{name: "lsn"}]) { group { name } } }')).toEqual({ data: { addGroup: { group: [{ name: 'lsn' }] } }, extensions: { lsn: lsn + 1 } });
+    expect(await raw('mutation { addUser(input: [{name: "lsn", password: "lsn-password"}]) { user { name } } }')).toEqual({ data: { addUser: { user: [{ name: 'lsn' }] } }, extensions: { lsn: lsn + 2 } });
+    expect(await raw('mutation { updateGroup(input: {filter: {name: {eq: "lsn"}}, set: {rules: [{predicate: "x", permission: 4}]}}) { group { name } } }')).toEqual({
+      data: { updateGroup: { group: [{ name: 'lsn' }] } },
+      extensions: { lsn: lsn + 3 },
+    });
+    expect(await raw('mutation { deleteUser(filter: {name: {eq: "lsn"}}) { numUids } }')).toEqual({ data: { deleteUser: { numUids: 1 } }, extensions: { lsn: lsn + 4 } });
+    expect(await raw('mutation { addGroup(input: [{name: "lsn"}]) { group { name } } }')).toEqual({
+      errors: [{ message: "couldn't rewrite mutation addGroup because failed to rewrite mutation payload because id lsn already exists for field name inside type Group", locations: [{ line: 1, column: 12 }] }],
+      data: { addGroup: null },
+    });
+    expect(await raw('mutation { login(userId: "groot", password: "password") { response { accessJWT } } }')).not.toHaveProperty('extensions');
+    expect(await raw('{ state { lsn } }')).toEqual({ data: { state: { lsn: lsn + 4 } } });
+  });
 });
 
 describe('ACL data across restarts', () => {

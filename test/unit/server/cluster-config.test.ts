@@ -14,14 +14,15 @@ describe('cluster flags', () => {
     expect(cluster([])).toBeUndefined();
     expect(cluster(['--cluster', 'nats://a:4222, nats://127.0.0.1:4223'])).toEqual({ servers: ['nats://a:4222', 'nats://127.0.0.1:4223'], stream: 'graphdb' });
     expect(cluster([], { SERVICE_CLUSTER: 'nats://h:1', SERVICE_CLUSTER_STREAM: 'orders_2' })).toEqual({ servers: ['nats://h:1'], stream: 'orders_2' });
+    // The ACL's defaults go through the shared log (test/cluster/cluster-acl.test.ts).
+    expect(cluster(['--cluster', 'nats://a:1', '--acl-secret-file', 'k'])).toEqual({ servers: ['nats://a:1'], stream: 'graphdb' });
   });
 
-  it('refuses what is not nats://host:port, a stream name NATS cannot take, a stream without a cluster, and ACL', () => {
+  it('refuses what is not nats://host:port, a stream name NATS cannot take, a stream without a cluster', () => {
     expect(cluster(['--cluster', 'http://a:4222'])).toEqual({ kind: 'error', message: '--cluster takes nats://host:port[,...], got "http://a:4222"' });
     expect(cluster(['--cluster', 'nats://a:4222,'])).toEqual({ kind: 'error', message: '--cluster takes nats://host:port[,...], got ""' });
     expect(cluster(['--cluster', 'nats://a:1', '--cluster-stream', 'a.b'])).toEqual({ kind: 'error', message: `--cluster-stream may hold only letters, digits, '-' and '_' (at most 64), got "a.b"` });
     expect(cluster(['--cluster-stream', 's'])).toEqual({ kind: 'error', message: '--cluster-stream needs --cluster' });
-    expect(cluster(['--cluster', 'nats://a:1', '--acl-secret-file', 'k'])).toEqual({ kind: 'error', message: '--cluster does not work with --acl-secret-file yet' });
   });
 
   it('--read-after-timeout-ms: 10 s by default, at least 1 ms', () => {
