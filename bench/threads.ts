@@ -12,7 +12,8 @@ import { parseArgs } from 'node:util';
 import { generateDataset } from './data/dataset.js';
 import { checkAnswer, requestBodies, resolveIds } from './load/check-answer.js';
 import { loadService } from './load/load-service.js';
-import { cpuMicros, waitUntilIdle } from './load/proc-cpu.js';
+import { lookupsBetween, readCacheLookups } from './load/cache-lookups.js';
+import { cpuMicros, threadCpu, waitUntilIdle, type CpuSplit } from './load/proc-cpu.js';
 import { spawnContender, type RunningContender } from './load/spawn-contender.js';
 import { runWrk, wrkAvailable } from './load/wrk-run.js';
 import { buildScenarios, type ContenderIds, type Scenario } from './scenarios.js';
@@ -62,19 +63,46 @@ interface Run {
   readonly rps: number;
   readonly cpuUsPerReq: number;
   readonly p99Ms: number;
+  /** Where the CPU went, µs per request: system time, and user + system of the main thread, the busiest other thread (a replica with 2 threads), the rest (V8's GC and compiler workers, libuv). */
+  readonly systemUsPerReq: number;
+  readonly byThread: Readonly<Record<string, number>>;
+  /** Cache misses (every thread: /metrics) per 1,000 requests, by cache. */
+  readonly missesPerK: Readonly<Record<string, number>>;
 }
 
 async function timed(s: Started, scenario: Scenario, tag: string): Promise<Run> {
   await waitUntilIdle(s.server.pid);
+  const lookupsBefore = await readCacheLookups(s.url);
+  const threadsBefore = threadCpu(s.server.pid);
   const before = cpuMicros(s.server.pid) ?? 0;
   const result = await runWrk({ url: s.url, connections, body: requestBodies(scenario, s.ids, tag), durationS });
   const cpu = (cpuMicros(s.server.pid) ?? 0) - before;
-  return { rps: result.rps, cpuUsPerReq: cpu / Math.max(1, result.requests), p99Ms: result.p99Ms };
+  const threadsAfter = threadCpu(s.server.pid);
+  const lookups = lookupsBetween(lookupsBefore, await readCacheLookups(s.url));
+  const requests = Math.max(1, result.requests);
+  let system = 0;
+  let main = 0;
+  const others: number[] = [];
+  for (const [tid, now] of threadsAfter) {
+    const was: CpuSplit = threadsBefore.get(tid) ?? { user: 0, system: 0 };
+    system += now.system - was.system;
+    const used = now.user + now.system - was.user - was.system;
+    if (tid === String(s.server.pid)) main = used;
+    else others.push(used);
+  }
+  others.sort((a, b) => b - a);
+  const rest = others.slice(1).reduce((sum, us) => sum + us, 0);
+  const byThread = { main: main / requests, busiest: (others[0] ?? 0) / requests, rest: rest / requests };
+  const missesPerK: Record<string, number> = {};
+  for (const [cache, l] of Object.entries(lookups)) if (l.misses > 0) missesPerK[cache] = (1000 * l.misses) / requests;
+  return { rps: result.rps, cpuUsPerReq: cpu / requests, p99Ms: result.p99Ms, systemUsPerReq: system / requests, byThread, missesPerK };
 }
 
 const one = await start(1);
 const two = await start(many);
-const rows: { shape: string; rps1: number; rpsN: number; ratio: number; cpu1: number; cpuN: number; cpuRatio: number; p99N: number }[] = [];
+const rows: { shape: string; rps1: number; rpsN: number; ratio: number; cpu1: number; cpuN: number; cpuRatio: number; p99N: number; split: Record<number, Split> }[] = [];
+/** A thread count's runs of one shape: system µs/req, µs/req by thread name, cache misses per 1,000 requests (means). */
+type Split = { readonly system: number; readonly byThread: Readonly<Record<string, number>>; readonly missesPerK: Readonly<Record<string, number>> };
 try {
   for (const scenario of scenarios) {
     for (const s of [one, two]) {
@@ -98,6 +126,7 @@ try {
       cpuN: Number(mean(rN, (r) => r.cpuUsPerReq).toFixed(1)),
       cpuRatio: Number((mean(rN, (r) => r.cpuUsPerReq) / mean(r1, (r) => r.cpuUsPerReq)).toFixed(2)),
       p99N: Number(mean(rN, (r) => r.p99Ms).toFixed(2)),
+      split: { 1: splitOf(r1), [many]: splitOf(rN) },
     };
     rows.push(row);
     console.log(JSON.stringify(row));
@@ -109,11 +138,34 @@ try {
   }
 }
 
+function splitOf(list: readonly Run[]): Split {
+  const means = (pick: (r: Run) => Readonly<Record<string, number>>): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (const run of list) for (const [name, value] of Object.entries(pick(run))) out[name] = (out[name] ?? 0) + value / list.length;
+    for (const name of Object.keys(out)) out[name] = Number((out[name] as number).toFixed(1));
+    return out;
+  };
+  const system = Number((list.reduce((sum, r) => sum + r.systemUsPerReq, 0) / Math.max(1, list.length)).toFixed(2));
+  return { system, byThread: means((r) => r.byThread), missesPerK: means((r) => r.missesPerK) };
+}
+
+const listed = (values: Readonly<Record<string, number>>): string =>
+  Object.entries(values)
+    .map(([name, value]) => `${name} ${value}`)
+    .join(', ') || 'none';
+const splitText = (s: Split | undefined): string => (s === undefined ? '' : `${s.system} | ${listed(s.byThread)} | ${listed(s.missesPerK)}`);
+
 const report = { posts, durationS, connections, threads: many, rssMb: { 1: one.rssMb, [many]: two.rssMb }, rows };
 const table = [
   `| shape | req/s --threads 1 | req/s --threads ${many} | ratio | CPU µs/req 1 | CPU µs/req ${many} | CPU ratio | p99 ms ${many} |`,
   '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ...rows.map((r) => `| ${r.shape} | ${r.rps1} | ${r.rpsN} | ${r.ratio} | ${r.cpu1} | ${r.cpuN} | ${r.cpuRatio} | ${r.p99N} |`),
+  '',
+  `Where the CPU went (µs per request from /proc/<pid>/task: the main thread, the busiest other (the replica with ${many} threads), the rest (V8's GC and compiler workers, libuv); cache misses per 1,000 requests by cache, /metrics):`,
+  '',
+  `| shape | threads | system µs/req | µs/req by thread | cache misses / 1k req |`,
+  '| --- | --- | --- | --- | --- |',
+  ...rows.flatMap((r) => [1, many].map((t) => `| ${r.shape} | ${t} | ${splitText(r.split[t])} |`)),
   '',
   `Resident memory after loading ${posts} posts: ${one.rssMb} MB with --threads 1, ${two.rssMb} MB with --threads ${many}.`,
 ].join('\n');

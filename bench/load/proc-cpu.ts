@@ -1,7 +1,7 @@
-// CPU time of another process (all its threads) from /proc/<pid>/stat: utime + stime, in µs.
+// CPU time of another process from /proc/<pid>/stat: utime + stime, in µs (all its threads, or by thread name).
 
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 let ticksPerSecond: number | undefined;
 
@@ -18,16 +18,45 @@ function clockTicks(): number {
 
 /** utime + stime of `pid` in microseconds, or null when /proc is not readable. */
 export function cpuMicros(pid: number): number | null {
+  const split = cpuSplit(`/proc/${pid}/stat`);
+  return split === null ? null : split.user + split.system;
+}
+
+export interface CpuSplit {
+  readonly user: number;
+  readonly system: number;
+}
+
+/** User and system time (µs) from a /proc stat file (a process's, or one thread's under task/). */
+function cpuSplit(statPath: string): CpuSplit | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(statPath, 'utf8');
     // The command name (field 2) may contain spaces; fields after its closing parenthesis are fixed.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const utime = Number(fields[11]);
-    const stime = Number(fields[12]);
-    return ((utime + stime) * 1e6) / clockTicks();
+    return { user: (Number(fields[11]) * 1e6) / clockTicks(), system: (Number(fields[12]) * 1e6) / clockTicks() };
   } catch {
     return null;
   }
+}
+
+/**
+ * User and system time (µs) of every thread of `pid` by thread id (node names none of its threads:
+ * JavaScript threads, V8's platform workers that run parallel GC and compiling, libuv's pool all read
+ * "node"), so a run can say which thread a difference of CPU went to. Empty when /proc is not readable.
+ */
+export function threadCpu(pid: number): Map<string, CpuSplit> {
+  const out = new Map<string, CpuSplit>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    const split = cpuSplit(`/proc/${pid}/task/${tid}/stat`);
+    if (split !== null) out.set(tid, split);
+  }
+  return out;
 }
 
 /**

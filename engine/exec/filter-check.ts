@@ -10,7 +10,7 @@
 // ngram) is materialised once (so errors surface exactly as when run) and tested by binary search.
 // Answers equal the run's exactly.
 
-import { isEdgeField, type FieldModel, type IndexKind, type TypeModel } from '../schema/model.js';
+import { isEdgeField, type IndexKind, type TypeModel } from '../schema/model.js';
 import { isValueTested, valueAt, withinUniverse, type FilterPlan } from '../plan/filter-plan.js';
 import type { ScalarColumn, StoredValue } from '../store/scalar-column.js';
 import type { OrderedIndex } from '../indexes/ordered-index.js';
@@ -43,6 +43,8 @@ export interface IdCheck {
   readonly union?: () => readonly SortedIds[];
   /** The node is a `near` over points: its cells can give an ordered page (exec/near-page.ts). */
   readonly near?: NearCheck;
+  /** A range node's size with this request's bounds (rangeEstimate), made once: a `not` above it reads it. */
+  readonly range?: RangeEstimate;
 }
 
 export interface Driver {
@@ -131,55 +133,97 @@ function directCheck(source: CheckSource, node: FilterPlan, walk: WalkedOrder | 
       const test = child.test;
       // Not a range holding the walk's end: the rest of the walk comes first (as a range holding its
       // start); not one holding the start: the plain share (the child's counts 1 for the walk).
-      const range = node.child.op === 'index' ? rangeEstimate(source, node.child, walk) : undefined;
+      // A checked child made its estimate already; a materialised one did not.
+      const range = node.child.op !== 'index' ? undefined : child.ids === undefined ? child.range : rangeEstimate(source, node.child, walk);
       const share = range?.walked === 'end' ? 1 : range?.walked === 'start' ? 1 - Math.min(1, range.size / n) : 1 - child.share;
       return { bound: source.universeSize, share, test: (id) => !test(id) };
     }
     case 'and': {
       // Most selective first: a failing node ends the test soonest.
-      const parts = node.children.map((c) => compileCheck(source, c, walk)).sort((a, b) => a.bound - b.bound);
+      const parts = byBound(node.children.map((c) => compileCheck(source, c, walk)), 1);
       const bound = parts[0]?.bound ?? source.universeSize;
-      const share = parts.reduce((s, p) => s * p.share, 1);
-      const tests = parts.map((p) => p.test);
-      const test = tests.length === 2 ? both(tests[0] as Tester, tests[1] as Tester) : all(tests);
+      let share = 1;
+      for (const part of parts) share *= part.share;
+      const test = parts.length === 2 ? both((parts[0] as IdCheck).test, (parts[1] as IdCheck).test) : all(parts.map((p) => p.test));
       // The smallest driver, its own test in place of its node's.
       const driven = parts.find((p) => p.driver !== undefined);
       if (driven?.driver === undefined) return { bound, share, test };
-      const others = parts.filter((p) => p !== driven).map((p) => p.test);
+      const others: Tester[] = [];
+      for (const part of parts) if (part !== driven) others.push(part.test);
       const own = driven.driver.test;
       const driverTest = others.length === 1 ? both(own, others[0] as Tester) : both(own, all(others));
       const { ids, withinUniverse: within, snapshot } = driven.driver;
-      return { bound, share, test, driver: { ids, test: driverTest, withinUniverse: within, ...(snapshot !== undefined && { snapshot }) } };
+      return { bound, share, test, driver: snapshot === undefined ? { ids, test: driverTest, withinUniverse: within } : { ids, test: driverTest, withinUniverse: within, snapshot } };
     }
     case 'or': {
-      const parts = node.children.map((c) => compileCheck(source, c, walk)).sort((a, b) => b.bound - a.bound);
-      const tests = parts.map((p) => p.test);
-      const bound = Math.min(source.universeSize, parts.reduce((s, p) => s + p.bound, 0));
-      const share = Math.min(1, parts.reduce((s, p) => s + p.share, 0));
-      const sets = parts.every((p) => p.inAny !== undefined) ? parts.flatMap((p) => p.inAny ?? []) : undefined;
-      const union = parts.every((p) => p.union !== undefined) ? () => parts.flatMap((p) => (p.union as () => readonly SortedIds[])()) : undefined;
-      const test = sets !== undefined && parts.length > 0 ? inBitsets(sets) : tests.length === 2 ? either(tests[0] as Tester, tests[1] as Tester) : any(tests);
-      return { bound, share, test, ...(sets !== undefined && parts.length > 0 && { inAny: sets }), ...(union !== undefined && { union }) };
+      const parts = byBound(node.children.map((c) => compileCheck(source, c, walk)), -1);
+      return orOf(parts, source.universeSize);
     }
     case 'has': {
       const test = hasTest(source, node.field ?? String(valueAt(source.filter, node.at)));
       return test === undefined ? undefined : { bound: Math.min(node.estimate, source.universeSize), share: Math.min(1, node.estimate / n), test };
     }
     case 'index': {
-      const check = indexCheck(source, node.model, node.fn, node.index, valueAt(source.filter, node.at));
-      if (check !== undefined) {
-        const scaled = { ...check, share: Math.min(1, check.share / n) };
-        return check.driver === undefined ? scaled : { ...scaled, driver: { ...check.driver, withinUniverse: withinUniverse(node) } };
-      }
+      const check = indexCheck(source, node, n);
+      if (check !== undefined) return check;
       const test = isValueTested(node) ? valueTest(source, node) : undefined;
       if (test === undefined) return undefined;
       const range = rangeEstimate(source, node, walk);
-      const estimate = range?.size ?? node.estimate;
-      return { bound: Math.min(estimate, source.universeSize), share: range?.walked === 'start' ? 1 : Math.min(1, estimate / n), test };
+      if (range === undefined) return { bound: Math.min(node.estimate, source.universeSize), share: Math.min(1, node.estimate / n), test };
+      return { bound: Math.min(range.size, source.universeSize), share: range.walked === 'start' ? 1 : Math.min(1, range.size / n), test, range };
     }
     default:
       return undefined;
   }
+}
+
+/**
+ * The parts of a junction by bound (1: ascending, -1: descending), in place, equal bounds kept in
+ * their order: an insertion sort, as junctions have two or three children and Array.prototype.sort's
+ * set-up cost more than the rest of compiling a small junction.
+ */
+function byBound(parts: IdCheck[], direction: 1 | -1): IdCheck[] {
+  for (let i = 1; i < parts.length; i++) {
+    const part = parts[i] as IdCheck;
+    let j = i - 1;
+    for (; j >= 0 && direction * ((parts[j] as IdCheck).bound - part.bound) > 0; j--) parts[j + 1] = parts[j] as IdCheck;
+    parts[j + 1] = part;
+  }
+  return parts;
+}
+
+/** An `or` of checked parts (largest bound first): one bitset test when every part is bitsets, a union of lists when every part is one. */
+function orOf(parts: readonly IdCheck[], universeSize: number): IdCheck {
+  let bound = 0;
+  let share = 0;
+  let sets: Uint32Array[] | undefined = [];
+  let unions: (() => readonly SortedIds[])[] | undefined = [];
+  for (const part of parts) {
+    bound += part.bound;
+    share += part.share;
+    if (sets !== undefined) {
+      if (part.inAny === undefined) sets = undefined;
+      else for (const set of part.inAny) sets.push(set);
+    }
+    if (unions !== undefined) {
+      if (part.union === undefined) unions = undefined;
+      else unions.push(part.union);
+    }
+  }
+  bound = Math.min(universeSize, bound);
+  share = Math.min(1, share);
+  const lists = unions;
+  const union =
+    lists === undefined
+      ? undefined
+      : (): readonly SortedIds[] => {
+          const all: SortedIds[] = [];
+          for (const list of lists) for (const ids of list()) all.push(ids);
+          return all;
+        };
+  if (sets !== undefined && parts.length > 0) return union === undefined ? { bound, share, test: inBitsets(sets), inAny: sets } : { bound, share, test: inBitsets(sets), inAny: sets, union };
+  const test = parts.length === 2 ? either((parts[0] as IdCheck).test, (parts[1] as IdCheck).test) : any(parts.map((p) => p.test));
+  return union === undefined ? { bound, share, test } : { bound, share, test, union };
 }
 
 function both(a: Tester, b: Tester): Tester {
@@ -205,8 +249,14 @@ function any(tests: readonly Tester[]): Tester {
   };
 }
 
-/** Term and fulltext functions from the tokens' postings; a regexp from its trigram candidates. Comparisons are `valueTest`'s. */
-function indexCheck(source: CheckSource, field: FieldModel, fn: string, kind: string, arg: unknown): IdCheck | undefined {
+/**
+ * Term and fulltext functions from the tokens' postings; a regexp from its trigram candidates. Comparisons
+ * are `valueTest`'s. `n`: the universe's size (at least 1), shares are of it; each object is built once
+ * in its final shape (spreading one into another per request was a tenth of a small junction's compiling).
+ */
+function indexCheck(source: CheckSource, node: Extract<FilterPlan, { op: 'index' }>, n: number): IdCheck | undefined {
+  const { model: field, fn, index: kind } = node;
+  const arg = valueAt(source.filter, node.at);
   if (field.languages !== undefined || arg === null || arg === undefined) return undefined;
   const column = source.ctx.graph.store.scalar(field.predicate);
   switch (fn) {
@@ -217,7 +267,7 @@ function indexCheck(source: CheckSource, field: FieldModel, fn: string, kind: st
       if (kind !== (fn.endsWith('terms') ? 'term' : 'fulltext')) return undefined;
       const index = column.index(kind) as TokenIndex<unknown> | undefined;
       if (index === undefined) return undefined;
-      return fn.startsWith('all') ? allOf(index.members(String(arg)), source.universeSize) : anyOf(index.members(String(arg)));
+      return fn.startsWith('all') ? allOf(index.members(String(arg)), n, withinUniverse(node)) : anyOf(index.members(String(arg)), n);
     }
     case 'regexp': {
       // Trigram candidates (a superset, ascending: the query's smallest list) as the driver, each
@@ -228,46 +278,49 @@ function indexCheck(source: CheckSource, field: FieldModel, fn: string, kind: st
       const check = withRegexpErrors(() => index.regexpCheck(pattern, flags));
       if (check === undefined) return undefined;
       const { candidates, candidateTest, test } = check;
-      return { bound: candidates.length, share: candidates.length, test, driver: { ids: candidates, test: candidateTest, withinUniverse: false } };
+      return { bound: candidates.length, share: Math.min(1, candidates.length / n), test, driver: { ids: candidates, test: candidateTest, withinUniverse: withinUniverse(node) } };
     }
     case 'near': {
       // Each node's point against the cap (the index's own test); bound: the points of the buckets `near` reads.
       const index = column.index('geo') as GeoIndex | undefined;
       const { coordinate, distance } = arg as { coordinate: PointInput; distance: number };
       const near = kind === 'geo' ? index?.nearCheck(geoPoint(coordinate), distance) : undefined;
-      return near === undefined ? undefined : { bound: near.upper, share: near.estimate, test: near.test, near };
+      return near === undefined ? undefined : { bound: near.upper, share: Math.min(1, near.estimate / n), test: near.test, near };
     }
     default:
       return undefined;
   }
 }
 
-/** Every token's list holds the node; a query without tokens matches nothing (as TokenIndex.allOf). `share` is a count here (lists independent). */
-function allOf(lists: readonly Membership[], universe: number): IdCheck {
-  if (lists.length === 0) return { bound: 0, share: 0, test: FAIL, driver: { ids: [], test: FAIL, withinUniverse: true } };
-  const sorted = [...lists].sort((a, b) => a.size - b.size);
+/** Every token's list holds the node; a query without tokens matches nothing (as TokenIndex.allOf). Lists taken as independent for `share`. */
+function allOf(lists: readonly Membership[], n: number, within: boolean): IdCheck {
+  if (lists.length === 0) return { bound: 0, share: 0, test: FAIL, driver: { ids: [], test: FAIL, withinUniverse: within } };
+  // One token (the commonest query) needs no order.
+  const sorted = lists.length === 1 ? lists : [...lists].sort((a, b) => a.size - b.size);
   const smallest = sorted[0] as Membership;
   const bound = smallest.size;
-  if (bound === 0) return { bound, share: 0, test: FAIL, driver: { ids: [], test: FAIL, withinUniverse: true } };
-  const rest = sorted.slice(1).map((m) => m.has);
-  const others: Tester = rest.length === 0 ? PASS : rest.length === 1 ? (rest[0] as Tester) : all(rest);
-  const share = sorted.slice(1).reduce((s, m) => s * Math.min(1, m.size / Math.max(1, universe)), bound);
-  if (rest.length === 0) {
-    const driver = { ids: smallest.ids, test: PASS, withinUniverse: false, exact: smallest.snapshot, snapshot: smallest.snapshot };
+  if (bound === 0) return { bound, share: 0, test: FAIL, driver: { ids: [], test: FAIL, withinUniverse: within } };
+  if (sorted.length === 1) {
+    const driver = { ids: smallest.ids, test: PASS, withinUniverse: within, exact: smallest.snapshot, snapshot: smallest.snapshot };
+    const share = Math.min(1, bound / n);
     return smallest.bits === undefined ? { bound, share, test: smallest.has, driver } : { bound, share, test: inBitsets([smallest.bits]), driver, inAny: [smallest.bits] };
   }
-  return { bound, share, test: both(smallest.has, others), driver: { ids: smallest.ids, test: others, withinUniverse: false, snapshot: smallest.snapshot } };
+  const rest = sorted.slice(1).map((m) => m.has);
+  const others: Tester = rest.length === 1 ? (rest[0] as Tester) : all(rest);
+  const share = Math.min(1, sorted.slice(1).reduce((s, m) => s * Math.min(1, m.size / n), bound) / n);
+  return { bound, share, test: both(smallest.has, others), driver: { ids: smallest.ids, test: others, withinUniverse: within, snapshot: smallest.snapshot } };
 }
 
-function anyOf(lists: readonly Membership[]): IdCheck {
+function anyOf(lists: readonly Membership[], n: number): IdCheck {
   const sorted = lists.filter((m) => m.size > 0).sort((a, b) => b.size - a.size);
   const bound = sorted.reduce((s, m) => s + m.size, 0);
   if (sorted.length === 0) return { bound: 0, share: 0, test: FAIL };
+  const share = Math.min(1, bound / n);
   const union = (): SortedIds[] => sorted.map((m) => m.snapshot());
   const sets = sorted.every((m) => m.bits !== undefined) ? sorted.map((m) => m.bits as Uint32Array) : undefined;
-  if (sets !== undefined) return { bound, share: bound, test: inBitsets(sets), inAny: sets, union };
-  if (sorted.length === 1) return { bound, share: bound, test: (sorted[0] as Membership).has, union };
-  return { bound, share: bound, test: any(sorted.map((m) => m.has)), union };
+  if (sets !== undefined) return { bound, share, test: inBitsets(sets), inAny: sets, union };
+  if (sorted.length === 1) return { bound, share, test: (sorted[0] as Membership).has, union };
+  return { bound, share, test: any(sorted.map((m) => m.has)), union };
 }
 
 /** `has`: the node holds a value (a list: at least one element) or an edge; any-language fields are materialised. */
@@ -324,7 +377,7 @@ function valueTest(source: CheckSource, node: Extract<FilterPlan, { op: 'index' 
  * nodes come first (or last) rather than spread through the walk (a range holding the start, or the
  * negation of one holding the end, then does not thin the walk out). Undefined for other nodes.
  */
-function rangeEstimate(source: CheckSource, node: Extract<FilterPlan, { op: 'index' }>, walk: WalkedOrder | undefined): { readonly size: number; readonly walked?: 'start' | 'end' } | undefined {
+function rangeEstimate(source: CheckSource, node: Extract<FilterPlan, { op: 'index' }>, walk: WalkedOrder | undefined): RangeEstimate | undefined {
   if (node.index === 'hash' || node.index === 'none' || !rangeFns.has(node.fn)) return undefined;
   const index = source.ctx.graph.store.scalar(node.model.predicate).index(node.index) as OrderedIndex | undefined;
   if (index === undefined) return undefined;
@@ -333,6 +386,11 @@ function rangeEstimate(source: CheckSource, node: Extract<FilterPlan, { op: 'ind
   if (walk === undefined || walk.predicate !== node.model.predicate || (bounds.lower === undefined) === (bounds.upper === undefined)) return { size };
   const start = walk.desc ? bounds.upper === undefined : bounds.lower === undefined;
   return { size, walked: start ? 'start' : 'end' };
+}
+
+interface RangeEstimate {
+  readonly size: number;
+  readonly walked?: 'start' | 'end';
 }
 
 const rangeFns = new Set(['lt', 'le', 'gt', 'ge', 'between']);
