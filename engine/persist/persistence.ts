@@ -14,7 +14,8 @@ import type { AclState } from '../acl/acl-state.js';
 import { frameRecord, KIND_ACL, KIND_MUTATION, KIND_PERSISTED_QUERY, KIND_SCHEMA, type LogRecord } from './log-format.js';
 import { LogWriter } from './log-writer.js';
 import { planRestore, type PersistLogger, type RestorePlan } from './restore.js';
-import { encodeSnapshot, writeSnapshotFile, type SnapshotContent } from './snapshot-file.js';
+import { writeSnapshotFile, type SnapshotContent } from './snapshot-file.js';
+import { encodeInWorker } from './snapshot-encoder.js';
 import { persistFigures } from '../util/figures.js';
 
 export type FsyncMode = 'always' | 'everysec' | 'no';
@@ -400,8 +401,8 @@ export class Persistence {
 
   /**
    * At a quiet point: capture (a copy of the state: cheap, synchronous, so nothing changes between the
-   * capture and the file's content) and switch the log to a new file; the copy is encoded in slices (the
-   * event loop keeps turning: reads and later writes go on) and written afterwards.
+   * capture and the file's content) and switch the log to a new file; the copy is encoded by a worker
+   * thread (the event loop keeps turning: reads and later writes go on) and written afterwards.
    */
   async #startSnapshot(): Promise<{ written: Promise<SnapshotInfo> }> {
     const started = performance.now();
@@ -419,7 +420,7 @@ export class Persistence {
     const previous = this.#writing;
     const written = previous
       .catch(() => undefined)
-      .then(() => encodeSnapshot(content, createdAt))
+      .then(() => encodeInWorker(content, createdAt))
       .then((parts) => writeSnapshotFile(this.#io, this.options.dataDir, lsn, parts))
       .then(async ({ path, bytes }) => {
         if (lsn > this.#snapshotLsn) this.#snapshotLsn = lsn;

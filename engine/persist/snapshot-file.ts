@@ -78,8 +78,9 @@ export async function encodeSnapshot(content: SnapshotContent, createdAt: string
   out.mapHeader(Object.keys(store).length);
   for (const [name, field] of Object.entries(store) as [keyof StoreSnapshot, unknown][]) {
     out.key(name);
-    if (name !== 'scalars' && name !== 'edges') await out.value(field);
-    else await out.objects(field as readonly object[]);
+    if (name === 'scalars') await out.objects(field as readonly object[], (column) => Object.keys(column));
+    else if (name === 'edges') await out.objects(field as readonly object[], () => EDGE_FIELDS);
+    else await out.value(field);
   }
   out.key('persistedQueries');
   await out.value(content.persistedQueries);
@@ -109,6 +110,9 @@ export async function encodeSnapshot(content: SnapshotContent, createdAt: string
   head.writeUInt32LE(checksum(head.subarray(0, 16 + headerBytes.length)), 16 + headerBytes.length);
   return [head, ...body];
 }
+
+/** An edge column's fields as files hold them (a captured column reads them through getters). */
+const EDGE_FIELDS = ['predicate', 'from', 'to'] as const;
 
 /** Longest stretch of encoding between two turns of the event loop. */
 const SLICE_MS = 5;
@@ -159,15 +163,15 @@ class SlicedBody {
     }
   }
 
-  /** An array of column objects (scalars, edges), each field a value of its own. */
-  async objects(columns: readonly object[]): Promise<void> {
+  /** An array of column objects (scalars, edges), each field (named by `fields`, in file order) a value of its own. */
+  async objects(columns: readonly object[], fields: (column: object) => readonly string[]): Promise<void> {
     this.#push(arrayHeader(columns.length));
     for (const column of columns) {
-      const fields = Object.entries(column);
-      this.mapHeader(fields.length);
-      for (const [name, field] of fields) {
+      const names = fields(column);
+      this.mapHeader(names.length);
+      for (const name of names) {
         this.key(name);
-        await this.value(field, name === 'values' && (column as { repr?: number }).repr === 3);
+        await this.value((column as Record<string, unknown>)[name], name === 'values' && (column as { repr?: number }).repr === 3);
       }
     }
   }

@@ -244,12 +244,11 @@ export class ScalarColumnImpl implements ScalarColumn {
     if (this.repr === BOOL) return { ...base, ...none, flags: this.flags.slice(0, n) };
     if (this.repr !== ANY && this.repr !== STR) return { ...base, ...none };
     base.repr = ANY; // strings are written as plain values: the snapshot format does not know the arena
-    if (this.repr === STR) {
-      const values = (this.strings as StringArena).capture();
-      return { ...base, ...none, ids: values.ids, values };
-    }
-    const values = new CapturedValues(this.vals.slice());
-    return { ...base, ...none, ids: values.ids, values };
+    const values = this.repr === STR ? (this.strings as StringArena).capture() : new CapturedValues(this.vals.slice());
+    // The ids are found when first read (by the encoder, off the event loop): a getter, redefined in place
+    // so the fields keep the file's order (a getter in the literal after a spread lands last).
+    const column = { ...base, ...none, values };
+    return Object.defineProperty(column, 'ids', { get: () => values.ids, enumerable: true });
   }
 
   /** Loads an exported column into this empty one, then rebuilds its indexes. No logging. */

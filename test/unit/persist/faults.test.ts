@@ -2,10 +2,10 @@
 // clear error and no acknowledgement, memory is unchanged, reads keep working, the next mutation
 // succeeds once the fault clears, and a restart sees exactly the acknowledged writes.
 
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeFileIo } from '../../../engine/index.js';
-import { faultyFileIo, type FaultRule } from '../../../engine/testing.js';
+import { faultyFileIo, snapshotEncoderTesting, type FaultRule } from '../../../engine/testing.js';
 import { addPeople, allPeople, gql, openEngine, schema, tempDir } from './engine-helpers.js';
 
 const dirs: string[] = [];
@@ -74,6 +74,40 @@ describe('log write faults', () => {
     const reopened = await openEngine(dir);
     expect((await allPeople(reopened.engine)).map((p) => p.name)).toEqual(['ann']);
     await reopened.engine.close();
+  });
+});
+
+describe('the snapshot encoder thread dies', () => {
+  afterEach(() => {
+    snapshotEncoderTesting.started = undefined;
+  });
+
+  it('fails that snapshot with a clear error, leaves no file, keeps the log; the next snapshot and a restart have everything', async () => {
+    const { dir, engine, notes } = await setup();
+    let killed = 0;
+    snapshotEncoderTesting.started = (worker) => {
+      killed++;
+      void worker.terminate();
+    };
+    const failed = await engine.snapshot();
+    expect(failed.ok).toBe(false);
+    expect(failed.ok === false && failed.message).toMatch(/^snapshot failed: the snapshot encoder thread stopped \(exit code \d+\) before the snapshot was encoded$/);
+    expect(killed).toBe(1);
+    expect(readdirSync(dir).filter((name) => name.startsWith('snap-'))).toEqual([]);
+    expect((await addPeople(engine, ['bob'])).errors).toBeUndefined(); // writes go on
+    await engine.close(); // its snapshot dies too: the log alone has everything
+    expect(killed).toBe(2);
+    expect(notes.warnings.some((w) => w.startsWith('snapshot on shutdown failed; the log still holds everything') && w.includes('encoder thread stopped'))).toBe(true);
+    snapshotEncoderTesting.started = undefined;
+    const reopened = await openEngine(dir);
+    expect((await allPeople(reopened.engine)).map((p) => p.name)).toEqual(['ann', 'bob']);
+    const written = await reopened.engine.snapshot();
+    expect(written.ok).toBe(true);
+    await reopened.engine.close();
+    const again = await openEngine(dir);
+    expect(again.notes.infos.some((i) => i.includes('snapshot'))).toBe(true);
+    expect((await allPeople(again.engine)).map((p) => p.name)).toEqual(['ann', 'bob']);
+    await again.engine.close();
   });
 });
 

@@ -6,6 +6,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GraphStore, type StoreSnapshot } from '../../../engine/store/graph-store.js';
 import { encodeSnapshot, readSnapshotFile, writeSnapshotFile } from '../../../engine/persist/snapshot-file.js';
+import { encodeInWorker } from '../../../engine/persist/snapshot-encoder.js';
 import { nodeFileIo } from '../../../engine/persist/file-io.js';
 import { encode, markNegativeZero } from '../../../engine/persist/msgpack-codec.js';
 import { tempDir } from './engine-helpers.js';
@@ -71,9 +72,11 @@ function changeEverything(store: GraphStore): void {
 function encodedAtOnce(snap: StoreSnapshot): Buffer {
   const scalars = snap.scalars.map((col) => {
     const values = Array.isArray(col.values) ? col.values : col.values.slice(0, col.values.length);
-    return { ...col, values: col.repr === 3 ? values.map(markNegativeZero) : values };
+    // The fields in the order files have always had them.
+    return { predicate: col.predicate, indexKinds: col.indexKinds, repr: col.repr, flags: col.flags, nums: col.nums, ids: col.ids, values: col.repr === 3 ? values.map(markNegativeZero) : values };
   });
-  return encode({ schema: 'type A { x: Int }', store: { ...snap, scalars }, persistedQueries: [['abc', '{ x }']], acl: null });
+  const edges = snap.edges.map((col) => ({ predicate: col.predicate, from: col.from, to: col.to }));
+  return encode({ schema: 'type A { x: Int }', store: { ...snap, scalars, edges }, persistedQueries: [['abc', '{ x }']], acl: null });
 }
 
 describe('snapshot capture', () => {
@@ -134,6 +137,35 @@ describe('snapshot capture', () => {
     const restored = new GraphStore();
     restored.importSnapshot(readSnapshotFile(nodeFileIo, dir, 1).content.store);
     expect(state(restored)).toEqual(state(store));
+  });
+
+  it('the encoder thread gives the bytes the event loop gives: strings, numbers, vectors and points (sent flat), geo shapes, lists, -0, edges', async () => {
+    const store = filled(9_000); // more than two chunks of slots per streamed column
+    const txn = store.begin();
+    for (let id = 1; id <= 9_000; id++) {
+      if (id % 4 !== 0) store.scalar('vec').set(id, Float32Array.from([id, -0, 0.1 * id, id % 3]));
+      if (id % 3 !== 0) store.scalar('home').set(id, { type: 'Point', coordinates: [id / 7, -id / 11] } as never);
+      // One polygon among points: that chunk goes as values, the others flat.
+      store.scalar('area').set(id, id === 5_000 ? ({ type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] } as never) : ({ type: 'Point', coordinates: [-1, id] } as never));
+    }
+    txn.commit();
+    const content = (store: GraphStore) => ({ lsn: 3, schema: 'type A { x: Int }', store: store.exportSnapshot(), persistedQueries: [['abc', '{ x }']] as [string, string][], acl: null });
+    const onLoop = Buffer.concat(await encodeSnapshot(content(store), '2026-01-01T00:00:00.000Z'));
+    const captured = content(store);
+    const expected = state(store);
+    const encoding = encodeInWorker(captured, '2026-01-01T00:00:00.000Z');
+    changeEverything(store); // while the thread encodes (and the plain-array columns are still being sent)
+    const inThread = Buffer.concat(await encoding);
+    expect(inThread.length).toBe(onLoop.length);
+    expect(inThread.findIndex((byte, i) => byte !== onLoop[i])).toBe(-1);
+    const dir = tempDir();
+    dirs.push(dir);
+    await writeSnapshotFile(nodeFileIo, dir, 3, [inThread]);
+    const restored = new GraphStore();
+    restored.importSnapshot(readSnapshotFile(nodeFileIo, dir, 3).content.store);
+    expect(state(restored)).toEqual(expected);
+    expect(restored.scalar('vec').get(8)).toBeUndefined();
+    expect(restored.scalar('vec').get(9)).toEqual(Float32Array.from([9, -0, 0.9, 0]));
   });
 
   it('a captured snapshot loads as it was, after the store changed', () => {
