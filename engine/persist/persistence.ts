@@ -14,8 +14,8 @@ import type { AclState } from '../acl/acl-state.js';
 import { frameRecord, KIND_ACL, KIND_MUTATION, KIND_PERSISTED_QUERY, KIND_SCHEMA, type LogRecord } from './log-format.js';
 import { LogWriter } from './log-writer.js';
 import { planRestore, type PersistLogger, type RestorePlan } from './restore.js';
-import { writeSnapshotFile, type SnapshotContent } from './snapshot-file.js';
-import { encodeInWorker } from './snapshot-encoder.js';
+import { publishSnapshotTmp, removeSnapshotTmp, type SnapshotContent } from './snapshot-file.js';
+import { writeInWorker } from './snapshot-encoder.js';
 import { persistFigures } from '../util/figures.js';
 
 export type FsyncMode = 'always' | 'everysec' | 'no';
@@ -401,8 +401,8 @@ export class Persistence {
 
   /**
    * At a quiet point: capture (a copy of the state: cheap, synchronous, so nothing changes between the
-   * capture and the file's content) and switch the log to a new file; the copy is encoded by a worker
-   * thread (the event loop keeps turning: reads and later writes go on) and written afterwards.
+   * capture and the file's content) and switch the log to a new file; the copy is encoded and written to
+   * the `.tmp` by a worker thread (the event loop keeps turning: reads and later writes go on), then renamed.
    */
   async #startSnapshot(): Promise<{ written: Promise<SnapshotInfo> }> {
     const started = performance.now();
@@ -420,8 +420,13 @@ export class Persistence {
     const previous = this.#writing;
     const written = previous
       .catch(() => undefined)
-      .then(() => encodeInWorker(content, createdAt))
-      .then((parts) => writeSnapshotFile(this.#io, this.options.dataDir, lsn, parts))
+      .then(() =>
+        writeInWorker(content, createdAt, this.options.dataDir).catch((error: unknown) => {
+          removeSnapshotTmp(this.#io, this.options.dataDir, lsn); // a thread that stopped mid-write leaves it
+          throw error;
+        }),
+      )
+      .then(async (bytes) => ({ path: await publishSnapshotTmp(this.#io, this.options.dataDir, lsn), bytes }))
       .then(async ({ path, bytes }) => {
         if (lsn > this.#snapshotLsn) this.#snapshotLsn = lsn;
         await this.#prune();

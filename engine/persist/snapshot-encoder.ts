@@ -1,9 +1,10 @@
-// A captured snapshot encoded in a worker thread (snapshot-worker.ts): the encoding's CPU and garbage
-// stay out of the event loop and its heap (at 1M nodes the encode is 10+ s of CPU, and its garbage made
-// major GCs of the engine's heap that stalled reads for seconds). What crosses: typed arrays transferred
-// (the capture's copies), string arenas shared (SharedArrayBuffer blocks, never written again), plain-array
-// columns streamed a chunk of slots per message in ≤ 5 ms slices (vectors and points as flat typed arrays,
-// anything else cloned). The encoded parts come back transferred; the file is written here, through FileIo.
+// A captured snapshot encoded and written (`.tmp`, fsynced) by a worker thread (snapshot-worker.ts): the
+// encoding's CPU and garbage, and the file's bytes, stay out of the event loop and its heap (at 1M nodes
+// the encode is 10+ s of CPU; its garbage, and 360 MB of parts handed back, made major GCs of the
+// engine's heap that stalled reads for seconds). What crosses: typed arrays transferred (the capture's
+// copies), string arenas shared (SharedArrayBuffer blocks, never written again), plain-array columns
+// streamed a chunk of slots per message in ≤ 5 ms slices (vectors and points as flat typed arrays,
+// anything else cloned). The caller renames the `.tmp` into place (through its FileIo).
 
 import { Worker } from 'node:worker_threads';
 import { CapturedStrings, CapturedValues, type StoreSnapshot, type StoredValue } from '../store/graph-store.js';
@@ -42,12 +43,15 @@ export type ToEncoder =
       readonly persistedQueries: readonly (readonly [string, string])[];
       readonly acl: AclState | null;
       readonly createdAt: string;
+      /** The data directory: the thread writes `<snapshot lsn>.tmp` there. */
+      readonly dir: string;
       readonly store: { readonly nextId: number; readonly alive: Uint8Array; readonly typeSets: readonly (readonly string[])[]; readonly typeSetOf: Int32Array; readonly scalars: readonly SentColumn[]; readonly edges: readonly SentEdges[] };
     }
   | { readonly t: 'values'; readonly column: number; readonly ids: Int32Array; readonly chunk: ValueChunk }
   | { readonly t: 'end' };
 
-export type FromEncoder = { readonly t: 'done'; readonly parts: readonly Uint8Array[] };
+/** The `.tmp` is written and fsynced: its size. */
+export type FromEncoder = { readonly t: 'done'; readonly bytes: number };
 
 /** Test hook (engine/testing.ts): told of every encoder thread started, e.g. to kill it. */
 export const snapshotEncoderTesting: { started: ((worker: Worker) => void) | undefined } = { started: undefined };
@@ -67,29 +71,30 @@ function startWorker(): Worker {
 }
 
 /**
- * The file's parts (as encodeSnapshot gives them), encoded by a worker thread. `content` must not be used
- * afterwards (its typed arrays are transferred). Rejects if the thread fails or stops first.
+ * Encodes `content` as encodeSnapshot does and writes it to `<snapshot lsn>.tmp` in `dir` (fsynced), in a
+ * worker thread; resolves with its size. `content` must not be used afterwards (its typed arrays are
+ * transferred). Rejects if the thread fails (an I/O error: the .tmp is removed there) or stops first.
  */
-export async function encodeInWorker(content: SnapshotContent, createdAt: string): Promise<Buffer[]> {
+export async function writeInWorker(content: SnapshotContent, createdAt: string, dir: string): Promise<number> {
   const worker = startWorker();
   let stopped = false;
-  const result = new Promise<Buffer[]>((resolve, reject) => {
+  const result = new Promise<number>((resolve, reject) => {
     worker.once('error', (error) => {
       stopped = true;
       reject(error);
     });
     worker.once('exit', (code) => {
       stopped = true;
-      reject(new Error(`the snapshot encoder thread stopped (exit code ${code}) before the snapshot was encoded`));
+      reject(new Error(`the snapshot encoder thread stopped (exit code ${code}) before the snapshot was written`));
     });
     worker.once('message', (message: FromEncoder) => {
-      resolve(message.parts.map((part) => Buffer.from(part.buffer, part.byteOffset, part.byteLength)));
+      resolve(message.bytes);
       void worker.terminate();
     });
   });
   result.catch(() => undefined); // awaited below; not unhandled while the columns are still being streamed
   snapshotEncoderTesting.started?.(worker);
-  const { begin, transfer, streamed } = beginMessage(content, createdAt);
+  const { begin, transfer, streamed } = beginMessage(content, createdAt, dir);
   worker.postMessage(begin, transfer);
   let since = performance.now();
   for (const column of streamed) {
@@ -106,7 +111,7 @@ export async function encodeInWorker(content: SnapshotContent, createdAt: string
   return result;
 }
 
-function beginMessage(content: SnapshotContent, createdAt: string): { begin: ToEncoder; transfer: ArrayBuffer[]; streamed: { index: number; values: CapturedValues<StoredValue> }[] } {
+function beginMessage(content: SnapshotContent, createdAt: string, dir: string): { begin: ToEncoder; transfer: ArrayBuffer[]; streamed: { index: number; values: CapturedValues<StoredValue> }[] } {
   const store: StoreSnapshot = content.store;
   const transfer = new Set<ArrayBuffer>();
   const own = <T extends Int32Array | Uint8Array | Float64Array>(array: T): T => {
@@ -140,6 +145,7 @@ function beginMessage(content: SnapshotContent, createdAt: string): { begin: ToE
     persistedQueries: content.persistedQueries,
     acl: content.acl,
     createdAt,
+    dir,
     store: { nextId: store.nextId, alive: own(store.alive), typeSets: store.typeSets, typeSetOf: own(store.typeSetOf), scalars, edges },
   };
   return { begin, transfer: [...transfer], streamed };

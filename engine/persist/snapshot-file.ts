@@ -279,8 +279,13 @@ function arrayHeaderLength(first: number): number {
 
 /** Writes the parts as snapshot `lsn` (tmp, fsync, rename, fsync dir); returns its path and size. */
 export async function writeSnapshotFile(io: FileIo, dir: string, lsn: number, parts: readonly Buffer[]): Promise<{ path: string; bytes: number }> {
-  const path = join(dir, snapshotFileName(lsn));
-  const tmp = `${path}.tmp`;
+  const bytes = await writeSnapshotTmp(io, dir, lsn, parts);
+  return { path: await publishSnapshotTmp(io, dir, lsn), bytes };
+}
+
+/** Writes and fsyncs `<snapshot lsn>.tmp` (removed again on failure); returns its size. */
+export async function writeSnapshotTmp(io: FileIo, dir: string, lsn: number, parts: readonly Uint8Array[]): Promise<number> {
+  const tmp = `${join(dir, snapshotFileName(lsn))}.tmp`;
   const fd = io.open(tmp, 'create');
   let bytes = 0;
   try {
@@ -296,14 +301,25 @@ export async function writeSnapshotFile(io: FileIo, dir: string, lsn: number, pa
     throw error;
   }
   io.close(fd);
+  return bytes;
+}
+
+/** Renames the written `.tmp` to snapshot `lsn` and makes that durable (fsync dir); returns its path. */
+export async function publishSnapshotTmp(io: FileIo, dir: string, lsn: number): Promise<string> {
+  const path = join(dir, snapshotFileName(lsn));
   try {
-    io.rename(tmp, path);
+    io.rename(`${path}.tmp`, path);
   } catch (error) {
-    tryUnlink(io, tmp);
+    tryUnlink(io, `${path}.tmp`);
     throw error;
   }
   await io.fsyncDir(dir);
-  return { path, bytes };
+  return path;
+}
+
+/** Best effort (a leftover .tmp is never loaded and is removed on the next start). */
+export function removeSnapshotTmp(io: FileIo, dir: string, lsn: number): void {
+  tryUnlink(io, `${join(dir, snapshotFileName(lsn))}.tmp`);
 }
 
 /** Reads just the header (checked), for listings. */

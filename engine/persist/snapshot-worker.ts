@@ -1,11 +1,13 @@
 // The snapshot encoder thread (started by snapshot-encoder.ts, one per snapshot): rebuilds the captured
-// content from the messages, encodes it as encodeSnapshot does on the event loop (same bytes), and
-// answers the parts, transferred. A failure is thrown: the thread's 'error' event fails that snapshot.
+// content from the messages, encodes it as encodeSnapshot does on the event loop (same bytes), writes
+// and fsyncs the `.tmp` (nodeFileIo), and answers its size. A failure is thrown: the thread's 'error'
+// event fails that snapshot.
 
 import { parentPort } from 'node:worker_threads';
 import { CapturedStrings, type ScalarColumnSnapshot, type StoredValue } from '../store/graph-store.js';
 import { CapturedEdges } from '../store/captured-edges.js';
-import { encodeSnapshot } from './snapshot-file.js';
+import { encodeSnapshot, writeSnapshotTmp } from './snapshot-file.js';
+import { nodeFileIo } from './file-io.js';
 import type { FromEncoder, SentColumn, ToEncoder, ValueChunk } from './snapshot-encoder.js';
 
 const port = parentPort;
@@ -41,8 +43,8 @@ async function encode(): Promise<void> {
   const scalars = store.scalars.map((col, i) => column(col, i));
   const edges = store.edges.map((col) => ('slot' in col ? new CapturedEdges(col) : col));
   const content = { lsn: begin.lsn, schema: begin.schema, persistedQueries: begin.persistedQueries, acl: begin.acl, store: { ...store, scalars, edges } };
-  const parts = (await encodeSnapshot(content, begin.createdAt)).map(ownBuffer);
-  port?.postMessage({ t: 'done', parts } satisfies FromEncoder, parts.map((part) => part.buffer as ArrayBuffer));
+  const bytes = await writeSnapshotTmp(nodeFileIo, begin.dir, begin.lsn, await encodeSnapshot(content, begin.createdAt));
+  port?.postMessage({ t: 'done', bytes } satisfies FromEncoder);
 }
 
 /** A column in the field order exportSnapshot gives (the file's). */
@@ -80,10 +82,4 @@ function concat(pieces: readonly Int32Array[]): Int32Array {
     at += piece.length;
   }
   return out;
-}
-
-/** A part with a buffer of its own (msgpackr's small results are views into its working buffer): transferable. */
-function ownBuffer(part: Buffer): Uint8Array {
-  if (part.byteOffset === 0 && part.byteLength === part.buffer.byteLength) return part;
-  return new Uint8Array(part);
 }

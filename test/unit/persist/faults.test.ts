@@ -2,7 +2,9 @@
 // clear error and no acknowledgement, memory is unchanged, reads keep working, the next mutation
 // succeeds once the fault clears, and a restart sees exactly the acknowledged writes.
 
-import { readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { snapshotFileName } from '../../../engine/persist/data-dir.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeFileIo } from '../../../engine/index.js';
 import { faultyFileIo, snapshotEncoderTesting, type FaultRule } from '../../../engine/testing.js';
@@ -91,7 +93,7 @@ describe('the snapshot encoder thread dies', () => {
     };
     const failed = await engine.snapshot();
     expect(failed.ok).toBe(false);
-    expect(failed.ok === false && failed.message).toMatch(/^snapshot failed: the snapshot encoder thread stopped \(exit code \d+\) before the snapshot was encoded$/);
+    expect(failed.ok === false && failed.message).toMatch(/^snapshot failed: the snapshot encoder thread stopped \(exit code \d+\) before the snapshot was written$/);
     expect(killed).toBe(1);
     expect(readdirSync(dir).filter((name) => name.startsWith('snap-'))).toEqual([]);
     expect((await addPeople(engine, ['bob'])).errors).toBeUndefined(); // writes go on
@@ -108,6 +110,25 @@ describe('the snapshot encoder thread dies', () => {
     expect(again.notes.infos.some((i) => i.includes('snapshot'))).toBe(true);
     expect((await allPeople(again.engine)).map((p) => p.name)).toEqual(['ann', 'bob']);
     await again.engine.close();
+  });
+});
+
+describe('an I/O error in the snapshot encoder thread', () => {
+  it('fails that snapshot with the error, keeps the log; a restart has everything', async () => {
+    const { dir, engine, notes } = await setup();
+    // The thread cannot create the .tmp where a directory stands.
+    const tmp = join(dir, `${snapshotFileName(engine.lsn)}.tmp`);
+    mkdirSync(tmp);
+    const failed = await engine.snapshot();
+    expect(failed).toEqual({ ok: false, message: `snapshot failed: EISDIR: illegal operation on a directory, open '${tmp}'` });
+    expect(notes.warnings).toEqual([]);
+    expect((await addPeople(engine, ['bob'])).errors).toBeUndefined();
+    rmSync(tmp, { recursive: true });
+    await engine.close();
+    const reopened = await openEngine(dir);
+    expect((await allPeople(reopened.engine)).map((p) => p.name)).toEqual(['ann', 'bob']);
+    expect(readdirSync(dir).filter((name) => name.startsWith('snap-'))).toEqual([snapshotFileName(engine.lsn)]);
+    await reopened.engine.close();
   });
 });
 

@@ -2,11 +2,13 @@
 // the file must hold the state of the capture point exactly, and the body must be the msgpack that one
 // encode of the whole state gives (the file format is unchanged: older files and older readers agree).
 
-import { rmSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GraphStore, type StoreSnapshot } from '../../../engine/store/graph-store.js';
 import { encodeSnapshot, readSnapshotFile, writeSnapshotFile } from '../../../engine/persist/snapshot-file.js';
-import { encodeInWorker } from '../../../engine/persist/snapshot-encoder.js';
+import { writeInWorker } from '../../../engine/persist/snapshot-encoder.js';
+import { snapshotFileName } from '../../../engine/persist/data-dir.js';
 import { nodeFileIo } from '../../../engine/persist/file-io.js';
 import { encode, markNegativeZero } from '../../../engine/persist/msgpack-codec.js';
 import { tempDir } from './engine-helpers.js';
@@ -153,14 +155,15 @@ describe('snapshot capture', () => {
     const onLoop = Buffer.concat(await encodeSnapshot(content(store), '2026-01-01T00:00:00.000Z'));
     const captured = content(store);
     const expected = state(store);
-    const encoding = encodeInWorker(captured, '2026-01-01T00:00:00.000Z');
-    changeEverything(store); // while the thread encodes (and the plain-array columns are still being sent)
-    const inThread = Buffer.concat(await encoding);
-    expect(inThread.length).toBe(onLoop.length);
-    expect(inThread.findIndex((byte, i) => byte !== onLoop[i])).toBe(-1);
     const dir = tempDir();
     dirs.push(dir);
-    await writeSnapshotFile(nodeFileIo, dir, 3, [inThread]);
+    const writing = writeInWorker(captured, '2026-01-01T00:00:00.000Z', dir);
+    changeEverything(store); // while the thread encodes (and the plain-array columns are still being sent)
+    expect(await writing).toBe(onLoop.length);
+    const inThread = readFileSync(join(dir, `${snapshotFileName(3)}.tmp`));
+    expect(inThread.length).toBe(onLoop.length);
+    expect(inThread.findIndex((byte, i) => byte !== onLoop[i])).toBe(-1);
+    renameSync(join(dir, `${snapshotFileName(3)}.tmp`), join(dir, snapshotFileName(3)));
     const restored = new GraphStore();
     restored.importSnapshot(readSnapshotFile(nodeFileIo, dir, 3).content.store);
     expect(state(restored)).toEqual(expected);
