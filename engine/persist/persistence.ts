@@ -15,7 +15,7 @@ import { frameRecord, KIND_ACL, KIND_MUTATION, KIND_PERSISTED_QUERY, KIND_SCHEMA
 import { LogWriter } from './log-writer.js';
 import { planRestore, type PersistLogger, type RestorePlan } from './restore.js';
 import { publishSnapshotTmp, removeSnapshotTmp, type SnapshotContent } from './snapshot-file.js';
-import { writeInWorker } from './snapshot-encoder.js';
+import { SnapshotEncoder } from './snapshot-encoder.js';
 import { persistFigures } from '../util/figures.js';
 
 export type FsyncMode = 'always' | 'everysec' | 'no';
@@ -409,19 +409,27 @@ export class Persistence {
     const capture = this.#capture;
     if (capture === undefined) throw new Error('persistence not started');
     const lsn = this.#nextLsn - 1;
-    const state = capture();
-    const content: SnapshotContent = { lsn, schema: state.schema, store: state.store.exportSnapshot(), persistedQueries: state.persistedQueries, acl: state.acl };
-    const createdAt = new Date().toISOString();
-    const old = this.#requireWriter();
-    if (old.startLsn !== this.#nextLsn) {
-      this.#writer = await LogWriter.create(this.#io, this.options.dataDir, this.#nextLsn);
-      await old.close();
+    // Started first: the capture's copies go to it as they are made (held here, they started major GCs of this heap).
+    const encoder = new SnapshotEncoder();
+    let content: SnapshotContent;
+    try {
+      const state = capture();
+      content = { lsn, schema: state.schema, store: state.store.exportSnapshot(encoder.sink), persistedQueries: state.persistedQueries, acl: state.acl };
+      const old = this.#requireWriter();
+      if (old.startLsn !== this.#nextLsn) {
+        this.#writer = await LogWriter.create(this.#io, this.options.dataDir, this.#nextLsn);
+        await old.close();
+      }
+    } catch (error) {
+      encoder.stop();
+      throw error;
     }
+    const createdAt = new Date().toISOString();
     const previous = this.#writing;
     const written = previous
       .catch(() => undefined)
       .then(() =>
-        writeInWorker(content, createdAt, this.options.dataDir).catch((error: unknown) => {
+        encoder.write(content, createdAt, this.options.dataDir).catch((error: unknown) => {
           removeSnapshotTmp(this.#io, this.options.dataDir, lsn); // a thread that stopped mid-write leaves it
           throw error;
         }),

@@ -7,27 +7,32 @@
 // anything else cloned). The caller renames the `.tmp` into place (through its FileIo).
 
 import { Worker } from 'node:worker_threads';
-import { CapturedStrings, CapturedValues, type StoreSnapshot, type StoredValue } from '../store/graph-store.js';
-import { CapturedEdges, type CapturedEdgesParts } from '../store/captured-edges.js';
+import { CapturedStrings, CapturedValues, type CaptureSink, type StoreSnapshot, type StoredValue } from '../store/graph-store.js';
+import { CapturedEdges } from '../store/captured-edges.js';
 import type { IndexKindName } from '../indexes/index-kind.js';
 import type { AclState } from '../acl/acl-state.js';
 import type { SnapshotContent } from './snapshot-file.js';
+
+/** A typed array in the `begin` message, or the number of one the capture sent already (`array` messages, counted from 0). */
+export type Shipped<A> = A | { readonly sent: number };
 
 /** A scalar column as sent: its values inline, as arena parts, or streamed in `values` messages after `begin`. */
 export interface SentColumn {
   readonly predicate: string;
   readonly indexKinds: readonly IndexKindName[];
   readonly repr: number;
-  readonly flags: Uint8Array;
-  readonly nums: Float64Array;
+  readonly flags: Shipped<Uint8Array>;
+  readonly nums: Shipped<Float64Array>;
   readonly values:
     | { readonly kind: 'inline'; readonly ids: Int32Array; readonly values: readonly StoredValue[] }
-    | { readonly kind: 'strings'; readonly blocks: readonly Uint8Array[]; readonly meta: Int32Array }
+    | { readonly kind: 'strings'; readonly blocks: readonly Uint8Array[]; readonly meta: Shipped<Int32Array> }
     | { readonly kind: 'streamed' };
 }
 
 /** An edge column as sent: a captured adjacency (walked into pairs there), or pairs. */
-export type SentEdges = CapturedEdgesParts | { readonly predicate: string; readonly from: Int32Array; readonly to: Int32Array };
+export type SentEdges =
+  | { readonly predicate: string; readonly slot: Shipped<Int32Array>; readonly pool: Shipped<Int32Array>; readonly count: number }
+  | { readonly predicate: string; readonly from: Int32Array; readonly to: Int32Array };
 
 /** A chunk of a streamed column's values: ids ascending, values by the cheapest form that rebuilds them exactly. */
 export type ValueChunk =
@@ -36,6 +41,7 @@ export type ValueChunk =
   | { readonly kind: 'any'; readonly values: readonly StoredValue[] };
 
 export type ToEncoder =
+  | { readonly t: 'array'; readonly array: Int32Array | Uint8Array | Float64Array }
   | {
       readonly t: 'begin';
       readonly lsn: number;
@@ -45,7 +51,14 @@ export type ToEncoder =
       readonly createdAt: string;
       /** The data directory: the thread writes `<snapshot lsn>.tmp` there. */
       readonly dir: string;
-      readonly store: { readonly nextId: number; readonly alive: Uint8Array; readonly typeSets: readonly (readonly string[])[]; readonly typeSetOf: Int32Array; readonly scalars: readonly SentColumn[]; readonly edges: readonly SentEdges[] };
+      readonly store: {
+        readonly nextId: number;
+        readonly alive: Shipped<Uint8Array>;
+        readonly typeSets: readonly (readonly string[])[];
+        readonly typeSetOf: Shipped<Int32Array>;
+        readonly scalars: readonly SentColumn[];
+        readonly edges: readonly SentEdges[];
+      };
     }
   | { readonly t: 'values'; readonly column: number; readonly ids: Int32Array; readonly chunk: ValueChunk }
   | { readonly t: 'end' };
@@ -71,52 +84,81 @@ function startWorker(): Worker {
 }
 
 /**
- * Encodes `content` as encodeSnapshot does and writes it to `<snapshot lsn>.tmp` in `dir` (fsynced), in a
- * worker thread; resolves with its size. `content` must not be used afterwards (its typed arrays are
- * transferred). Rejects if the thread fails (an I/O error: the .tmp is removed there) or stops first.
+ * One snapshot's encoder thread, started before the capture: `sink` is the capture's (exportSnapshot's),
+ * each copy transferred as it is made; then `write` sends the rest, and the thread encodes `content` as
+ * encodeSnapshot does and writes `<snapshot lsn>.tmp` in `dir` (fsynced). Rejects if the thread fails
+ * (an I/O error: the .tmp is removed there) or stops first.
  */
-export async function writeInWorker(content: SnapshotContent, createdAt: string, dir: string): Promise<number> {
-  const worker = startWorker();
-  let stopped = false;
-  const result = new Promise<number>((resolve, reject) => {
-    worker.once('error', (error) => {
-      stopped = true;
-      reject(error);
+export class SnapshotEncoder {
+  readonly #worker = startWorker();
+  #stopped = false;
+  /** The copies sent by `sink`, by their buffer (still the same object once detached). */
+  readonly #sent = new Map<ArrayBufferLike, number>();
+  readonly #result: Promise<number>;
+
+  constructor() {
+    const worker = this.#worker;
+    this.#result = new Promise<number>((resolve, reject) => {
+      worker.once('error', (error) => {
+        this.#stopped = true;
+        reject(error);
+      });
+      worker.once('exit', (code) => {
+        this.#stopped = true;
+        reject(new Error(`the snapshot encoder thread stopped (exit code ${code}) before the snapshot was written`));
+      });
+      worker.once('message', (message: FromEncoder) => {
+        resolve(message.bytes);
+        void worker.terminate();
+      });
     });
-    worker.once('exit', (code) => {
-      stopped = true;
-      reject(new Error(`the snapshot encoder thread stopped (exit code ${code}) before the snapshot was written`));
-    });
-    worker.once('message', (message: FromEncoder) => {
-      resolve(message.bytes);
-      void worker.terminate();
-    });
-  });
-  result.catch(() => undefined); // awaited below; not unhandled while the columns are still being streamed
-  snapshotEncoderTesting.started?.(worker);
-  const { begin, transfer, streamed } = beginMessage(content, createdAt, dir);
-  worker.postMessage(begin, transfer);
-  let since = performance.now();
-  for (const column of streamed) {
-    for (let from = 0; from < column.values.slots && !stopped; from += CHUNK_SLOTS) {
-      const message = valuesMessage(column.index, column.values, from, Math.min(from + CHUNK_SLOTS, column.values.slots));
-      if (message !== undefined) worker.postMessage(message, transferOf(message));
-      if (performance.now() - since >= SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        since = performance.now();
+    this.#result.catch(() => undefined); // awaited by write; not unhandled before it
+    snapshotEncoderTesting.started?.(worker);
+  }
+
+  readonly sink: CaptureSink = (copy) => {
+    if (this.#stopped || !ownsBuffer(copy)) return;
+    this.#sent.set(copy.buffer, this.#sent.size);
+    this.#worker.postMessage({ t: 'array', array: copy } satisfies ToEncoder, [copy.buffer as ArrayBuffer]);
+  };
+
+  /** `content` must not be used afterwards (its typed arrays are transferred); resolves with the .tmp's size. */
+  async write(content: SnapshotContent, createdAt: string, dir: string): Promise<number> {
+    const { begin, transfer, streamed } = beginMessage(content, createdAt, dir, this.#sent);
+    this.#worker.postMessage(begin, transfer);
+    let since = performance.now();
+    for (const column of streamed) {
+      for (let from = 0; from < column.values.slots && !this.#stopped; from += CHUNK_SLOTS) {
+        const message = valuesMessage(column.index, column.values, from, Math.min(from + CHUNK_SLOTS, column.values.slots));
+        if (message !== undefined) this.#worker.postMessage(message, transferOf(message));
+        if (performance.now() - since >= SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          since = performance.now();
+        }
       }
     }
+    this.#worker.postMessage({ t: 'end' } satisfies ToEncoder);
+    return this.#result;
   }
-  worker.postMessage({ t: 'end' } satisfies ToEncoder);
-  return result;
+
+  /** Ends the thread (the capture failed: no `write`). */
+  stop(): void {
+    void this.#worker.terminate();
+  }
 }
 
-function beginMessage(content: SnapshotContent, createdAt: string, dir: string): { begin: ToEncoder; transfer: ArrayBuffer[]; streamed: { index: number; values: CapturedValues<StoredValue> }[] } {
+/** Only a typed array that is the whole of its own buffer (the capture's copies are) moves without a copy. */
+function ownsBuffer(array: Int32Array | Uint8Array | Float64Array): boolean {
+  return array.buffer instanceof ArrayBuffer && array.byteOffset === 0 && array.byteLength === array.buffer.byteLength;
+}
+
+function beginMessage(content: SnapshotContent, createdAt: string, dir: string, sent: ReadonlyMap<ArrayBufferLike, number>): { begin: ToEncoder; transfer: ArrayBuffer[]; streamed: { index: number; values: CapturedValues<StoredValue> }[] } {
   const store: StoreSnapshot = content.store;
   const transfer = new Set<ArrayBuffer>();
-  const own = <T extends Int32Array | Uint8Array | Float64Array>(array: T): T => {
-    // Only a typed array that is the whole of its own buffer (the capture's copies are) moves without a copy.
-    if (array.buffer instanceof ArrayBuffer && array.byteOffset === 0 && array.byteLength === array.buffer.byteLength) transfer.add(array.buffer);
+  const own = <T extends Int32Array | Uint8Array | Float64Array>(array: T): Shipped<T> => {
+    const already = sent.get(array.buffer);
+    if (already !== undefined) return { sent: already };
+    if (ownsBuffer(array)) transfer.add(array.buffer as ArrayBuffer);
     return array;
   };
   const streamed: { index: number; values: CapturedValues<StoredValue> }[] = [];

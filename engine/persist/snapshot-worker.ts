@@ -8,17 +8,20 @@ import { CapturedStrings, type ScalarColumnSnapshot, type StoredValue } from '..
 import { CapturedEdges } from '../store/captured-edges.js';
 import { encodeSnapshot, writeSnapshotTmp } from './snapshot-file.js';
 import { nodeFileIo } from './file-io.js';
-import type { FromEncoder, SentColumn, ToEncoder, ValueChunk } from './snapshot-encoder.js';
+import type { FromEncoder, SentColumn, Shipped, ToEncoder, ValueChunk } from './snapshot-encoder.js';
 
 const port = parentPort;
 if (port === null) throw new Error('snapshot-worker.ts runs as a worker thread');
 
 let begin: Extract<ToEncoder, { t: 'begin' }> | undefined;
+/** The capture's copies, in the order they were sent (`Shipped` numbers them). */
+const arrays: (Int32Array | Uint8Array | Float64Array)[] = [];
 /** Streamed columns' ids and values, by column index. */
 const streamed = new Map<number, { ids: Int32Array[]; values: StoredValue[] }>();
 
 port.on('message', (message: ToEncoder) => {
-  if (message.t === 'begin') {
+  if (message.t === 'array') arrays.push(message.array);
+  else if (message.t === 'begin') {
     begin = message;
     message.store.scalars.forEach((col, i) => {
       if (col.values.kind === 'streamed') streamed.set(i, { ids: [], values: [] });
@@ -41,23 +44,33 @@ async function encode(): Promise<void> {
   if (begin === undefined) throw new Error('snapshot encoder: end before begin');
   const { store } = begin;
   const scalars = store.scalars.map((col, i) => column(col, i));
-  const edges = store.edges.map((col) => ('slot' in col ? new CapturedEdges(col) : col));
-  const content = { lsn: begin.lsn, schema: begin.schema, persistedQueries: begin.persistedQueries, acl: begin.acl, store: { ...store, scalars, edges } };
+  const edges = store.edges.map((col) => ('slot' in col ? new CapturedEdges({ predicate: col.predicate, slot: take(col.slot), pool: take(col.pool), count: col.count }) : col));
+  const content = { lsn: begin.lsn, schema: begin.schema, persistedQueries: begin.persistedQueries, acl: begin.acl, store: { ...store, alive: take(store.alive), typeSetOf: take(store.typeSetOf), scalars, edges } };
   const bytes = await writeSnapshotTmp(nodeFileIo, begin.dir, begin.lsn, await encodeSnapshot(content, begin.createdAt));
   port?.postMessage({ t: 'done', bytes } satisfies FromEncoder);
 }
 
 /** A column in the field order exportSnapshot gives (the file's). */
 function column(col: SentColumn, i: number): ScalarColumnSnapshot {
-  const { predicate, indexKinds, repr, flags, nums } = col;
+  const { predicate, indexKinds, repr } = col;
+  const flags = take(col.flags);
+  const nums = take(col.nums);
   const sent = col.values;
   if (sent.kind === 'inline') return { predicate, indexKinds, repr, flags, nums, ids: sent.ids, values: sent.values };
   if (sent.kind === 'strings') {
-    const values = CapturedStrings.fromParts(sent);
+    const values = CapturedStrings.fromParts({ blocks: sent.blocks, meta: take(sent.meta) });
     return { predicate, indexKinds, repr, flags, nums, ids: values.ids, values };
   }
   const { ids, values } = streamed.get(i) as { ids: Int32Array[]; values: StoredValue[] };
   return { predicate, indexKinds, repr, flags, nums, ids: concat(ids), values };
+}
+
+/** A typed array of the message, or the one the capture sent as number `sent`. */
+function take<A extends Int32Array | Uint8Array | Float64Array>(shipped: Shipped<A>): A {
+  if (ArrayBuffer.isView(shipped)) return shipped;
+  const array = arrays[shipped.sent];
+  if (array === undefined) throw new Error(`snapshot encoder: copy ${shipped.sent} was never sent`);
+  return array as A;
 }
 
 function unpackChunk(chunk: ValueChunk, into: StoredValue[]): void {

@@ -5,6 +5,7 @@
 
 import { EMPTY_IDS, type SortedIds } from '../util/sorted-ids.js';
 import { grownInt32 } from './grow.js';
+import type { CaptureSink } from './captured-values.js';
 
 const NO_BLOCK = -1;
 
@@ -35,10 +36,13 @@ export class Adjacency {
   }
 
   /** Copies of the slots of ids 0..maxId and of the pool (for a snapshot read while writes go on): see `adjacencyPairs`. */
-  capture(maxId: number): { readonly slot: Int32Array; readonly pool: Int32Array } {
+  capture(maxId: number, sink?: CaptureSink): { readonly slot: Int32Array; readonly pool: Int32Array } {
     const slot = new Int32Array(maxId + 1);
     slot.set(this.slot.subarray(0, Math.min(this.slot.length, maxId + 1)));
-    return { slot, pool: this.pool.slice(0, this.top) };
+    sink?.(slot);
+    const pool = this.pool.slice(0, this.top);
+    sink?.(pool);
+    return { slot, pool };
   }
 
   /** The smallest neighbour, if any. */

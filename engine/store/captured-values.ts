@@ -3,6 +3,13 @@
 // ids having one and their values in id order found later, while the snapshot is encoded.
 // Building the id-ordered arrays at capture (a call per value) held the event loop ~0.5 s per column at 1M.
 
+/**
+ * Told of each typed-array copy a capture makes, right after it is made (the snapshot's encoder transfers
+ * it to its thread at once: ~90 MB of copies at 1M, held until the end of the capture, crossed V8's
+ * external-memory limit and started a major GC of the engine's heap). The copy may be detached afterwards.
+ */
+export type CaptureSink = (copy: Int32Array | Uint8Array | Float64Array) => void;
+
 export class CapturedValues<V> {
   #ids: Int32Array | undefined;
 

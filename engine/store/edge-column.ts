@@ -3,6 +3,7 @@
 import type { SortedIds } from '../util/sorted-ids.js';
 import { Adjacency } from './adjacency.js';
 import { CapturedEdges } from './captured-edges.js';
+import type { CaptureSink } from './captured-values.js';
 import { IdCache } from './id-cache.js';
 import { OP_EDGE_ADDED, OP_EDGE_REMOVED, type ColumnContext } from './undo-log.js';
 
@@ -101,8 +102,8 @@ export class EdgeColumnImpl implements EdgeColumn {
   }
 
   /** Every edge as parallel (from, to) arrays, by ascending source then target (walked when first read). */
-  exportSnapshot(): CapturedEdges {
-    return new CapturedEdges({ predicate: this.predicate, ...this.fwd.capture(this.ctx.maxNodeId), count: this.edgeCount });
+  exportSnapshot(sink?: CaptureSink): CapturedEdges {
+    return new CapturedEdges({ predicate: this.predicate, ...this.fwd.capture(this.ctx.maxNodeId, sink), count: this.edgeCount });
   }
 
   /** Adds without logging (also used by rollback). */

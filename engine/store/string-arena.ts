@@ -11,6 +11,7 @@
 
 import { grownInt32 } from './grow.js';
 import type { JsonBytes } from '../util/json-bytes.js';
+import type { CaptureSink } from './captured-values.js';
 
 /** Node's own Buffer codecs, without the argument checks of toString/write. */
 interface RawBuffer extends Buffer {
@@ -61,8 +62,10 @@ export class StringArena {
   }
 
   /** The values as they are now, unchanged by later writes (for a snapshot encoded while the store goes on). */
-  capture(): CapturedStrings {
-    return new CapturedStrings(this.blocks.slice(), this.meta.slice());
+  capture(sink?: CaptureSink): CapturedStrings {
+    const meta = this.meta.slice();
+    sink?.(meta);
+    return new CapturedStrings(this.blocks.slice(), meta);
   }
 
   /**

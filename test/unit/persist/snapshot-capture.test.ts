@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GraphStore, type StoreSnapshot } from '../../../engine/store/graph-store.js';
 import { encodeSnapshot, readSnapshotFile, writeSnapshotFile } from '../../../engine/persist/snapshot-file.js';
-import { writeInWorker } from '../../../engine/persist/snapshot-encoder.js';
+import { SnapshotEncoder } from '../../../engine/persist/snapshot-encoder.js';
 import { snapshotFileName } from '../../../engine/persist/data-dir.js';
 import { nodeFileIo } from '../../../engine/persist/file-io.js';
 import { encode, markNegativeZero } from '../../../engine/persist/msgpack-codec.js';
@@ -151,13 +151,16 @@ describe('snapshot capture', () => {
       store.scalar('area').set(id, id === 5_000 ? ({ type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] } as never) : ({ type: 'Point', coordinates: [-1, id] } as never));
     }
     txn.commit();
-    const content = (store: GraphStore) => ({ lsn: 3, schema: 'type A { x: Int }', store: store.exportSnapshot(), persistedQueries: [['abc', '{ x }']] as [string, string][], acl: null });
-    const onLoop = Buffer.concat(await encodeSnapshot(content(store), '2026-01-01T00:00:00.000Z'));
-    const captured = content(store);
+    const content = (snapshot: StoreSnapshot) => ({ lsn: 3, schema: 'type A { x: Int }', store: snapshot, persistedQueries: [['abc', '{ x }']] as [string, string][], acl: null });
+    const onLoop = Buffer.concat(await encodeSnapshot(content(store.exportSnapshot()), '2026-01-01T00:00:00.000Z'));
     const expected = state(store);
+    const encoder = new SnapshotEncoder();
+    const captured = content(store.exportSnapshot(encoder.sink));
+    // The capture's copies went to the thread as they were made: nothing of them is left here.
+    expect([captured.store.alive.length, captured.store.typeSetOf.length, captured.store.scalars.find((c) => c.predicate === 'num')?.nums.length]).toEqual([0, 0, 0]);
     const dir = tempDir();
     dirs.push(dir);
-    const writing = writeInWorker(captured, '2026-01-01T00:00:00.000Z', dir);
+    const writing = encoder.write(captured, '2026-01-01T00:00:00.000Z', dir);
     changeEverything(store); // while the thread encodes (and the plain-array columns are still being sent)
     expect(await writing).toBe(onLoop.length);
     const inThread = readFileSync(join(dir, `${snapshotFileName(3)}.tmp`));
