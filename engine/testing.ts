@@ -2,3 +2,4 @@
 // the test-only server entry (server/testing/) import this.
 
 export { faultyFileIo, type FaultRule, type FaultyFileIo } from './persist/faulty-file-io.js';
+export { snapshotEncoderTesting } from './persist/snapshot-encoder.js';

@@ -2,7 +2,7 @@
 // directory, loaded with the generated data set, takes snapshots while a reader sends a small query
 // every 2 ms. Per snapshot: wall time, process CPU (GC threads included), the event loop's longest
 // delay (perf_hooks), the worst read latency, and the heap / RSS growth at its peak (the capture's copy).
-// Run: taskset -c 0 node --expose-gc dist/bench/micro/snapshot-stall.js <dist> [--posts 100000] [--snapshots 3]
+// Run: taskset -c 0 node --expose-gc dist/bench/micro/snapshot-stall.js <dist> [--posts 100000] [--snapshots 3] [--baseline-ms 15000]
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +23,10 @@ const dir = mkdtempSync(join(tmpdir(), 'snapshot-stall-'));
 const { engine, run, data } = await openDurable(resolve(dist), dir, posts, true);
 const read = 'query ($slug: String!) { getPost(slug: $slug) { slug score } }';
 
-for (let s = 0; s < snapshots; s++) {
+/** `--baseline-ms n`: first, the same reader for n ms with no snapshot (what the heap's own GCs cost reads at this size). */
+const baselineMs = Number(flag('--baseline-ms') ?? 0);
+
+for (let s = baselineMs > 0 ? -1 : 0; s < snapshots; s++) {
   // One more mutation each time, so every snapshot has something new to write.
   await run('mutation ($input: [AddAuthorInput!]!) { addAuthor(input: $input) { numUids } }', { input: [{ handle: `stall-${s}`, name: 'x' }] });
   (globalThis as { gc?: () => void }).gc?.();
@@ -51,7 +54,7 @@ for (let s = 0; s < snapshots; s++) {
   delay.enable();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const result = await engine.snapshot();
+  const result = s < 0 ? await new Promise<{ ok: true }>((r) => setTimeout(() => r({ ok: true }), baselineMs)) : await engine.snapshot();
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   delay.disable();
@@ -60,7 +63,7 @@ for (let s = 0; s < snapshots; s++) {
   if (!result.ok) throw new Error(result.message);
   const mb = (bytes: number): string => (bytes / 1048576).toFixed(0);
   console.log(
-    `posts ${posts} snapshot ${s}: wall ${wall.toFixed(0)} ms, cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, loop stall max ${(delay.max / 1e6).toFixed(0)} ms, ` +
+    `posts ${posts} ${s < 0 ? 'no snapshot (baseline)' : `snapshot ${s}`}: wall ${wall.toFixed(0)} ms, cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, loop stall max ${(delay.max / 1e6).toFixed(0)} ms, ` +
       `worst read ${worstRead.toFixed(0)} ms over ${reads} reads, heap +${mb(peakHeap - heap0.heapUsed)} MB, rss +${mb(peakRss - heap0.rss)} MB`,
   );
 }

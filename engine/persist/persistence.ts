@@ -14,7 +14,8 @@ import type { AclState } from '../acl/acl-state.js';
 import { frameRecord, KIND_ACL, KIND_MUTATION, KIND_PERSISTED_QUERY, KIND_SCHEMA, type LogRecord } from './log-format.js';
 import { LogWriter } from './log-writer.js';
 import { planRestore, type PersistLogger, type RestorePlan } from './restore.js';
-import { encodeSnapshot, writeSnapshotFile, type SnapshotContent } from './snapshot-file.js';
+import { publishSnapshotTmp, removeSnapshotTmp, type SnapshotContent } from './snapshot-file.js';
+import { SnapshotEncoder } from './snapshot-encoder.js';
 import { agreeWithSharedLog, type LocalTail } from './shared-tail.js';
 import { persistFigures } from '../util/figures.js';
 
@@ -422,28 +423,41 @@ export class Persistence {
 
   /**
    * At a quiet point: capture (a copy of the state: cheap, synchronous, so nothing changes between the
-   * capture and the file's content) and switch the log to a new file; the copy is encoded in slices (the
-   * event loop keeps turning: reads and later writes go on) and written afterwards.
+   * capture and the file's content) and switch the log to a new file; the copy is encoded and written to
+   * the `.tmp` by a worker thread (the event loop keeps turning: reads and later writes go on), then renamed.
    */
   async #startSnapshot(): Promise<{ written: Promise<SnapshotInfo> }> {
     const started = performance.now();
     const capture = this.#capture;
     if (capture === undefined) throw new Error('persistence not started');
     const lsn = this.#nextLsn - 1;
-    const state = capture();
-    const position = this.shared?.position;
-    const content: SnapshotContent = { lsn, schema: state.schema, store: state.store.exportSnapshot(), persistedQueries: state.persistedQueries, acl: state.acl, ...(position === undefined ? {} : { sharedLogPosition: position }) };
-    const createdAt = new Date().toISOString();
-    const old = this.#requireWriter();
-    if (old.startLsn !== this.#nextLsn) {
-      this.#writer = await LogWriter.create(this.#io, this.options.dataDir, this.#nextLsn);
-      await old.close();
+    // Started first: the capture's copies go to it as they are made (held here, they started major GCs of this heap).
+    const encoder = new SnapshotEncoder();
+    let content: SnapshotContent;
+    try {
+      const state = capture();
+      const position = this.shared?.position;
+      content = { lsn, schema: state.schema, store: state.store.exportSnapshot(encoder.sink), persistedQueries: state.persistedQueries, acl: state.acl, ...(position === undefined ? {} : { sharedLogPosition: position }) };
+      const old = this.#requireWriter();
+      if (old.startLsn !== this.#nextLsn) {
+        this.#writer = await LogWriter.create(this.#io, this.options.dataDir, this.#nextLsn);
+        await old.close();
+      }
+    } catch (error) {
+      encoder.stop();
+      throw error;
     }
+    const createdAt = new Date().toISOString();
     const previous = this.#writing;
     const written = previous
       .catch(() => undefined)
-      .then(() => encodeSnapshot(content, createdAt))
-      .then((parts) => writeSnapshotFile(this.#io, this.options.dataDir, lsn, parts))
+      .then(() =>
+        encoder.write(content, createdAt, this.options.dataDir).catch((error: unknown) => {
+          removeSnapshotTmp(this.#io, this.options.dataDir, lsn); // a thread that stopped mid-write leaves it
+          throw error;
+        }),
+      )
+      .then(async (bytes) => ({ path: await publishSnapshotTmp(this.#io, this.options.dataDir, lsn), bytes }))
       .then(async ({ path, bytes }) => {
         if (lsn > this.#snapshotLsn) this.#snapshotLsn = lsn;
         await this.#prune();

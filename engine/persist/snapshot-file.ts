@@ -82,8 +82,9 @@ export async function encodeSnapshot(content: SnapshotContent, createdAt: string
   out.mapHeader(Object.keys(store).length);
   for (const [name, field] of Object.entries(store) as [keyof StoreSnapshot, unknown][]) {
     out.key(name);
-    if (name !== 'scalars' && name !== 'edges') await out.value(field);
-    else await out.objects(field as readonly object[]);
+    if (name === 'scalars') await out.objects(field as readonly object[], (column) => Object.keys(column));
+    else if (name === 'edges') await out.objects(field as readonly object[], () => EDGE_FIELDS);
+    else await out.value(field);
   }
   out.key('persistedQueries');
   await out.value(content.persistedQueries);
@@ -114,6 +115,9 @@ export async function encodeSnapshot(content: SnapshotContent, createdAt: string
   head.writeUInt32LE(checksum(head.subarray(0, 16 + headerBytes.length)), 16 + headerBytes.length);
   return [head, ...body];
 }
+
+/** An edge column's fields as files hold them (a captured column reads them through getters). */
+const EDGE_FIELDS = ['predicate', 'from', 'to'] as const;
 
 /** Longest stretch of encoding between two turns of the event loop. */
 const SLICE_MS = 5;
@@ -164,15 +168,15 @@ class SlicedBody {
     }
   }
 
-  /** An array of column objects (scalars, edges), each field a value of its own. */
-  async objects(columns: readonly object[]): Promise<void> {
+  /** An array of column objects (scalars, edges), each field (named by `fields`, in file order) a value of its own. */
+  async objects(columns: readonly object[], fields: (column: object) => readonly string[]): Promise<void> {
     this.#push(arrayHeader(columns.length));
     for (const column of columns) {
-      const fields = Object.entries(column);
-      this.mapHeader(fields.length);
-      for (const [name, field] of fields) {
+      const names = fields(column);
+      this.mapHeader(names.length);
+      for (const name of names) {
         this.key(name);
-        await this.value(field, name === 'values' && (column as { repr?: number }).repr === 3);
+        await this.value((column as Record<string, unknown>)[name], name === 'values' && (column as { repr?: number }).repr === 3);
       }
     }
   }
@@ -280,8 +284,13 @@ function arrayHeaderLength(first: number): number {
 
 /** Writes the parts as snapshot `lsn` (tmp, fsync, rename, fsync dir); returns its path and size. */
 export async function writeSnapshotFile(io: FileIo, dir: string, lsn: number, parts: readonly Buffer[]): Promise<{ path: string; bytes: number }> {
-  const path = join(dir, snapshotFileName(lsn));
-  const tmp = `${path}.tmp`;
+  const bytes = await writeSnapshotTmp(io, dir, lsn, parts);
+  return { path: await publishSnapshotTmp(io, dir, lsn), bytes };
+}
+
+/** Writes and fsyncs `<snapshot lsn>.tmp` (removed again on failure); returns its size. */
+export async function writeSnapshotTmp(io: FileIo, dir: string, lsn: number, parts: readonly Uint8Array[]): Promise<number> {
+  const tmp = `${join(dir, snapshotFileName(lsn))}.tmp`;
   const fd = io.open(tmp, 'create');
   let bytes = 0;
   try {
@@ -297,14 +306,25 @@ export async function writeSnapshotFile(io: FileIo, dir: string, lsn: number, pa
     throw error;
   }
   io.close(fd);
+  return bytes;
+}
+
+/** Renames the written `.tmp` to snapshot `lsn` and makes that durable (fsync dir); returns its path. */
+export async function publishSnapshotTmp(io: FileIo, dir: string, lsn: number): Promise<string> {
+  const path = join(dir, snapshotFileName(lsn));
   try {
-    io.rename(tmp, path);
+    io.rename(`${path}.tmp`, path);
   } catch (error) {
-    tryUnlink(io, tmp);
+    tryUnlink(io, `${path}.tmp`);
     throw error;
   }
   await io.fsyncDir(dir);
-  return { path, bytes };
+  return path;
+}
+
+/** Best effort (a leftover .tmp is never loaded and is removed on the next start). */
+export function removeSnapshotTmp(io: FileIo, dir: string, lsn: number): void {
+  tryUnlink(io, `${join(dir, snapshotFileName(lsn))}.tmp`);
 }
 
 /** Reads just the header (checked), for listings. */

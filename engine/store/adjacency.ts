@@ -5,6 +5,7 @@
 
 import { EMPTY_IDS, type SortedIds } from '../util/sorted-ids.js';
 import { grownInt32 } from './grow.js';
+import type { CaptureSink } from './captured-values.js';
 
 const NO_BLOCK = -1;
 
@@ -34,25 +35,14 @@ export class Adjacency {
     return out;
   }
 
-  /** Writes every (id, neighbour) pair of ids 1..maxId, by id then neighbour, into `from`/`to` from index 0; returns how many. */
-  pairsInto(maxId: number, from: Int32Array, to: Int32Array): number {
-    const { slot, pool } = this;
-    let k = 0;
-    for (let id = 1; id <= maxId && id < slot.length; id++) {
-      const s = slot[id] as number;
-      if (s === 0) continue;
-      if (s > 0) {
-        from[k] = id;
-        to[k++] = s;
-        continue;
-      }
-      const off = -s;
-      const n = pool[off - 1] as number;
-      from.fill(id, k, k + n);
-      to.set(pool.subarray(off, off + n), k);
-      k += n;
-    }
-    return k;
+  /** Copies of the slots of ids 0..maxId and of the pool (for a snapshot read while writes go on): see `adjacencyPairs`. */
+  capture(maxId: number, sink?: CaptureSink): { readonly slot: Int32Array; readonly pool: Int32Array } {
+    const slot = new Int32Array(maxId + 1);
+    slot.set(this.slot.subarray(0, Math.min(this.slot.length, maxId + 1)));
+    sink?.(slot);
+    const pool = this.pool.slice(0, this.top);
+    sink?.(pool);
+    return { slot, pool };
   }
 
   /** The smallest neighbour, if any. */
@@ -185,6 +175,29 @@ export class Adjacency {
     this.pool[off] = this.free[k] as number;
     this.free[k] = off;
   }
+}
+
+/**
+ * Writes every (id, neighbour) pair of a captured adjacency (`Adjacency.capture`), by id then neighbour,
+ * into `from`/`to` from index 0; returns how many.
+ */
+export function adjacencyPairs(slot: Int32Array, pool: Int32Array, from: Int32Array, to: Int32Array): number {
+  let k = 0;
+  for (let id = 1; id < slot.length; id++) {
+    const s = slot[id] as number;
+    if (s === 0) continue;
+    if (s > 0) {
+      from[k] = id;
+      to[k++] = s;
+      continue;
+    }
+    const off = -s;
+    const n = pool[off - 1] as number;
+    from.fill(id, k, k + n);
+    to.set(pool.subarray(off, off + n), k);
+    k += n;
+  }
+  return k;
 }
 
 /** The smallest k with 2^k >= m (m >= 2). */

@@ -2,6 +2,8 @@
 
 import type { SortedIds } from '../util/sorted-ids.js';
 import { Adjacency } from './adjacency.js';
+import { CapturedEdges } from './captured-edges.js';
+import type { CaptureSink } from './captured-values.js';
 import { IdCache } from './id-cache.js';
 import { OP_EDGE_ADDED, OP_EDGE_REMOVED, type ColumnContext } from './undo-log.js';
 
@@ -99,12 +101,9 @@ export class EdgeColumnImpl implements EdgeColumn {
     }
   }
 
-  /** Every edge as parallel (from, to) arrays, by ascending source then target. */
-  exportSnapshot(): { readonly predicate: string; readonly from: Int32Array; readonly to: Int32Array } {
-    const from = new Int32Array(this.edgeCount);
-    const to = new Int32Array(this.edgeCount);
-    this.fwd.pairsInto(this.ctx.maxNodeId, from, to); // straight from the slots: no array per node
-    return { predicate: this.predicate, from, to };
+  /** Every edge as parallel (from, to) arrays, by ascending source then target (walked when first read). */
+  exportSnapshot(sink?: CaptureSink): CapturedEdges {
+    return new CapturedEdges({ predicate: this.predicate, ...this.fwd.capture(this.ctx.maxNodeId, sink), count: this.edgeCount });
   }
 
   /** Adds without logging (also used by rollback). */

@@ -26,7 +26,8 @@ import { R_CREATE, R_DELETE, R_EDGE_ADD, R_EDGE_REMOVE, R_INDEX, R_SET, R_TYPES,
 export type { EdgeColumn } from './edge-column.js';
 export type { ScalarColumn, ScalarColumnSnapshot, StoredValue } from './scalar-column.js';
 export { CapturedStrings } from './string-arena.js';
-export { CapturedValues } from './captured-values.js';
+export { CapturedValues, type CaptureSink } from './captured-values.js';
+import type { CaptureSink } from './captured-values.js';
 export type { RedoOps } from './redo.js';
 
 /** What one committed transaction wrote: predicates (scalar and edge), and the types of nodes created, deleted or retyped. */
@@ -337,17 +338,21 @@ export class GraphStore implements ColumnContext {
    * are replaced, never changed in place), so it can be encoded while the store goes on changing. Call
    * outside a transaction.
    */
-  exportSnapshot(): StoreSnapshot {
+  exportSnapshot(sink?: CaptureSink): StoreSnapshot {
     if (this.log !== undefined) throw new Error('cannot snapshot inside a transaction');
     const names: (readonly string[])[] = [];
     for (let set = 0; set < this.typeSets.size; set++) names.push(this.typeSets.names(set));
+    const alive = this.alive.slice(0, this.nextId);
+    sink?.(alive);
+    const typeSetOf = this.typeSetOf.slice(0, this.nextId);
+    sink?.(typeSetOf);
     return {
       nextId: this.nextId,
-      alive: this.alive.slice(0, this.nextId),
+      alive,
       typeSets: names,
-      typeSetOf: this.typeSetOf.slice(0, this.nextId),
-      scalars: [...this.scalarCols.values()].map((col) => col.exportSnapshot()),
-      edges: [...this.edgeCols.values()].map((col) => col.exportSnapshot()),
+      typeSetOf,
+      scalars: [...this.scalarCols.values()].map((col) => col.exportSnapshot(sink)),
+      edges: [...this.edgeCols.values()].map((col) => col.exportSnapshot(sink)),
     };
   }
 

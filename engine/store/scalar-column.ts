@@ -10,7 +10,7 @@ import type { SortedIds } from '../util/sorted-ids.js';
 import { grownFloat64, grownUint8 } from './grow.js';
 import { IdCache } from './id-cache.js';
 import { StringArena, type CapturedStrings } from './string-arena.js';
-import { CapturedValues } from './captured-values.js';
+import { CapturedValues, type CaptureSink } from './captured-values.js';
 import type { JsonBytes } from '../util/json-bytes.js';
 import { OP_INDEX_CREATED, OP_SCALAR, type ColumnContext } from './undo-log.js';
 
@@ -236,20 +236,23 @@ export class ScalarColumnImpl implements ScalarColumn {
   }
 
   /** The column in columnar form (copies: later writes do not show in it). */
-  exportSnapshot(): ScalarColumnSnapshot {
+  exportSnapshot(sink?: CaptureSink): ScalarColumnSnapshot {
     const base: { predicate: string; indexKinds: IndexKindName[]; repr: number } = { predicate: this.predicate, indexKinds: this.indexKinds(), repr: this.repr };
     const none = { flags: new Uint8Array(0), nums: new Float64Array(0), ids: new Int32Array(0), values: [] };
     const n = Math.min(this.flags.length, this.ctx.maxNodeId + 1);
-    if (this.repr === NUM) return { ...base, ...none, flags: this.flags.slice(0, n), nums: this.nums.slice(0, n) };
-    if (this.repr === BOOL) return { ...base, ...none, flags: this.flags.slice(0, n) };
+    const copy = <A extends Uint8Array | Float64Array>(array: A): A => {
+      sink?.(array);
+      return array;
+    };
+    if (this.repr === NUM) return { ...base, ...none, flags: copy(this.flags.slice(0, n)), nums: copy(this.nums.slice(0, n)) };
+    if (this.repr === BOOL) return { ...base, ...none, flags: copy(this.flags.slice(0, n)) };
     if (this.repr !== ANY && this.repr !== STR) return { ...base, ...none };
     base.repr = ANY; // strings are written as plain values: the snapshot format does not know the arena
-    if (this.repr === STR) {
-      const values = (this.strings as StringArena).capture();
-      return { ...base, ...none, ids: values.ids, values };
-    }
-    const values = new CapturedValues(this.vals.slice());
-    return { ...base, ...none, ids: values.ids, values };
+    const values = this.repr === STR ? (this.strings as StringArena).capture(sink) : new CapturedValues(this.vals.slice());
+    // The ids are found when first read (by the encoder, off the event loop): a getter, redefined in place
+    // so the fields keep the file's order (a getter in the literal after a spread lands last).
+    const column = { ...base, ...none, values };
+    return Object.defineProperty(column, 'ids', { get: () => values.ids, enumerable: true });
   }
 
   /** Loads an exported column into this empty one, then rebuilds its indexes. No logging. */

@@ -7,9 +7,11 @@
 // in the allocator, which stay resident. Replaced or deleted values leave dead bytes behind; the
 // blocks are rewritten when dead bytes outweigh the live ones. Bytes once written never change (values
 // are appended; compaction writes fresh blocks), so a capture shares the blocks and copies only the table.
+// Blocks are SharedArrayBuffers so that sharing reaches the snapshot's encoder thread without a copy.
 
 import { grownInt32 } from './grow.js';
 import type { JsonBytes } from '../util/json-bytes.js';
+import type { CaptureSink } from './captured-values.js';
 
 /** Node's own Buffer codecs, without the argument checks of toString/write. */
 interface RawBuffer extends Buffer {
@@ -60,8 +62,10 @@ export class StringArena {
   }
 
   /** The values as they are now, unchanged by later writes (for a snapshot encoded while the store goes on). */
-  capture(): CapturedStrings {
-    return new CapturedStrings(this.blocks.slice(), this.meta.slice());
+  capture(sink?: CaptureSink): CapturedStrings {
+    const meta = this.meta.slice();
+    sink?.(meta);
+    return new CapturedStrings(this.blocks.slice(), meta);
   }
 
   /**
@@ -143,7 +147,7 @@ export class StringArena {
 
   /** A value larger than a block gets a block of its own size (and the next value a new block). */
   private newBlock(size: number): void {
-    const block = Buffer.allocUnsafeSlow(Math.max(BLOCK_SIZE, size)) as RawBuffer;
+    const block = Buffer.from(new SharedArrayBuffer(Math.max(BLOCK_SIZE, size))) as RawBuffer;
     this.blocks.push(block);
     this.views.push(new DataView(block.buffer, block.byteOffset, block.byteLength));
     this.fill = 0;
@@ -172,17 +176,33 @@ export class StringArena {
 
 /** A StringArena's values at one moment, as the ids having one and the strings read a slice at a time. */
 export class CapturedStrings {
-  /** Ascending ids having a value. */
-  readonly ids: Int32Array;
+  #ids: Int32Array | undefined;
 
   constructor(
     private readonly blocks: readonly RawBuffer[],
     private readonly meta: Int32Array,
-  ) {
+  ) {}
+
+  /** What another thread needs to read the same values: the shared blocks and the table (a copy: transferable). */
+  parts(): { readonly blocks: readonly Uint8Array[]; readonly meta: Int32Array } {
+    return { blocks: this.blocks, meta: this.meta };
+  }
+
+  /** The values from `parts()` received by another thread (blocks arrive as plain Uint8Arrays). */
+  static fromParts(parts: { readonly blocks: readonly Uint8Array[]; readonly meta: Int32Array }): CapturedStrings {
+    const blocks = parts.blocks.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength) as RawBuffer);
+    return new CapturedStrings(blocks, parts.meta);
+  }
+
+  /** Ascending ids having a value (found when first asked: the capture itself only copies the table). */
+  get ids(): Int32Array {
+    if (this.#ids !== undefined) return this.#ids;
+    const meta = this.meta;
     let count = 0;
     for (let id = 0; 2 * id + 1 < meta.length; id++) if (meta[2 * id + 1] !== 0) count++;
-    this.ids = new Int32Array(count);
-    for (let id = 0, k = 0; 2 * id + 1 < meta.length; id++) if (meta[2 * id + 1] !== 0) this.ids[k++] = id;
+    const ids = new Int32Array(count);
+    for (let id = 0, k = 0; 2 * id + 1 < meta.length; id++) if (meta[2 * id + 1] !== 0) ids[k++] = id;
+    return (this.#ids = ids);
   }
 
   get length(): number {

@@ -2,10 +2,12 @@
 // clear error and no acknowledgement, memory is unchanged, reads keep working, the next mutation
 // succeeds once the fault clears, and a restart sees exactly the acknowledged writes.
 
-import { rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { snapshotFileName } from '../../../engine/persist/data-dir.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeFileIo } from '../../../engine/index.js';
-import { faultyFileIo, type FaultRule } from '../../../engine/testing.js';
+import { faultyFileIo, snapshotEncoderTesting, type FaultRule } from '../../../engine/testing.js';
 import { addPeople, allPeople, gql, openEngine, schema, tempDir } from './engine-helpers.js';
 
 const dirs: string[] = [];
@@ -73,6 +75,59 @@ describe('log write faults', () => {
     await engine.close(); // its snapshot fails too
     const reopened = await openEngine(dir);
     expect((await allPeople(reopened.engine)).map((p) => p.name)).toEqual(['ann']);
+    await reopened.engine.close();
+  });
+});
+
+describe('the snapshot encoder thread dies', () => {
+  afterEach(() => {
+    snapshotEncoderTesting.started = undefined;
+  });
+
+  it('fails that snapshot with a clear error, leaves no file, keeps the log; the next snapshot and a restart have everything', async () => {
+    const { dir, engine, notes } = await setup();
+    let killed = 0;
+    snapshotEncoderTesting.started = (worker) => {
+      killed++;
+      void worker.terminate();
+    };
+    const failed = await engine.snapshot();
+    expect(failed.ok).toBe(false);
+    expect(failed.ok === false && failed.message).toMatch(/^snapshot failed: the snapshot encoder thread stopped \(exit code \d+\) before the snapshot was written$/);
+    expect(killed).toBe(1);
+    expect(readdirSync(dir).filter((name) => name.startsWith('snap-'))).toEqual([]);
+    expect((await addPeople(engine, ['bob'])).errors).toBeUndefined(); // writes go on
+    await engine.close(); // its snapshot dies too: the log alone has everything
+    expect(killed).toBe(2);
+    expect(notes.warnings.some((w) => w.startsWith('snapshot on shutdown failed; the log still holds everything') && w.includes('encoder thread stopped'))).toBe(true);
+    snapshotEncoderTesting.started = undefined;
+    const reopened = await openEngine(dir);
+    expect((await allPeople(reopened.engine)).map((p) => p.name)).toEqual(['ann', 'bob']);
+    const written = await reopened.engine.snapshot();
+    expect(written.ok).toBe(true);
+    await reopened.engine.close();
+    const again = await openEngine(dir);
+    expect(again.notes.infos.some((i) => i.includes('snapshot'))).toBe(true);
+    expect((await allPeople(again.engine)).map((p) => p.name)).toEqual(['ann', 'bob']);
+    await again.engine.close();
+  });
+});
+
+describe('an I/O error in the snapshot encoder thread', () => {
+  it('fails that snapshot with the error, keeps the log; a restart has everything', async () => {
+    const { dir, engine, notes } = await setup();
+    // The thread cannot create the .tmp where a directory stands.
+    const tmp = join(dir, `${snapshotFileName(engine.lsn)}.tmp`);
+    mkdirSync(tmp);
+    const failed = await engine.snapshot();
+    expect(failed).toEqual({ ok: false, message: `snapshot failed: EISDIR: illegal operation on a directory, open '${tmp}'` });
+    expect(notes.warnings).toEqual([]);
+    expect((await addPeople(engine, ['bob'])).errors).toBeUndefined();
+    rmSync(tmp, { recursive: true });
+    await engine.close();
+    const reopened = await openEngine(dir);
+    expect((await allPeople(reopened.engine)).map((p) => p.name)).toEqual(['ann', 'bob']);
+    expect(readdirSync(dir).filter((name) => name.startsWith('snap-'))).toEqual([snapshotFileName(engine.lsn)]);
     await reopened.engine.close();
   });
 });

@@ -2,10 +2,13 @@
 // the file must hold the state of the capture point exactly, and the body must be the msgpack that one
 // encode of the whole state gives (the file format is unchanged: older files and older readers agree).
 
-import { rmSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GraphStore, type StoreSnapshot } from '../../../engine/store/graph-store.js';
 import { encodeSnapshot, readSnapshotFile, writeSnapshotFile } from '../../../engine/persist/snapshot-file.js';
+import { SnapshotEncoder } from '../../../engine/persist/snapshot-encoder.js';
+import { snapshotFileName } from '../../../engine/persist/data-dir.js';
 import { nodeFileIo } from '../../../engine/persist/file-io.js';
 import { encode, markNegativeZero } from '../../../engine/persist/msgpack-codec.js';
 import { tempDir } from './engine-helpers.js';
@@ -71,9 +74,11 @@ function changeEverything(store: GraphStore): void {
 function encodedAtOnce(snap: StoreSnapshot): Buffer {
   const scalars = snap.scalars.map((col) => {
     const values = Array.isArray(col.values) ? col.values : col.values.slice(0, col.values.length);
-    return { ...col, values: col.repr === 3 ? values.map(markNegativeZero) : values };
+    // The fields in the order files have always had them.
+    return { predicate: col.predicate, indexKinds: col.indexKinds, repr: col.repr, flags: col.flags, nums: col.nums, ids: col.ids, values: col.repr === 3 ? values.map(markNegativeZero) : values };
   });
-  return encode({ schema: 'type A { x: Int }', store: { ...snap, scalars }, persistedQueries: [['abc', '{ x }']], acl: null });
+  const edges = snap.edges.map((col) => ({ predicate: col.predicate, from: col.from, to: col.to }));
+  return encode({ schema: 'type A { x: Int }', store: { ...snap, scalars, edges }, persistedQueries: [['abc', '{ x }']], acl: null });
 }
 
 describe('snapshot capture', () => {
@@ -134,6 +139,39 @@ describe('snapshot capture', () => {
     const restored = new GraphStore();
     restored.importSnapshot(readSnapshotFile(nodeFileIo, dir, 1).content.store);
     expect(state(restored)).toEqual(state(store));
+  });
+
+  it('the encoder thread gives the bytes the event loop gives: strings, numbers, vectors and points (sent flat), geo shapes, lists, -0, edges', async () => {
+    const store = filled(9_000); // more than two chunks of slots per streamed column
+    const txn = store.begin();
+    for (let id = 1; id <= 9_000; id++) {
+      if (id % 4 !== 0) store.scalar('vec').set(id, Float32Array.from([id, -0, 0.1 * id, id % 3]));
+      if (id % 3 !== 0) store.scalar('home').set(id, { type: 'Point', coordinates: [id / 7, -id / 11] } as never);
+      // One polygon among points: that chunk goes as values, the others flat.
+      store.scalar('area').set(id, id === 5_000 ? ({ type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] } as never) : ({ type: 'Point', coordinates: [-1, id] } as never));
+    }
+    txn.commit();
+    const content = (snapshot: StoreSnapshot) => ({ lsn: 3, schema: 'type A { x: Int }', store: snapshot, persistedQueries: [['abc', '{ x }']] as [string, string][], acl: null });
+    const onLoop = Buffer.concat(await encodeSnapshot(content(store.exportSnapshot()), '2026-01-01T00:00:00.000Z'));
+    const expected = state(store);
+    const encoder = new SnapshotEncoder();
+    const captured = content(store.exportSnapshot(encoder.sink));
+    // The capture's copies went to the thread as they were made: nothing of them is left here.
+    expect([captured.store.alive.length, captured.store.typeSetOf.length, captured.store.scalars.find((c) => c.predicate === 'num')?.nums.length]).toEqual([0, 0, 0]);
+    const dir = tempDir();
+    dirs.push(dir);
+    const writing = encoder.write(captured, '2026-01-01T00:00:00.000Z', dir);
+    changeEverything(store); // while the thread encodes (and the plain-array columns are still being sent)
+    expect(await writing).toBe(onLoop.length);
+    const inThread = readFileSync(join(dir, `${snapshotFileName(3)}.tmp`));
+    expect(inThread.length).toBe(onLoop.length);
+    expect(inThread.findIndex((byte, i) => byte !== onLoop[i])).toBe(-1);
+    renameSync(join(dir, `${snapshotFileName(3)}.tmp`), join(dir, snapshotFileName(3)));
+    const restored = new GraphStore();
+    restored.importSnapshot(readSnapshotFile(nodeFileIo, dir, 3).content.store);
+    expect(state(restored)).toEqual(expected);
+    expect(restored.scalar('vec').get(8)).toBeUndefined();
+    expect(restored.scalar('vec').get(9)).toEqual(Float32Array.from([9, -0, 0.9, 0]));
   });
 
   it('a captured snapshot loads as it was, after the store changed', () => {
