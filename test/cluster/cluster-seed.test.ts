@@ -1,5 +1,6 @@
 // `--cluster-seed`: a new node with an empty data directory starts from a peer's newest snapshot
-// (GET /admin/snapshot) and reads the stream only from that snapshot's stream sequence on. A seed that
+// (GET /admin/snapshot) and reads the stream only from that snapshot's stream sequence on, so it joins
+// after the stream was purged up to that snapshot (without a seed it exits 1 saying to use one). A seed that
 // cannot be reached, refuses, or sends a damaged file stops the start (exit code 1) saying so.
 
 import { createServer, type Server } from 'node:http';
@@ -11,6 +12,8 @@ import { findLog } from '../integration/helpers/log-records.js';
 import { makeTempDir, runToExit, startServer, type ServerProcess } from '../integration/helpers/server-process.js';
 import { natsAvailable, natsSkipMessage, startNatsCluster, type NatsCluster } from './nats-cluster.js';
 import { JetStreamLog } from '../../server/cluster/jetstream-log.js';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { post, schema, state } from './service-nodes.js';
 
 if (!natsAvailable) console.warn(natsSkipMessage);
@@ -27,7 +30,7 @@ async function fakePeer(status: number, headers: Record<string, string>, body: B
 
 describe.skipIf(!natsAvailable)('three nats-servers, two service nodes: a third seeded from a peer', () => {
   let nats: NatsCluster;
-  const dirs = { c: makeTempDir('seed-c-'), bad: makeTempDir('seed-bad-') };
+  const dirs = { c: makeTempDir('seed-c-'), d: makeTempDir('seed-d-'), bad: makeTempDir('seed-bad-') };
   const running = new Set<ServerProcess>();
   // One thread per node: these tests are about the nodes' shared log.
   const flags = (): string[] => ['--cluster', nats.urls.join(','), '--cluster-stream', stream, '--snapshot-interval', '0', '--threads', '1'];
@@ -78,6 +81,28 @@ describe.skipIf(!natsAvailable)('three nats-servers, two service nodes: a third 
     const again = await node(inDir(dirs.c, '--cluster-seed', a.url));
     expect(findLog(again.output(), 'seeded from a peer')).toBeUndefined();
     expect(await state(again.url)).toEqual(await state(a.url));
+  });
+
+  it('with the stream purged up to a peer\'s snapshot, a new node without a seed exits 1 naming --cluster-seed; with one it joins and agrees', { timeout: 180_000 }, async () => {
+    await add(a.url, 'before the purge');
+    expect((await send(`${a.url}/admin/snapshot`, { method: 'POST' })).status).toBe(200);
+    const position = Number((await send(`${a.url}/admin/snapshot`)).headers['x-snapshot-stream-sequence']);
+    const nc = await connect({ servers: [...nats.urls] });
+    try {
+      // Messages <= the snapshot's sequence go; the one after it is the stream's first.
+      await (await jetstreamManager(nc)).streams.purge(stream, { seq: position + 1 });
+    } finally {
+      await nc.close();
+    }
+    await add(b.url, 'after the purge');
+    const unseeded = await runToExit({ args: flags() }, 60_000);
+    expect(unseeded.code).toBe(1);
+    expect(findLog(unseeded.output, /^could not check the local log/)?.msg).toBe(
+      `could not check the local log against the shared log: cluster log: stream ${stream} no longer holds sequence 1 (it starts at ${position + 1}): this node cannot catch up from the stream; start it on an empty data directory with --cluster-seed http://peer:port (a peer's snapshot)`,
+    );
+    const seeded = await node(inDir(dirs.d, '--cluster-seed', a.url));
+    expect(findLog(seeded.output(), 'joined the cluster')?.['from']).toBe(position + 1);
+    expect(await state(seeded.url)).toEqual(await state(a.url));
   });
 
   it('an unreachable seed, one that refuses, and a damaged download each stop the start with exit code 1, leaving nothing behind', { timeout: 120_000 }, async () => {
