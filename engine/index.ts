@@ -76,6 +76,8 @@ export { progressThrottle, type ProgressFigures, type ProgressThrottle } from '.
 export type { StoreFigures } from './store/graph-store.js';
 export { RestoreError, type LocalTail, type SharedLog } from './persist/persistence.js';
 export { DATA_DIR_MODE, DATA_FILE_MODE, nodeFileIo } from './persist/file-io.js';
+export { adoptSnapshotFile, newestSnapshotFile, type SnapshotFileInfo } from './persist/snapshot-transfer.js';
+export { snapshotFileName } from './persist/data-dir.js';
 
 const serviceVersion = 'v25.0.0-ts';
 

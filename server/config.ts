@@ -54,6 +54,8 @@ export interface ServerConfig {
 export interface ClusterConfig {
   readonly servers: readonly string[];
   readonly stream: string;
+  /** `--cluster-seed`: a peer whose newest snapshot an empty data directory starts from (server/cluster/seed.ts). */
+  readonly seed?: string;
 }
 
 /** `--acl-secret-file` and the token lifetimes (Dgraph's `--acl` superflag: secret-file, access-ttl, refresh-ttl). */
@@ -171,6 +173,7 @@ const optionTable = {
   'snapshot-interval': { type: 'string', env: 'SERVICE_SNAPSHOT_INTERVAL', help: `snapshot every N seconds if changed; 0 = off (default ${defaults.snapshotIntervalSeconds})` },
   'snapshot-keep': { type: 'string', env: 'SERVICE_SNAPSHOT_KEEP', help: `snapshots kept (default ${defaults.snapshotKeep})` },
   cluster: { type: 'string', env: 'SERVICE_CLUSTER', help: 'cluster mode: nats://host:port[,...] of the NATS JetStream servers holding the shared log' },
+  'cluster-seed': { type: 'string', env: 'SERVICE_CLUSTER_SEED', help: 'cluster mode: http://host:port of a node whose newest snapshot an empty data directory starts from (sent --admin-key)' },
   'cluster-stream': { type: 'string', env: 'SERVICE_CLUSTER_STREAM', help: 'JetStream stream of the shared log (default graphdb)' },
   'read-after-timeout-ms': { type: 'string', env: 'SERVICE_READ_AFTER_TIMEOUT_MS', help: 'how long a request with X-Service-Read-After waits for its LSN (default 10000)' },
   'custom-timeout-ms': { type: 'string', env: 'SERVICE_CUSTOM_TIMEOUT_MS', help: `timeout of one outgoing @custom/@lambda call (default ${defaults.customTimeoutMs})` },
@@ -356,7 +359,7 @@ function build(source: Source, cwd: string): ServerConfig {
       queryTimeoutMs: source.integer('query-timeout-ms', 0, 3_600_000) ?? defaults.queryTimeoutMs,
     },
     acl: aclConfig(source, cwd),
-    cluster: clusterConfig(source.string('cluster'), source.string('cluster-stream')),
+    cluster: clusterConfig(source.string('cluster'), source.string('cluster-stream'), source.string('cluster-seed')),
     readAfterTimeoutMs: source.integer('read-after-timeout-ms', 1, 600_000) ?? 10_000,
   };
 }
@@ -399,9 +402,10 @@ function fsyncSetting(text: string | undefined): FsyncSetting {
   return text as FsyncSetting;
 }
 
-function clusterConfig(servers: string | undefined, stream: string | undefined): ClusterConfig | undefined {
+function clusterConfig(servers: string | undefined, stream: string | undefined, seed: string | undefined): ClusterConfig | undefined {
   if (servers === undefined) {
     if (stream !== undefined) throw new ConfigError('--cluster-stream needs --cluster');
+    if (seed !== undefined) throw new ConfigError('--cluster-seed needs --cluster');
     return undefined;
   }
   const urls = servers.split(',').map((url) => url.trim());
@@ -410,19 +414,20 @@ function clusterConfig(servers: string | undefined, stream: string | undefined):
   }
   const name = stream ?? 'graphdb';
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw new ConfigError(`--cluster-stream may hold only letters, digits, '-' and '_' (at most 64), got ${JSON.stringify(name)}`);
-  return { servers: urls, stream: name };
+  const seedUrl = httpUrl(seed, '--cluster-seed');
+  return seedUrl === undefined ? { servers: urls, stream: name } : { servers: urls, stream: name, seed: seedUrl };
 }
 
-function httpUrl(text: string | undefined): string | undefined {
+function httpUrl(text: string | undefined, flag = '--lambda-url'): string | undefined {
   if (text === undefined) return undefined;
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new ConfigError(`--lambda-url must be an absolute http(s) URL, got ${JSON.stringify(text)}`);
+    throw new ConfigError(`${flag} must be an absolute http(s) URL, got ${JSON.stringify(text)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`--lambda-url must use http or https, got ${JSON.stringify(text)}`);
+    throw new ConfigError(`${flag} must use http or https, got ${JSON.stringify(text)}`);
   }
   return text;
 }

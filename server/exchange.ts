@@ -142,6 +142,44 @@ export class Exchange {
     this.#settle();
   }
 
+  /**
+   * Streams a 200 answer of `size` bytes read piece by piece (`read(offset)`), with backpressure: the next
+   * piece is read once the socket took the last one. Stops when the client goes away.
+   */
+  async stream(headers: Readonly<Record<string, string>>, size: number, read: (offset: number) => Promise<Uint8Array>): Promise<void> {
+    const block = headerBlock(headers);
+    for (let offset = 0; this.open && (offset < size || offset === 0); ) {
+      const piece = size === 0 ? new Uint8Array(0) : await read(offset);
+      if (!this.open) return;
+      let taken = false;
+      let done = false;
+      const base = this.sink.getWriteOffset();
+      this.sink.cork(() => {
+        if (offset === 0) {
+          if (block !== null) this.sink.writeHeader(block.name, block.value);
+          this.sink.writeHeader(requestIdHeader, this.requestId);
+        }
+        [taken, done] = this.sink.tryEnd(piece, size);
+      });
+      if (!taken) done = await this.#drained(piece, base, size);
+      offset += piece.length;
+      if (done || size === 0) break;
+    }
+    this.#settle();
+  }
+
+  /** Waits until uWS took the rest of `piece` (written from `base` on); true when the answer is complete. */
+  #drained(piece: Uint8Array, base: number, size: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      this.onAbort(() => resolve(false));
+      this.sink.onWritable((offset) => {
+        const [taken, done] = this.sink.tryEnd(piece.subarray(offset - base), size);
+        if (taken) resolve(done);
+        return taken;
+      });
+    });
+  }
+
   #writeNow(status: number, block: HeaderBlock | null, body: string | Uint8Array, closeConnection: boolean, extra: ExtraHeader | undefined): void {
     // uWS answers 200 OK unless told otherwise.
     if (status !== 200) this.sink.writeStatus(statusLine(status));

@@ -39,6 +39,11 @@ export interface ResponseSink {
   end(body?: string | Uint8Array, closeConnection?: boolean): unknown;
   pause(): void;
   resume(): void;
+  /** A streamed body (exchange.ts `stream`): [ok: all of it taken, done]; uWS's `tryEnd`. */
+  tryEnd(chunk: Uint8Array, totalSize: number): [boolean, boolean];
+  getWriteOffset(): number;
+  /** Called when the socket drained; return true once the rest was taken. */
+  onWritable(handler: (offset: number) => boolean): unknown;
 }
 
 /** A finished answer, before content encoding. */

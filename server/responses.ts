@@ -33,6 +33,7 @@ export const refusals = {
   /** With ACL on, a route only a guardian may use (Engine.guardianRefusal's text). */
   notGuardian: (reason: string) => new HttpError(403, reason, 'ErrorUnauthorized'),
   notFound: (path: string) => new HttpError(404, httpMessages.notFound(path)),
+  noSnapshot: () => new HttpError(404, 'this node has no snapshot yet: POST /admin/snapshot writes one'),
   badMethod: () => new HttpError(405, httpMessages.badMethod, undefined, { Allow: 'GET, POST, OPTIONS' }),
   tooLarge: (limit: number) => new HttpError(413, httpMessages.tooLarge(limit)),
   tooLargeDecompressed: (limit: number) => new HttpError(413, httpMessages.tooLargeDecompressed(limit)),

@@ -11,6 +11,7 @@ import { createLogger, type Logger } from './log.js';
 import { loadTransport } from './uws-transport.js';
 import { startReplicaThreads, type ReplicaThreads } from './threads/replica-threads.js';
 import { ClusterNode } from './cluster/cluster-node.js';
+import { SeedError, seedFromPeer } from './cluster/seed.js';
 
 const shutdownTimeoutMs = 10_000;
 
@@ -58,6 +59,7 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
   }
 
   await mkdir(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
+  if (config.cluster?.seed !== undefined && !(await seeded(config.cluster.seed, config, log))) return;
   const cluster = config.cluster === undefined ? undefined : await openCluster(config.cluster, log, hooks);
   if (cluster === null) return;
   let engine: Engine;
@@ -129,6 +131,19 @@ function freePort(host: string): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/** `--cluster-seed`: false (exit code 1, logged) when the peer's snapshot could not be had. */
+async function seeded(peer: string, config: ServerConfig, log: Logger): Promise<boolean> {
+  try {
+    await seedFromPeer(peer, config.dataDir, config.adminKey, log);
+    return true;
+  } catch (error) {
+    if (!(error instanceof SeedError)) throw error;
+    log.error(error.message, { 'data-dir': config.dataDir });
+    process.exitCode = 1;
+    return false;
+  }
 }
 
 /** `--cluster`: the stream opened, or null (exit code 1, logged) when the cluster cannot be reached. */

@@ -255,6 +255,9 @@ function shimSink(res: Uws.HttpResponse): ResponseSink {
     end: (body, closeConnection) => res.end(body, closeConnection),
     pause: () => undefined,
     resume: () => undefined,
+    tryEnd: (chunk, totalSize) => res.tryEnd(chunk, totalSize),
+    getWriteOffset: () => res.getWriteOffset(),
+    onWritable: (handler) => res.onWritable(handler),
   };
 }
 

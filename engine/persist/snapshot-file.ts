@@ -328,7 +328,7 @@ export function removeSnapshotTmp(io: FileIo, dir: string, lsn: number): void {
 }
 
 /** Reads just the header (checked), for listings. */
-function readSnapshotHeader(bytes: Buffer, file: string): { header: SnapshotHeader; bodyOffset: number } {
+export function readSnapshotHeader(bytes: Buffer, file: string): { header: SnapshotHeader; bodyOffset: number } {
   if (bytes.length < 20) throw new SnapshotError(file, bytes.length, `file too short (${bytes.length} bytes)`);
   if (!bytes.subarray(0, 8).equals(SNAPSHOT_MAGIC)) throw new SnapshotError(file, 0, 'bad magic');
   const version = bytes.readUInt32LE(8);

@@ -539,7 +539,7 @@ export class Follower {
       const first = (await (await this.#js.jetstreamManager(false)).streams.info(this.#stream)).state.first_seq;
       if (first <= this.#applied + 1) return undefined;
       return new ClusterLogError(
-        `cluster log: stream ${this.#stream} no longer holds sequence ${this.#applied + 1} (it starts at ${first}): this node cannot catch up from the stream`,
+        `cluster log: stream ${this.#stream} no longer holds sequence ${this.#applied + 1} (it starts at ${first}): this node cannot catch up from the stream; start it on an empty data directory with --cluster-seed http://peer:port (a peer's snapshot)`,
       );
     } catch {
       return undefined; // unknown: start the consumer again, as for any skip

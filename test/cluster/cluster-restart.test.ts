@@ -161,7 +161,7 @@ describe.skipIf(!natsAvailable)('three service nodes: restarts, crashes, the str
     const refused = await runToExit({ args: flags() }, 60_000);
     expect(refused.code).toBe(1);
     expect(findLog(refused.output, /^could not check the local log/)?.msg).toBe(
-      `could not check the local log against the shared log: cluster log: stream ${stream} no longer holds sequence 1 (it starts at 5): this node cannot catch up from the stream`,
+      `could not check the local log against the shared log: cluster log: stream ${stream} no longer holds sequence 1 (it starts at 5): this node cannot catch up from the stream; start it on an empty data directory with --cluster-seed http://peer:port (a peer's snapshot)`,
     );
     // The nodes that hold everything go on.
     expect((await add(a.url, 'after the purge')).data).toEqual({ addTask: { numUids: 1 } });

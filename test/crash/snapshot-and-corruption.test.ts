@@ -79,7 +79,11 @@ describe('snapshots', () => {
       expect(ok.status).toBe(200);
       expect(ok.json()).toMatchObject({ data: { code: 'Success', lsn: 1 } });
       expect(names(dir)).toEqual(['snap-00000000000000000001.msgpack', 'wal-00000000000000000002.log']);
-      expect((await send(`${server.url}/admin/snapshot`, { headers: { 'x-auth-token': 'sekret' } })).status).toBe(400);
+      // GET answers the file just written, as it is on disk; other methods are refused.
+      const file = await send(`${server.url}/admin/snapshot`, { headers: { 'x-auth-token': 'sekret' } });
+      expect([file.status, file.headers['x-snapshot-lsn']]).toEqual([200, '1']);
+      expect(file.body.equals(readFileSync(join(dir, 'snap-00000000000000000001.msgpack')))).toBe(true);
+      expect((await send(`${server.url}/admin/snapshot`, { method: 'PUT', headers: { 'x-auth-token': 'sekret' } })).status).toBe(400);
     } finally {
       await server.stop();
     }

@@ -1,5 +1,5 @@
 // The cluster flags (server/config.ts): --cluster takes nats:// URLs, --cluster-stream a JetStream stream
-// name; bad values are refused with the flag's name and the value, before anything starts.
+// name, --cluster-seed a peer's http(s) URL; bad values are refused with the flag's name and the value, before anything starts.
 
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/config.js';
@@ -23,6 +23,14 @@ describe('cluster flags', () => {
     expect(cluster(['--cluster', 'nats://a:4222,'])).toEqual({ kind: 'error', message: '--cluster takes nats://host:port[,...], got ""' });
     expect(cluster(['--cluster', 'nats://a:1', '--cluster-stream', 'a.b'])).toEqual({ kind: 'error', message: `--cluster-stream may hold only letters, digits, '-' and '_' (at most 64), got "a.b"` });
     expect(cluster(['--cluster-stream', 's'])).toEqual({ kind: 'error', message: '--cluster-stream needs --cluster' });
+  });
+
+  it('--cluster-seed: an http(s) URL, only with --cluster', () => {
+    expect(cluster(['--cluster', 'nats://a:1', '--cluster-seed', 'http://peer:8080'])).toEqual({ servers: ['nats://a:1'], stream: 'graphdb', seed: 'http://peer:8080' });
+    expect(cluster(['--cluster', 'nats://a:1'], { SERVICE_CLUSTER_SEED: 'https://peer' })).toEqual({ servers: ['nats://a:1'], stream: 'graphdb', seed: 'https://peer' });
+    expect(cluster(['--cluster', 'nats://a:1', '--cluster-seed', 'peer:8080'])).toEqual({ kind: 'error', message: '--cluster-seed must use http or https, got "peer:8080"' });
+    expect(cluster(['--cluster', 'nats://a:1', '--cluster-seed', 'not a url'])).toEqual({ kind: 'error', message: '--cluster-seed must be an absolute http(s) URL, got "not a url"' });
+    expect(cluster(['--cluster-seed', 'http://peer:8080'])).toEqual({ kind: 'error', message: '--cluster-seed needs --cluster' });
   });
 
   it('--read-after-timeout-ms: 10 s by default, at least 1 ms', () => {

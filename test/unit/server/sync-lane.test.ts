@@ -34,6 +34,9 @@ function fakeSink(): FakeSink {
     end: (body) => events.push(`end ${typeof body === 'string' ? body : Buffer.from(body ?? new Uint8Array()).toString('utf8')}`),
     pause: () => undefined,
     resume: () => undefined,
+    tryEnd: () => [true, true],
+    getWriteOffset: () => 0,
+    onWritable: () => undefined,
     deliver(body) {
       const bytes = Buffer.from(body);
       events.push('data');
