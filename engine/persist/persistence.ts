@@ -452,7 +452,7 @@ export class Persistence {
     const written = previous
       .catch(() => undefined)
       .then(() =>
-        encoder.write(content, createdAt, this.options.dataDir).catch((error: unknown) => {
+        encoder.write(content, createdAt, this.options.dataDir, this.#io === nodeFileIo ? undefined : this.#io).catch((error: unknown) => {
           removeSnapshotTmp(this.#io, this.options.dataDir, lsn); // a thread that stopped mid-write leaves it
           throw error;
         }),

@@ -11,7 +11,8 @@ import { CapturedStrings, CapturedValues, type CaptureSink, type StoreSnapshot, 
 import { CapturedEdges } from '../store/captured-edges.js';
 import type { IndexKindName } from '../indexes/index-kind.js';
 import type { AclState } from '../acl/acl-state.js';
-import type { SnapshotContent } from './snapshot-file.js';
+import { writeSnapshotTmp, type SnapshotContent } from './snapshot-file.js';
+import type { FileIo } from './file-io.js';
 
 /** A typed array in the `begin` message, or the number of one the capture sent already (`array` messages, counted from 0). */
 export type Shipped<A> = A | { readonly sent: number };
@@ -53,6 +54,8 @@ export type ToEncoder =
       readonly sharedLogPosition?: number;
       /** The data directory: the thread writes `<snapshot lsn>.tmp` there. */
       readonly dir: string;
+      /** Hand the encoded parts back instead (the engine's FileIo injects faults: tests), written there. */
+      readonly returnParts: boolean;
       readonly store: {
         readonly nextId: number;
         readonly alive: Shipped<Uint8Array>;
@@ -65,8 +68,8 @@ export type ToEncoder =
   | { readonly t: 'values'; readonly column: number; readonly ids: Int32Array; readonly chunk: ValueChunk }
   | { readonly t: 'end' };
 
-/** The `.tmp` is written and fsynced: its size. */
-export type FromEncoder = { readonly t: 'done'; readonly bytes: number };
+/** The `.tmp` is written and fsynced: its size; or (`returnParts`) the encoded parts. */
+export type FromEncoder = { readonly t: 'done'; readonly bytes: number } | { readonly t: 'parts'; readonly parts: readonly Uint8Array[] };
 
 /** Test hook (engine/testing.ts): told of every encoder thread started, e.g. to kill it. */
 export const snapshotEncoderTesting: { started: ((worker: Worker) => void) | undefined } = { started: undefined };
@@ -96,11 +99,11 @@ export class SnapshotEncoder {
   #stopped = false;
   /** The copies sent by `sink`, by their buffer (still the same object once detached). */
   readonly #sent = new Map<ArrayBufferLike, number>();
-  readonly #result: Promise<number>;
+  readonly #result: Promise<FromEncoder>;
 
   constructor() {
     const worker = this.#worker;
-    this.#result = new Promise<number>((resolve, reject) => {
+    this.#result = new Promise<FromEncoder>((resolve, reject) => {
       worker.once('error', (error) => {
         this.#stopped = true;
         reject(error);
@@ -110,7 +113,7 @@ export class SnapshotEncoder {
         reject(new Error(`the snapshot encoder thread stopped (exit code ${code}) before the snapshot was written`));
       });
       worker.once('message', (message: FromEncoder) => {
-        resolve(message.bytes);
+        resolve(message);
         void worker.terminate();
       });
     });
@@ -124,9 +127,12 @@ export class SnapshotEncoder {
     this.#worker.postMessage({ t: 'array', array: copy } satisfies ToEncoder, [copy.buffer as ArrayBuffer]);
   };
 
-  /** `content` must not be used afterwards (its typed arrays are transferred); resolves with the .tmp's size. */
-  async write(content: SnapshotContent, createdAt: string, dir: string): Promise<number> {
-    const { begin, transfer, streamed } = beginMessage(content, createdAt, dir, this.#sent);
+  /**
+   * `content` must not be used afterwards (its typed arrays are transferred); resolves with the .tmp's
+   * size. With `io` (an injected FileIo, not node:fs: tests' faults) the .tmp is written through it here.
+   */
+  async write(content: SnapshotContent, createdAt: string, dir: string, io?: FileIo): Promise<number> {
+    const { begin, transfer, streamed } = beginMessage(content, createdAt, dir, io !== undefined, this.#sent);
     this.#worker.postMessage(begin, transfer);
     let since = performance.now();
     for (const column of streamed) {
@@ -140,7 +146,10 @@ export class SnapshotEncoder {
       }
     }
     this.#worker.postMessage({ t: 'end' } satisfies ToEncoder);
-    return this.#result;
+    const result = await this.#result;
+    if (result.t === 'done') return result.bytes;
+    if (io === undefined) throw new Error('the snapshot encoder thread answered parts it was not asked for');
+    return writeSnapshotTmp(io, dir, content.lsn, result.parts);
   }
 
   /** Ends the thread (the capture failed: no `write`). */
@@ -154,7 +163,7 @@ function ownsBuffer(array: Int32Array | Uint8Array | Float64Array): boolean {
   return array.buffer instanceof ArrayBuffer && array.byteOffset === 0 && array.byteLength === array.buffer.byteLength;
 }
 
-function beginMessage(content: SnapshotContent, createdAt: string, dir: string, sent: ReadonlyMap<ArrayBufferLike, number>): { begin: ToEncoder; transfer: ArrayBuffer[]; streamed: { index: number; values: CapturedValues<StoredValue> }[] } {
+function beginMessage(content: SnapshotContent, createdAt: string, dir: string, returnParts: boolean, sent: ReadonlyMap<ArrayBufferLike, number>): { begin: ToEncoder; transfer: ArrayBuffer[]; streamed: { index: number; values: CapturedValues<StoredValue> }[] } {
   const store: StoreSnapshot = content.store;
   const transfer = new Set<ArrayBuffer>();
   const own = <T extends Int32Array | Uint8Array | Float64Array>(array: T): Shipped<T> => {
@@ -191,6 +200,7 @@ function beginMessage(content: SnapshotContent, createdAt: string, dir: string, 
     createdAt,
     ...(content.sharedLogPosition === undefined ? {} : { sharedLogPosition: content.sharedLogPosition }),
     dir,
+    returnParts,
     store: { nextId: store.nextId, alive: own(store.alive), typeSets: store.typeSets, typeSetOf: own(store.typeSetOf), scalars, edges },
   };
   return { begin, transfer: [...transfer], streamed };

@@ -46,8 +46,9 @@ async function encode(): Promise<void> {
   const scalars = store.scalars.map((col, i) => column(col, i));
   const edges = store.edges.map((col) => ('slot' in col ? new CapturedEdges({ predicate: col.predicate, slot: take(col.slot), pool: take(col.pool), count: col.count }) : col));
   const content = { lsn: begin.lsn, schema: begin.schema, persistedQueries: begin.persistedQueries, acl: begin.acl, ...(begin.sharedLogPosition === undefined ? {} : { sharedLogPosition: begin.sharedLogPosition }), store: { ...store, alive: take(store.alive), typeSetOf: take(store.typeSetOf), scalars, edges } };
-  const bytes = await writeSnapshotTmp(nodeFileIo, begin.dir, begin.lsn, await encodeSnapshot(content, begin.createdAt));
-  port?.postMessage({ t: 'done', bytes } satisfies FromEncoder);
+  const parts = await encodeSnapshot(content, begin.createdAt);
+  if (begin.returnParts) port?.postMessage({ t: 'parts', parts } satisfies FromEncoder);
+  else port?.postMessage({ t: 'done', bytes: await writeSnapshotTmp(nodeFileIo, begin.dir, begin.lsn, parts) } satisfies FromEncoder);
 }
 
 /** A column in the field order exportSnapshot gives (the file's). */

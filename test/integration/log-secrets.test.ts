@@ -69,7 +69,7 @@ it('ACL: the HMAC secret, passwords (login, addUser, updateUser) and access toke
     (await postGraphql(server.url, { query }, token === undefined ? {} : { 'X-Dgraph-AccessToken': token }, '/admin')).json() as Record<string, any>;
   const login = await admin(`mutation { login(userId: "groot", password: "${passwords[0]}") { response { accessJWT refreshJWT } } }`);
   const { accessJWT, refreshJWT } = login['data'].login.response as { accessJWT: string; refreshJWT: string };
-  expect(await admin(`mutation { addUser(input: [{name: "alice", password: "${passwords[1]}"}]) { user { name } } }`, accessJWT)).toEqual({ data: { addUser: { user: [{ name: 'alice' }] } } });
+  expect(await admin(`mutation { addUser(input: [{name: "alice", password: "${passwords[1]}"}]) { user { name } } }`, accessJWT)).toEqual({ data: { addUser: { user: [{ name: 'alice' }] } }, extensions: { lsn: 2 } });
   await admin(`mutation { updateUser(input: {filter: {name: {eq: "alice"}}, set: {password: "${passwords[2]}"}}) { user { name } } }`, accessJWT);
   await admin(`mutation { login(userId: "alice", password: "${passwords[3]}") { response { accessJWT } } }`);
   await admin(`mutation { login(refreshToken: "${refreshJWT}") { response { accessJWT } } }`);
