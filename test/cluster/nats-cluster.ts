@@ -42,16 +42,31 @@ export interface NatsCluster {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+/**
+ * `count` distinct free ports, all held open at once while they are picked (one at a time, a closed port
+ * could come back: two servers got one port). Drawn below Linux's ephemeral range (32768+), so the
+ * outgoing connections made before the servers bind cannot take them.
+ */
+async function freePorts(count: number): Promise<number[]> {
+  const held: Server[] = [];
+  const ports: number[] = [];
+  try {
+    while (ports.length < count) {
+      const port = 20_000 + Math.floor(Math.random() * 12_000);
+      if (ports.includes(port)) continue;
+      const server = createServer();
+      const bound = await new Promise<boolean>((resolve) => {
+        server.once('error', () => resolve(false));
+        server.listen(port, '127.0.0.1', () => resolve(true));
+      });
+      if (!bound) continue;
+      held.push(server);
+      ports.push(port);
+    }
+  } finally {
+    await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
+  return ports;
 }
 
 async function accepts(port: number): Promise<boolean> {
@@ -135,14 +150,8 @@ class RouteProxies {
 
 export async function startNatsCluster(size = 3): Promise<NatsCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'nats-cluster-'));
-  const clientPorts: number[] = [];
-  const routePorts: number[] = [];
-  const proxyPorts: number[] = [];
-  for (let i = 0; i < size; i++) {
-    clientPorts.push(await freePort());
-    routePorts.push(await freePort());
-    proxyPorts.push(await freePort());
-  }
+  const ports = await freePorts(3 * size);
+  const [clientPorts, routePorts, proxyPorts] = [ports.slice(0, size), ports.slice(size, 2 * size), ports.slice(2 * size)];
   const proxies = new RouteProxies();
   await Promise.all(proxyPorts.map((port, i) => proxies.listen(port, routePorts[i] as number, `n${i}`)));
   const routes = proxyPorts.map((port) => `nats-route://127.0.0.1:${port}`).join(', ');
