@@ -56,7 +56,7 @@ import { consoleLogger } from './util/console-logger.js';
 import { openPersistence, seedFromFiles } from './serving/open-persistence.js';
 import { nodeFileIo } from './persist/file-io.js';
 import { LogApplier } from './serving/log-applier.js';
-import { ReadAfter, consistencyHeader, readAfterHeader, readGate, waitRefusal } from './serving/read-after.js';
+import { ReadAfter, consistencyHeader, readAfterHeader, readGate, readRefusal } from './serving/read-after.js';
 import { stateDigest } from './serving/state-digest.js';
 import { KIND_MUTATION, readFrames, type LogRecord } from './persist/log-format.js';
 import type { CaptureState } from './persist/persistence.js';
@@ -235,12 +235,9 @@ export class Engine {
    * from inside the transport's callback; a promise otherwise (mutations, custom logic, persisted queries).
    */
   execute(incoming: GraphQLRequest, internal = false): EngineResponse | Promise<EngineResponse> {
-    const behind = internal ? undefined : this.#behindWriter();
-    if (behind !== undefined) {
-      this.lastOperation = 0;
-      return behind.then((late) => (late === undefined ? this.#executeNow(incoming, internal) : waitRefusal(late)));
-    }
-    return this.#executeNow(incoming, internal);
+    if (internal) return this.#executeNow(incoming, internal);
+    this.lastOperation = 0;
+    return this.#whenCaughtUp(() => this.#executeNow(incoming, internal));
   }
 
   #executeNow(incoming: GraphQLRequest, internal: boolean): EngineResponse | Promise<EngineResponse> {
@@ -444,8 +441,7 @@ export class Engine {
     const writer = this.options.writer;
     if (writer !== undefined) {
       if (prepared.ok && (prepared.prepared.operation.operation === 'mutation' || asksWriterState(prepared.prepared.operation))) return this.#forwarded(writer.executeAdmin(request));
-      const behind = this.#behindWriter();
-      if (behind !== undefined) return behind.then((late) => (late === undefined ? this.#executeAdminNow(prepared, request, host) : waitRefusal(late)));
+      return Promise.resolve(this.#whenCaughtUp(() => this.#executeAdminNow(prepared, request, host)));
     }
     return this.#executeAdminNow(prepared, request, host);
   }
@@ -579,6 +575,13 @@ export class Engine {
     return this.#readAfter.until(needed).then((reached) =>
       reached ? undefined : `this thread's copy of the data did not apply log sequence number ${needed} of the writer within ${this.#readAfter.timeoutMs} ms (it is at ${this.lsn}): try again`,
     );
+  }
+
+  /** `run` at once when this replica is not behind its writer (or has none), else once it caught up; or the refusal. */
+  #whenCaughtUp(run: () => EngineResponse | Promise<EngineResponse>): EngineResponse | Promise<EngineResponse> {
+    const behind = this.#behindWriter();
+    if (behind === undefined) return run();
+    return behind.then((late) => (late === undefined ? run() : readRefusal(late)));
   }
 
   /**
