@@ -67,7 +67,7 @@ import { SchemaLifecycle, type ServingState } from './serving/schema-lifecycle.j
 export type * from './api.js';
 export { renderSchemaErrors } from './admin/admin-api.js';
 /** Request JSON parsing that keeps float-written integers apart (Dgraph refuses them for Int64). */
-export { FloatText, parseRequestJson } from './request/json-numbers.js';
+export { FloatText, hasFloatText, parseRequestJson } from './request/json-numbers.js';
 export type { SubscriptionEvent, SubscriptionFigures } from './subscriptions/subscription-hub.js';
 export type { WireError } from './errors/wire-error.js';
 export { cacheStats, type CacheStat } from './util/cache-stats.js';
