@@ -1,6 +1,6 @@
 // Where a write shape's cost comes from (issue #20's add and delete): the matrix's add and delete and
-// the two halves of delete — deleting one generated post by its slug, and adding a whole generated
-// post (every field, every index) — in one engine with a data directory (durable-fixture.ts: log
+// the two halves of delete — deleting one generated post by its slug (one the matrix's delete never
+// names, in a shuffled order), and adding a whole generated post (every field, every index) — in one engine with a data directory (durable-fixture.ts: log
 // written, fsync off), in alternating rounds of `--group` requests at once, so all shapes see the same
 // noise. The figure is CPU time per request (process.cpuUsage): the median and the least round.
 // `--profile <dir>`: a CPU profile of each shape's rounds alone, written as <dir>/<shape>.cpuprofile.
@@ -33,26 +33,44 @@ const dir = mkdtempSync(join(tmpdir(), 'write-split-'));
 const { engine, data } = await openDurable(dist, dir, posts, true);
 
 type Shape = { readonly document: string; readonly variables: (n: number) => Record<string, unknown> };
-const matrix = (name: string): Shape => {
-  const scenario = buildScenarios(data).find((s) => s.name === name);
-  if (scenario === undefined) throw new Error(`no ${name} shape in this build`);
-  return { document: scenario.document, variables: (n) => scenario.variables({ idOf: () => 'unused' }, n, 'split') };
+const scenarios = buildScenarios(data);
+const scenario = (name: string): (typeof scenarios)[number] => {
+  const found = scenarios.find((s) => s.name === name);
+  if (found === undefined) throw new Error(`no ${name} shape in this build`);
+  return found;
 };
+const matrix = (name: string): Shape => {
+  const s = scenario(name);
+  return { document: s.document, variables: (n) => s.variables({ idOf: () => 'unused' }, n, 'split') };
+};
+const matrixVariants = (name: string): number => scenario(name).variants;
+/** A fixed permutation (a seeded Fisher-Yates), the same in every run. */
+function shuffled<T>(items: T[]): T[] {
+  let seed = 20;
+  for (let i = items.length - 1; i > 0; i--) {
+    seed = (seed * 1_103_515_245 + 12_345) >>> 0;
+    const j = seed % (i + 1);
+    [items[i], items[j]] = [items[j] as T, items[i] as T];
+  }
+  return items;
+}
 const postInput = (n: number, slug: string): Record<string, unknown> => {
   const post = data.posts[n % data.posts.length] as PostRecord;
   return { ...post, slug, author: { handle: data.authors[post.author]?.handle ?? '' } };
 };
+const deleteShape = matrix('delete');
+// delete-only takes generated posts the matrix's delete never names (it would then delete nothing, and
+// add back a post that was gone), in a fixed shuffled order: old posts from anywhere in the lists, as
+// the matrix's delete takes them (the newest ids sit at the lists' ends, where a removal is a pop).
+const named = new Set(Array.from({ length: matrixVariants('delete') }, (_, n) => deleteShape.variables(n)['slug']));
+const victims = shuffled(data.posts.map((p) => p.slug).filter((slug) => !named.has(slug)));
+if (rounds * opsPerRound > victims.length) throw new Error(`delete-only would run out of posts (${victims.length}): fewer rounds or ops, or more posts`);
 const shapes: Readonly<Record<string, Shape>> = {
   add: matrix('add'),
   'add-whole-post': { document: 'mutation ($input: [AddPostInput!]!) { addPost(input: $input) { numUids } }', variables: (n) => ({ input: [postInput(n, `whole-${n}`)] }) },
-  // Generated posts first (each once), then the whole posts added above: always a post that exists.
-  'delete-only': {
-    document: 'mutation ($slug: String!) { deletePost(filter: { slug: { eq: $slug } }) { numUids } }',
-    variables: (n) => ({ slug: n < data.posts.length ? (data.posts[n] as PostRecord).slug : `whole-${n - data.posts.length}` }),
-  },
-  delete: matrix('delete'),
+  'delete-only': { document: 'mutation ($slug: String!) { deletePost(filter: { slug: { eq: $slug } }) { numUids } }', variables: (n) => ({ slug: victims[n] }) },
+  delete: deleteShape,
 };
-if (rounds * opsPerRound > 2 * data.posts.length) throw new Error('delete-only would run out of posts: fewer rounds or ops, or more posts');
 
 const run = async (shape: Shape, n: number): Promise<void> => {
   const body = String((await engine.execute({ method: 'POST', query: shape.document, variables: shape.variables(n), headers: {} })).body);
