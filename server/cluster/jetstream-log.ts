@@ -134,6 +134,11 @@ export class JetStreamLog {
     void this.#watchConnection();
   }
 
+  /** The connection, for what else the node keeps in JetStream (retention.ts's bucket). */
+  get connection(): NatsConnection {
+    return this.#nc;
+  }
+
   /** The server this node's connection is on now (`host:port`), for logs and tests. */
   get server(): string {
     return this.#nc.getServer();
@@ -486,6 +491,13 @@ export class Follower {
 
   async #run(): Promise<void> {
     while (!this.#stopped) {
+      // A stream purged past what is needed and then left empty delivers nothing to skip to: asked each time.
+      const gone = await this.#gone();
+      if (gone !== undefined) {
+        this.#failure = gone;
+        this.#stopped = true;
+        break;
+      }
       try {
         const consumer = await this.#js.consumers.get(this.#stream, {
           deliver_policy: DeliverPolicy.StartSequence,
