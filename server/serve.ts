@@ -3,6 +3,7 @@
 
 import { mkdir, readFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { DATA_DIR_MODE, Engine, RestoreError, type AclOptions, type EngineOptions, type FileIo } from '../engine/index.js';
 import { loadConfig, redacted, type ServerConfig } from './config.js';
 import { startServer, type RunningServer, type ThreadRole } from './http-server.js';
@@ -60,7 +61,7 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
 
   await mkdir(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
   if (config.cluster?.seed !== undefined && !(await seeded(config.cluster.seed, config, log))) return;
-  const cluster = config.cluster === undefined ? undefined : await openCluster(config.cluster, log, hooks);
+  const cluster = config.cluster === undefined ? undefined : await openCluster(config.cluster, config.dataDir, log, hooks);
   if (cluster === null) return;
   let engine: Engine;
   try {
@@ -91,6 +92,7 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
   if (config.threads > 1) {
     threads = startReplicaThreads({ count: config.threads - 1, config: { ...config, port: server.port }, acl, engine, admin: server.admin, ownMetrics: () => server.metrics.json(), log, shutdown: () => void stop('admin') });
   }
+  cluster?.advertise(config.cluster?.advertise ?? reachableUrl(server.url));
   const stop = gracefulStop(server, engine, log, threads);
   // Before the start-up line: whoever reads it may signal at once.
   process.on('SIGTERM', (signal) => void stop(signal));
@@ -121,6 +123,13 @@ export function engineOptions(config: ServerConfig, log: Logger, hooks: ServeHoo
   return config.lambdaUrl === undefined ? options : { ...options, lambdaUrl: config.lambdaUrl };
 }
 
+/** The listen URL as peers can reach it: a wildcard host is this machine's name. */
+function reachableUrl(listening: string): string {
+  const url = new URL(listening);
+  if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = hostname();
+  return url.origin;
+}
+
 /** A port free on `host` now (the kernel's choice for port 0). */
 function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -147,9 +156,9 @@ async function seeded(peer: string, config: ServerConfig, log: Logger): Promise<
 }
 
 /** `--cluster`: the stream opened, or null (exit code 1, logged) when the cluster cannot be reached. */
-async function openCluster(cluster: NonNullable<ServerConfig['cluster']>, log: Logger, hooks: ServeHooks): Promise<ClusterNode | null> {
+async function openCluster(cluster: NonNullable<ServerConfig['cluster']>, dataDir: string, log: Logger, hooks: ServeHooks): Promise<ClusterNode | null> {
   try {
-    return await ClusterNode.open(cluster, log, hooks.beforePropose);
+    return await ClusterNode.open(cluster, dataDir, log, hooks.beforePropose);
   } catch (error) {
     joinFailed(error, cluster, log);
     return null;

@@ -10,6 +10,7 @@ import type { Engine, LocalTail, SharedLog } from '../../engine/index.js';
 import type { ClusterConfig } from '../config.js';
 import type { Logger } from '../log.js';
 import { ClusterLogError, JetStreamLog, type Follower } from './jetstream-log.js';
+import { Retention } from './retention.js';
 
 /** How long a write that lost to another node waits for that node's records before it fails. */
 const catchUpTimeoutMs = 10_000;
@@ -21,6 +22,7 @@ const checked = new Error('local log checked');
 
 export class ClusterNode implements SharedLog {
   readonly #log: JetStreamLog;
+  readonly #retention: Retention;
   readonly #config: ClusterConfig;
   readonly #beforePropose: (() => void) | undefined;
   readonly #id = randomUUID();
@@ -32,8 +34,9 @@ export class ClusterNode implements SharedLog {
   /** What `agree` did, for the join's log line: the snapshot's stream sequence, the messages compared. */
   #checked = { snapshotSequence: 0, messages: 0 };
 
-  private constructor(log: JetStreamLog, config: ClusterConfig, beforePropose: (() => void) | undefined) {
+  private constructor(log: JetStreamLog, retention: Retention, config: ClusterConfig, beforePropose: (() => void) | undefined) {
     this.#log = log;
+    this.#retention = retention;
     this.#config = config;
     this.#beforePropose = beforePropose;
   }
@@ -43,13 +46,19 @@ export class ClusterNode implements SharedLog {
    * `sharedLog` next, then `join`s. `beforePropose` is a test hook (server/testing/). Rejects
    * (ClusterLogError) when the cluster cannot be reached in time.
    */
-  static async open(config: ClusterConfig, log: Logger, beforePropose?: () => void): Promise<ClusterNode> {
+  static async open(config: ClusterConfig, dataDir: string, log: Logger, beforePropose?: () => void): Promise<ClusterNode> {
     const shared = await JetStreamLog.open({
       servers: config.servers,
       stream: config.stream,
       onWarning: (message, fields) => log.warn(message, fields),
     });
-    return new ClusterNode(shared, config, beforePropose);
+    try {
+      const retention = await Retention.open(shared.connection, { stream: config.stream, maxAgeMs: config.nodeMaxAgeMs, dataDir, log });
+      return new ClusterNode(shared, retention, config, beforePropose);
+    } catch (error) {
+      await shared.close();
+      throw error;
+    }
   }
 
   /** The cluster this node is in (for logs). */
@@ -62,6 +71,10 @@ export class ClusterNode implements SharedLog {
   }
 
   async agree(tail: LocalTail): Promise<void> {
+    // Registered before the stream is read: from now on no node purges what this one's restart needs.
+    await this.#retention.register(tail.position).catch((error: unknown) => {
+      throw new ClusterLogError(`cluster log: could not register this node in the bucket ${this.#config.stream}-nodes: ${error instanceof Error ? error.message : String(error)}`);
+    });
     const last = await this.#log.lastSequence();
     if (tail.position > last) {
       throw new ClusterLogError(
@@ -134,7 +147,17 @@ export class ClusterNode implements SharedLog {
     await follower.waitFor(await this.#log.lastSequence(), catchUpTimeoutMs);
   }
 
+  snapshotWritten(position: number): void {
+    this.#retention.snapshotWritten(position);
+  }
+
+  /** This node's HTTP address, for peers that seed themselves from its snapshot. */
+  advertise(url: string): void {
+    this.#retention.advertise(url);
+  }
+
   close(): Promise<void> {
+    this.#retention.close();
     return this.#log.close();
   }
 }
