@@ -31,6 +31,7 @@ export interface RetentionOptions {
 }
 
 const callTimeoutMs = 5_000;
+const registerTimeoutMs = 15_000;
 /** The file in the data directory holding the node's id (a restart keeps its entry). */
 export const nodeIdFile = 'cluster-node-id';
 
@@ -95,7 +96,17 @@ export class Retention {
    */
   async register(position: number): Promise<void> {
     this.#entry = { ...this.#entry, position };
-    await this.#kv.put(this.#id, JSON.stringify(this.#entry));
+    // A bucket just made has no leader for a second or two: its puts answer 503 meanwhile.
+    const deadline = Date.now() + registerTimeoutMs;
+    for (;;) {
+      try {
+        await this.#kv.put(this.#id, JSON.stringify(this.#entry));
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
   }
 
   /** The node's HTTP address, once it listens. */
