@@ -178,7 +178,7 @@ const optionTable = {
   'snapshot-interval': { type: 'string', env: 'SERVICE_SNAPSHOT_INTERVAL', help: `snapshot every N seconds if changed; 0 = off (default ${defaults.snapshotIntervalSeconds})` },
   'snapshot-keep': { type: 'string', env: 'SERVICE_SNAPSHOT_KEEP', help: `snapshots kept (default ${defaults.snapshotKeep})` },
   cluster: { type: 'string', env: 'SERVICE_CLUSTER', help: 'cluster mode: nats://host:port[,...] of the NATS JetStream servers holding the shared log' },
-  'cluster-seed': { type: 'string', env: 'SERVICE_CLUSTER_SEED', help: 'cluster mode: http://host:port of a node whose newest snapshot an empty data directory starts from (sent --admin-key)' },
+  'cluster-seed': { type: 'string', env: 'SERVICE_CLUSTER_SEED', help: 'cluster mode: http://host:port of a node whose newest snapshot an empty data directory starts from (sent --admin-key; with --acl-secret-file a guardian token minted with the shared secret)' },
   'cluster-advertise': { type: 'string', env: 'SERVICE_CLUSTER_ADVERTISE', help: 'cluster mode: http://host:port at which the other nodes reach this one (default: the listen address)' },
   'cluster-node-max-age': { type: 'string', env: 'SERVICE_CLUSTER_NODE_MAX_AGE', help: `cluster mode: a node gone this long stops holding stream retention back, e.g. 12h (default ${defaults.clusterNodeMaxAge})` },
   'cluster-stream': { type: 'string', env: 'SERVICE_CLUSTER_STREAM', help: 'JetStream stream of the shared log (default graphdb)' },

@@ -60,7 +60,7 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
   }
 
   await mkdir(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
-  if (config.cluster?.seed !== undefined && !(await seeded(config.cluster.seed, config, log))) return;
+  if (config.cluster?.seed !== undefined && !(await seeded(config.cluster.seed, config, acl?.secret, log))) return;
   const cluster = config.cluster === undefined ? undefined : await openCluster(config.cluster, config.dataDir, log, hooks);
   if (cluster === null) return;
   let engine: Engine;
@@ -143,9 +143,9 @@ function freePort(host: string): Promise<number> {
 }
 
 /** `--cluster-seed`: false (exit code 1, logged) when the peer's snapshot could not be had. */
-async function seeded(peer: string, config: ServerConfig, log: Logger): Promise<boolean> {
+async function seeded(peer: string, config: ServerConfig, aclSecret: Uint8Array | undefined, log: Logger): Promise<boolean> {
   try {
-    await seedFromPeer(peer, config.dataDir, config.adminKey, log);
+    await seedFromPeer(peer, config.dataDir, config.adminKey, aclSecret, log);
     return true;
   } catch (error) {
     if (!(error instanceof SeedError)) throw error;

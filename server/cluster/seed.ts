@@ -4,7 +4,7 @@
 
 import { open, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { adoptSnapshotFile, DATA_FILE_MODE, snapshotFileName } from '../../engine/index.js';
+import { adoptSnapshotFile, clusterGuardianToken, DATA_FILE_MODE, snapshotFileName } from '../../engine/index.js';
 import type { Logger } from '../log.js';
 import { snapshotHeaders } from '../routes/admin-snapshot-route.js';
 
@@ -14,8 +14,15 @@ export class SeedError extends Error {}
 /** How long the peer has to start answering (the body then takes as long as it takes). */
 const ANSWER_MS = 30_000;
 
-/** Seeds an empty `dataDir` from `peer`; a data directory holding anything of its own is left alone (false). */
-export async function seedFromPeer(peer: string, dataDir: string, adminKey: string | undefined, log: Logger): Promise<boolean> {
+/** Long enough for the peer to start answering; a token caught on the way is good no longer. */
+const TOKEN_MS = 2 * ANSWER_MS;
+
+/**
+ * Seeds an empty `dataDir` from `peer`, sending `adminKey` and, with ACL on (`aclSecret`: the cluster's
+ * shared secret), a guardian's token minted for the request; a data directory holding anything of its own
+ * is left alone (false).
+ */
+export async function seedFromPeer(peer: string, dataDir: string, adminKey: string | undefined, aclSecret: Uint8Array | undefined, log: Logger): Promise<boolean> {
   const own = (await readdir(dataDir)).filter((name) => /^(snap-\d+\.msgpack|wal-\d+\.log)$/.test(name));
   if (own.length > 0) return false;
   const url = new URL('/admin/snapshot', peer).href;
@@ -23,7 +30,9 @@ export async function seedFromPeer(peer: string, dataDir: string, adminKey: stri
   const timer = setTimeout(() => answering.abort(), ANSWER_MS);
   let response: Response;
   try {
-    response = await fetch(url, { headers: adminKey === undefined ? {} : { 'X-Auth-Token': adminKey }, signal: answering.signal });
+    const headers: Record<string, string> = adminKey === undefined ? {} : { 'X-Auth-Token': adminKey };
+    if (aclSecret !== undefined) headers['X-Dgraph-AccessToken'] = await clusterGuardianToken(aclSecret, 'cluster-seed', TOKEN_MS);
+    response = await fetch(url, { headers, signal: answering.signal });
   } catch (error) {
     throw new SeedError(`could not reach the seed ${url}: ${reason(error)}`);
   } finally {
