@@ -12,7 +12,7 @@ import { createLogger, type Logger } from './log.js';
 import { loadTransport } from './uws-transport.js';
 import { startReplicaThreads, type ReplicaThreads } from './threads/replica-threads.js';
 import { ClusterNode } from './cluster/cluster-node.js';
-import { SeedError, seedFromPeer } from './cluster/seed.js';
+import { reseedFromPeers, SeedError, seedFromPeer } from './cluster/seed.js';
 
 const shutdownTimeoutMs = 10_000;
 
@@ -61,20 +61,9 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
 
   await mkdir(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
   if (config.cluster?.seed !== undefined && !(await seeded(config.cluster.seed, config, acl?.secret, log))) return;
-  const cluster = config.cluster === undefined ? undefined : await openCluster(config.cluster, config.dataDir, log, hooks);
-  if (cluster === null) return;
-  let engine: Engine;
-  try {
-    // A cluster node writes nothing of its own before it joined (`replica`): its ACL defaults go through the log.
-    engine = await Engine.open({ ...engineOptions(config, log, hooks), ...(acl === undefined ? {} : { acl }), ...(cluster === undefined ? {} : { sharedLog: cluster, replica: true }) });
-  } catch (error) {
-    await cluster?.close();
-    if (!(error instanceof RestoreError)) throw error;
-    log.error(error.message, { 'data-dir': config.dataDir });
-    process.exitCode = 1;
-    return;
-  }
-  if (cluster !== undefined && !(await joinCluster(cluster, engine, log))) return;
+  const opened = await openNode(config, acl, log, hooks);
+  if (opened === undefined) return;
+  const { engine, cluster } = opened;
   // /admin `shutdown` calls stop only once the server answers, so it is defined by then.
   // The JS shim listens through node:net, which cannot share a port between threads.
   if (!transport.native && config.threads > 1) {
@@ -165,15 +154,56 @@ async function openCluster(cluster: NonNullable<ServerConfig['cluster']>, dataDi
   }
 }
 
-/** `--cluster`, the engine open: false (exit code 1, logged) when the node cannot catch up with the stream. */
-async function joinCluster(node: ClusterNode, engine: Engine, log: Logger): Promise<boolean> {
+/**
+ * The engine opened and, in cluster mode, joined; undefined when the start failed (logged, exit code 1).
+ * A cluster node that needs messages purged from the stream sets its files aside and seeds itself from a
+ * peer in the retention bucket whose snapshot holds them, then starts again (once).
+ */
+async function openNode(config: ServerConfig, acl: AclOptions | undefined, log: Logger, hooks: ServeHooks): Promise<{ engine: Engine; cluster: ClusterNode | undefined } | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    const cluster = config.cluster === undefined ? undefined : await openCluster(config.cluster, config.dataDir, log, hooks);
+    if (cluster === null) return undefined;
+    let engine: Engine;
+    try {
+      // A cluster node writes nothing of its own before it joined (`replica`): its ACL defaults go through the log.
+      engine = await Engine.open({ ...engineOptions(config, log, hooks), ...(acl === undefined ? {} : { acl }), ...(cluster === undefined ? {} : { sharedLog: cluster, replica: true }) });
+    } catch (error) {
+      const peers = attempt === 1 ? await seedPeers(cluster) : [];
+      await cluster?.close();
+      if (!(error instanceof RestoreError)) throw error;
+      if (peers.length > 0 && (await reseeded(peers, config, acl, log))) continue;
+      log.error(error.message, { 'data-dir': config.dataDir });
+      process.exitCode = 1;
+      return undefined;
+    }
+    if (cluster === undefined) return { engine, cluster };
+    try {
+      await cluster.join(engine, log);
+      await engine.ensureAclDefaults();
+      return { engine, cluster };
+    } catch (error) {
+      const peers = attempt === 1 ? await seedPeers(cluster) : [];
+      await engine.close();
+      if (peers.length > 0 && (await reseeded(peers, config, acl, log))) continue;
+      joinFailed(error, cluster.config, log);
+      return undefined;
+    }
+  }
+}
+
+async function seedPeers(cluster: ClusterNode | undefined): Promise<string[]> {
+  return (await cluster?.seedPeers().catch(() => [])) ?? [];
+}
+
+/** The node's files set aside and a peer's snapshot in their place; false (logged, exit code 1) when no peer served one. */
+async function reseeded(peers: readonly string[], config: ServerConfig, acl: AclOptions | undefined, log: Logger): Promise<boolean> {
   try {
-    await node.join(engine, log);
-    await engine.ensureAclDefaults();
+    await reseedFromPeers(peers, config.dataDir, config.adminKey, acl?.secret, log);
     return true;
   } catch (error) {
-    joinFailed(error, node.config, log);
-    await engine.close();
+    if (!(error instanceof SeedError)) throw error;
+    log.error(error.message, { 'data-dir': config.dataDir });
+    process.exitCode = 1;
     return false;
   }
 }

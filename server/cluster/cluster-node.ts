@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Engine, LocalTail, SharedLog } from '../../engine/index.js';
 import type { ClusterConfig } from '../config.js';
 import type { Logger } from '../log.js';
-import { ClusterLogError, JetStreamLog, type Follower } from './jetstream-log.js';
+import { ClusterLogError, JetStreamLog, StreamPurgedError, type Follower } from './jetstream-log.js';
 import { Retention } from './retention.js';
 
 /** How long a write that lost to another node waits for that node's records before it fails. */
@@ -31,6 +31,8 @@ export class ClusterNode implements SharedLog {
   #appliedSeq = 0;
   #conflictSeq = 0;
   #follower: Follower | undefined;
+  /** The stream's first sequence when it no longer held what this node needed at start (seedPeers). */
+  #purgedTo: number | undefined;
   /** What `agree` did, for the join's log line: the snapshot's stream sequence, the messages compared. */
   #checked = { snapshotSequence: 0, messages: 0 };
 
@@ -93,7 +95,7 @@ export class ClusterNode implements SharedLog {
     try {
       await follower.waitFor(last, startReadTimeoutMs);
     } catch (error) {
-      if (follower.failure !== checked) throw follower.failure ?? error;
+      if (follower.failure !== checked) throw this.#noted(follower.failure ?? error);
     } finally {
       await follower.stop();
     }
@@ -116,7 +118,7 @@ export class ClusterNode implements SharedLog {
     });
     // The loop's own failure says more than "not applied".
     await follower.waitFor(await this.#log.lastSequence(), startReadTimeoutMs).catch((error: unknown) => {
-      throw follower.failure ?? error;
+      throw this.#noted(follower.failure ?? error);
     });
     const { snapshotSequence, messages } = this.#checked;
     log.info('joined the cluster', { stream: this.#config.stream, snapshotSequence, checked: messages, from, sequence: this.#appliedSeq, lsn: engine.lsn, server: this.#log.server });
@@ -145,6 +147,22 @@ export class ClusterNode implements SharedLog {
     const follower = this.#follower;
     if (follower === undefined) throw new Error('the cluster node has not joined');
     await follower.waitFor(await this.#log.lastSequence(), catchUpTimeoutMs);
+  }
+
+  /**
+   * After a start that failed because the stream no longer holds what this node needs: the HTTP addresses
+   * of the other nodes in the bucket whose snapshots hold what was purged, the newest first (none otherwise).
+   */
+  async seedPeers(): Promise<string[]> {
+    const first = this.#purgedTo;
+    if (first === undefined) return [];
+    const entries = [...(await this.#retention.entries())].filter(([id, entry]) => id !== this.#retention.id && entry.url !== undefined && entry.position >= first - 1);
+    return entries.sort(([, x], [, y]) => y.position - x.position).map(([, entry]) => entry.url as string);
+  }
+
+  #noted(error: unknown): unknown {
+    if (error instanceof StreamPurgedError) this.#purgedTo = error.first;
+    return error;
   }
 
   snapshotWritten(position: number): void {

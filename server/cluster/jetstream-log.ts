@@ -48,6 +48,16 @@ export class ClusterLogError extends Error {
   }
 }
 
+/** The stream no longer holds the next sequence a node needs (purged): `first` is the one it starts at. */
+export class StreamPurgedError extends ClusterLogError {
+  constructor(
+    message: string,
+    readonly first: number,
+  ) {
+    super(message);
+  }
+}
+
 export type ProposeResult = { readonly seq: number } | { readonly conflict: number };
 
 /**
@@ -550,8 +560,9 @@ export class Follower {
     try {
       const first = (await (await this.#js.jetstreamManager(false)).streams.info(this.#stream)).state.first_seq;
       if (first <= this.#applied + 1) return undefined;
-      return new ClusterLogError(
+      return new StreamPurgedError(
         `cluster log: stream ${this.#stream} no longer holds sequence ${this.#applied + 1} (it starts at ${first}): this node cannot catch up from the stream; start it on an empty data directory with --cluster-seed http://peer:port (a peer's snapshot)`,
+        first,
       );
     } catch {
       return undefined; // unknown: start the consumer again, as for any skip

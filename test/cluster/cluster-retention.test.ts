@@ -2,17 +2,18 @@
 // under its id in the KV bucket `<stream>-nodes` (registered at join, moved up by each snapshot) and the
 // stream is purged below the lowest live position. Nodes restarted after a purge (SIGKILL or SIGTERM)
 // come back and agree; a new node seeded after it joins; a stopped node holds the purge back until its
-// entry's max age passes, then the stream is purged past it and, restarted, it exits 1 naming --cluster-seed.
+// entry's max age passes, then the stream is purged past it and, restarted, it sets its files aside and
+// seeds itself from a peer whose snapshot holds what was purged (found in the bucket).
 
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, uploadSchema, uploadSucceeded } from '../integration/helpers/http.js';
 import { findLog } from '../integration/helpers/log-records.js';
-import { makeTempDir, runToExit, startServer, type ServerProcess } from '../integration/helpers/server-process.js';
+import { makeTempDir, startServer, type ServerProcess } from '../integration/helpers/server-process.js';
 import { natsAvailable, natsSkipMessage, startNatsCluster, type NatsCluster } from './nats-cluster.js';
 import { post, schema, state } from './service-nodes.js';
 
@@ -146,7 +147,7 @@ describe.skipIf(!natsAvailable)('three nats-servers, three service nodes: the st
     await stop('d');
   });
 
-  it('a stopped node holds the purge back until its entry\'s max age passes; then the stream is purged past it and, restarted, it exits 1 naming --cluster-seed', { timeout: 180_000 }, async () => {
+  it('a stopped node holds the purge back until its entry\'s max age passes; then the stream is purged past it and, restarted, it sets its files aside and seeds itself from a peer in the bucket', { timeout: 180_000 }, async () => {
     const atC = Number((await send(`${url('c')}/admin/snapshot`)).headers['x-snapshot-stream-sequence']);
     await stop('c', 'SIGKILL');
     for (let i = 0; i < 3; i++) await add(url(i % 2 === 0 ? 'a' : 'b'), `without c ${i}`);
@@ -165,10 +166,17 @@ describe.skipIf(!natsAvailable)('three nats-servers, three service nodes: the st
     }
     expect(Date.now() - heldFrom).toBeGreaterThan(maxAgeMs / 2);
     expect(await until('the purge past c', streamState, (s) => s.first > atC + 1)).toEqual({ first: Math.min(atA, atB) + 1, last: atB });
-    const again = await runToExit({ rawArgs: args('c') }, 60_000);
-    expect(again.code).toBe(1);
-    expect(findLog(again.output, /^could not check the local log/)?.msg).toBe(
-      `could not check the local log against the shared log: cluster log: stream ${stream} no longer holds sequence ${atC + 1} (it starts at ${Math.min(atA, atB) + 1}): this node cannot catch up from the stream; start it on an empty data directory with --cluster-seed http://peer:port (a peer's snapshot)`,
-    );
+    const before = readdirSync(dirs.c).filter((name) => /^(snap-|wal-)/.test(name)).sort();
+    const c = await start('c');
+    const aside = findLog(c.output(), 'the cluster stream no longer holds what this node needs: its files are set aside, seeding from a peer');
+    expect(aside).toMatchObject({ files: before.length, peers: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+,http:\/\/127\.0\.0\.1:\d+$/) });
+    expect(String(aside?.['peers']).split(',').sort()).toEqual([url('a'), url('b')].sort());
+    expect(readdirSync(String(aside?.['aside'])).sort()).toEqual(before);
+    expect(dirname(String(aside?.['aside']))).toBe(dirs.c);
+    // The peer's snapshot holds what was purged: the stream is read after it.
+    expect(findLog(c.output(), 'seeded from a peer')).toMatchObject({ streamSequence: Math.max(atA, atB) });
+    expect(findLog(c.output(), 'joined the cluster')).toMatchObject({ snapshotSequence: Math.max(atA, atB), from: Math.max(atA, atB) + 1 });
+    expect(await synced('c')).toEqual(await synced('a'));
+    expect((await add(url('c'), 'from c again')).data).toEqual({ addTask: { numUids: 1 } });
   });
 });
