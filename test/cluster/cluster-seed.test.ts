@@ -14,7 +14,8 @@ import { makeTempDir, runToExit, startServer, type ServerProcess } from '../inte
 import { natsAvailable, natsSkipMessage, startNatsCluster, type NatsCluster } from './nats-cluster.js';
 import { JetStreamLog } from '../../server/cluster/jetstream-log.js';
 import { connect } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
 import { post, schema, state } from './service-nodes.js';
 
 if (!natsAvailable) console.warn(natsSkipMessage);
@@ -134,5 +135,30 @@ describe.skipIf(!natsAvailable)('three nats-servers, two service nodes: a third 
     // Nothing written: a later start with a good seed is still a first start.
     expect(readdirSync(dirs.bad).filter((name) => name.startsWith('snap-') || name.endsWith('.tmp'))).toEqual([]);
   });
-});
 
+  // Last: it purges the stream past every snapshot.
+  it('a node whose only candidate peer in the retention bucket refuses to seed it exits 1 naming the refusal and the purge', { timeout: 120_000 }, async () => {
+    const refusing = await fakePeer(403, { 'content-type': 'application/json' }, Buffer.from('{"errors":[{"message":"no"}]}'));
+    const nc = await connect({ servers: [...nats.urls] });
+    let last: number;
+    try {
+      const jsm = await jetstreamManager(nc);
+      last = (await jsm.streams.info(stream)).state.last_seq;
+      await jsm.streams.purge(stream, { seq: last + 1 });
+      // A node whose snapshot would hold everything, at an address that refuses.
+      const kv = await new Kvm(jetstream(nc)).open(`${stream}-nodes`);
+      await kv.put('refusing-peer', JSON.stringify({ position: last, url: refusing.url }));
+    } finally {
+      await nc.close();
+    }
+    const refused = await runToExit({ args: flags() }, 60_000);
+    refusing.server.close();
+    expect(refused.code).toBe(1);
+    expect(findLog(refused.output, /^no peer could seed this node/)?.msg).toBe(
+      `no peer could seed this node: the seed ${refusing.url}/admin/snapshot answered 403: {"errors":[{"message":"no"}]}`,
+    );
+    expect(findLog(refused.output, /^could not check the local log/)?.msg).toBe(
+      `could not check the local log against the shared log: cluster log: stream ${stream} no longer holds sequence 1 (it starts at ${last + 1}): this node cannot catch up from the stream; start it on an empty data directory with --cluster-seed http://peer:port (a peer's snapshot)`,
+    );
+  });
+});
