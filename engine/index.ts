@@ -78,6 +78,7 @@ export { RestoreError, type LocalTail, type SharedLog } from './persist/persiste
 export { DATA_DIR_MODE, DATA_FILE_MODE, nodeFileIo } from './persist/file-io.js';
 export { adoptSnapshotFile, newestSnapshotFile, type SnapshotFileInfo } from './persist/snapshot-transfer.js';
 export { snapshotFileName } from './persist/data-dir.js';
+export { clusterGuardianToken } from './acl/acl-tokens.js';
 
 const serviceVersion = 'v25.0.0-ts';
 
