@@ -234,6 +234,13 @@ export class JetStreamLog {
       } catch (error) {
         if (error instanceof JetStreamApiError) {
           const conflict = conflictSequence(error);
+          // A last sequence at or below the one proposed after: the stream is not the one this node applied
+          // (a conflict would be waited out and proposed again at once, forever).
+          if (conflict !== undefined && conflict <= expectedLastSeq) {
+            throw new ClusterLogError(
+              `cluster log: stream ${this.#stream} refused a proposal after sequence ${expectedLastSeq} saying its last sequence is ${conflict}: the stream no longer holds what this node applied (deleted and made again, or purged past its end); restart the node on an empty data directory with --cluster-seed http://peer:port`,
+            );
+          }
           if (conflict !== undefined) {
             this.#noteExists(conflict);
             return { conflict };

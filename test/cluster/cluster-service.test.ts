@@ -4,12 +4,14 @@
 // of the three NATS servers killed, and a node killed with SIGKILL and restarted on its data directory.
 
 import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { uploadSchema, uploadSucceeded } from '../integration/helpers/http.js';
 import { findLog } from '../integration/helpers/log-records.js';
 import { makeTempDir, startServer, type ServerProcess } from '../integration/helpers/server-process.js';
 import { natsAvailable, natsSkipMessage, startNatsCluster, type NatsCluster } from './nats-cluster.js';
 import { JetStreamLog } from '../../server/cluster/jetstream-log.js';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { post, schema, state } from './service-nodes.js';
 
 if (!natsAvailable) console.warn(natsSkipMessage);
@@ -133,6 +135,39 @@ describe.skipIf(!natsAvailable)('service nodes when NATS servers or a node die',
     await Promise.all(nodes.map((node) => node.stop()));
     await nats?.stop();
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('the stream deleted and made again under a running node (shorter than what it applied): a write fails at once saying so, no endless retry', { timeout: 90_000 }, async () => {
+    const dir = makeTempDir('cluster-remade-');
+    const remade = await startServer({ args: ['--cluster', nats.urls.join(','), '--cluster-stream', 'remade', '--snapshot-interval', '0', '--threads', '1', '--data-dir', dir], timeoutMs: 60_000 });
+    onTestFinished(async () => {
+      await remade.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    expect(await uploadSchema(remade.url, schema)).toEqual(uploadSucceeded);
+    expect((await post(remade.url, 'mutation { addTask(input: [{ title: "one" }, { title: "two" }]) { numUids } }')).extensions.lsn).toBe(2);
+    expect((await post(remade.url, 'mutation { addTask(input: [{ title: "three" }]) { numUids } }')).extensions.lsn).toBe(3);
+    // Deleted and made again by hand with one message: its last sequence (1) is below what the node applied (3).
+    const nc = await connect({ servers: [...nats.urls] });
+    try {
+      await (await jetstreamManager(nc)).streams.delete('remade');
+    } finally {
+      await nc.close();
+    }
+    const other = await JetStreamLog.open({ servers: nats.urls, stream: 'remade' });
+    try {
+      expect(await other.propose(Buffer.from('x'), 0, 'remade-by-hand')).toEqual({ seq: 1 });
+    } finally {
+      await other.close();
+    }
+    const started = Date.now();
+    const refused = await post(remade.url, 'mutation { addTask(input: [{ title: "refused" }]) { numUids } }');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(refused.data).toEqual({ addTask: null });
+    expect(refused.errors[0].message).toBe(
+      'the mutation could not be made durable (cluster log: stream remade refused a proposal after sequence 3 saying its last sequence is 1: the stream no longer holds what this node applied (deleted and made again, or purged past its end); restart the node on an empty data directory with --cluster-seed http://peer:port while writing the mutation log); it was rolled back and not applied',
+    );
+    expect((await post(remade.url, '{ queryTask(order: { asc: title }) { title } }')).data).toEqual({ queryTask: [{ title: 'one' }, { title: 'three' }, { title: 'two' }] });
   });
 
   it('two NATS servers killed: a write fails with the log error within 10 s, reads go on; restarted, writes resume and nothing acknowledged is lost', { timeout: 120_000 }, async () => {
