@@ -3,7 +3,7 @@
 
 import { mkdir, readFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
-import { DATA_DIR_MODE, Engine, RestoreError, type AclOptions, type EngineOptions, type FileIo } from '../engine/index.js';
+import { DATA_DIR_MODE, Engine, RestoreError, type AclOptions, type EngineOptions, type FileIo, type GraphQLRequest } from '../engine/index.js';
 import { loadConfig, redacted, type ServerConfig } from './config.js';
 import { startServer, type RunningServer, type ThreadRole } from './http-server.js';
 import { mergedMetricsText } from './metrics.js';
@@ -12,6 +12,7 @@ import { loadTransport } from './uws-transport.js';
 import { startReplicaThreads, type ReplicaThreads } from './threads/replica-threads.js';
 import { ClusterNode } from './cluster/cluster-node.js';
 import { SeedError, seedFromPeer } from './cluster/seed.js';
+import { WriteForwarding } from './cluster/write-forwarding.js';
 
 const shutdownTimeoutMs = 10_000;
 
@@ -63,9 +64,12 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
   const cluster = config.cluster === undefined ? undefined : await openCluster(config.cluster, log, hooks);
   if (cluster === null) return;
   let engine: Engine;
+  // Set once the node joined: mutations run here until then.
+  let forwarding: WriteForwarding | undefined;
+  const clusterOptions = cluster === undefined ? {} : { sharedLog: cluster, replica: true, forwardWrite: (request: GraphQLRequest) => forwarding?.forward(request) };
   try {
     // A cluster node writes nothing of its own before it joined (`replica`): its ACL defaults go through the log.
-    engine = await Engine.open({ ...engineOptions(config, log, hooks), ...(acl === undefined ? {} : { acl }), ...(cluster === undefined ? {} : { sharedLog: cluster, replica: true }) });
+    engine = await Engine.open({ ...engineOptions(config, log, hooks), ...(acl === undefined ? {} : { acl }), ...clusterOptions });
   } catch (error) {
     await cluster?.close();
     if (!(error instanceof RestoreError)) throw error;
@@ -73,7 +77,10 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  if (cluster !== undefined && !(await joinCluster(cluster, engine, log))) return;
+  if (cluster !== undefined) {
+    if (!(await joinCluster(cluster, engine, log))) return;
+    forwarding = new WriteForwarding(cluster, engine, log);
+  }
   // /admin `shutdown` calls stop only once the server answers, so it is defined by then.
   // The JS shim listens through node:net, which cannot share a port between threads.
   if (!transport.native && config.threads > 1) {
@@ -91,7 +98,7 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
   if (config.threads > 1) {
     threads = startReplicaThreads({ count: config.threads - 1, config: { ...config, port: server.port }, acl, engine, admin: server.admin, ownMetrics: () => server.metrics.json(), log, shutdown: () => void stop('admin') });
   }
-  const stop = gracefulStop(server, engine, log, threads);
+  const stop = gracefulStop(server, engine, log, threads, forwarding);
   // Before the start-up line: whoever reads it may signal at once.
   process.on('SIGTERM', (signal) => void stop(signal));
   process.on('SIGINT', (signal) => void stop(signal));
@@ -191,7 +198,7 @@ async function readAclSecret(acl: NonNullable<ServerConfig['acl']>): Promise<Acl
 }
 
 /** SIGTERM, SIGINT and /admin `shutdown`: stop accepting, drain, snapshot (engine.close), exit 0. */
-function gracefulStop(server: RunningServer, engine: Engine, log: Logger, threads: ReplicaThreads | undefined): (reason: string) => Promise<void> {
+function gracefulStop(server: RunningServer, engine: Engine, log: Logger, threads: ReplicaThreads | undefined, forwarding: WriteForwarding | undefined): (reason: string) => Promise<void> {
   let stopping = false;
   return async (reason) => {
     if (stopping) {
@@ -202,8 +209,8 @@ function gracefulStop(server: RunningServer, engine: Engine, log: Logger, thread
     }
     stopping = true;
     log.info('shutting down', { reason });
-    // The replicas drain while this thread still runs the writes they forwarded.
-    const [{ drained }] = await Promise.all([server.shutdown(shutdownTimeoutMs), threads?.stop(shutdownTimeoutMs)]);
+    // The replicas drain while this thread still runs the writes they forwarded (other nodes' too: new ones go elsewhere).
+    const [{ drained }] = await Promise.all([server.shutdown(shutdownTimeoutMs), threads?.stop(shutdownTimeoutMs), forwarding?.stop()]);
     if (!drained) log.warn('in-flight requests did not finish in time', { timeoutMs: shutdownTimeoutMs });
     await engine.close();
     log.info('stopped');

@@ -51,10 +51,10 @@ export class ClusterLogError extends Error {
 export type ProposeResult = { readonly seq: number } | { readonly conflict: number };
 
 /**
- * Applies one proposal (a message, or the parts of one joined: `seq` is its last part's); the loop waits
- * for it before the next one (a rejection stops the loop).
+ * Applies one proposal (a message, or the parts of one joined: `seq` is its last part's; `msgId`: the
+ * proposal's, as given to `propose`); the loop waits for it before the next one (a rejection stops the loop).
  */
-export type ApplyMessage = (seq: number, data: Uint8Array) => void | Promise<void>;
+export type ApplyMessage = (seq: number, data: Uint8Array, msgId: string) => void | Promise<void>;
 
 // A proposal over max_payload goes as parts, each chained to the one before by its expected last
 // sequence: `<i>/<n>` of the proposal named by its msg id.
@@ -132,6 +132,11 @@ export class JetStreamLog {
     this.#readTimeoutMs = options.readTimeoutMs ?? 5_000;
     this.#onWarning = options.onWarning ?? (() => {});
     void this.#watchConnection();
+  }
+
+  /** The connection, for core-NATS requests beside the stream (write-forwarding.ts). */
+  get connection(): NatsConnection {
+    return this.#nc;
   }
 
   /** The server this node's connection is on now (`host:port`), for logs and tests. */
@@ -514,7 +519,7 @@ export class Follower {
           }
           const whole = this.#assemble(message.seq, data, hdrs);
           try {
-            if (whole !== undefined) await this.#apply(message.seq, whole);
+            if (whole !== undefined) await this.#apply(message.seq, whole, hdrs?.get(proposalHeader) || (hdrs?.get('Nats-Msg-Id') ?? ''));
           } catch (error) {
             this.#failure = error;
             this.#stopped = true;
