@@ -483,6 +483,11 @@ export class Engine {
     this.drainingChanged?.(enable);
   }
 
+  /** Whether /graphql refuses queries and mutations now (draining mode). */
+  get draining(): boolean {
+    return this.#isDraining;
+  }
+
   /** Told when draining mode is turned on or off (a writer's replicas follow it: server/threads/). */
   drainingChanged: ((enable: boolean) => void) | undefined;
 

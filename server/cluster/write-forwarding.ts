@@ -28,6 +28,8 @@ const touchedHeader = 'Graphdb-Touched';
 /** The target's applied stream sequence when it answered: at or past the write's message. */
 const positionHeader = 'Graphdb-Position';
 const failureHeader = 'Graphdb-Failure';
+/** The target did not run it (it is draining): the sender runs it, as when nobody answers. */
+const declinedHeader = 'Graphdb-Declined';
 
 const kinds: ReadonlySet<string> = new Set<ResponseKind>(['ok', 'request-error', 'method-not-allowed']);
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -110,6 +112,10 @@ export class WriteForwarding {
       asked.done = true;
       clearTimeout(asked.timer);
     }
+    if (reply.headers?.get(declinedHeader) === '1') {
+      this.#node.forgetProposer(target);
+      return this.#runHere(request);
+    }
     const failure = reply.headers?.get(failureHeader);
     if (failure !== undefined && failure !== '') throw new Error(failure);
     const kind = reply.headers?.get(kindHeader) ?? '';
@@ -162,6 +168,12 @@ export class WriteForwarding {
       return;
     }
     const answer = headers();
+    // A draining node refuses writes; the cluster need not: the sender runs it (and proposes from then on).
+    if (this.#engine.draining) {
+      answer.set(declinedHeader, '1');
+      message.respond(undefined, { headers: answer });
+      return;
+    }
     let body: Uint8Array | undefined;
     try {
       const response = await this.#runHere(decodeRequest(message.string()));

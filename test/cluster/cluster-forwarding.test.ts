@@ -2,9 +2,9 @@
 // nats-servers. A mutation taken by a node goes to the node that proposed the stream's last message (the
 // stream's msg ids name it), and is answered once the taking node applied it. Checked: the stream names
 // one proposer under load from all three; every acknowledged write reads back on every node, digests
-// agree; errors are the local ones byte for byte; concurrent upserts make one node; the target SIGKILLed
-// under load: the others write on (no responders → local), in-flight writes fail as "outcome unknown",
-// nothing acknowledged is lost and nothing is applied twice.
+// agree; errors are the local ones byte for byte; concurrent upserts make one node; a draining target
+// sends writes back; the target SIGKILLed under load: the others write on (no responders → local),
+// in-flight writes fail as "outcome unknown", nothing acknowledged is lost and nothing is applied twice.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
@@ -143,8 +143,27 @@ describe.skipIf(!natsAvailable)('three service nodes forwarding writes to the la
     expect(new Set(states.map((s) => JSON.stringify(s))).size).toBe(1);
   });
 
+  it('a draining target sends writes back: B runs its own (and proposes from then on) while A refuses its own', { timeout: 60_000 }, async () => {
+    const [a, b] = nodes as [ServerProcess, ServerProcess];
+    const drain = async (enable: boolean): Promise<void> =>
+      expect((await post(a.url, `mutation { draining(enable: ${enable}) { response { code } } }`, {}, '/admin')).data).toEqual({ draining: { response: { code: 'Success' } } });
+    expect((await post(a.url, 'mutation { addTask(input: [{ title: "A before draining" }]) { numUids } }')).data).toEqual({ addTask: { numUids: 1 } });
+    const before = await lastSequence(nats.urls);
+    await drain(true);
+    try {
+      expect((await post(b.url, 'mutation { addTask(input: [{ title: "while A drains" }]) { numUids } }')).data).toEqual({ addTask: { numUids: 1 } });
+      expect(await proposers(nats.urls, before + 1)).toEqual([nodeId(b)]);
+      expect((await post(a.url, 'mutation { addTask(input: [{ title: "on draining A" }]) { numUids } }')).errors[0].message).toMatch(/the server is in draining mode/);
+    } finally {
+      await drain(false);
+    }
+  });
+
   it('the target SIGKILLed under load: B and C write on within bounded time; nothing acknowledged lost, nothing applied twice', { timeout: 120_000 }, async () => {
-    const [a, b, c] = nodes as [ServerProcess, ServerProcess, ServerProcess];
+    // The target: the node that proposed the stream's last message (where the others forward).
+    const [proposer] = await proposers(nats.urls, await lastSequence(nats.urls));
+    const a = nodes.find((node) => nodeId(node) === proposer) as ServerProcess;
+    const [b, c] = nodes.filter((node) => node !== a) as [ServerProcess, ServerProcess];
     const acknowledged: string[] = [];
     const unknown: string[] = [];
     const other: unknown[] = [];
@@ -165,7 +184,9 @@ describe.skipIf(!natsAvailable)('three service nodes forwarding writes to the la
         }
       }),
     );
+    const startSeq = await lastSequence(nats.urls);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const killSeq = await lastSequence(nats.urls);
     a.child.kill('SIGKILL');
     killedAt = Date.now();
     await a.exited;
@@ -173,6 +194,9 @@ describe.skipIf(!natsAvailable)('three service nodes forwarding writes to the la
     await Promise.all(load);
     nodes = [b, c];
     expect(other).toEqual([]);
+    // Before the kill B and C forwarded every write to A.
+    expect(killSeq).toBeGreaterThan(startSeq);
+    expect(new Set((await proposers(nats.urls, startSeq + 1)).slice(0, killSeq - startSeq))).toEqual(new Set([proposer]));
     // Writes went on after the kill, the first within a few seconds (the in-flight ones learn of it within ~1 s).
     expect(afterKill.length).toBeGreaterThan(10);
     expect(Math.min(...afterKill)).toBeLessThan(3_000);
