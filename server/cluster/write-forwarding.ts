@@ -4,7 +4,7 @@
 // never forwarded again, so two nodes with stale views cannot bounce one. README.md, "Write forwarding".
 
 import { randomUUID } from 'node:crypto';
-import { RequestError, headers, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { RequestError, headers, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import type { Engine, EngineResponse, GraphQLRequest, ResponseKind } from '../../engine/index.js';
 import type { Logger } from '../log.js';
 import { decodeRequest, encodeRequest } from '../threads/messages.js';
@@ -28,6 +28,11 @@ const touchedHeader = 'Graphdb-Touched';
 /** The target's applied stream sequence when it answered: at or past the write's message. */
 const positionHeader = 'Graphdb-Position';
 const failureHeader = 'Graphdb-Failure';
+/** An answer over a message: `<n parts>/<key>`; the first part comes with it, the sender fetches the rest (`<key>/<i>`). */
+const partsHeader = 'Graphdb-Parts';
+const fetchHeader = 'Graphdb-Fetch';
+/** How long the rest of a large answer is kept for its sender to fetch. */
+const heldMs = 30_000;
 /** The target did not run it (it is draining): the sender runs it, as when nobody answers. */
 const declinedHeader = 'Graphdb-Declined';
 
@@ -50,6 +55,8 @@ export class WriteForwarding {
   /** Request ids of the writes running here that must not leave (forwarded to this node, or their target gone): a count each. */
   readonly #here = new Map<string, number>();
   readonly #answering = new Set<Promise<void>>();
+  /** Large answers' parts waiting for their senders to fetch them. */
+  readonly #held = new Map<string, Uint8Array[]>();
 
   constructor(node: ClusterNode, engine: Engine, log: Logger) {
     const nc = node.connection;
@@ -118,12 +125,33 @@ export class WriteForwarding {
     }
     const failure = reply.headers?.get(failureHeader);
     if (failure !== undefined && failure !== '') throw new Error(failure);
+    const body = await this.#whole(subject, target, reply);
     const kind = reply.headers?.get(kindHeader) ?? '';
     const position = Number(reply.headers?.get(positionHeader) ?? 0);
     // Read-your-writes on this node; if it does not catch up the answer still goes out (the write is durable).
     await this.#node.applied(position, applyTimeoutMs).catch(() => {});
     const touchedUids = Number(reply.headers?.get(touchedHeader) ?? 0);
-    return { kind: kinds.has(kind) ? (kind as ResponseKind) : 'ok', body: reply.string(), ...(touchedUids > 0 ? { touchedUids } : {}) };
+    return { kind: kinds.has(kind) ? (kind as ResponseKind) : 'ok', body, ...(touchedUids > 0 ? { touchedUids } : {}) };
+  }
+
+  /** The answer's text: the reply's own, or its parts fetched from the target and joined. */
+  async #whole(subject: string, target: string, reply: Msg): Promise<string> {
+    const parts = /^(\d+)\/(.+)$/.exec(reply.headers?.get(partsHeader) ?? '');
+    if (parts === null) return reply.string();
+    const [count, key] = [Number(parts[1]), parts[2] as string];
+    const chunks: Uint8Array[] = [reply.data];
+    try {
+      for (let i = 1; i < count; i++) {
+        const ask = headers();
+        ask.set(fetchHeader, `${key}/${i}`);
+        const part = await this.#nc.request(subject, undefined, { timeout: probeEveryMs * 5, headers: ask });
+        if (part.headers?.get(failureHeader)) throw new Error(part.headers.get(failureHeader));
+        chunks.push(part.data);
+      }
+    } catch (error) {
+      throw new Error(`the mutation was applied on cluster node ${target}, but the rest of its answer could not be fetched from it (${describe(error)}): read it back instead`);
+    }
+    return Buffer.concat(chunks).toString('utf8');
   }
 
   /**
@@ -162,9 +190,43 @@ export class WriteForwarding {
     }
   }
 
+  /** An answer over a message: its first part to send now, the rest held for the sender to fetch (`partsHeader`). */
+  #holdRest(body: Uint8Array, answer: MsgHdrs): Uint8Array {
+    const size = this.#maxBytes();
+    if (body.byteLength <= size) return body;
+    const chunks: Uint8Array[] = [];
+    for (let at = 0; at < body.byteLength; at += size) chunks.push(body.subarray(at, at + size));
+    const key = randomUUID();
+    this.#held.set(key, chunks);
+    setTimeout(() => this.#held.delete(key), heldMs).unref();
+    answer.set(partsHeader, `${chunks.length}/${key}`);
+    return chunks[0] as Uint8Array;
+  }
+
+  #sendPart(message: Msg, fetch: string): void {
+    const slash = fetch.lastIndexOf('/');
+    const chunks = this.#held.get(fetch.slice(0, slash));
+    const index = Number(fetch.slice(slash + 1));
+    const chunk = chunks?.[index];
+    if (chunks === undefined || chunk === undefined || index < 1) {
+      const gone = headers();
+      gone.set(failureHeader, `no part ${fetch} held (kept ${heldMs} ms)`);
+      message.respond(undefined, { headers: gone });
+      return;
+    }
+    // The last part fetched: nothing more will be asked.
+    if (index === chunks.length - 1) this.#held.delete(fetch.slice(0, slash));
+    message.respond(chunk);
+  }
+
   async #answer(message: Msg): Promise<void> {
     if (message.headers?.get(probeHeader) === '1') {
       message.respond();
+      return;
+    }
+    const fetch = message.headers?.get(fetchHeader);
+    if (fetch !== undefined && fetch !== '') {
+      this.#sendPart(message, fetch);
       return;
     }
     const answer = headers();
@@ -180,10 +242,7 @@ export class WriteForwarding {
       body = response.bytes ?? Buffer.from(response.body);
       answer.set(kindHeader, response.kind);
       if (response.touchedUids !== undefined) answer.set(touchedHeader, String(response.touchedUids));
-      if (body.byteLength > this.#maxBytes()) {
-        answer.set(failureHeader, `the mutation was applied on cluster node ${this.#node.id}, but its answer (${body.byteLength} bytes) is larger than a cluster message may be: read it back instead`);
-        body = undefined;
-      }
+      body = this.#holdRest(body, answer);
     } catch (error) {
       this.#log.error('forwarded write failed', { error: describe(error) });
       answer.set(failureHeader, `the cluster node ${this.#node.id} that ran the forwarded mutation failed: ${describe(error)}`);

@@ -129,6 +129,29 @@ describe.skipIf(!natsAvailable)('three service nodes forwarding writes to the la
     expect(new Set(ids)).toEqual(new Set([nodeId(nodes[0] as ServerProcess)]));
   });
 
+  it('an answer larger than a cluster message comes back whole through a forward', { timeout: 90_000 }, async () => {
+    const [a, b] = nodes as [ServerProcess, ServerProcess];
+    // 160 notes of 10 kB: the update's answer (~1.6 MB) is over the servers' max_payload (1 MiB); each add is not.
+    for (let batch = 0; batch < 4; batch++) {
+      const input = Array.from({ length: 40 }, (_, i) => `{ text: "${`big${batch}.${i}-`.padEnd(10_000, 'x')}" }`).join(', ');
+      expect((await post(a.url, `mutation { addNote(input: [${input}]) { numUids } }`)).data).toEqual({ addNote: { numUids: 40 } });
+    }
+    const before = await lastSequence(nats.urls);
+    // Deleted through B (forwarded to A): the answer lists the deleted notes, their texts included.
+    const deleted = await postGraphql(b.url, { query: 'mutation { deleteNote(filter: { has: text }) { numUids note(order: { asc: text }) { text } } }' });
+    expect(deleted.status).toBe(200);
+    expect(deleted.text.length).toBeGreaterThan(1_600_000);
+    const answer = JSON.parse(deleted.text);
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.deleteNote.numUids).toBe(160);
+    expect(answer.data.deleteNote.note.map((n: { text: string }) => n.text.slice(0, 8))).toEqual(
+      Array.from({ length: 160 }, (_, i) => `big${Math.floor(i / 40)}.${i % 40}-`.padEnd(10_000, 'x'))
+        .sort()
+        .map((text) => text.slice(0, 8)),
+    );
+    expect(await proposers(nats.urls, before + 1)).toEqual([nodeId(a)]);
+  });
+
   it('concurrent upserts of one @id from the three nodes make exactly one node', { timeout: 60_000 }, async () => {
     const results = await Promise.all(
       nodes.map((node, i) => post(node.url, `mutation { addTask(input: [{ title: "upserted", done: ${i === 1} }], upsert: true) { task { title } } }`)),
