@@ -13,7 +13,7 @@ import { generateDataset } from './data/dataset.js';
 import { checkAnswer, requestBodies, resolveIds } from './load/check-answer.js';
 import { loadService } from './load/load-service.js';
 import { lookupsBetween, readCacheLookups } from './load/cache-lookups.js';
-import { cpuMicros, threadCpu, waitUntilIdle, type CpuSplit } from './load/proc-cpu.js';
+import { contextSwitches, cpuMicros, threadCpu, waitUntilIdle, type CpuSplit } from './load/proc-cpu.js';
 import { spawnContender, type RunningContender } from './load/spawn-contender.js';
 import { runWrk, wrkAvailable } from './load/wrk-run.js';
 import { buildScenarios, type ContenderIds, type Scenario } from './scenarios.js';
@@ -65,6 +65,8 @@ interface Run {
   readonly p99Ms: number;
   /** Where the CPU went, µs per request: system time, and user + system of the main thread, the busiest other thread (a replica with 2 threads), the rest (V8's GC and compiler workers, libuv). */
   readonly systemUsPerReq: number;
+  /** Context switches of all the service's threads per request (thread wake-ups: messages, sockets). */
+  readonly switchesPerReq: number;
   readonly byThread: Readonly<Record<string, number>>;
   /** Cache misses (every thread: /metrics) per 1,000 requests, by cache. */
   readonly missesPerK: Readonly<Record<string, number>>;
@@ -75,8 +77,10 @@ async function timed(s: Started, scenario: Scenario, tag: string): Promise<Run> 
   const lookupsBefore = await readCacheLookups(s.url);
   const threadsBefore = threadCpu(s.server.pid);
   const before = cpuMicros(s.server.pid) ?? 0;
+  const switchesBefore = contextSwitches(s.server.pid);
   const result = await runWrk({ url: s.url, connections, body: requestBodies(scenario, s.ids, tag), durationS });
   const cpu = (cpuMicros(s.server.pid) ?? 0) - before;
+  const switches = contextSwitches(s.server.pid) - switchesBefore;
   const threadsAfter = threadCpu(s.server.pid);
   const lookups = lookupsBetween(lookupsBefore, await readCacheLookups(s.url));
   const requests = Math.max(1, result.requests);
@@ -95,14 +99,14 @@ async function timed(s: Started, scenario: Scenario, tag: string): Promise<Run> 
   const byThread = { main: main / requests, busiest: (others[0] ?? 0) / requests, rest: rest / requests };
   const missesPerK: Record<string, number> = {};
   for (const [cache, l] of Object.entries(lookups)) if (l.misses > 0) missesPerK[cache] = (1000 * l.misses) / requests;
-  return { rps: result.rps, cpuUsPerReq: cpu / requests, p99Ms: result.p99Ms, systemUsPerReq: system / requests, byThread, missesPerK };
+  return { rps: result.rps, cpuUsPerReq: cpu / requests, p99Ms: result.p99Ms, systemUsPerReq: system / requests, switchesPerReq: switches / requests, byThread, missesPerK };
 }
 
 const one = await start(1);
 const two = await start(many);
 const rows: { shape: string; rps1: number; rpsN: number; ratio: number; cpu1: number; cpuN: number; cpuRatio: number; p99N: number; split: Record<number, Split> }[] = [];
 /** A thread count's runs of one shape: system µs/req, µs/req by thread name, cache misses per 1,000 requests (means). */
-type Split = { readonly system: number; readonly byThread: Readonly<Record<string, number>>; readonly missesPerK: Readonly<Record<string, number>> };
+type Split = { readonly system: number; readonly switches: number; readonly byThread: Readonly<Record<string, number>>; readonly missesPerK: Readonly<Record<string, number>> };
 try {
   for (const scenario of scenarios) {
     for (const s of [one, two]) {
@@ -146,14 +150,15 @@ function splitOf(list: readonly Run[]): Split {
     return out;
   };
   const system = Number((list.reduce((sum, r) => sum + r.systemUsPerReq, 0) / Math.max(1, list.length)).toFixed(2));
-  return { system, byThread: means((r) => r.byThread), missesPerK: means((r) => r.missesPerK) };
+  const switches = Number((list.reduce((sum, r) => sum + r.switchesPerReq, 0) / Math.max(1, list.length)).toFixed(2));
+  return { system, switches, byThread: means((r) => r.byThread), missesPerK: means((r) => r.missesPerK) };
 }
 
 const listed = (values: Readonly<Record<string, number>>): string =>
   Object.entries(values)
     .map(([name, value]) => `${name} ${value}`)
     .join(', ') || 'none';
-const splitText = (s: Split | undefined): string => (s === undefined ? '' : `${s.system} | ${listed(s.byThread)} | ${listed(s.missesPerK)}`);
+const splitText = (s: Split | undefined): string => (s === undefined ? '' : `${s.system} | ${s.switches} | ${listed(s.byThread)} | ${listed(s.missesPerK)}`);
 
 const report = { posts, durationS, connections, threads: many, rssMb: { 1: one.rssMb, [many]: two.rssMb }, rows };
 const table = [
@@ -163,8 +168,8 @@ const table = [
   '',
   `Where the CPU went (µs per request from /proc/<pid>/task: the main thread, the busiest other (the replica with ${many} threads), the rest (V8's GC and compiler workers, libuv); cache misses per 1,000 requests by cache, /metrics):`,
   '',
-  `| shape | threads | system µs/req | µs/req by thread | cache misses / 1k req |`,
-  '| --- | --- | --- | --- | --- |',
+  `| shape | threads | system µs/req | context switches / req | µs/req by thread | cache misses / 1k req |`,
+  '| --- | --- | --- | --- | --- | --- |',
   ...rows.flatMap((r) => [1, many].map((t) => `| ${r.shape} | ${t} | ${splitText(r.split[t])} |`)),
   '',
   `Resident memory after loading ${posts} posts: ${one.rssMb} MB with --threads 1, ${two.rssMb} MB with --threads ${many}.`,

@@ -56,7 +56,7 @@ import { consoleLogger } from './util/console-logger.js';
 import { openPersistence, seedFromFiles } from './serving/open-persistence.js';
 import { nodeFileIo } from './persist/file-io.js';
 import { LogApplier } from './serving/log-applier.js';
-import { ReadAfter, consistencyHeader, readAfterHeader, readGate, waitRefusal } from './serving/read-after.js';
+import { ReadAfter, consistencyHeader, readAfterHeader, readGate, readRefusal } from './serving/read-after.js';
 import { stateDigest } from './serving/state-digest.js';
 import { KIND_MUTATION, readFrames, type LogRecord } from './persist/log-format.js';
 import type { CaptureState } from './persist/persistence.js';
@@ -67,7 +67,7 @@ import { SchemaLifecycle, type ServingState } from './serving/schema-lifecycle.j
 export type * from './api.js';
 export { renderSchemaErrors } from './admin/admin-api.js';
 /** Request JSON parsing that keeps float-written integers apart (Dgraph refuses them for Int64). */
-export { FloatText, parseRequestJson } from './request/json-numbers.js';
+export { FloatText, hasFloatText, parseRequestJson } from './request/json-numbers.js';
 export type { SubscriptionEvent, SubscriptionFigures } from './subscriptions/subscription-hub.js';
 export type { WireError } from './errors/wire-error.js';
 export { cacheStats, type CacheStat } from './util/cache-stats.js';
@@ -78,6 +78,7 @@ export { RestoreError, type LocalTail, type SharedLog } from './persist/persiste
 export { DATA_DIR_MODE, DATA_FILE_MODE, nodeFileIo } from './persist/file-io.js';
 export { adoptSnapshotFile, newestSnapshotFile, type SnapshotFileInfo } from './persist/snapshot-transfer.js';
 export { snapshotFileName } from './persist/data-dir.js';
+export { clusterGuardianToken } from './acl/acl-tokens.js';
 
 const serviceVersion = 'v25.0.0-ts';
 
@@ -241,12 +242,9 @@ export class Engine {
    * from inside the transport's callback; a promise otherwise (mutations, custom logic, persisted queries).
    */
   execute(incoming: GraphQLRequest, internal = false): EngineResponse | Promise<EngineResponse> {
-    const behind = internal ? undefined : this.#behindWriter();
-    if (behind !== undefined) {
-      this.lastOperation = 0;
-      return behind.then((late) => (late === undefined ? this.#executeNow(incoming, internal) : waitRefusal(late)));
-    }
-    return this.#executeNow(incoming, internal);
+    if (internal) return this.#executeNow(incoming, internal);
+    this.lastOperation = 0;
+    return this.#whenCaughtUp(() => this.#executeNow(incoming, internal));
   }
 
   #executeNow(incoming: GraphQLRequest, internal: boolean): EngineResponse | Promise<EngineResponse> {
@@ -453,8 +451,7 @@ export class Engine {
     const writer = this.options.writer;
     if (writer !== undefined) {
       if (prepared.ok && (prepared.prepared.operation.operation === 'mutation' || asksWriterState(prepared.prepared.operation))) return this.#forwarded(writer.executeAdmin(request));
-      const behind = this.#behindWriter();
-      if (behind !== undefined) return behind.then((late) => (late === undefined ? this.#executeAdminNow(prepared, request, host) : waitRefusal(late)));
+      return Promise.resolve(this.#whenCaughtUp(() => this.#executeAdminNow(prepared, request, host)));
     }
     return this.#executeAdminNow(prepared, request, host);
   }
@@ -593,6 +590,13 @@ export class Engine {
     return this.#readAfter.until(needed).then((reached) =>
       reached ? undefined : `this thread's copy of the data did not apply log sequence number ${needed} of the writer within ${this.#readAfter.timeoutMs} ms (it is at ${this.lsn}): try again`,
     );
+  }
+
+  /** `run` at once when this replica is not behind its writer (or has none), else once it caught up; or the refusal. */
+  #whenCaughtUp(run: () => EngineResponse | Promise<EngineResponse>): EngineResponse | Promise<EngineResponse> {
+    const behind = this.#behindWriter();
+    if (behind === undefined) return run();
+    return behind.then((late) => (late === undefined ? run() : readRefusal(late)));
   }
 
   /**

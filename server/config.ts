@@ -56,6 +56,10 @@ export interface ClusterConfig {
   readonly stream: string;
   /** `--cluster-seed`: a peer whose newest snapshot an empty data directory starts from (server/cluster/seed.ts). */
   readonly seed?: string;
+  /** `--cluster-advertise`: this node's HTTP address for peers (server/cluster/retention.ts); default from the listen address. */
+  readonly advertise?: string;
+  /** `--cluster-node-max-age`: how long a node's retention entry lives without being put again (server/cluster/retention.ts). */
+  readonly nodeMaxAgeMs: number;
 }
 
 /** `--acl-secret-file` and the token lifetimes (Dgraph's `--acl` superflag: secret-file, access-ttl, refresh-ttl). */
@@ -127,6 +131,7 @@ export const defaults = {
   maxResultBytes: 32 * 1024 * 1024,
   queryTimeoutMs: 2_000,
   aclAccessTtl: '6h',
+  clusterNodeMaxAge: '1d',
   aclRefreshTtl: '30d',
 } as const;
 
@@ -173,7 +178,9 @@ const optionTable = {
   'snapshot-interval': { type: 'string', env: 'SERVICE_SNAPSHOT_INTERVAL', help: `snapshot every N seconds if changed; 0 = off (default ${defaults.snapshotIntervalSeconds})` },
   'snapshot-keep': { type: 'string', env: 'SERVICE_SNAPSHOT_KEEP', help: `snapshots kept (default ${defaults.snapshotKeep})` },
   cluster: { type: 'string', env: 'SERVICE_CLUSTER', help: 'cluster mode: nats://host:port[,...] of the NATS JetStream servers holding the shared log' },
-  'cluster-seed': { type: 'string', env: 'SERVICE_CLUSTER_SEED', help: 'cluster mode: http://host:port of a node whose newest snapshot an empty data directory starts from (sent --admin-key)' },
+  'cluster-seed': { type: 'string', env: 'SERVICE_CLUSTER_SEED', help: 'cluster mode: http://host:port of a node whose newest snapshot an empty data directory starts from (sent --admin-key; with --acl-secret-file a guardian token minted with the shared secret)' },
+  'cluster-advertise': { type: 'string', env: 'SERVICE_CLUSTER_ADVERTISE', help: 'cluster mode: http://host:port at which the other nodes reach this one (default: the listen address)' },
+  'cluster-node-max-age': { type: 'string', env: 'SERVICE_CLUSTER_NODE_MAX_AGE', help: `cluster mode: a node gone this long stops holding stream retention back, e.g. 12h (default ${defaults.clusterNodeMaxAge})` },
   'cluster-stream': { type: 'string', env: 'SERVICE_CLUSTER_STREAM', help: 'JetStream stream of the shared log (default graphdb)' },
   'read-after-timeout-ms': { type: 'string', env: 'SERVICE_READ_AFTER_TIMEOUT_MS', help: 'how long a request with X-Service-Read-After waits for its LSN (default 10000)' },
   'custom-timeout-ms': { type: 'string', env: 'SERVICE_CUSTOM_TIMEOUT_MS', help: `timeout of one outgoing @custom/@lambda call (default ${defaults.customTimeoutMs})` },
@@ -359,7 +366,7 @@ function build(source: Source, cwd: string): ServerConfig {
       queryTimeoutMs: source.integer('query-timeout-ms', 0, 3_600_000) ?? defaults.queryTimeoutMs,
     },
     acl: aclConfig(source, cwd),
-    cluster: clusterConfig(source.string('cluster'), source.string('cluster-stream'), source.string('cluster-seed')),
+    cluster: clusterConfig(source),
     readAfterTimeoutMs: source.integer('read-after-timeout-ms', 1, 600_000) ?? 10_000,
   };
 }
@@ -374,7 +381,7 @@ function aclConfig(source: Source, cwd: string): AclConfig | undefined {
 const durationUnits: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** A Go duration as Dgraph's superflags read it (`90m`, `1h30m`, `30d`); positive. */
-function duration(source: Source, name: 'acl-access-ttl' | 'acl-refresh-ttl', fallback: string): number {
+function duration(source: Source, name: 'acl-access-ttl' | 'acl-refresh-ttl' | 'cluster-node-max-age', fallback: string): number {
   const text = source.string(name) ?? fallback;
   const parts = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d))+$/.test(text) ? [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)] : [];
   const ms = parts.reduce((sum, [, n, unit]) => sum + Number(n) * (durationUnits[unit ?? ''] ?? 0), 0);
@@ -402,10 +409,12 @@ function fsyncSetting(text: string | undefined): FsyncSetting {
   return text as FsyncSetting;
 }
 
-function clusterConfig(servers: string | undefined, stream: string | undefined, seed: string | undefined): ClusterConfig | undefined {
+function clusterConfig(source: Source): ClusterConfig | undefined {
+  const [servers, stream, seed] = [source.string('cluster'), source.string('cluster-stream'), source.string('cluster-seed')];
   if (servers === undefined) {
-    if (stream !== undefined) throw new ConfigError('--cluster-stream needs --cluster');
-    if (seed !== undefined) throw new ConfigError('--cluster-seed needs --cluster');
+    for (const flag of ['cluster-stream', 'cluster-seed', 'cluster-advertise', 'cluster-node-max-age'] as const) {
+      if (source.string(flag) !== undefined) throw new ConfigError(`--${flag} needs --cluster`);
+    }
     return undefined;
   }
   const urls = servers.split(',').map((url) => url.trim());
@@ -415,7 +424,14 @@ function clusterConfig(servers: string | undefined, stream: string | undefined, 
   const name = stream ?? 'graphdb';
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw new ConfigError(`--cluster-stream may hold only letters, digits, '-' and '_' (at most 64), got ${JSON.stringify(name)}`);
   const seedUrl = httpUrl(seed, '--cluster-seed');
-  return seedUrl === undefined ? { servers: urls, stream: name } : { servers: urls, stream: name, seed: seedUrl };
+  const advertise = httpUrl(source.string('cluster-advertise'), '--cluster-advertise');
+  return {
+    servers: urls,
+    stream: name,
+    ...(seedUrl === undefined ? {} : { seed: seedUrl }),
+    ...(advertise === undefined ? {} : { advertise }),
+    nodeMaxAgeMs: duration(source, 'cluster-node-max-age', defaults.clusterNodeMaxAge),
+  };
 }
 
 function httpUrl(text: string | undefined, flag = '--lambda-url'): string | undefined {

@@ -3,7 +3,8 @@
 
 import { mkdir, readFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
-import { DATA_DIR_MODE, Engine, RestoreError, type AclOptions, type EngineOptions, type FileIo, type GraphQLRequest } from '../engine/index.js';
+import { hostname } from 'node:os';
+import { DATA_DIR_MODE, Engine, RestoreError, type AclOptions, type EngineOptions, type FileIo } from '../engine/index.js';
 import { loadConfig, redacted, type ServerConfig } from './config.js';
 import { startServer, type RunningServer, type ThreadRole } from './http-server.js';
 import { mergedMetricsText } from './metrics.js';
@@ -11,7 +12,7 @@ import { createLogger, type Logger } from './log.js';
 import { loadTransport } from './uws-transport.js';
 import { startReplicaThreads, type ReplicaThreads } from './threads/replica-threads.js';
 import { ClusterNode } from './cluster/cluster-node.js';
-import { SeedError, seedFromPeer } from './cluster/seed.js';
+import { reseedFromPeers, SeedError, seedFromPeer } from './cluster/seed.js';
 import { WriteForwarding } from './cluster/write-forwarding.js';
 
 const shutdownTimeoutMs = 10_000;
@@ -60,27 +61,13 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
   }
 
   await mkdir(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
-  if (config.cluster?.seed !== undefined && !(await seeded(config.cluster.seed, config, log))) return;
-  const cluster = config.cluster === undefined ? undefined : await openCluster(config.cluster, log, hooks);
-  if (cluster === null) return;
-  let engine: Engine;
+  if (config.cluster?.seed !== undefined && !(await seeded(config.cluster.seed, config, acl?.secret, log))) return;
   // Set once the node joined: mutations run here until then.
   let forwarding: WriteForwarding | undefined;
-  const clusterOptions = cluster === undefined ? {} : { sharedLog: cluster, replica: true, forwardWrite: (request: GraphQLRequest) => forwarding?.forward(request) };
-  try {
-    // A cluster node writes nothing of its own before it joined (`replica`): its ACL defaults go through the log.
-    engine = await Engine.open({ ...engineOptions(config, log, hooks), ...(acl === undefined ? {} : { acl }), ...clusterOptions });
-  } catch (error) {
-    await cluster?.close();
-    if (!(error instanceof RestoreError)) throw error;
-    log.error(error.message, { 'data-dir': config.dataDir });
-    process.exitCode = 1;
-    return;
-  }
-  if (cluster !== undefined) {
-    if (!(await joinCluster(cluster, engine, log))) return;
-    forwarding = new WriteForwarding(cluster, engine, log);
-  }
+  const opened = await openNode(config, acl, log, hooks, (request) => forwarding?.forward(request));
+  if (opened === undefined) return;
+  const { engine, cluster } = opened;
+  if (cluster !== undefined) forwarding = new WriteForwarding(cluster, engine, log);
   // /admin `shutdown` calls stop only once the server answers, so it is defined by then.
   // The JS shim listens through node:net, which cannot share a port between threads.
   if (!transport.native && config.threads > 1) {
@@ -98,6 +85,7 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
   if (config.threads > 1) {
     threads = startReplicaThreads({ count: config.threads - 1, config: { ...config, port: server.port }, acl, engine, admin: server.admin, ownMetrics: () => server.metrics.json(), log, shutdown: () => void stop('admin') });
   }
+  cluster?.advertise(config.cluster?.advertise ?? reachableUrl(server.url));
   const stop = gracefulStop(server, engine, log, threads, forwarding);
   // Before the start-up line: whoever reads it may signal at once.
   process.on('SIGTERM', (signal) => void stop(signal));
@@ -128,6 +116,13 @@ export function engineOptions(config: ServerConfig, log: Logger, hooks: ServeHoo
   return config.lambdaUrl === undefined ? options : { ...options, lambdaUrl: config.lambdaUrl };
 }
 
+/** The listen URL as peers can reach it: a wildcard host is this machine's name. */
+function reachableUrl(listening: string): string {
+  const url = new URL(listening);
+  if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = hostname();
+  return url.origin;
+}
+
 /** A port free on `host` now (the kernel's choice for port 0). */
 function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -141,9 +136,9 @@ function freePort(host: string): Promise<number> {
 }
 
 /** `--cluster-seed`: false (exit code 1, logged) when the peer's snapshot could not be had. */
-async function seeded(peer: string, config: ServerConfig, log: Logger): Promise<boolean> {
+async function seeded(peer: string, config: ServerConfig, aclSecret: Uint8Array | undefined, log: Logger): Promise<boolean> {
   try {
-    await seedFromPeer(peer, config.dataDir, config.adminKey, log);
+    await seedFromPeer(peer, config.dataDir, config.adminKey, aclSecret, log);
     return true;
   } catch (error) {
     if (!(error instanceof SeedError)) throw error;
@@ -154,24 +149,71 @@ async function seeded(peer: string, config: ServerConfig, log: Logger): Promise<
 }
 
 /** `--cluster`: the stream opened, or null (exit code 1, logged) when the cluster cannot be reached. */
-async function openCluster(cluster: NonNullable<ServerConfig['cluster']>, log: Logger, hooks: ServeHooks): Promise<ClusterNode | null> {
+async function openCluster(cluster: NonNullable<ServerConfig['cluster']>, dataDir: string, log: Logger, hooks: ServeHooks): Promise<ClusterNode | null> {
   try {
-    return await ClusterNode.open(cluster, log, hooks.beforePropose);
+    return await ClusterNode.open(cluster, dataDir, log, hooks.beforePropose);
   } catch (error) {
     joinFailed(error, cluster, log);
     return null;
   }
 }
 
-/** `--cluster`, the engine open: false (exit code 1, logged) when the node cannot catch up with the stream. */
-async function joinCluster(node: ClusterNode, engine: Engine, log: Logger): Promise<boolean> {
+/**
+ * The engine opened and, in cluster mode, joined; undefined when the start failed (logged, exit code 1).
+ * A cluster node that needs messages purged from the stream sets its files aside and seeds itself from a
+ * peer in the retention bucket whose snapshot holds them, then starts again (once).
+ */
+async function openNode(
+  config: ServerConfig,
+  acl: AclOptions | undefined,
+  log: Logger,
+  hooks: ServeHooks,
+  forwardWrite: NonNullable<EngineOptions['forwardWrite']>,
+): Promise<{ engine: Engine; cluster: ClusterNode | undefined } | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    const cluster = config.cluster === undefined ? undefined : await openCluster(config.cluster, config.dataDir, log, hooks);
+    if (cluster === null) return undefined;
+    let engine: Engine;
+    try {
+      // A cluster node writes nothing of its own before it joined (`replica`): its ACL defaults go through the log.
+      engine = await Engine.open({ ...engineOptions(config, log, hooks), ...(acl === undefined ? {} : { acl }), ...(cluster === undefined ? {} : { sharedLog: cluster, replica: true, forwardWrite }) });
+    } catch (error) {
+      const peers = attempt === 1 ? await seedPeers(cluster) : [];
+      await cluster?.close();
+      if (!(error instanceof RestoreError)) throw error;
+      if (peers.length > 0 && (await reseeded(peers, config, acl, log))) continue;
+      log.error(error.message, { 'data-dir': config.dataDir });
+      process.exitCode = 1;
+      return undefined;
+    }
+    if (cluster === undefined) return { engine, cluster };
+    try {
+      await cluster.join(engine, log);
+      await engine.ensureAclDefaults();
+      return { engine, cluster };
+    } catch (error) {
+      const peers = attempt === 1 ? await seedPeers(cluster) : [];
+      await engine.close();
+      if (peers.length > 0 && (await reseeded(peers, config, acl, log))) continue;
+      joinFailed(error, cluster.config, log);
+      return undefined;
+    }
+  }
+}
+
+async function seedPeers(cluster: ClusterNode | undefined): Promise<string[]> {
+  return (await cluster?.seedPeers().catch(() => [])) ?? [];
+}
+
+/** The node's files set aside and a peer's snapshot in their place; false (logged, exit code 1) when no peer served one. */
+async function reseeded(peers: readonly string[], config: ServerConfig, acl: AclOptions | undefined, log: Logger): Promise<boolean> {
   try {
-    await node.join(engine, log);
-    await engine.ensureAclDefaults();
+    await reseedFromPeers(peers, config.dataDir, config.adminKey, acl?.secret, log);
     return true;
   } catch (error) {
-    joinFailed(error, node.config, log);
-    await engine.close();
+    if (!(error instanceof SeedError)) throw error;
+    log.error(error.message, { 'data-dir': config.dataDir });
+    process.exitCode = 1;
     return false;
   }
 }

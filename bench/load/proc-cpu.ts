@@ -60,6 +60,30 @@ export function threadCpu(pid: number): Map<string, CpuSplit> {
 }
 
 /**
+ * Context switches of every thread of `pid` (voluntary and not), summed: each message between threads
+ * or wake-up by the kernel is one, so a change that batches messages shows here whatever the host's load.
+ */
+export function contextSwitches(pid: number): number {
+  let sum = 0;
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0;
+  }
+  for (const tid of tids) {
+    try {
+      for (const line of readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8').split('\n')) {
+        if (line.startsWith('voluntary_ctxt_switches:') || line.startsWith('nonvoluntary_ctxt_switches:')) sum += Number(line.slice(line.indexOf(':') + 1));
+      }
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return sum;
+}
+
+/**
  * Waits until `pid` burns less than 5% of a core over 100 ms (at most `maxMs`): a server may still be
  * answering requests of connections the previous run closed, which would eat into the next timed run.
  */

@@ -7,6 +7,7 @@ import { createSecretKey, type KeyObject } from 'node:crypto';
 import { compactVerify, SignJWT } from 'jose';
 import { parseUnverified } from '../auth/parse-token.js';
 import { LruCache } from '../request/document-cache.js';
+import { GUARDIANS } from './acl-state.js';
 
 /** Who a verified token speaks for. */
 export interface AclCaller {
@@ -97,6 +98,15 @@ export class AclTokens {
     this.#cache.set(token, { caller, expMs: exp * 1000 });
     return { ok: true, caller };
   }
+}
+
+/**
+ * A guardian's access token for one cluster node to call another's guarded /admin route (`--cluster-seed`).
+ * Sound because the nodes share the secret, which already mints any token; `userid` names the purpose
+ * (the peer logs it), and it lives `ttlMs` only.
+ */
+export function clusterGuardianToken(secret: Uint8Array, purpose: string, ttlMs: number): Promise<string> {
+  return new AclTokens({ secret, accessTtlMs: ttlMs, refreshTtlMs: ttlMs }).access({ userId: purpose, groups: [GUARDIANS], namespace: 0 });
 }
 
 const invalid = Symbol('invalid');

@@ -104,8 +104,14 @@ export function normalizeWord(word: string): string {
 const stemCache = new Map<string, string | null>();
 const STEM_CACHE_LIMIT = 50_000;
 
+const ASCII_NUMBER = /^[0-9]+$/;
+
 /** The fulltext token for one word, or null for a stop word. */
 function fulltextToken(word: string): string | null {
+  // A number is its own token (no stop word has a digit, Porter's rules only strip letters): not
+  // cached, so unique numbers (ids, counters) neither fill the cache nor clear its words out.
+  const first = word.charCodeAt(0);
+  if (first >= 48 && first <= 57 && ASCII_NUMBER.test(word)) return word;
   const cached = stemCache.get(word);
   if (cached !== undefined) return cached;
   const norm = normalizeWord(word);

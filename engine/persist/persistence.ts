@@ -75,6 +75,8 @@ export interface SharedLog {
   sync(): Promise<void>;
   /** Stops taking the other nodes' records (they would find the engine closed); later proposals fail. */
   close(): Promise<void>;
+  /** A snapshot holding the shared log up to `position` is durable (renamed in): a restart reads the log only after it. */
+  snapshotWritten?(position: number): void;
 }
 
 /** The shared log took another node's records first: roll back, take theirs, run again. */
@@ -466,11 +468,21 @@ export class Persistence {
         persistFigures.lastSnapshotSeconds = seconds;
         const info: SnapshotInfo = { lsn, file: path, bytes, ms: Math.round(seconds * 1000) };
         this.options.log.info('snapshot written', { ...info });
+        if (content.sharedLogPosition !== undefined) this.#tellSnapshotWritten(content.sharedLogPosition);
         return info;
       });
     this.#writing = written.catch(() => undefined);
     written.catch(() => undefined); // the requester handles the failure; never an unhandled rejection here
     return { written };
+  }
+
+  /** The snapshot is durable whatever the shared log makes of it. */
+  #tellSnapshotWritten(position: number): void {
+    try {
+      this.shared?.snapshotWritten?.(position);
+    } catch (error) {
+      this.options.log.warn('the shared log failed to take a written snapshot\'s position', { position, error: String(error) });
+    }
   }
 
   /** Keeps the newest `keepSnapshots` snapshots and the log back to the oldest of them. */

@@ -24,11 +24,11 @@ export function readGate(
   const waitLsn = after === undefined ? undefined : readAfter.gate(after);
   if (consistency === undefined || (waitLsn !== undefined && !(waitLsn instanceof Promise))) return waitLsn;
   if (consistency.trim().toLowerCase() !== 'linearizable') {
-    return waitRefusal(`X-Service-Consistency must be linearizable (reads are local otherwise), got ${JSON.stringify(consistency.slice(0, 64))}`);
+    return readRefusal(`X-Service-Consistency must be linearizable (reads are local otherwise), got ${JSON.stringify(consistency.slice(0, 64))}`);
   }
   const synced = sync?.().then(
     () => undefined,
-    (error: unknown) => waitRefusal(`X-Service-Consistency: linearizable: ${error instanceof Error ? error.message : String(error)}`),
+    (error: unknown) => readRefusal(`X-Service-Consistency: linearizable: ${error instanceof Error ? error.message : String(error)}`),
   );
   if (synced === undefined) return waitLsn;
   return waitLsn === undefined ? synced : Promise.all([waitLsn, synced]).then(([a, b]) => a ?? b);
@@ -56,12 +56,12 @@ export class ReadAfter {
    */
   gate(value: string): EngineResponse | Promise<EngineResponse | undefined> | undefined {
     if (!/^\d{1,15}$/.test(value.trim())) {
-      return waitRefusal(`X-Service-Read-After must be a log sequence number (a non-negative integer, as in a mutation answer's extensions.lsn), got ${JSON.stringify(value.slice(0, 64))}`);
+      return readRefusal(`X-Service-Read-After must be a log sequence number (a non-negative integer, as in a mutation answer's extensions.lsn), got ${JSON.stringify(value.slice(0, 64))}`);
     }
     const lsn = Number(value.trim());
     if (this.applied() >= lsn) return undefined;
     return this.until(lsn).then((reached) =>
-      reached ? undefined : waitRefusal(`X-Service-Read-After: log sequence number ${lsn} was not applied on this node within ${this.timeoutMs} ms (applied: ${this.applied()})`),
+      reached ? undefined : readRefusal(`X-Service-Read-After: log sequence number ${lsn} was not applied on this node within ${this.timeoutMs} ms (applied: ${this.applied()})`),
     );
   }
 
@@ -87,6 +87,6 @@ export class ReadAfter {
 }
 
 /** A read that waited in vain (a header's LSN, a replica thread behind its writer): a request error. */
-export function waitRefusal(message: string): EngineResponse {
+export function readRefusal(message: string): EngineResponse {
   return { kind: 'request-error', body: serializeResponse({ errors: [wireError(message)] }) };
 }

@@ -10,7 +10,8 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { Engine, LocalTail, SharedLog } from '../../engine/index.js';
 import type { ClusterConfig } from '../config.js';
 import type { Logger } from '../log.js';
-import { ClusterLogError, JetStreamLog, type Follower } from './jetstream-log.js';
+import { ClusterLogError, JetStreamLog, StreamPurgedError, type Follower } from './jetstream-log.js';
+import { Retention } from './retention.js';
 
 /** How long a write that lost to another node waits for that node's records before it fails. */
 const catchUpTimeoutMs = 10_000;
@@ -22,6 +23,7 @@ const checked = new Error('local log checked');
 
 export class ClusterNode implements SharedLog {
   readonly #log: JetStreamLog;
+  readonly #retention: Retention;
   readonly #config: ClusterConfig;
   readonly #beforePropose: (() => void) | undefined;
   readonly #id = randomUUID();
@@ -33,11 +35,14 @@ export class ClusterNode implements SharedLog {
   /** The node that proposed the newest message this node knows of (its id), and that message's sequence. */
   #proposer: string | undefined;
   #proposerSeq = 0;
+  /** The stream's first sequence when it no longer held what this node needed at start (seedPeers). */
+  #purgedTo: number | undefined;
   /** What `agree` did, for the join's log line: the snapshot's stream sequence, the messages compared. */
   #checked = { snapshotSequence: 0, messages: 0 };
 
-  private constructor(log: JetStreamLog, config: ClusterConfig, beforePropose: (() => void) | undefined) {
+  private constructor(log: JetStreamLog, retention: Retention, config: ClusterConfig, beforePropose: (() => void) | undefined) {
     this.#log = log;
+    this.#retention = retention;
     this.#config = config;
     this.#beforePropose = beforePropose;
   }
@@ -47,13 +52,19 @@ export class ClusterNode implements SharedLog {
    * `sharedLog` next, then `join`s. `beforePropose` is a test hook (server/testing/). Rejects
    * (ClusterLogError) when the cluster cannot be reached in time.
    */
-  static async open(config: ClusterConfig, log: Logger, beforePropose?: () => void): Promise<ClusterNode> {
+  static async open(config: ClusterConfig, dataDir: string, log: Logger, beforePropose?: () => void): Promise<ClusterNode> {
     const shared = await JetStreamLog.open({
       servers: config.servers,
       stream: config.stream,
       onWarning: (message, fields) => log.warn(message, fields),
     });
-    return new ClusterNode(shared, config, beforePropose);
+    try {
+      const retention = await Retention.open(shared.connection, { stream: config.stream, maxAgeMs: config.nodeMaxAgeMs, dataDir, log });
+      return new ClusterNode(shared, retention, config, beforePropose);
+    } catch (error) {
+      await shared.close();
+      throw error;
+    }
   }
 
   /** The cluster this node is in (for logs). */
@@ -101,6 +112,10 @@ export class ClusterNode implements SharedLog {
   }
 
   async agree(tail: LocalTail): Promise<void> {
+    // Registered before the stream is read: from now on no node purges what this one's restart needs.
+    await this.#retention.register(tail.position).catch((error: unknown) => {
+      throw new ClusterLogError(`cluster log: could not register this node in the bucket ${this.#config.stream}-nodes: ${error instanceof Error ? error.message : String(error)}`);
+    });
     const last = await this.#log.lastSequence();
     if (tail.position > last) {
       throw new ClusterLogError(
@@ -120,7 +135,7 @@ export class ClusterNode implements SharedLog {
     try {
       await follower.waitFor(last, startReadTimeoutMs);
     } catch (error) {
-      if (follower.failure !== checked) throw follower.failure ?? error;
+      if (follower.failure !== checked) throw this.#noted(follower.failure ?? error);
     } finally {
       await follower.stop();
     }
@@ -144,7 +159,7 @@ export class ClusterNode implements SharedLog {
     });
     // The loop's own failure says more than "not applied".
     await follower.waitFor(await this.#log.lastSequence(), startReadTimeoutMs).catch((error: unknown) => {
-      throw follower.failure ?? error;
+      throw this.#noted(follower.failure ?? error);
     });
     const { snapshotSequence, messages } = this.#checked;
     log.info('joined the cluster', { node: this.#id, stream: this.#config.stream, snapshotSequence, checked: messages, from, sequence: this.#appliedSeq, lsn: engine.lsn, server: this.#log.server });
@@ -177,7 +192,33 @@ export class ClusterNode implements SharedLog {
     await follower.waitFor(await this.#log.lastSequence(), catchUpTimeoutMs);
   }
 
+  /**
+   * After a start that failed because the stream no longer holds what this node needs: the HTTP addresses
+   * of the other nodes in the bucket whose snapshots hold what was purged, the newest first (none otherwise).
+   */
+  async seedPeers(): Promise<string[]> {
+    const first = this.#purgedTo;
+    if (first === undefined) return [];
+    const entries = [...(await this.#retention.entries())].filter(([id, entry]) => id !== this.#retention.id && entry.url !== undefined && entry.position >= first - 1);
+    return entries.sort(([, x], [, y]) => y.position - x.position).map(([, entry]) => entry.url as string);
+  }
+
+  #noted(error: unknown): unknown {
+    if (error instanceof StreamPurgedError) this.#purgedTo = error.first;
+    return error;
+  }
+
+  snapshotWritten(position: number): void {
+    this.#retention.snapshotWritten(position);
+  }
+
+  /** This node's HTTP address, for peers that seed themselves from its snapshot. */
+  advertise(url: string): void {
+    this.#retention.advertise(url);
+  }
+
   close(): Promise<void> {
+    this.#retention.close();
     return this.#log.close();
   }
 }

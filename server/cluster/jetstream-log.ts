@@ -48,6 +48,16 @@ export class ClusterLogError extends Error {
   }
 }
 
+/** The stream no longer holds the next sequence a node needs (purged): `first` is the one it starts at. */
+export class StreamPurgedError extends ClusterLogError {
+  constructor(
+    message: string,
+    readonly first: number,
+  ) {
+    super(message);
+  }
+}
+
 export type ProposeResult = { readonly seq: number } | { readonly conflict: number };
 
 /**
@@ -134,7 +144,7 @@ export class JetStreamLog {
     void this.#watchConnection();
   }
 
-  /** The connection, for core-NATS requests beside the stream (write-forwarding.ts). */
+  /** The connection, for what else the node keeps in JetStream (retention.ts's bucket) and asks of other nodes (write-forwarding.ts). */
   get connection(): NatsConnection {
     return this.#nc;
   }
@@ -491,6 +501,13 @@ export class Follower {
 
   async #run(): Promise<void> {
     while (!this.#stopped) {
+      // A stream purged past what is needed and then left empty delivers nothing to skip to: asked each time.
+      const gone = await this.#gone();
+      if (gone !== undefined) {
+        this.#failure = gone;
+        this.#stopped = true;
+        break;
+      }
       try {
         const consumer = await this.#js.consumers.get(this.#stream, {
           deliver_policy: DeliverPolicy.StartSequence,
@@ -543,8 +560,9 @@ export class Follower {
     try {
       const first = (await (await this.#js.jetstreamManager(false)).streams.info(this.#stream)).state.first_seq;
       if (first <= this.#applied + 1) return undefined;
-      return new ClusterLogError(
+      return new StreamPurgedError(
         `cluster log: stream ${this.#stream} no longer holds sequence ${this.#applied + 1} (it starts at ${first}): this node cannot catch up from the stream; start it on an empty data directory with --cluster-seed http://peer:port (a peer's snapshot)`,
+        first,
       );
     } catch {
       return undefined; // unknown: start the consumer again, as for any skip

@@ -1,6 +1,6 @@
 // What the writer thread and its replica threads say to each other (server/threads/README.md).
 
-import { FloatText, parseRequestJson, type EngineResponse, type GraphQLRequest } from '../../engine/index.js';
+import { FloatText, hasFloatText, parseRequestJson, type EngineResponse, type GraphQLRequest } from '../../engine/index.js';
 import type { AclOptions } from '../../engine/index.js';
 import type { ServerConfig } from '../config.js';
 import type { MetricsJson } from '../metrics.js';
@@ -53,10 +53,34 @@ const floatMark = `\u0000float-${Math.random().toString(36).slice(2)}:`;
 const markedFloat = new RegExp(`"${JSON.stringify(floatMark).slice(1, -1).replace(/\\/g, '\\\\')}([^"]*)"`, 'g');
 
 export function encodeRequest(request: GraphQLRequest): string {
+  // A replacer costs a call per key (~1.8x the plain stringify of an add): only requests holding one pay it.
+  if (!hasFloatText(request.variables) && !hasFloatText(request.extensions)) return JSON.stringify(request);
   const text = JSON.stringify(request, (_key, value: unknown) => (value instanceof FloatText ? `${floatMark}${value.text}` : value));
   return text.includes('float-') ? text.replace(markedFloat, '$1') : text;
 }
 
 export function decodeRequest(text: string): GraphQLRequest {
   return parseRequestJson(text) as GraphQLRequest;
+}
+
+/**
+ * The messages to one thread, sent as one array per turn of the event loop: a group commit's records and
+ * the answers of the writes in it wake the other thread once, not once each (each postMessage is a
+ * wake-up, and on a busy machine a context switch).
+ */
+export class Outbox<T> {
+  #queue: T[] = [];
+
+  constructor(private readonly port: { postMessage(value: unknown): void }) {}
+
+  send(message: T): void {
+    if (this.#queue.length === 0) setImmediate(this.#flush);
+    this.#queue.push(message);
+  }
+
+  readonly #flush = (): void => {
+    const batch = this.#queue;
+    this.#queue = [];
+    this.port.postMessage(batch);
+  };
 }

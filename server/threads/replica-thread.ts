@@ -11,7 +11,7 @@ import { createLogger, isLogLevel } from '../log.js';
 import { engineOptions } from '../serve.js';
 import { loadTransport } from '../uws-transport.js';
 import type { MetricsJson } from '../metrics.js';
-import { encodeRequest, type ReplicaThreadData, type ToReplica, type ToWriter, type WriterCall } from './messages.js';
+import { encodeRequest, Outbox, type ReplicaThreadData, type ToReplica, type ToWriter, type WriterCall } from './messages.js';
 
 type Pending = { readonly resolve: (value: unknown) => void; readonly reject: (error: Error) => void };
 
@@ -72,7 +72,8 @@ class WriterPort implements WriterLink {
 async function run(port: NonNullable<typeof parentPort>, data: ReplicaThreadData): Promise<void> {
   const { config } = data;
   const log = createLogger(config.logLevel, { format: config.logFormat });
-  const post = (message: ToWriter): void => port.postMessage(message);
+  const outbox = new Outbox<ToWriter>(port);
+  const post = (message: ToWriter): void => outbox.send(message);
   const writer = new WriterPort(post, data.shared);
   // Records published while the data directory loads are kept, then applied in order (known ones skip).
   let early: Uint8Array[] | undefined = [];
@@ -93,7 +94,7 @@ async function run(port: NonNullable<typeof parentPort>, data: ReplicaThreadData
     log.flush();
     process.exit(1);
   };
-  port.on('message', (message: ToReplica) => {
+  const handle = (message: ToReplica): void => {
     switch (message.t) {
       case 'frames':
         if (early !== undefined) early.push(message.frames);
@@ -116,6 +117,9 @@ async function run(port: NonNullable<typeof parentPort>, data: ReplicaThreadData
         });
         break;
     }
+  };
+  port.on('message', (batch: ToReplica[]) => {
+    for (const message of batch) handle(message);
   });
 
   const transport = loadTransport();

@@ -8,7 +8,7 @@ import type { AclOptions, AdminHost, Engine } from '../../engine/index.js';
 import type { ServerConfig } from '../config.js';
 import type { Logger } from '../log.js';
 import { mergedMetricsText, type MetricsJson } from '../metrics.js';
-import { decodeRequest, plainResponse, type ReplicaThreadData, type ToReplica, type ToWriter, type WriterCall } from './messages.js';
+import { decodeRequest, Outbox, plainResponse, type ReplicaThreadData, type ToReplica, type ToWriter, type WriterCall } from './messages.js';
 
 export interface ReplicaThreads {
   readonly count: number;
@@ -46,10 +46,11 @@ export function startReplicaThreads(options: ReplicaThreadsOptions): ReplicaThre
   const { engine, log } = options;
   const shared = new BigInt64Array(new SharedArrayBuffer(16));
   Atomics.store(shared, 0, BigInt(engine.lsn));
-  const replicas = new Set<Worker>();
+  /** Each replica with its outbox (every message to it goes through it, in order). */
+  const replicas = new Map<Worker, Outbox<ToReplica>>();
   let nextAsk = 1;
   const asked = new Map<number, (value: MetricsJson) => void>();
-  const askMetrics = (replica: Worker): Promise<MetricsJson> =>
+  const askMetrics = (outbox: Outbox<ToReplica>): Promise<MetricsJson> =>
     new Promise((resolve) => {
       const id = nextAsk++;
       // A thread that does not answer in time (busy, or stopping) is left out of this scrape.
@@ -61,12 +62,12 @@ export function startReplicaThreads(options: ReplicaThreadsOptions): ReplicaThre
         clearTimeout(timer);
         resolve(value);
       });
-      replica.postMessage({ t: 'metrics-json', id } satisfies ToReplica);
+      outbox.send({ t: 'metrics-json', id });
     });
-  const mergedMetrics = async (own: () => Promise<MetricsJson>): Promise<string> => mergedMetricsText(await Promise.all([own(), ...[...replicas].map(askMetrics)]));
+  const mergedMetrics = async (own: () => Promise<MetricsJson>): Promise<string> => mergedMetricsText(await Promise.all([own(), ...[...replicas.values()].map(askMetrics)]));
   let stopping = false;
   const broadcast = (message: ToReplica): void => {
-    for (const replica of replicas) replica.postMessage(message);
+    for (const outbox of replicas.values()) outbox.send(message);
   };
   // Stored before any waiting answer is resolved (Persistence publishes, then settles the writes).
   engine.onLogRecords((frames) => {
@@ -83,16 +84,19 @@ export function startReplicaThreads(options: ReplicaThreadsOptions): ReplicaThre
     const workerData: ReplicaThreadData = { config: options.config, shared, acl: options.acl, index };
     const replica = new Worker(new URL('./replica-thread.js', import.meta.url), { workerData });
     // Added before it can load anything: every record published from now on reaches it, in order.
-    replicas.add(replica);
+    const outbox = new Outbox<ToReplica>(replica);
+    replicas.set(replica, outbox);
     let ready = false;
-    replica.on('message', (message: ToWriter) => {
-      if (message.t === 'ready') {
-        ready = true;
-        log.info('replica thread serving', { thread: index, lsn: message.lsn });
-      } else if (message.t === 'shutdown') options.shutdown();
-      else if (message.t === 'metrics-json') asked.get(message.id)?.(message.value);
-      else if (message.t === 'metrics') void mergedMetrics(options.ownMetrics).then((value) => replica.postMessage({ t: 'answer', id: message.id, value } satisfies ToReplica));
-      else void answer(options, message).then((reply) => replica.postMessage(reply));
+    replica.on('message', (batch: ToWriter[]) => {
+      for (const message of batch) {
+        if (message.t === 'ready') {
+          ready = true;
+          log.info('replica thread serving', { thread: index, lsn: message.lsn });
+        } else if (message.t === 'shutdown') options.shutdown();
+        else if (message.t === 'metrics-json') asked.get(message.id)?.(message.value);
+        else if (message.t === 'metrics') void mergedMetrics(options.ownMetrics).then((value) => outbox.send({ t: 'answer', id: message.id, value }));
+        else void answer(options, message).then((reply) => outbox.send(reply));
+      }
     });
     replica.on('error', (error) => log.error('replica thread failed', { thread: index, error: error.stack ?? error.message }));
     replica.on('exit', (code) => {
@@ -116,13 +120,13 @@ export function startReplicaThreads(options: ReplicaThreadsOptions): ReplicaThre
     mergedMetrics,
     async stop(timeoutMs) {
       stopping = true;
-      const exits = [...replicas].map((replica) => new Promise<void>((resolve) => {
+      const exits = [...replicas].map(([replica, outbox]) => new Promise<void>((resolve) => {
         const timer = setTimeout(() => void replica.terminate(), timeoutMs + 1000);
         replica.once('exit', () => {
           clearTimeout(timer);
           resolve();
         });
-        replica.postMessage({ t: 'stop', timeoutMs } satisfies ToReplica);
+        outbox.send({ t: 'stop', timeoutMs });
       }));
       await Promise.all(exits);
     },

@@ -1,13 +1,15 @@
 // `--cluster` with `--acl-secret-file`: two service nodes started at once write the ACL's defaults (groot,
 // guardians) once, through the shared log; a user added on one node logs in on the other after
-// `X-Service-Read-After`; users added on both nodes at once are both kept; the nodes' digests agree.
+// `X-Service-Read-After`; users added on both nodes at once are both kept; the nodes' digests agree; a
+// third node seeded from a peer (`--cluster-seed`) with no password on its command line joins with the same users.
 
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aclSecret } from '../integration/helpers/acl-server.js';
-import { postGraphql, uploadSchema, uploadSucceeded } from '../integration/helpers/http.js';
-import { makeTempDir, startServer, type ServerProcess } from '../integration/helpers/server-process.js';
+import { postGraphql, send, uploadSchema, uploadSucceeded } from '../integration/helpers/http.js';
+import { findLog } from '../integration/helpers/log-records.js';
+import { makeTempDir, runToExit, startServer, type ServerProcess } from '../integration/helpers/server-process.js';
 import { natsAvailable, natsSkipMessage, startNatsCluster, type NatsCluster } from './nats-cluster.js';
 import { comparable } from './service-nodes.js';
 
@@ -26,6 +28,8 @@ describe.skipIf(!natsAvailable)('two service nodes with ACL on one JetStream log
   let nats: NatsCluster;
   let a: ServerProcess;
   let b: ServerProcess;
+  let c: ServerProcess | undefined;
+  let args: string[];
   const dir = makeTempDir('cluster-acl-');
   const secretFile = join(dir, 'hmac-secret');
   writeFileSync(secretFile, aclSecret);
@@ -33,12 +37,12 @@ describe.skipIf(!natsAvailable)('two service nodes with ACL on one JetStream log
   beforeAll(async () => {
     nats = await startNatsCluster();
     // One thread per node: these tests are about the nodes' shared log (threads.test.ts has the threads).
-    const args = ['--cluster', nats.urls.join(','), '--cluster-stream', 'acl', '--acl-secret-file', secretFile, '--snapshot-interval', '0', '--threads', '1'];
+    args = ['--cluster', nats.urls.join(','), '--cluster-stream', 'acl', '--acl-secret-file', secretFile, '--snapshot-interval', '0', '--threads', '1'];
     // Started at once: both find the stream empty and write the defaults; one loses and takes the other's.
     [a, b] = await Promise.all([startServer({ args, timeoutMs: 60_000 }), startServer({ args, timeoutMs: 60_000 })]);
   });
   afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
+    await Promise.all([a?.stop(), b?.stop(), c?.stop()]);
     await nats?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -82,6 +86,31 @@ describe.skipIf(!natsAvailable)('two service nodes with ACL on one JetStream log
     ]);
     const [stateA, stateB] = await Promise.all([state(a.url, groot), state(b.url, groot)]);
     expect(stateA).toEqual({ digest: stateB.digest, lsn: 5 });
+  });
+
+  it('a new node seeded from a peer (--cluster-seed, no password given: it mints a short-lived guardian token with the shared secret) joins with the same users and data', { timeout: 120_000 }, async () => {
+    const groot = await token(a.url, 'groot', 'password');
+    const snapshot = await send(`${a.url}/admin/snapshot`, { method: 'POST', headers: { 'x-dgraph-accesstoken': groot } });
+    expect(snapshot.status).toBe(200);
+    c = await startServer({ args: [...args, '--cluster-seed', a.url], timeoutMs: 60_000 });
+    expect(findLog(c.output(), 'seeded from a peer')).toMatchObject({ seed: `${a.url}/admin/snapshot`, lsn: 5 });
+    // The peer logs who took its snapshot: the token's user names the purpose.
+    expect(findLog(a.output(), 'snapshot sent')).toMatchObject({ lsn: 5, by: 'cluster-seed' });
+    const onC = await token(c.url, 'alice', 'alice-password');
+    expect((await admin(c.url, '{ getCurrentUser { name } }', { 'x-dgraph-accesstoken': onC })).data).toEqual({ getCurrentUser: { name: 'alice' } });
+    const users = await admin(c.url, '{ queryUser(order: { asc: name }) { name } }', { 'x-dgraph-accesstoken': groot });
+    expect(users.data).toEqual({ queryUser: [{ name: 'alice' }, { name: 'groot' }, { name: 'same' }, { name: 'user0' }, { name: 'user1' }] });
+    const [stateA, stateC] = await Promise.all([state(a.url, groot), state(c.url, groot)]);
+    expect(stateC).toEqual(stateA);
+  });
+
+  it('a seed whose ACL secret differs refuses the minted token: the start stops with exit 1 quoting the peer', { timeout: 60_000 }, async () => {
+    const otherSecret = join(dir, 'other-secret');
+    writeFileSync(otherSecret, 'another-secret-of-at-least-32-bytes-long!');
+    const withOther = args.map((arg) => (arg === secretFile ? otherSecret : arg));
+    const refused = await runToExit({ args: [...withOther, '--cluster-seed', a.url] }, 60_000);
+    expect(refused.code).toBe(1);
+    expect(findLog(refused.output, /^the seed/)?.msg).toMatch(new RegExp(`^the seed ${a.url}/admin/snapshot answered \\d+: .*token signature is invalid`));
   });
 
   it('a write B forwards to A (the last proposer) is refused or run by ACL as on A, the same bytes', { timeout: 60_000 }, async () => {

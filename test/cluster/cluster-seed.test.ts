@@ -1,6 +1,7 @@
 // `--cluster-seed`: a new node with an empty data directory starts from a peer's newest snapshot
 // (GET /admin/snapshot) and reads the stream only from that snapshot's stream sequence on, so it joins
-// after the stream was purged up to that snapshot (without a seed it exits 1 saying to use one). A seed that
+// after the stream was purged up to that snapshot (without a seed it seeds itself from the peer whose
+// entry in the retention bucket holds what was purged). A seed that
 // cannot be reached, refuses, or sends a damaged file stops the start (exit code 1) saying so.
 
 import { createServer, type Server } from 'node:http';
@@ -13,7 +14,8 @@ import { makeTempDir, runToExit, startServer, type ServerProcess } from '../inte
 import { natsAvailable, natsSkipMessage, startNatsCluster, type NatsCluster } from './nats-cluster.js';
 import { JetStreamLog } from '../../server/cluster/jetstream-log.js';
 import { connect } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
 import { post, schema, state } from './service-nodes.js';
 
 if (!natsAvailable) console.warn(natsSkipMessage);
@@ -83,7 +85,7 @@ describe.skipIf(!natsAvailable)('three nats-servers, two service nodes: a third 
     expect(await state(again.url)).toEqual(await state(a.url));
   });
 
-  it('with the stream purged up to a peer\'s snapshot, a new node without a seed exits 1 naming --cluster-seed; with one it joins and agrees', { timeout: 180_000 }, async () => {
+  it('with the stream purged up to a peer\'s snapshot, a new node without a seed seeds itself from the peer the retention bucket names; with --cluster-seed it joins and agrees', { timeout: 180_000 }, async () => {
     await add(a.url, 'before the purge');
     expect((await send(`${a.url}/admin/snapshot`, { method: 'POST' })).status).toBe(200);
     const position = Number((await send(`${a.url}/admin/snapshot`)).headers['x-snapshot-stream-sequence']);
@@ -95,11 +97,13 @@ describe.skipIf(!natsAvailable)('three nats-servers, two service nodes: a third 
       await nc.close();
     }
     await add(b.url, 'after the purge');
-    const unseeded = await runToExit({ args: flags() }, 60_000);
-    expect(unseeded.code).toBe(1);
-    expect(findLog(unseeded.output, /^could not check the local log/)?.msg).toBe(
-      `could not check the local log against the shared log: cluster log: stream ${stream} no longer holds sequence 1 (it starts at ${position + 1}): this node cannot catch up from the stream; start it on an empty data directory with --cluster-seed http://peer:port (a peer's snapshot)`,
-    );
+    // Only A's snapshot holds what was purged (B has none; C's is older): A is the one peer.
+    const unseeded = await node();
+    expect(findLog(unseeded.output(), 'the cluster stream no longer holds what this node needs: its files are set aside, seeding from a peer')).toEqual(expect.objectContaining({ files: 0, peers: a.url }));
+    expect(findLog(unseeded.output(), /its files are set aside/)?.['aside']).toBeUndefined();
+    expect(findLog(unseeded.output(), 'seeded from a peer')).toMatchObject({ seed: `${a.url}/admin/snapshot`, streamSequence: position });
+    expect(findLog(unseeded.output(), 'joined the cluster')?.['from']).toBe(position + 1);
+    expect(await state(unseeded.url)).toEqual(await state(a.url));
     const seeded = await node(inDir(dirs.d, '--cluster-seed', a.url));
     expect(findLog(seeded.output(), 'joined the cluster')?.['from']).toBe(position + 1);
     expect(await state(seeded.url)).toEqual(await state(a.url));
@@ -131,5 +135,30 @@ describe.skipIf(!natsAvailable)('three nats-servers, two service nodes: a third 
     // Nothing written: a later start with a good seed is still a first start.
     expect(readdirSync(dirs.bad).filter((name) => name.startsWith('snap-') || name.endsWith('.tmp'))).toEqual([]);
   });
-});
 
+  // Last: it purges the stream past every snapshot.
+  it('a node whose only candidate peer in the retention bucket refuses to seed it exits 1 naming the refusal and the purge', { timeout: 120_000 }, async () => {
+    const refusing = await fakePeer(403, { 'content-type': 'application/json' }, Buffer.from('{"errors":[{"message":"no"}]}'));
+    const nc = await connect({ servers: [...nats.urls] });
+    let last: number;
+    try {
+      const jsm = await jetstreamManager(nc);
+      last = (await jsm.streams.info(stream)).state.last_seq;
+      await jsm.streams.purge(stream, { seq: last + 1 });
+      // A node whose snapshot would hold everything, at an address that refuses.
+      const kv = await new Kvm(jetstream(nc)).open(`${stream}-nodes`);
+      await kv.put('refusing-peer', JSON.stringify({ position: last, url: refusing.url }));
+    } finally {
+      await nc.close();
+    }
+    const refused = await runToExit({ args: flags() }, 60_000);
+    refusing.server.close();
+    expect(refused.code).toBe(1);
+    expect(findLog(refused.output, /^no peer could seed this node/)?.msg).toBe(
+      `no peer could seed this node: the seed ${refusing.url}/admin/snapshot answered 403: {"errors":[{"message":"no"}]}`,
+    );
+    expect(findLog(refused.output, /^could not check the local log/)?.msg).toBe(
+      `could not check the local log against the shared log: cluster log: stream ${stream} no longer holds sequence 1 (it starts at ${last + 1}): this node cannot catch up from the stream; start it on an empty data directory with --cluster-seed http://peer:port (a peer's snapshot)`,
+    );
+  });
+});

@@ -203,6 +203,32 @@ describe.skipIf(!natsAvailable)('JetStream log on a healthy three-server cluster
     expect(seen).toEqual([[2, 'next']]);
   });
 
+  it('a follower whose next sequence was purged stops naming it, also when the stream was purged empty (nothing to skip to)', async () => {
+    next();
+    const a = await open(cluster, stream);
+    for (let i = 1; i <= 4; i++) await a.propose(bytes(`m${i}`), i - 1, `m${i}`);
+    const nc = await connect({ servers: [...cluster.urls] });
+    try {
+      // Everything goes: the stream is empty, its first sequence 5, its last 4.
+      await (await jetstream(nc).jetstreamManager()).streams.purge(stream, { seq: 5 });
+    } finally {
+      await nc.close();
+    }
+    const { follower, seen } = record(a, 2);
+    const started = Date.now();
+    await follower.done;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(seen).toEqual([]);
+    expect((follower.failure as Error).message).toBe(
+      `cluster log: stream ${stream} no longer holds sequence 3 (it starts at 5): this node cannot catch up from the stream; start it on an empty data directory with --cluster-seed http://peer:port (a peer's snapshot)`,
+    );
+    // From the last sequence on, nothing is missing: the loop follows.
+    const { follower: caughtUp, seen: after } = record(a, 4);
+    expect(await a.propose(bytes('m5'), 4, 'm5')).toEqual({ seq: 5 });
+    await caughtUp.waitFor(5, 10_000);
+    expect(after).toEqual([[5, 'm5']]);
+  });
+
   it('waitFor a sequence nobody writes fails after its timeout, naming it', async () => {
     next();
     const a = await open(cluster, stream);

@@ -2,7 +2,7 @@
 // them on the next read. Every array handed out is a snapshot (copy-on-write): it is never mutated
 // afterwards, so callers may keep it across later writes.
 
-import { contains, lowerBound, removeAll, type SortedIds } from '../../util/sorted-ids.js';
+import { lowerBound, type SortedIds } from '../../util/sorted-ids.js';
 import { bitsetOf } from './bitsets.js';
 
 /** The ids of one posting once it outgrows a small array. */
@@ -12,8 +12,13 @@ export class PostingList {
   private shared = false;
   /** Ids not in `main`. */
   private adds: Set<number> | undefined;
-  /** Ids of `main` that are logically gone. */
-  private dels: Set<number> | undefined;
+  /**
+   * The positions in `main` of ids that are logically gone, one bit each: the binary search that finds
+   * a removed id finds its bit (a Set of ids cost two hash lookups a removal, and a sort to compact).
+   * Pushes and pops at the end keep positions; only a compaction moves ids, and it drops the bits.
+   */
+  private gone: Uint32Array | undefined;
+  private goneCount = 0;
   /** Membership bitset of the ids, built on demand for intersections; dropped by the next write. */
   private bits: Uint32Array | undefined;
 
@@ -22,12 +27,13 @@ export class PostingList {
   }
 
   get size(): number {
-    return this.main.length - (this.dels?.size ?? 0) + (this.adds?.size ?? 0);
+    return this.main.length - this.goneCount + (this.adds?.size ?? 0);
   }
 
   has(id: number): boolean {
     if (this.adds?.has(id)) return true;
-    return contains(this.main, id) && !this.dels?.has(id);
+    const i = lowerBound(this.main, id);
+    return this.main[i] === id && !this.isGone(i);
   }
 
   add(id: number): boolean {
@@ -35,7 +41,7 @@ export class PostingList {
     const n = main.length;
     const last = n === 0 ? -1 : (main[n - 1] as number);
     // The same id again (a value repeating a token): no write, the bitset stays.
-    if (last === id && this.dels === undefined) return false;
+    if (last === id && this.goneCount === 0) return false;
     this.bits = undefined;
     if (last < id && !this.adds?.has(id)) {
       if (this.adds === undefined || this.adds.size === 0) {
@@ -43,8 +49,16 @@ export class PostingList {
         return true;
       }
     }
-    if (this.dels?.delete(id)) return true;
-    if (contains(main, id)) return false;
+    if (id <= last) {
+      const i = lowerBound(main, id);
+      if (main[i] === id) {
+        if (!this.isGone(i)) return false;
+        const gone = this.gone as Uint32Array;
+        gone[i >>> 5] = (gone[i >>> 5] as number) & ~(1 << (i & 31));
+        this.goneCount--;
+        return true;
+      }
+    }
     if (this.adds === undefined) this.adds = new Set();
     if (this.adds.has(id)) return false;
     this.adds.add(id);
@@ -55,23 +69,28 @@ export class PostingList {
   remove(id: number): boolean {
     this.bits = undefined;
     if (this.adds?.delete(id)) return true;
-    if (this.dels?.has(id)) return false;
     const main = this.main;
     const i = lowerBound(main, id);
-    if (i >= main.length || main[i] !== id) return false;
+    if (i >= main.length || main[i] !== id || this.isGone(i)) return false;
     if (i === main.length - 1) {
       this.ownMain().pop();
       return true;
     }
-    if (this.dels === undefined) this.dels = new Set();
-    this.dels.add(id);
-    this.compactIfLarge(this.dels.size);
+    let gone = this.gone;
+    if (gone === undefined || gone.length <= i >>> 5) {
+      const grown = new Uint32Array((main.length + 31) >>> 5);
+      if (gone !== undefined) grown.set(gone);
+      this.gone = gone = grown;
+    }
+    gone[i >>> 5] = (gone[i >>> 5] as number) | (1 << (i & 31));
+    this.goneCount++;
+    this.compactIfLarge(this.goneCount);
     return true;
   }
 
   /** Any one id (undefined when empty), without merging pending writes. */
   someId(): number | undefined {
-    for (const id of this.main) if (this.dels === undefined || !this.dels.has(id)) return id;
+    for (let i = 0; i < this.main.length; i++) if (!this.isGone(i)) return this.main[i];
     if (this.adds !== undefined) for (const id of this.adds) return id;
     return undefined;
   }
@@ -81,6 +100,11 @@ export class PostingList {
     this.compact();
     this.shared = true;
     return this.main;
+  }
+
+  private isGone(i: number): boolean {
+    const gone = this.gone;
+    return gone !== undefined && ((gone[i >>> 5] ?? 0) & (1 << (i & 31))) !== 0;
   }
 
   /**
@@ -93,12 +117,13 @@ export class PostingList {
   }
 
   private compact(): void {
-    if ((this.adds !== undefined && this.adds.size > 0) || (this.dels !== undefined && this.dels.size > 0)) {
+    if ((this.adds !== undefined && this.adds.size > 0) || this.goneCount > 0) {
       this.main = this.merged();
       this.shared = false;
       this.adds = undefined;
-      this.dels = undefined;
     }
+    this.gone = undefined;
+    this.goneCount = 0;
   }
 
   /** A membership bitset (cached until the next write), or undefined when it would outweigh the list; `build` false: only a cached one. */
@@ -117,32 +142,25 @@ export class PostingList {
     return this.main;
   }
 
+  /** `main` without its gone ids, merged with `adds`: in place (one pass) when there are no adds. */
   private merged(): number[] {
-    const dels = this.dels !== undefined && this.dels.size > 0 ? this.dels : undefined;
     if (this.adds === undefined || this.adds.size === 0) {
-      // Only removals: moved down in place (one pass from the first removed id), no Set lookup per id.
-      const base = this.ownMain();
-      if (dels !== undefined) removeAll(base, dels);
-      return base;
+      const main = this.ownMain();
+      let w = 0;
+      for (let r = 0; r < main.length; r++) if (!this.isGone(r)) main[w++] = main[r] as number;
+      main.length = w;
+      return main;
     }
     const main = this.main;
-    const gone = dels === undefined ? undefined : Float64Array.from(dels).sort();
     const extra = Float64Array.from(this.adds).sort();
-    const out: number[] = new Array<number>(main.length - (gone?.length ?? 0) + extra.length);
-    let i = 0;
+    const out: number[] = new Array<number>(main.length - this.goneCount + extra.length);
     let j = 0;
-    let d = 0;
     let k = 0;
-    while (i < main.length) {
+    for (let i = 0; i < main.length; i++) {
+      if (this.isGone(i)) continue;
       const x = main[i] as number;
-      if (gone !== undefined && gone[d] === x) {
-        d++;
-        i++;
-        continue;
-      }
       while (j < extra.length && (extra[j] as number) < x) out[k++] = extra[j++] as number;
       out[k++] = x;
-      i++;
     }
     while (j < extra.length) out[k++] = extra[j++] as number;
     return out;

@@ -34,6 +34,16 @@ describe('fulltext analyzer', () => {
     expect(ENGLISH_STOP_WORDS.size).toBe(174);
     expect(analyzeFulltext("The best first news, you mustn't and she'll would")).toEqual(['best', 'first', 'new']);
   });
+  it('a number is its own token, as normalising and stemming it gives', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9]{1,12}$/), (digits) => {
+        expect(porterStem(digits.toLowerCase().normalize('NFKC'))).toBe(digits);
+        expect(ENGLISH_STOP_WORDS.has(digits)).toBe(false);
+        expect(analyzeFulltext(`insert number ${digits} 3.14 ${digits}x`)).toEqual(['insert', 'number', digits, '3.14', porterStem(`${digits}x`)]);
+      }),
+    );
+    expect(analyzeFulltext('0 007 2026 ４２')).toEqual(['0', '007', '2026', '42']);
+  });
   it("lower-cases rune by rune as Go's unicode.ToLower: İ is i, a word-final Σ is ς, any other σ", () => {
     expect(analyzeFulltext('İSTANBUL ΟΔΟΣ Σ ΑΣ1')).toEqual(['istanbul', 'οδος', 'ς', 'ασ1']);
   });

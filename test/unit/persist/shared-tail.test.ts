@@ -36,6 +36,13 @@ class MemoryLog implements SharedLog {
   async caughtUp(): Promise<void> {}
   async sync(): Promise<void> {}
   async close(): Promise<void> {}
+
+  /** Each `snapshotWritten` call: the position told, and the snapshot files there were then. */
+  readonly written: { position: number; snapshots: string[] }[] = [];
+  dir: string | undefined;
+  snapshotWritten(position: number): void {
+    if (this.dir !== undefined) this.written.push({ position, snapshots: readdirSync(this.dir).filter((name) => /^snap-\d+\.msgpack$/.test(name)) });
+  }
 }
 
 const dirs: string[] = [];
@@ -139,5 +146,23 @@ describe('the local log checked against the shared log at open', () => {
       ),
     );
     expect(files()).toEqual(before);
+  });
+
+  it('the shared log is told each snapshot once it is renamed in, with the position it holds; a failed one is not told', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const shared = new MemoryLog();
+    shared.dir = dir;
+    const io = faultyFileIo(nodeFileIo, [{ op: 'rename', path: 'snap-', nth: 2 }]);
+    const { engine } = await openEngine(dir, { sharedLog: shared }, io);
+    await engine.updateSchema(schema);
+    await addPeople(engine, ['ann']);
+    expect(await engine.snapshot()).toMatchObject({ ok: true, lsn: 2 });
+    expect(shared.written).toEqual([{ position: 2, snapshots: ['snap-00000000000000000002.msgpack'] }]);
+    await addPeople(engine, ['bob']);
+    expect((await engine.snapshot()).ok).toBe(false);
+    expect(shared.written).toHaveLength(1);
+    await engine.close();
+    expect(shared.written.map((call) => call.position)).toEqual([2, 3]);
   });
 });

@@ -29,7 +29,7 @@ describe('PostingList', () => {
   it('writes without reads keep the pending side sets within an eighth of the list (plus 16)', () => {
     const p = new PostingList(Array.from({ length: 1000 }, (_, k) => 2 * k));
     const model = new Set(p.toArray());
-    const pending = (): { adds?: Set<number>; dels?: Set<number>; main: number[] } => p as unknown as { adds?: Set<number>; dels?: Set<number>; main: number[] };
+    const pending = (): { adds?: Set<number>; goneCount: number; main: number[] } => p as unknown as { adds?: Set<number>; goneCount: number; main: number[] };
     for (let k = 0; k < 5000; k++) {
       const id = (k * 7919) % 2000;
       if (k % 2 === 0) expect(p.remove(id)).toBe(model.delete(id));
@@ -37,10 +37,39 @@ describe('PostingList', () => {
         expect(p.add(id)).toBe(!model.has(id));
         model.add(id);
       }
-      const { adds, dels, main } = pending();
-      expect(Math.max(adds?.size ?? 0, dels?.size ?? 0)).toBeLessThanOrEqual((main.length >>> 3) + 16);
+      const { adds, goneCount, main } = pending();
+      expect(Math.max(adds?.size ?? 0, goneCount)).toBeLessThanOrEqual((main.length >>> 3) + 16);
     }
     expect(p.toArray()).toEqual([...model].sort((a, b) => a - b));
+  });
+
+  it('a long list under removals anywhere, re-adds and pushes agrees with a Set (membership, size, some id, snapshots)', () => {
+    const bigOp = fc.tuple(fc.constantFrom('add', 'remove', 'remove', 'push', 'read'), fc.integer({ min: 0, max: 700 }));
+    fc.assert(
+      fc.property(fc.array(bigOp, { maxLength: 400 }), (ops) => {
+        const start = Array.from({ length: 300 }, (_, k) => 2 * k);
+        const p = new PostingList(start.slice());
+        const model = new Set(start);
+        let top = 600;
+        const snaps: [readonly number[], number[]][] = [];
+        for (const [kind, n] of ops) {
+          const id = kind === 'push' ? top++ : n;
+          if (kind === 'read') snaps.push([p.toArray(), ref(model)]);
+          else if (kind === 'remove') expect(p.remove(id)).toBe(model.delete(id));
+          else {
+            expect(p.add(id)).toBe(!model.has(id));
+            model.add(id);
+          }
+          expect(p.size).toBe(model.size);
+          expect(p.has(id)).toBe(model.has(id));
+          const some = p.someId();
+          if (model.size === 0) expect(some).toBeUndefined();
+          else expect(model.has(some as number)).toBe(true);
+        }
+        expect(p.toArray()).toEqual(ref(model));
+        for (const [got, want] of snaps) expect(got).toEqual(want);
+      }),
+    );
   });
 
   it('re-adds an id that is last in the array but logically removed', () => {
