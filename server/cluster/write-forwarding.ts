@@ -4,7 +4,7 @@
 // never forwarded again, so two nodes with stale views cannot bounce one. README.md, "Write forwarding".
 
 import { randomUUID } from 'node:crypto';
-import { RequestError, headers, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { RequestError, TimeoutError, headers, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import type { Engine, EngineResponse, GraphQLRequest, ResponseKind } from '../../engine/index.js';
 import type { Logger } from '../log.js';
 import { decodeRequest, encodeRequest } from '../threads/messages.js';
@@ -113,7 +113,7 @@ export class WriteForwarding {
         return this.#runHere(request);
       }
       throw new Error(
-        `the mutation was forwarded to cluster node ${target} (the last to write to stream ${this.#stream}), which did not answer (${describe(error)}); it may have been applied there: the outcome is unknown, read it back before writing it again`,
+        `the mutation was forwarded to cluster node ${target} (the last to write to stream ${this.#stream}), which did not answer (${error instanceof TimeoutError ? `nothing within ${forwardTimeoutMs} ms` : describe(error)}); it may have been applied there: the outcome is unknown, read it back before writing it again`,
       );
     } finally {
       asked.done = true;

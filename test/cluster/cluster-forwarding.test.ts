@@ -3,8 +3,9 @@
 // stream's msg ids name it), and is answered once the taking node applied it. Checked: the stream names
 // one proposer under load from all three; every acknowledged write reads back on every node, digests
 // agree; errors are the local ones byte for byte; concurrent upserts make one node; a draining target
-// sends writes back; the target SIGKILLed under load: the others write on (no responders → local),
-// in-flight writes fail as "outcome unknown", nothing acknowledged is lost and nothing is applied twice.
+// sends writes back; a SIGSTOPped target's forward fails as outcome unknown, never run by its sender; the
+// target SIGKILLed under load: the others write on (no responders → local), in-flight writes fail as
+// "outcome unknown", nothing acknowledged is lost and nothing is applied twice.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
@@ -182,6 +183,38 @@ describe.skipIf(!natsAvailable)('three service nodes forwarding writes to the la
     }
   });
 
+  it('a forward the target does not answer in time (SIGSTOPped) fails as outcome unknown and is not run again: applied once at most, never by the sender', { timeout: 120_000 }, async () => {
+    const [proposer] = await proposers(nats.urls, await lastSequence(nats.urls));
+    const target = nodes.find((node) => nodeId(node) === proposer) as ServerProcess;
+    const sender = nodes.find((node) => node !== target) as ServerProcess;
+    const before = await lastSequence(nats.urls);
+    // Stopped, its connection stays open: probes time out (no "no responders"), the forward runs out of time.
+    target.child.kill('SIGSTOP');
+    let answer: any;
+    const started = Date.now();
+    try {
+      answer = await post(sender.url, 'mutation { addNote(input: [{ text: "while stopped" }]) { numUids } }');
+    } finally {
+      target.child.kill('SIGCONT');
+    }
+    expect(Date.now() - started).toBeGreaterThanOrEqual(29_000);
+    expect(answer.data).toEqual({ addNote: null });
+    expect(answer.errors.map((e: { message: string }) => e.message)).toHaveLength(1);
+    expect(answer.errors[0].message).toMatch(unknownOutcome);
+    expect(answer.errors[0].message).toContain('which did not answer (nothing within 30000 ms)');
+    // Resumed, the target runs what it had been sent, unless its server dropped its connection meanwhile
+    // (a client stopped that long may be cut off as a slow consumer): once or not at all, and never by the sender.
+    const query = '{ queryNote(filter: { text: { eq: "while stopped" } }) { text } }';
+    for (const deadline = Date.now() + 5_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
+      if ((await post(target.url, query)).data.queryNote.length > 0) break;
+    }
+    const lsn = (await state(target.url)).lsn;
+    const counts = await Promise.all(nodes.map(async (node) => (await post(node.url, query, { 'x-service-read-after': String(lsn) })).data.queryNote.length));
+    expect(new Set(counts).size).toBe(1);
+    expect(counts[0]).toBeLessThanOrEqual(1);
+    expect(await proposers(nats.urls, before + 1)).not.toContain(nodeId(sender));
+  });
+
   it('the target SIGKILLed under load: B and C write on within bounded time; nothing acknowledged lost, nothing applied twice', { timeout: 120_000 }, async () => {
     // The target: the node that proposed the stream's last message (where the others forward).
     const [proposer] = await proposers(nats.urls, await lastSequence(nats.urls));
@@ -225,7 +258,9 @@ describe.skipIf(!natsAvailable)('three service nodes forwarding writes to the la
     expect(Math.min(...afterKill)).toBeLessThan(3_000);
     const lsn = Math.max(...(await Promise.all([b, c].map(async (node) => (await state(node.url)).lsn))));
     for (const node of [b, c]) {
-      const notes = (await post(node.url, '{ queryNote(first: 100000) { text } }', { 'x-service-read-after': String(lsn) })).data.queryNote.map((n: { text: string }) => n.text);
+      const notes = (await post(node.url, '{ queryNote(first: 100000) { text } }', { 'x-service-read-after': String(lsn) })).data.queryNote
+        .map((n: { text: string }) => n.text)
+        .filter((text: string) => text.startsWith('note '));
       const counts = new Map<string, number>();
       for (const text of notes) counts.set(text, (counts.get(text) ?? 0) + 1);
       for (const text of acknowledged) expect(counts.get(text), text).toBe(1);
