@@ -74,6 +74,12 @@ export interface EngineOptions {
   readonly sharedLog?: SharedLog;
   /** How long a request with `X-Service-Read-After: <lsn>` waits for that record before failing (default 10 s). */
   readonly readAfterTimeoutMs?: number;
+  /**
+   * Cluster mode (server/cluster/write-forwarding.ts): a /graphql mutation taken here goes to the node
+   * this returns an answer from, or runs here when it returns undefined. A rejection's message is the
+   * error of every root field, as a failed commit's would be.
+   */
+  readonly forwardWrite?: (request: GraphQLRequest) => Promise<EngineResponse> | undefined;
 }
 
 /** How a replica reaches its writer (`EngineOptions.writer`). */

@@ -40,7 +40,7 @@ import { Graph } from './exec/graph.js';
 import { serializeResponse } from './exec/serialize-response.js';
 import { QueryBudget } from './exec/query-budget.js';
 import { RequestPreparer } from './request/prepare-request.js';
-import { answerWithoutSchema, noSchemaApi } from './request/no-schema.js';
+import { answerRootFields, answerWithoutSchema, noSchemaApi } from './request/no-schema.js';
 import { PersistedQueries, defaultMaxPersistedQueries } from './request/persisted-queries.js';
 import { cacheMaxAgeOf } from './request/cache-control.js';
 import type { PreparedOperation } from './request/prepare-request.js';
@@ -94,6 +94,12 @@ function subscriptionView(state: ServingState, headers: Readonly<Record<string, 
 
 /** Operation types as /metrics numbers them (0: none: the request did not get as far as a valid operation). */
 const operationNumbers = { query: 1, mutation: 2, subscription: 3 } as const;
+
+/** A forwarded mutation that failed: every root field null with the reason, as a failed commit answers. */
+function failedForward(prepared: PreparedOperation, error: unknown): EngineResponse {
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: 'ok', body: serializeResponse(answerRootFields(prepared, noSchemaApi, (_field, name) => wireError(message, undefined, [name]))) };
+}
 
 /** /admin `task` reads the writer's task list (exports run there): a replica asks the writer. */
 function asksWriterState(operation: OperationDefinitionNode): boolean {
@@ -281,6 +287,9 @@ export class Engine {
       if (prepared.prepared.operation.operation === 'mutation') {
         const writer = this.options.writer;
         if (writer !== undefined && !internal) return this.#forwarded(writer.execute(request));
+        // A draining node refuses writes itself; one that writes nothing stored (remote roots only) proposes nothing.
+        const forwarded = internal || this.#isDraining || onlyRemoteRoots(prepared.prepared.operation, state.compiled?.model) ? undefined : this.options.forwardWrite?.(request);
+        if (forwarded !== undefined) return forwarded.catch((error: unknown) => failedForward(prepared.prepared, error));
         requestId = randomUUID();
       }
       const running = this.#acl === undefined || internal || state.executor === null || this.#isDraining ? this.#start(state, prepared.prepared, request, requestId, internal) : this.#gated(this.#acl, state, prepared.prepared, request, requestId);
@@ -469,6 +478,11 @@ export class Engine {
   setDraining(enable: boolean): void {
     this.#draining = enable;
     this.drainingChanged?.(enable);
+  }
+
+  /** Whether /graphql refuses queries and mutations now (draining mode). */
+  get draining(): boolean {
+    return this.#isDraining;
   }
 
   /** Told when draining mode is turned on or off (a writer's replicas follow it: server/threads/). */

@@ -13,6 +13,7 @@ import { loadTransport } from './uws-transport.js';
 import { startReplicaThreads, type ReplicaThreads } from './threads/replica-threads.js';
 import { ClusterNode } from './cluster/cluster-node.js';
 import { reseedFromPeers, SeedError, seedFromPeer } from './cluster/seed.js';
+import { WriteForwarding } from './cluster/write-forwarding.js';
 
 const shutdownTimeoutMs = 10_000;
 
@@ -61,9 +62,12 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
 
   await mkdir(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
   if (config.cluster?.seed !== undefined && !(await seeded(config.cluster.seed, config, acl?.secret, log))) return;
-  const opened = await openNode(config, acl, log, hooks);
+  // Set once the node joined: mutations run here until then.
+  let forwarding: WriteForwarding | undefined;
+  const opened = await openNode(config, acl, log, hooks, (request) => forwarding?.forward(request));
   if (opened === undefined) return;
   const { engine, cluster } = opened;
+  if (cluster !== undefined) forwarding = new WriteForwarding(cluster, engine, log);
   // /admin `shutdown` calls stop only once the server answers, so it is defined by then.
   // The JS shim listens through node:net, which cannot share a port between threads.
   if (!transport.native && config.threads > 1) {
@@ -82,7 +86,7 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
     threads = startReplicaThreads({ count: config.threads - 1, config: { ...config, port: server.port }, acl, engine, admin: server.admin, ownMetrics: () => server.metrics.json(), log, shutdown: () => void stop('admin') });
   }
   cluster?.advertise(config.cluster?.advertise ?? reachableUrl(server.url));
-  const stop = gracefulStop(server, engine, log, threads);
+  const stop = gracefulStop(server, engine, log, threads, forwarding);
   // Before the start-up line: whoever reads it may signal at once.
   process.on('SIGTERM', (signal) => void stop(signal));
   process.on('SIGINT', (signal) => void stop(signal));
@@ -159,14 +163,20 @@ async function openCluster(cluster: NonNullable<ServerConfig['cluster']>, dataDi
  * A cluster node that needs messages purged from the stream sets its files aside and seeds itself from a
  * peer in the retention bucket whose snapshot holds them, then starts again (once).
  */
-async function openNode(config: ServerConfig, acl: AclOptions | undefined, log: Logger, hooks: ServeHooks): Promise<{ engine: Engine; cluster: ClusterNode | undefined } | undefined> {
+async function openNode(
+  config: ServerConfig,
+  acl: AclOptions | undefined,
+  log: Logger,
+  hooks: ServeHooks,
+  forwardWrite: NonNullable<EngineOptions['forwardWrite']>,
+): Promise<{ engine: Engine; cluster: ClusterNode | undefined } | undefined> {
   for (let attempt = 1; ; attempt++) {
     const cluster = config.cluster === undefined ? undefined : await openCluster(config.cluster, config.dataDir, log, hooks);
     if (cluster === null) return undefined;
     let engine: Engine;
     try {
       // A cluster node writes nothing of its own before it joined (`replica`): its ACL defaults go through the log.
-      engine = await Engine.open({ ...engineOptions(config, log, hooks), ...(acl === undefined ? {} : { acl }), ...(cluster === undefined ? {} : { sharedLog: cluster, replica: true }) });
+      engine = await Engine.open({ ...engineOptions(config, log, hooks), ...(acl === undefined ? {} : { acl }), ...(cluster === undefined ? {} : { sharedLog: cluster, replica: true, forwardWrite }) });
     } catch (error) {
       const peers = attempt === 1 ? await seedPeers(cluster) : [];
       await cluster?.close();
@@ -230,7 +240,7 @@ async function readAclSecret(acl: NonNullable<ServerConfig['acl']>): Promise<Acl
 }
 
 /** SIGTERM, SIGINT and /admin `shutdown`: stop accepting, drain, snapshot (engine.close), exit 0. */
-function gracefulStop(server: RunningServer, engine: Engine, log: Logger, threads: ReplicaThreads | undefined): (reason: string) => Promise<void> {
+function gracefulStop(server: RunningServer, engine: Engine, log: Logger, threads: ReplicaThreads | undefined, forwarding: WriteForwarding | undefined): (reason: string) => Promise<void> {
   let stopping = false;
   return async (reason) => {
     if (stopping) {
@@ -241,8 +251,8 @@ function gracefulStop(server: RunningServer, engine: Engine, log: Logger, thread
     }
     stopping = true;
     log.info('shutting down', { reason });
-    // The replicas drain while this thread still runs the writes they forwarded.
-    const [{ drained }] = await Promise.all([server.shutdown(shutdownTimeoutMs), threads?.stop(shutdownTimeoutMs)]);
+    // The replicas drain while this thread still runs the writes they forwarded (other nodes' too: new ones go elsewhere).
+    const [{ drained }] = await Promise.all([server.shutdown(shutdownTimeoutMs), threads?.stop(shutdownTimeoutMs), forwarding?.stop()]);
     if (!drained) log.warn('in-flight requests did not finish in time', { timeoutMs: shutdownTimeoutMs });
     await engine.close();
     log.info('stopped');

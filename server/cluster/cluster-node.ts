@@ -6,6 +6,7 @@
 // back, takes the newer messages, runs the writes again).
 
 import { randomUUID } from 'node:crypto';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { Engine, LocalTail, SharedLog } from '../../engine/index.js';
 import type { ClusterConfig } from '../config.js';
 import type { Logger } from '../log.js';
@@ -31,6 +32,9 @@ export class ClusterNode implements SharedLog {
   #appliedSeq = 0;
   #conflictSeq = 0;
   #follower: Follower | undefined;
+  /** The node that proposed the newest message this node knows of (its id), and that message's sequence. */
+  #proposer: string | undefined;
+  #proposerSeq = 0;
   /** The stream's first sequence when it no longer held what this node needed at start (seedPeers). */
   #purgedTo: number | undefined;
   /** What `agree` did, for the join's log line: the snapshot's stream sequence, the messages compared. */
@@ -72,6 +76,41 @@ export class ClusterNode implements SharedLog {
     return this.#appliedSeq;
   }
 
+  /** The NATS connection under the log (write-forwarding.ts asks other nodes on it). */
+  get connection(): NatsConnection {
+    return this.#log.connection;
+  }
+
+  /** This node's id: the first part of its proposals' msg ids (a fresh one per process). */
+  get id(): string {
+    return this.#id;
+  }
+
+  /** The node that proposed the stream's newest message as this node knows it, when that is another node. */
+  get lastProposer(): string | undefined {
+    return this.#proposer === this.#id ? undefined : this.#proposer;
+  }
+
+  /** `id` is gone (nobody answers for it): writes stay here until a message names another proposer. */
+  forgetProposer(id: string): void {
+    if (this.#proposer === id) this.#proposer = undefined;
+  }
+
+  /** Resolves once this node applied stream sequence `seq`; rejects (ClusterLogError) after `timeoutMs`. */
+  applied(seq: number, timeoutMs: number): Promise<void> {
+    const follower = this.#follower;
+    if (follower === undefined) return Promise.reject(new Error('the cluster node has not joined'));
+    return follower.waitFor(seq, timeoutMs);
+  }
+
+  /** Msg ids are `<node id>-<n>` (propose below). */
+  #noteProposer(seq: number, msgId: string): void {
+    if (seq <= this.#proposerSeq) return;
+    this.#proposerSeq = seq;
+    const dash = msgId.lastIndexOf('-');
+    this.#proposer = dash > 0 ? msgId.slice(0, dash) : undefined;
+  }
+
   async agree(tail: LocalTail): Promise<void> {
     // Registered before the stream is read: from now on no node purges what this one's restart needs.
     await this.#retention.register(tail.position).catch((error: unknown) => {
@@ -87,10 +126,11 @@ export class ClusterNode implements SharedLog {
     this.#checked = { snapshotSequence: tail.position, messages: 0 };
     if (last === tail.position) return;
     // Messages the whole of which the local log holds (the same) are not read again by the apply loop.
-    const follower = this.#log.follow(tail.position, (seq, data) => {
+    const follower = this.#log.follow(tail.position, (seq, data, msgId) => {
       this.#checked.messages++;
       if (!tail.offer(data)) throw checked;
       this.#appliedSeq = seq;
+      this.#noteProposer(seq, msgId);
     });
     try {
       await follower.waitFor(last, startReadTimeoutMs);
@@ -107,7 +147,8 @@ export class ClusterNode implements SharedLog {
    */
   async join(engine: Engine, log: Logger): Promise<void> {
     const from = this.#appliedSeq + 1;
-    const follower = this.#log.follow(this.#appliedSeq, async (seq, data) => {
+    const follower = this.#log.follow(this.#appliedSeq, async (seq, data, msgId) => {
+      this.#noteProposer(seq, msgId);
       const result = await engine.replicate(data);
       if (!result.ok) throw new Error(`stream ${this.#config.stream} message ${seq} does not apply: ${result.message}`);
       if (seq > this.#appliedSeq) this.#appliedSeq = seq;
@@ -121,19 +162,21 @@ export class ClusterNode implements SharedLog {
       throw this.#noted(follower.failure ?? error);
     });
     const { snapshotSequence, messages } = this.#checked;
-    log.info('joined the cluster', { stream: this.#config.stream, snapshotSequence, checked: messages, from, sequence: this.#appliedSeq, lsn: engine.lsn, server: this.#log.server });
+    log.info('joined the cluster', { node: this.#id, stream: this.#config.stream, snapshotSequence, checked: messages, from, sequence: this.#appliedSeq, lsn: engine.lsn, server: this.#log.server });
   }
 
   async propose(frames: Buffer): Promise<'appended' | 'conflict'> {
     this.#beforePropose?.();
     // Behind another node's proposal still going on in parts, not cutting it off (see Follower).
     const after = Math.max(this.#appliedSeq, this.#follower?.proposeAfter ?? 0);
-    const result = await this.#log.propose(frames, after, `${this.#id}-${++this.#proposals}`);
+    const msgId = `${this.#id}-${++this.#proposals}`;
+    const result = await this.#log.propose(frames, after, msgId);
     if ('conflict' in result) {
       this.#conflictSeq = result.conflict;
       return 'conflict';
     }
     this.#appliedSeq = result.seq;
+    this.#noteProposer(result.seq, msgId);
     return 'appended';
   }
 

@@ -61,10 +61,10 @@ export class StreamPurgedError extends ClusterLogError {
 export type ProposeResult = { readonly seq: number } | { readonly conflict: number };
 
 /**
- * Applies one proposal (a message, or the parts of one joined: `seq` is its last part's); the loop waits
- * for it before the next one (a rejection stops the loop).
+ * Applies one proposal (a message, or the parts of one joined: `seq` is its last part's; `msgId`: the
+ * proposal's, as given to `propose`); the loop waits for it before the next one (a rejection stops the loop).
  */
-export type ApplyMessage = (seq: number, data: Uint8Array) => void | Promise<void>;
+export type ApplyMessage = (seq: number, data: Uint8Array, msgId: string) => void | Promise<void>;
 
 // A proposal over max_payload goes as parts, each chained to the one before by its expected last
 // sequence: `<i>/<n>` of the proposal named by its msg id.
@@ -144,7 +144,7 @@ export class JetStreamLog {
     void this.#watchConnection();
   }
 
-  /** The connection, for what else the node keeps in JetStream (retention.ts's bucket). */
+  /** The connection, for what else the node keeps in JetStream (retention.ts's bucket) and asks of other nodes (write-forwarding.ts). */
   get connection(): NatsConnection {
     return this.#nc;
   }
@@ -543,7 +543,7 @@ export class Follower {
           }
           const whole = this.#assemble(message.seq, data, hdrs);
           try {
-            if (whole !== undefined) await this.#apply(message.seq, whole);
+            if (whole !== undefined) await this.#apply(message.seq, whole, hdrs?.get(proposalHeader) || (hdrs?.get('Nats-Msg-Id') ?? ''));
           } catch (error) {
             this.#failure = error;
             this.#stopped = true;

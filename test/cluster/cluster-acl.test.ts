@@ -7,10 +7,11 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aclSecret } from '../integration/helpers/acl-server.js';
-import { postGraphql, send } from '../integration/helpers/http.js';
+import { postGraphql, send, uploadSchema, uploadSucceeded } from '../integration/helpers/http.js';
 import { findLog } from '../integration/helpers/log-records.js';
 import { makeTempDir, runToExit, startServer, type ServerProcess } from '../integration/helpers/server-process.js';
 import { natsAvailable, natsSkipMessage, startNatsCluster, type NatsCluster } from './nats-cluster.js';
+import { comparable } from './service-nodes.js';
 
 if (!natsAvailable) console.warn(natsSkipMessage);
 
@@ -110,5 +111,21 @@ describe.skipIf(!natsAvailable)('two service nodes with ACL on one JetStream log
     const refused = await runToExit({ args: [...withOther, '--cluster-seed', a.url] }, 60_000);
     expect(refused.code).toBe(1);
     expect(findLog(refused.output, /^the seed/)?.msg).toMatch(new RegExp(`^the seed ${a.url}/admin/snapshot answered \\d+: .*token signature is invalid`));
+  });
+
+  it('a write B forwards to A (the last proposer) is refused or run by ACL as on A, the same bytes', { timeout: 60_000 }, async () => {
+    const groot = await token(a.url, 'groot', 'password');
+    // The schema upload stays on A (it is not forwarded): A proposed last.
+    expect(await uploadSchema(a.url, 'type Task {\n  title: String! @id\n}\n', { 'x-dgraph-accesstoken': groot })).toEqual(uploadSucceeded);
+    const add = { query: 'mutation { addTask(input: [{ title: "t" }]) { numUids } }' };
+    const [local, forwarded] = [await postGraphql(a.url, add), await postGraphql(b.url, add)];
+    expect(forwarded.status).toBe(local.status);
+    expect(comparable(forwarded.text)).toBe(comparable(local.text));
+    expect(JSON.parse(forwarded.text).errors[0].message).toBe('mutation addTask failed because Dgraph execution failed because rpc error: code = Unauthenticated desc = no accessJwt available');
+    const tokenOnB = await token(b.url, 'groot', 'password');
+    const written = await postGraphql(b.url, add, { 'x-dgraph-accesstoken': tokenOnB });
+    expect(JSON.parse(written.text).data).toEqual({ addTask: { numUids: 1 } });
+    // Answered once B applied it: read there at once.
+    expect(JSON.parse((await postGraphql(b.url, { query: '{ getTask(title: "t") { title } }' }, { 'x-dgraph-accesstoken': tokenOnB })).text).data).toEqual({ getTask: { title: 't' } });
   });
 });

@@ -42,10 +42,13 @@ describe.skipIf(!natsAvailable)('three service nodes: restarts, crashes, the str
     await server.exited;
     running.delete(server);
   }
-  /** Starts a node that dies (SIGKILL) at its first proposal, and makes it propose `title`. */
-  async function crashBeforeProposing(dataDir: string, title: string): Promise<void> {
+  /**
+   * Starts a node that dies (SIGKILL) at its first proposal, and makes it propose a schema with type
+   * `name` (a schema upload runs on the node that takes it; a mutation would go to the last proposer).
+   */
+  async function crashBeforeProposing(dataDir: string, name: string): Promise<void> {
     const doomed = await node(dataDir, { entry: faultsEntry, env: { SERVICE_TEST_CRASH_BEFORE_PROPOSE: '1' } });
-    await expect(add(doomed.url, title)).rejects.toThrow();
+    await expect(uploadSchema(doomed.url, `${schema}type ${name} {\n  note: String\n}\n`)).rejects.toThrow();
     expect(await doomed.exited).toEqual({ code: null, signal: 'SIGKILL' });
     running.delete(doomed);
   }
@@ -68,7 +71,7 @@ describe.skipIf(!natsAvailable)('three service nodes: restarts, crashes, the str
     expect(first.data).toEqual({ addTask: { numUids: 1 } });
     const at = first.extensions.lsn as number;
     // B's record at LSN at+1 reaches its own log only; A's "acked 2" then takes that LSN in the stream.
-    await crashBeforeProposing(dirs.b, 'never acknowledged');
+    await crashBeforeProposing(dirs.b, 'NeverAcknowledged');
     const second = await add(a.url, 'acked 2');
     expect(second.extensions.lsn).toBe(at + 1);
     b = await node(dirs.b);
@@ -78,7 +81,7 @@ describe.skipIf(!natsAvailable)('three service nodes: restarts, crashes, the str
 
     // Crashed again with nothing written after: the stream ends before the record; B's next write takes its LSN.
     await kill(b);
-    await crashBeforeProposing(dirs.b, 'never acknowledged either');
+    await crashBeforeProposing(dirs.b, 'NeverAcknowledgedEither');
     b = await node(dirs.b);
     expect(findLogs(b.output(), /never took/).map(({ level, lsns }) => [level, lsns])).toEqual([['warn', `${at + 2}`]]);
     const fromB = await add(b.url, 'acked 3');

@@ -1,5 +1,5 @@
 // What the cluster suites ask of a service node over HTTP: a GraphQL answer (status 200 checked) and the
-// state digest and LSN of /admin `state`; and the schema they share.
+// state digest and LSN of /admin `state`; the schema they share; answers made comparable across runs.
 
 import { expect } from 'vitest';
 import { postGraphql } from '../integration/helpers/http.js';
@@ -13,3 +13,6 @@ export async function post(url: string, query: string, headers: Record<string, s
 }
 
 export const state = async (url: string): Promise<{ digest: string; lsn: number }> => (await post(url, '{ state { digest lsn } }', {}, '/admin')).data.state;
+
+/** An answer's text with its `extensions.requestID` (a fresh UUID per mutation) blanked, to compare answers byte for byte. */
+export const comparable = (text: string): string => text.replace(/"requestID":"[0-9a-f-]{36}"/, '"requestID":"-"');
