@@ -273,8 +273,13 @@ if (part === 'bringup' || part === 'all') {
     };
     mark('start-up to the download\'s end (seeded from a peer)', /^seeded from a peer/);
     mark('read + checksum + decode (files read and checked)', /^restoring/, 'files read and checked');
-    // The store's import builds each column's indexes as it goes (GraphStore.importSnapshot).
-    mark('import the store + build every index (snapshot loaded)', /^restoring/, 'snapshot loaded');
+    // The store's import builds each column's indexes as it goes (GraphStore.importSnapshot): a line per column.
+    const known = ['files read and checked', 'snapshot loaded', 'schema and indexes built'];
+    for (const line of b.lines) {
+      const done = line.fields['done'];
+      if (/^restoring/.test(line.msg) && typeof done === 'string' && !known.includes(done) && !/log records replayed$/.test(done)) marks.push([`import ${done}`, line]);
+    }
+    mark('import the edges (snapshot loaded)', /^restoring/, 'snapshot loaded');
     mark('schema deploy (schema and indexes built)', /^restoring/, 'schema and indexes built');
     mark('to the restored line', /^restored/);
     mark('stream catch-up (joined the cluster)', /^joined the cluster/);
