@@ -47,6 +47,7 @@ const loadBefore = loadavg();
 interface LogLine {
   readonly msg: string;
   readonly time: number;
+  /** NaN when the line was read well after its time (written during a synchronous stretch: the restore). */
   readonly cpuUs: number;
   readonly fields: Record<string, unknown>;
 }
@@ -94,7 +95,8 @@ function startService(name: string, dataDir: string, args: readonly string[]): S
       }
       if (!raw.startsWith('{')) continue;
       const fields = JSON.parse(raw) as Record<string, unknown>;
-      const line = { msg: String(fields['msg']), time: Number(fields['time']), cpuUs, fields };
+      const time = Number(fields['time']);
+      const line = { msg: String(fields['msg']), time, cpuUs: Date.now() - time > 250 ? Number.NaN : cpuUs, fields };
       lines.push(line);
       if (line.msg.length < 300) text += `${raw}\n`;
       for (const w of [...waiting]) {
@@ -287,14 +289,22 @@ if (part === 'bringup' || part === 'all') {
     marks.push(['first answered read', answered]);
     const phases = marks.slice(1).map(([label, at], i) => {
       const before = (marks[i] as [string, { time: number; cpuUs: number }])[1];
-      return { phase: label, wallS: sec(at.time - before.time), cpuS: Number(((at.cpuUs - before.cpuUs) / 1e6).toFixed(1)) };
+      const cpu = (at.cpuUs - before.cpuUs) / 1e6;
+      return { phase: label, wallS: sec(at.time - before.time), cpuS: Number.isNaN(cpu) ? null : Number(cpu.toFixed(1)) };
     });
+    // The lines of the synchronous restore arrive together after it: its CPU as one figure, between the timely lines around it.
+    const timely = marks.filter(([, at]) => !Number.isNaN(at.cpuUs));
+    const decoded = timely.findIndex(([label]) => label.startsWith('read + checksum'));
+    const restoreCpuS = decoded < 0 ? null : Number((((timely[decoded + 1]?.[1].cpuUs ?? 0) - (timely[decoded]?.[1].cpuUs ?? 0)) / 1e6).toFixed(1));
+    const restoreUntil = decoded < 0 ? '' : timely[decoded + 1]?.[0];
     const joined = b.lines.find((l) => /^joined the cluster/.test(l.msg))?.fields;
     const bringup = {
       aStart,
       totalWallS: sec(answered.time - b.started),
       totalCpuS: Number((answered.cpuUs / 1e6).toFixed(1)),
       phases,
+      restoreCpuS,
+      restoreUntil,
       joined: { from: joined?.['from'], sequence: joined?.['sequence'] },
       bRssMB: bMem.rss,
       bPeakRssMB: bMem.peak,
