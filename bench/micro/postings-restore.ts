@@ -2,7 +2,9 @@
 // again? On one build's dist and a data directory with a snapshot (snapshot-phases.ts makes one): the
 // store restored without indexes, then per token index the back-fill (tokenising) against its postings
 // exported as [tokens, counts, concatenated ids] through the snapshot codec and rebuilt into a token →
-// posting map. CPU ms of each and the postings' encoded size.
+// posting map. CPU ms of each and the postings' encoded size. Fulltext too: flexsearch's `map` (token →
+// [id array]) exported the same way and rebuilt as that map plus the register's per-node array counts
+// (../../engine/indexes/flexsearch-postings.ts), i.e. a restore through the internals it already reads.
 // Run: taskset -c 0 node --expose-gc dist/bench/micro/postings-restore.js <abs dist> <data dir>
 
 import { readdirSync } from 'node:fs';
@@ -39,11 +41,12 @@ const sizeOf = (p: Posting): number => (typeof p === 'number' ? 1 : Array.isArra
 const idsOf = (p: Posting): readonly number[] => (typeof p === 'number' ? [p] : Array.isArray(p) ? p : (p as PostingListModule.PostingList).toArray());
 
 for (const col of snap.scalars) {
-  for (const kind of col.indexKinds.filter((k) => k === 'ngram' || k === 'trigram' || k === 'term')) {
+  for (const kind of col.indexKinds.filter((k) => k === 'ngram' || k === 'trigram' || k === 'term' || k === 'fulltext')) {
     gc();
     const [index, tokenise] = cpu(() => store.scalar(col.predicate).ensureIndex(kind));
-    // The postings' map (TokenPostings, private): what a stored index would be read into.
-    const map = (index as unknown as { store: { map: Map<string, Posting> } }).store.map;
+    // The postings' map (TokenPostings, private; flexsearch's `map` for fulltext): what a stored index would be read into.
+    const inner = (index as unknown as { store: { map?: Map<string, Posting>; flex?: { map: Map<string, number[][]> } } }).store;
+    const map = inner.map ?? new Map([...(inner.flex?.map ?? [])].map(([token, slots]) => [token, slots[0] ?? []]));
     const [bytes, exported] = cpu(() => {
       const tokens: string[] = [];
       const counts = new Int32Array(map.size);
@@ -75,9 +78,24 @@ for (const col of snap.scalars) {
       });
       return out;
     });
+    const [, flexRebuilt] = cpu(() => {
+      if (kind !== 'fulltext') return 0;
+      const { tokens, counts, ids } = decode(bytes) as { tokens: string[]; counts: Int32Array; ids: Int32Array };
+      const out = new Map<string, number[][]>();
+      const perNode = new Int32Array(snap.nextId);
+      let at = 0;
+      tokens.forEach((token, i) => {
+        const n = counts[i] as number;
+        const list = Array.from(ids.subarray(at, at + n));
+        for (const id of list) perNode[id] = (perNode[id] ?? 0) + 1;
+        out.set(token, [list]);
+        at += n;
+      });
+      return out.size;
+    });
     console.log(
       `${col.predicate} ${kind}: tokens ${map.size}, entries ${index.entryCount}, back-fill (tokenise) ${tokenise.toFixed(0)} ms CPU, ` +
-        `export + encode ${exported.toFixed(0)} ms, ${(bytes.length / 1e6).toFixed(1)} MB, decode + rebuild ${imported.toFixed(0)} ms CPU (${rebuilt.size} tokens)`,
+        `export + encode ${exported.toFixed(0)} ms, ${(bytes.length / 1e6).toFixed(1)} MB, decode + rebuild ${(kind === 'fulltext' ? flexRebuilt : imported).toFixed(0)} ms CPU (${rebuilt.size} tokens)`,
     );
   }
 }

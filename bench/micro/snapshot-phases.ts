@@ -7,7 +7,7 @@
 // (node:inspector, only that part) and its heaviest functions by self time are printed.
 // Run: taskset -c 0 node --expose-gc --max-old-space-size=8000 dist/bench/micro/snapshot-phases.js <abs dist> --dir <dir> [--posts 1000000] [--profile <dir>] [--engine-only]
 
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,7 +18,7 @@ import type * as DataDirModule from '../../engine/persist/data-dir.js';
 import type * as GraphStoreModule from '../../engine/store/graph-store.js';
 import type { ScalarColumnImpl } from '../../engine/store/scalar-column.js';
 import type { IndexKindName } from '../../engine/indexes/index-kind.js';
-import { openDurable } from './durable-fixture.js';
+import { keptDataDir, openDurable } from './durable-fixture.js';
 
 const argv = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
@@ -40,20 +40,7 @@ const { snapshotFileName } = (await import(from('engine/persist/data-dir.js'))) 
 const { GraphStore } = (await import(from('engine/store/graph-store.js'))) as typeof GraphStoreModule;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
-const snapshotLsn = (): number | undefined => {
-  const names = existsSync(dir) ? readdirSync(dir).filter((n) => /^snap-\d+\.msgpack$/.test(n)) : [];
-  return names.length === 0 ? undefined : Math.max(...names.map((n) => Number(/\d+/.exec(n)?.[0])));
-};
-
-if (snapshotLsn() === undefined) {
-  const t = performance.now();
-  const { engine } = await openDurable(dist, dir, posts, true);
-  console.log(`loaded ${posts} posts in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  const result = await engine.snapshot();
-  if (!result.ok) throw new Error(result.message);
-  await engine.close();
-}
-const lsn = snapshotLsn() as number;
+const lsn = await keptDataDir(dist, dir, posts);
 
 const rows: [string, number, number][] = [];
 /** Times `fn` (wall and process CPU, GC threads included) as one row of the table. */

@@ -106,6 +106,11 @@ export async function encodeSnapshot(content: SnapshotContent, createdAt: string
     createdAt,
     ...(content.sharedLogPosition === undefined ? {} : { sharedLogPosition: content.sharedLogPosition }),
   };
+  return [snapshotHead(header), ...body];
+}
+
+/** The file's bytes before the body: magic, version, the header and its CRC. */
+export function snapshotHead(header: SnapshotHeader): Buffer {
   const headerBytes = encode(header);
   const head = Buffer.alloc(16 + headerBytes.length + 4);
   SNAPSHOT_MAGIC.copy(head, 0);
@@ -113,7 +118,7 @@ export async function encodeSnapshot(content: SnapshotContent, createdAt: string
   head.writeUInt32LE(headerBytes.length, 12);
   headerBytes.copy(head, 16);
   head.writeUInt32LE(checksum(head.subarray(0, 16 + headerBytes.length)), 16 + headerBytes.length);
-  return [head, ...body];
+  return head;
 }
 
 /** An edge column's fields as files hold them (a captured column reads them through getters). */

@@ -38,9 +38,12 @@ export class LogApplier {
     return this.into.acl?.state ?? this.#carriedAcl;
   }
 
-  /** Loads a snapshot into a fresh engine; `loaded` is told when the store is in (before the schema's indexes are built). */
-  loadSnapshot(snapshot: SnapshotContent, loaded: () => void = () => undefined): void {
-    this.into.graph.store.importSnapshot(snapshot.store);
+  /**
+   * Loads a snapshot into a fresh engine; `column` is told each scalar column once it and its indexes are
+   * in, `loaded` when the whole store is (before the schema is deployed).
+   */
+  loadSnapshot(snapshot: SnapshotContent, loaded: () => void = () => undefined, column?: (predicate: string, indexKinds: readonly string[]) => void): void {
+    this.into.graph.store.importSnapshot(snapshot.store, column);
     loaded();
     for (const [sha256, query] of snapshot.persistedQueries) this.into.persistedQueries.register(sha256, query);
     if (snapshot.acl !== null) this.#restoreAcl(snapshot.acl);

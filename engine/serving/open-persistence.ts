@@ -101,7 +101,8 @@ export function restoreProgress(log: EngineLogger, now?: () => number): RestoreP
 function replay(plan: RestorePlan, applier: LogApplier, progress: RestoreProgress): void {
   const snapshot = plan.snapshot?.content;
   if (snapshot !== undefined) {
-    applier.loadSnapshot(snapshot, () => progress.phase('snapshot loaded'));
+    // Per column: at 1M the import is index building, a few seconds per token index.
+    applier.loadSnapshot(snapshot, () => progress.phase('snapshot loaded'), (predicate, kinds) => progress.phase(kinds.length === 0 ? predicate : `${predicate} with its ${kinds.join(', ')} index${kinds.length > 1 ? 'es' : ''}`));
     progress.phase('schema and indexes built');
   }
   const total = plan.records.length;

@@ -356,8 +356,11 @@ export class GraphStore implements ColumnContext {
     };
   }
 
-  /** Loads a snapshot into this empty store (indexes are rebuilt from the values). */
-  importSnapshot(snapshot: StoreSnapshot): void {
+  /**
+   * Loads a snapshot into this empty store (indexes are rebuilt from the values, each column's as it is
+   * loaded); `columnLoaded` is told each scalar column once it and its indexes are in (a start's progress).
+   */
+  importSnapshot(snapshot: StoreSnapshot, columnLoaded: (predicate: string, indexKinds: readonly string[]) => void = () => undefined): void {
     this.changes++;
     if (this.nextId !== 1 || this.log !== undefined) throw new Error('importSnapshot needs an empty store');
     const n = snapshot.nextId;
@@ -387,7 +390,10 @@ export class GraphStore implements ColumnContext {
       }
     }
     for (const [name, ids] of byType) this.typeMembers.set(name, new PostingList(ids.sort((a, b) => a - b)));
-    for (const col of snapshot.scalars) (this.scalar(col.predicate) as ScalarColumnImpl).importSnapshot(col);
+    for (const col of snapshot.scalars) {
+      (this.scalar(col.predicate) as ScalarColumnImpl).importSnapshot(col);
+      columnLoaded(col.predicate, col.indexKinds);
+    }
     for (const col of snapshot.edges) {
       const column = this.edges(col.predicate) as EdgeColumnImpl;
       for (let k = 0; k < col.from.length; k++) column.addRaw(col.from[k] as number, col.to[k] as number);

@@ -183,4 +183,19 @@ describe('snapshot capture', () => {
     restored.importSnapshot(captured);
     expect(state(restored)).toEqual(expected);
   });
+
+  it('a restore tells each scalar column once it and its indexes are in (a start logs them), in file order', () => {
+    const store = filled(500);
+    store.scalar('name').ensureIndex('term');
+    const told: [string, readonly string[], number | undefined][] = [];
+    const restored = new GraphStore();
+    restored.importSnapshot(store.exportSnapshot(), (predicate, kinds) => told.push([predicate, kinds, restored.scalar(predicate).index('term')?.entryCount]));
+    expect(told).toEqual([
+      ['name', ['hash', 'term'], store.scalar('name').index('term')?.entryCount],
+      ['mixed', [], undefined],
+      ['num', [], undefined],
+      ['flag', [], undefined],
+    ]);
+    expect(told[0]?.[2]).toBeGreaterThan(500);
+  });
 });
