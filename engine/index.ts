@@ -244,7 +244,14 @@ export class Engine {
   execute(incoming: GraphQLRequest, internal = false): EngineResponse | Promise<EngineResponse> {
     if (internal) return this.#executeNow(incoming, internal);
     this.lastOperation = 0;
-    return this.#whenCaughtUp(() => this.#executeNow(incoming, internal));
+    const answer = this.#whenCaughtUp(() => this.#executeNow(incoming, internal));
+    // One that waits before it is prepared (behind the writer, X-Service-Read-After, registering a persisted
+    // query) is labelled now: the server reads the operation type for /metrics as this returns.
+    if (answer instanceof Promise && this.lastOperation === 0) {
+      const prepared = this.#schema.state.preparer.prepare(incoming);
+      if (prepared.ok) this.lastOperation = operationNumbers[prepared.prepared.operation.operation];
+    }
+    return answer;
   }
 
   #executeNow(incoming: GraphQLRequest, internal: boolean): EngineResponse | Promise<EngineResponse> {
@@ -254,9 +261,6 @@ export class Engine {
     if (incoming.extensions !== undefined && incoming.extensions !== null) {
       const persisted = this.#commit.resolvePersistedQuery(incoming);
       if (persisted instanceof Promise) {
-        // Registering first: the operation's type now, for /metrics (the server reads it as this returns); the document is cached for the run.
-        const prepared = this.#schema.state.preparer.prepare(incoming);
-        if (prepared.ok) this.lastOperation = operationNumbers[prepared.prepared.operation.operation];
         return persisted.then((resolved) => ('kind' in resolved ? resolved : this.#execute(resolved.request, internal)));
       }
       return 'kind' in persisted ? persisted : this.#execute(persisted.request, internal);

@@ -78,7 +78,17 @@ export class Outbox<T> {
     this.#queue.push(message);
   }
 
+  /**
+   * Sends `message` (after those queued) now: for state a reply about to leave must find on every thread
+   * (a log level set through /admin is read back on another connection right after its answer).
+   */
+  sendNow(message: T): void {
+    this.#queue.push(message);
+    this.#flush();
+  }
+
   readonly #flush = (): void => {
+    if (this.#queue.length === 0) return;
     const batch = this.#queue;
     this.#queue = [];
     this.port.postMessage(batch);

@@ -66,8 +66,11 @@ export function startReplicaThreads(options: ReplicaThreadsOptions): ReplicaThre
     });
   const mergedMetrics = async (own: () => Promise<MetricsJson>): Promise<string> => mergedMetricsText(await Promise.all([own(), ...[...replicas.values()].map(askMetrics)]));
   let stopping = false;
-  const broadcast = (message: ToReplica): void => {
-    for (const outbox of replicas.values()) outbox.send(message);
+  const broadcast = (message: ToReplica, now = false): void => {
+    for (const outbox of replicas.values()) {
+      if (now) outbox.sendNow(message);
+      else outbox.send(message);
+    }
   };
   // Stored before any waiting answer is resolved (Persistence publishes, then settles the writes).
   engine.onLogRecords((frames) => {
@@ -76,7 +79,8 @@ export function startReplicaThreads(options: ReplicaThreadsOptions): ReplicaThre
   });
   engine.drainingChanged = (enable) => Atomics.store(shared, 1, enable ? 1n : 0n);
   // /admin `config(logLevel)` runs here (forwarded or not): every thread's logger follows.
-  log.onLevelChange((level) => broadcast({ t: 'log-level', level }));
+  // Posted before the answer that set it leaves: the next request, on any thread, reads it back.
+  log.onLevelChange((level) => broadcast({ t: 'log-level', level }, true));
 
   // A replica that fails is started again (it reloads the data directory); one that keeps failing
   // before it ever serves is given up, and the process serves on the threads it has.

@@ -29,7 +29,10 @@ describe('a replica that does not catch up with its writer', () => {
     const { engine } = await openEngine('', { writer: stuck, readAfterTimeoutMs: 50 });
     try {
       expect(await engine.execute({ method: 'POST', query: 'mutation { addPost(input: [{}]) { numUids } }', headers: {} })).toBe(written);
-      const read = await engine.execute({ method: 'POST', query: '{ queryPost { id } }', headers: {} });
+      const reading = engine.execute({ method: 'POST', query: '{ queryPost { id } }', headers: {} });
+      // Read when execute returns (server/routes/graphql-route.ts labels /metrics by it), though the read waits.
+      expect(engine.lastOperation).toBe(1);
+      const read = await reading;
       expect(read.kind).toBe('request-error');
       expect(JSON.parse(read.body)).toEqual({ errors: [{ message: refusal }] });
       const adminRead = await engine.executeAdmin({ method: 'POST', query: '{ health { status } }', headers: {} }, host);
