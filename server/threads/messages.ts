@@ -64,9 +64,9 @@ export function decodeRequest(text: string): GraphQLRequest {
 }
 
 /**
- * The messages to one thread, sent as one array per turn of the event loop: a group commit's records and
- * the answers of the writes in it wake the other thread once, not once each (each postMessage is a
- * wake-up, and on a busy machine a context switch).
+ * The messages to one thread, sent as one array per turn of the event loop: the answers of a group
+ * commit's forwarded writes wake the other thread once, not once each (each postMessage is a wake-up,
+ * and on a busy machine a context switch). What a read may wait for (records, the log level) goes now.
  */
 export class Outbox<T> {
   #queue: T[] = [];

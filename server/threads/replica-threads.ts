@@ -75,7 +75,8 @@ export function startReplicaThreads(options: ReplicaThreadsOptions): ReplicaThre
   // Stored before any waiting answer is resolved (Persistence publishes, then settles the writes).
   engine.onLogRecords((frames) => {
     Atomics.store(shared, 0, BigInt(engine.lsn));
-    broadcast({ t: 'frames', frames });
+    // Now, not at the end of the turn: a read on a replica that arrives meanwhile waits for them.
+    broadcast({ t: 'frames', frames }, true);
   });
   engine.drainingChanged = (enable) => Atomics.store(shared, 1, enable ? 1n : 0n);
   // /admin `config(logLevel)` runs here (forwarded or not): every thread's logger follows.
