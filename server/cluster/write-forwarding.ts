@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { RequestError, TimeoutError, headers, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import type { Engine, EngineResponse, GraphQLRequest, ResponseKind } from '../../engine/index.js';
 import type { Logger } from '../log.js';
-import { decodeRequest, encodeRequest } from '../threads/messages.js';
+import { decodeRequest, encodeRequest } from '../request-wire.js';
 import type { ClusterNode } from './cluster-node.js';
 
 /**

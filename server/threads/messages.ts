@@ -1,6 +1,6 @@
 // What the writer thread and its replica threads say to each other (server/threads/README.md).
 
-import { FloatText, hasFloatText, parseRequestJson, type EngineResponse, type GraphQLRequest } from '../../engine/index.js';
+import type { EngineResponse } from '../../engine/index.js';
 import type { AclOptions } from '../../engine/index.js';
 import type { ServerConfig } from '../config.js';
 import type { MetricsJson } from '../metrics.js';
@@ -45,22 +45,6 @@ export type ToReplica =
 export function plainResponse(response: EngineResponse): EngineResponse {
   const { kind, body, touchedUids, cacheMaxAge } = response;
   return { kind, body, ...(touchedUids === undefined ? {} : { touchedUids }), ...(cacheMaxAge === undefined ? {} : { cacheMaxAge }) };
-}
-
-// A float-written integral number in the variables (FloatText: Dgraph refuses `1.0` for an Int) must
-// reach the writer as the text it was: written back as that number text, parsed again there.
-const floatMark = `\u0000float-${Math.random().toString(36).slice(2)}:`;
-const markedFloat = new RegExp(`"${JSON.stringify(floatMark).slice(1, -1).replace(/\\/g, '\\\\')}([^"]*)"`, 'g');
-
-export function encodeRequest(request: GraphQLRequest): string {
-  // A replacer costs a call per key (~1.8x the plain stringify of an add): only requests holding one pay it.
-  if (!hasFloatText(request.variables) && !hasFloatText(request.extensions)) return JSON.stringify(request);
-  const text = JSON.stringify(request, (_key, value: unknown) => (value instanceof FloatText ? `${floatMark}${value.text}` : value));
-  return text.includes('float-') ? text.replace(markedFloat, '$1') : text;
-}
-
-export function decodeRequest(text: string): GraphQLRequest {
-  return parseRequestJson(text) as GraphQLRequest;
 }
 
 /**

@@ -11,7 +11,8 @@ import { createLogger, isLogLevel } from '../log.js';
 import { engineOptions } from '../serve.js';
 import { loadTransport } from '../uws-transport.js';
 import type { MetricsJson } from '../metrics.js';
-import { encodeRequest, Outbox, type ReplicaThreadData, type ToReplica, type ToWriter, type WriterCall } from './messages.js';
+import { encodeRequest } from '../request-wire.js';
+import { Outbox, type ReplicaThreadData, type ToReplica, type ToWriter, type WriterCall } from './messages.js';
 
 type Pending = { readonly resolve: (value: unknown) => void; readonly reject: (error: Error) => void };
 

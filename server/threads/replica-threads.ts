@@ -8,7 +8,8 @@ import type { AclOptions, AdminHost, Engine } from '../../engine/index.js';
 import type { ServerConfig } from '../config.js';
 import type { Logger } from '../log.js';
 import { mergedMetricsText, type MetricsJson } from '../metrics.js';
-import { decodeRequest, Outbox, plainResponse, type ReplicaThreadData, type ToReplica, type ToWriter, type WriterCall } from './messages.js';
+import { decodeRequest } from '../request-wire.js';
+import { Outbox, plainResponse, type ReplicaThreadData, type ToReplica, type ToWriter, type WriterCall } from './messages.js';
 
 export interface ReplicaThreads {
   readonly count: number;
