@@ -4,6 +4,7 @@
 // 100 ms and the server's memory returns near where it was.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everyThreadCaughtUp } from '../integration/helpers/fresh-connection.js';
 import { postGraphql, uploadSchema, uploadSucceeded } from '../integration/helpers/http.js';
 import { startServer, type ServerProcess } from '../integration/helpers/server-process.js';
 import { rssOf, underWatch } from './helpers/watchdog.js';
@@ -43,6 +44,8 @@ beforeAll(async () => {
   });
   const count = (await data('{ aggregateNode { count } }')) as { aggregateNode: { count: number } };
   expect(count.aggregateNode.count).toBe(nodes);
+  // A replica thread applies the update after the writer answered it: its memory belongs before the baseline.
+  await everyThreadCaughtUp(server);
   await settle();
   baselineRss = rssOf(server.child.pid as number);
 }, 60_000);

@@ -3,44 +3,15 @@
 // the threads (SO_REUSEPORT); a generated X-Request-Id names the thread that answered (its prefix is
 // per thread), so the tests see that every thread served.
 
-import { request as httpRequest } from 'node:http';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
+import { fresh, onEveryThread, type Fresh } from './helpers/fresh-connection.js';
 import { findLogs } from './helpers/log-records.js';
 import { parsePrometheusText, sampleValue } from './helpers/prometheus-text.js';
 import { startServer, type ServerProcess } from './helpers/server-process.js';
 
 const schema = `type Post @withSubscription { id: ID! title: String! @search(by: [term]) score: Int @search slug: String! @id big: Int64 }`;
-
-interface Fresh {
-  readonly status: number;
-  readonly thread: string;
-  readonly body: { data?: any; errors?: { message: string }[]; extensions?: { lsn?: number } };
-  readonly text: string;
-}
-
-/** One request on a connection of its own (no keep-alive), so any thread may take it. */
-function fresh(url: string, path: string, body: string | undefined, contentType = 'application/json'): Promise<Fresh> {
-  return new Promise((resolve, reject) => {
-    const method = body === undefined ? 'GET' : 'POST';
-    const call = httpRequest(`${url}${path}`, { method, agent: false, headers: { 'content-type': contentType, connection: 'close' } }, (response) => {
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => {
-        const id = String(response.headers['x-request-id'] ?? '');
-        try {
-          const json = response.headers['content-type']?.includes('json') === true;
-          resolve({ status: response.statusCode ?? 0, thread: id.slice(0, id.lastIndexOf('-')), body: (json ? JSON.parse(text) : {}) as Fresh['body'], text });
-        } catch (error) {
-          reject(new Error(`${String(error)}: ${text}`));
-        }
-      });
-    });
-    call.on('error', reject);
-    call.end(body);
-  });
-}
 
 const gql = (url: string, query: string, variables?: unknown, extensions?: unknown): Promise<Fresh> => fresh(url, '/graphql', JSON.stringify({ query, variables, extensions }));
 const admin = (url: string, query: string): Promise<Fresh> => fresh(url, '/admin', JSON.stringify({ query }));
@@ -48,17 +19,6 @@ const admin = (url: string, query: string): Promise<Fresh> => fresh(url, '/admin
 /** Replica threads join once they loaded the data (the start-up line comes as the writer listens). */
 async function serving(server: ServerProcess, threads: number): Promise<void> {
   await vi.waitFor(() => expect(findLogs(server.output(), 'replica thread serving')).toHaveLength(threads - 1), { timeout: 20_000, interval: 50 });
-}
-
-/** Asks until every one of `threads` threads answered (fresh connections are spread by a hash: a few dozen suffice). */
-async function onEveryThread(url: string, threads: number, ask: (url: string) => Promise<Fresh>): Promise<Map<string, Fresh>> {
-  const seen = new Map<string, Fresh>();
-  for (let i = 0; i < 200 && seen.size < threads; i++) {
-    const answer = await ask(url);
-    seen.set(answer.thread, answer);
-  }
-  expect(seen.size).toBe(threads);
-  return seen;
 }
 
 describe('--threads 3', () => {
