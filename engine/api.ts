@@ -1,7 +1,7 @@
 // The shapes that cross the facade (engine/index.ts): plain data only, so server/ needs nothing else.
 
 import type { FileIo } from './persist/file-io.js';
-import type { SharedLog } from './persist/persistence.js';
+import type { SharedLog, SnapshotIdentity } from './persist/persistence.js';
 
 export type { FileIo } from './persist/file-io.js';
 
@@ -66,6 +66,12 @@ export interface EngineOptions {
   readonly writer?: WriterLink;
   /** A replica's start: the state of this data directory, read without changing it (a live writer's). */
   readonly seedFrom?: string;
+  /**
+   * With `seedFrom`, a replica started while its writer still opens the directory: the newest snapshot is
+   * loaded at once, then this (the snapshot the writer restored from, once it opened) is awaited before
+   * the log is read; another snapshot than the one loaded rejects `open` with `SeedBaseMismatch`.
+   */
+  readonly seedBase?: () => Promise<SnapshotIdentity>;
   /**
    * Cluster mode (persist/persistence.ts `SharedLog`, server/cluster/ implements it): the local log is
    * checked against it before the restore, every record this engine writes is proposed to it, and the

@@ -59,7 +59,7 @@ import { LogApplier } from './serving/log-applier.js';
 import { ReadAfter, consistencyHeader, readAfterHeader, readGate, readRefusal } from './serving/read-after.js';
 import { stateDigest } from './serving/state-digest.js';
 import { KIND_MUTATION, readFrames, type LogRecord } from './persist/log-format.js';
-import type { CaptureState } from './persist/persistence.js';
+import type { CaptureState, SnapshotIdentity } from './persist/persistence.js';
 import { SchemaDeployQueue } from './serving/schema-deploy-queue.js';
 import { RegistrationLog } from './serving/registration-log.js';
 import { SchemaLifecycle, type ServingState } from './serving/schema-lifecycle.js';
@@ -74,7 +74,8 @@ export { cacheStats, type CacheStat } from './util/cache-stats.js';
 export { customCallFigures, latencyBuckets, LatencyTally, persistFigures } from './util/figures.js';
 export { progressThrottle, type ProgressFigures, type ProgressThrottle } from './util/progress-throttle.js';
 export type { StoreFigures } from './store/graph-store.js';
-export { RestoreError, type LocalTail, type SharedLog } from './persist/persistence.js';
+export { RestoreError, type LocalTail, type SharedLog, type SnapshotIdentity } from './persist/persistence.js';
+export { SeedBaseMismatch } from './serving/open-persistence.js';
 export { DATA_DIR_MODE, DATA_FILE_MODE, nodeFileIo } from './persist/file-io.js';
 export { adoptSnapshotFile, newestSnapshotFile, type SnapshotFileInfo } from './persist/snapshot-transfer.js';
 export { snapshotFileName } from './persist/data-dir.js';
@@ -206,7 +207,7 @@ export class Engine {
     if (options.dataDir !== '') {
       engine.#commit.persistence = await openPersistence(options, engine.#log, engine.#applier, () => engine.#logicalState());
     } else if (options.seedFrom !== undefined) {
-      await seedFromFiles(options.fileIo ?? nodeFileIo, options.seedFrom, engine.#log, engine.#applier);
+      await seedFromFiles(options.fileIo ?? nodeFileIo, options.seedFrom, engine.#log, engine.#applier, options.seedBase);
     }
     // A replica's ACL comes from the writer's records (its defaults included, with their password hash).
     if (options.replica !== true && options.writer === undefined) await engine.#acl?.ensureDefaults();
@@ -221,6 +222,11 @@ export class Engine {
    */
   async ensureAclDefaults(): Promise<void> {
     await this.#acl?.ensureDefaults();
+  }
+
+  /** The snapshot this engine's start restored from (null: none, or no data directory). */
+  get restoredFrom(): SnapshotIdentity {
+    return this.#commit.persistence?.restoredFrom ?? null;
   }
 
   /** Writes a snapshot now (POST /admin/snapshot). */

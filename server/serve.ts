@@ -10,7 +10,7 @@ import { startServer, type RunningServer, type ThreadRole } from './http-server.
 import { mergedMetricsText } from './metrics.js';
 import { createLogger, type Logger } from './log.js';
 import { loadTransport } from './uws-transport.js';
-import { startReplicaThreads, type ReplicaThreads } from './threads/replica-threads.js';
+import { preloadReplicaThreads, type ReplicaThreads } from './threads/replica-threads.js';
 import { ClusterNode } from './cluster/cluster-node.js';
 import { reseedFromPeers, SeedError, seedFromPeer } from './cluster/seed.js';
 import { WriteForwarding } from './cluster/write-forwarding.js';
@@ -62,29 +62,37 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
 
   await mkdir(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
   if (config.cluster?.seed !== undefined && !(await seeded(config.cluster.seed, config, acl?.secret, log))) return;
-  // Set once the node joined: mutations run here until then.
-  let forwarding: WriteForwarding | undefined;
-  const opened = await openNode(config, acl, log, hooks, (request) => forwarding?.forward(request));
-  if (opened === undefined) return;
-  const { engine, cluster } = opened;
-  if (cluster !== undefined) forwarding = new WriteForwarding(cluster, engine, log);
-  // /admin `shutdown` calls stop only once the server answers, so it is defined by then.
   // The JS shim listens through node:net, which cannot share a port between threads.
   if (!transport.native && config.threads > 1) {
     log.warn('the JS fallback of uWebSockets.js cannot share the port between threads: serving on one thread', { threads: config.threads });
     config = { ...config, threads: 1 };
   }
-  // uWS sets SO_REUSEPORT only on a listener given a port: with `--port 0` and threads, one is chosen first.
-  const port = config.port === 0 && config.threads > 1 ? await freePort(config.host) : config.port;
-  let threads: ReplicaThreads | undefined;
   // One WebSocket connection limit for the process, whichever thread takes the connection.
   if (config.threads > 1) config = { ...config, sockets: { ...config.sockets, openCount: new Int32Array(new SharedArrayBuffer(4)) } };
-  const role: ThreadRole | undefined =
-    config.threads > 1 ? { processWide: true, merge: (own) => (threads === undefined ? own().then((json) => mergedMetricsText([json])) : threads.mergedMetrics(own)) } : undefined;
-  const server = await startServer(transport, engine, { ...config, port }, log, () => void stop('admin'), role);
-  if (config.threads > 1) {
-    threads = startReplicaThreads({ count: config.threads - 1, config: { ...config, port: server.port }, acl, engine, admin: server.admin, ownMetrics: () => server.metrics.json(), log, shutdown: () => void stop('admin') });
+  // The replicas load the snapshot while this thread opens the directory (each restore on its own core).
+  const preload = config.threads > 1 ? preloadReplicaThreads({ count: config.threads - 1, config, acl, log }) : undefined;
+  // Set once the node joined: mutations run here until then.
+  let forwarding: WriteForwarding | undefined;
+  const opened = await openNode(config, acl, log, hooks, (request) => forwarding?.forward(request)).catch(async (error: unknown) => {
+    await preload?.abandon();
+    throw error;
+  });
+  if (opened === undefined) {
+    await preload?.abandon();
+    return;
   }
+  const { engine, cluster } = opened;
+  if (cluster !== undefined) forwarding = new WriteForwarding(cluster, engine, log);
+  // uWS sets SO_REUSEPORT only on a listener given a port: with `--port 0` and threads, one is chosen first.
+  const port = config.port === 0 && config.threads > 1 ? await freePort(config.host) : config.port;
+  // Set once the server listens (a scrape before that has only this thread's figures).
+  const serving: { threads?: ReplicaThreads | undefined } = {};
+  const role: ThreadRole | undefined =
+    config.threads > 1 ? { processWide: true, merge: (own) => serving.threads?.mergedMetrics(own) ?? own().then((json) => mergedMetricsText([json])) } : undefined;
+  // /admin `shutdown` calls stop only once the server answers, so it is defined by then.
+  const server = await startServer(transport, engine, { ...config, port }, log, () => void stop('admin'), role);
+  const threads = preload?.serve({ engine, admin: server.admin, port: server.port, ownMetrics: () => server.metrics.json(), shutdown: () => void stop('admin') });
+  serving.threads = threads;
   cluster?.advertise(config.cluster?.advertise ?? reachableUrl(server.url));
   const stop = gracefulStop(server, engine, log, threads, forwarding);
   // Before the start-up line: whoever reads it may signal at once.

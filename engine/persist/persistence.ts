@@ -13,14 +13,14 @@ import { nodeFileIo, type FileIo } from './file-io.js';
 import type { AclState } from '../acl/acl-state.js';
 import { frameRecord, KIND_ACL, KIND_MUTATION, KIND_PERSISTED_QUERY, KIND_SCHEMA, type LogRecord } from './log-format.js';
 import { LogWriter } from './log-writer.js';
-import { planRestore, type PersistLogger, type RestorePlan } from './restore.js';
+import { planRestore, snapshotIdentity, type PersistLogger, type RestorePlan, type SnapshotIdentity } from './restore.js';
 import { publishSnapshotTmp, removeSnapshotTmp, type SnapshotContent } from './snapshot-file.js';
 import { SnapshotEncoder } from './snapshot-encoder.js';
 import { agreeWithSharedLog, type LocalTail } from './shared-tail.js';
 import { persistFigures } from '../util/figures.js';
 
 export type FsyncMode = 'always' | 'everysec' | 'no';
-export type { PersistLogger, RestorePlan } from './restore.js';
+export type { PersistLogger, RestorePlan, SnapshotIdentity } from './restore.js';
 export type { LocalTail } from './shared-tail.js';
 export { RestoreError } from './restore.js';
 
@@ -155,6 +155,9 @@ export class Persistence {
     this.shared = options.shared;
   }
 
+  /** The snapshot the start restored from (a replica thread loading early checks it loaded the same). */
+  restoredFrom: SnapshotIdentity = null;
+
   /** Reads the data directory; the caller applies the plan, then calls start(). */
   static async open(options: PersistenceOptions, store: GraphStore): Promise<{ persistence: Persistence; plan: RestorePlan }> {
     const persistence = new Persistence(options, store);
@@ -165,6 +168,7 @@ export class Persistence {
     if (shared !== undefined) plan = await agreeWithSharedLog(io, options.dataDir, plan, (tail) => shared.agree(tail), options.log, maxGroup);
     persistence.#nextLsn = plan.lastLsn + 1;
     persistence.#snapshotLsn = plan.snapshot?.header.lsn ?? 0;
+    persistence.restoredFrom = snapshotIdentity(plan.snapshot);
     return { persistence, plan };
   }
 

@@ -51,6 +51,33 @@ export async function planRestore(io: FileIo, dir: string, recover: boolean, log
   return { snapshot, records, lastLsn, fresh: false };
 }
 
+/** Which snapshot a state was restored from (its LSN and body checksum), or null for none. */
+export type SnapshotIdentity = { readonly lsn: number; readonly bodyCrc: number } | null;
+
+export function snapshotIdentity(snapshot: RestorePlan['snapshot']): SnapshotIdentity {
+  return snapshot === undefined ? null : { lsn: snapshot.header.lsn, bodyCrc: snapshot.header.bodyCrc };
+}
+
+/**
+ * A replica's early start (server/threads/): the newest snapshot of a directory a writer is opening, read
+ * without changing anything; undefined when there is none or it does not read (the writer decides what
+ * to do about it; the replica then loads whatever the writer restored from).
+ */
+export function newestSnapshotReadOnly(io: FileIo, dir: string): RestorePlan['snapshot'] {
+  const newest = classify(io.list(dir)).snapshots[0];
+  if (newest === undefined) return undefined;
+  try {
+    return readSnapshotFile(io, dir, newest);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The log records after `base` of a live writer's directory, read without changing anything. */
+export function logAfterReadOnly(io: FileIo, dir: string, base: number, log: PersistLogger): Promise<LogRecord[]> {
+  return readLog(io, dir, classify(io.list(dir)).logs, base, false, log, true);
+}
+
 function loadSnapshot(io: FileIo, dir: string, lsns: readonly number[], recover: boolean, log: PersistLogger): RestorePlan['snapshot'] {
   for (let i = 0; i < lsns.length; i++) {
     const lsn = lsns[i] as number;

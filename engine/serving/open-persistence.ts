@@ -4,7 +4,7 @@
 import type { EngineLogger, EngineOptions } from '../api.js';
 import { Persistence, type CaptureState, type RestorePlan } from '../persist/persistence.js';
 import type { FileIo } from '../persist/file-io.js';
-import { planRestore } from '../persist/restore.js';
+import { logAfterReadOnly, newestSnapshotReadOnly, planRestore, snapshotIdentity, type SnapshotIdentity } from '../persist/restore.js';
 import type { LogApplier } from './log-applier.js';
 import { progressThrottle } from '../util/progress-throttle.js';
 
@@ -64,10 +64,28 @@ export async function openPersistence(options: EngineOptions, log: EngineLogger,
  * it while the writer goes on appending (persist/restore.ts `readOnly`); returns the LSN reached. The
  * writer's records published after it come through `Engine.replicate`, which skips what this loaded.
  */
-export async function seedFromFiles(io: FileIo, dir: string, log: EngineLogger, applier: LogApplier): Promise<number> {
-  const plan = await planRestore(io, dir, false, log, true);
-  replay(plan, applier, restoreProgress(log));
+export async function seedFromFiles(io: FileIo, dir: string, log: EngineLogger, applier: LogApplier, writerBase?: () => Promise<SnapshotIdentity>): Promise<number> {
+  if (writerBase === undefined) {
+    replay(await planRestore(io, dir, false, log, true), applier, restoreProgress(log));
+    return applier.lsn;
+  }
+  // Started beside a writer that is still opening the directory: its newest snapshot is loaded now
+  // (snapshot files never change), the log only once the writer opened it (its start may cut a tail).
+  const progress = restoreProgress(log);
+  const snapshot = newestSnapshotReadOnly(io, dir);
+  replay({ snapshot, records: [], lastLsn: 0, fresh: false }, applier, progress);
+  const base = await writerBase();
+  const loaded = snapshotIdentity(snapshot);
+  if (loaded?.lsn !== base?.lsn || loaded?.bodyCrc !== base?.bodyCrc) throw new SeedBaseMismatch(loaded, base);
+  replay({ snapshot: undefined, records: await logAfterReadOnly(io, dir, loaded?.lsn ?? 0, log), lastLsn: 0, fresh: false }, applier, progress);
   return applier.lsn;
+}
+
+/** An early replica loaded another snapshot than the one its writer restored from (the caller starts over). */
+export class SeedBaseMismatch extends Error {
+  constructor(loaded: SnapshotIdentity, writer: SnapshotIdentity) {
+    super(`loaded the snapshot at LSN ${loaded?.lsn ?? 'none'}, the writer restored from the one at LSN ${writer?.lsn ?? 'none'}`);
+  }
 }
 
 export interface RestoreProgress {

@@ -1,11 +1,10 @@
 // What the writer thread and its replica threads say to each other (server/threads/README.md).
 
-import type { EngineResponse } from '../../engine/index.js';
-import type { AclOptions } from '../../engine/index.js';
+import type { AclOptions, EngineResponse, SnapshotIdentity } from '../../engine/index.js';
 import type { ServerConfig } from '../config.js';
 import type { MetricsJson } from '../metrics.js';
 
-/** A replica thread's start: the writer's configuration with its bound port, the shared LSN cell, the ACL secret. */
+/** A replica thread's start: the writer's configuration (its port comes with `go`), the shared LSN cell, the ACL secret. */
 export interface ReplicaThreadData {
   readonly config: ServerConfig;
   /**
@@ -15,6 +14,8 @@ export interface ReplicaThreadData {
   readonly shared: BigInt64Array;
   readonly acl: AclOptions | undefined;
   readonly index: number;
+  /** Started before the writer opened the data directory: load its snapshot at once, the log after `go`. */
+  readonly early: boolean;
 }
 
 /** The calls a replica sends its writer (each answered by a `ToReplica` `answer` with the same id). */
@@ -28,11 +29,14 @@ export type WriterCall =
 
 export type ToWriter =
   | WriterCall
-  | { readonly t: 'ready'; readonly lsn: number }
+  /** Serving, at `lsn`; `preloaded`: the LSN of the snapshot it loaded before its writer opened. */
+  | { readonly t: 'ready'; readonly lsn: number; readonly preloaded?: number }
   | { readonly t: 'shutdown' }
   | { readonly t: 'metrics-json'; readonly id: number; readonly value: MetricsJson };
 
 export type ToReplica =
+  /** The writer opened the data directory (and listens on `port`): the replica reads the log and serves. */
+  | { readonly t: 'go'; readonly port: number; readonly base: SnapshotIdentity }
   | { readonly t: 'frames'; readonly frames: Uint8Array }
   | { readonly t: 'answer'; readonly id: number; readonly value: unknown }
   | { readonly t: 'failed'; readonly id: number; readonly message: string }

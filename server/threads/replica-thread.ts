@@ -5,7 +5,7 @@
 // published when it arrived.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { Engine, type EngineResponse, type GraphQLRequest, type SchemaUpdateResult, type SnapshotResult, type WriterLink } from '../../engine/index.js';
+import { Engine, SeedBaseMismatch, type EngineResponse, type GraphQLRequest, type SchemaUpdateResult, type SnapshotResult, type WriterLink } from '../../engine/index.js';
 import { startServer } from '../http-server.js';
 import { createLogger, isLogLevel } from '../log.js';
 import { engineOptions } from '../serve.js';
@@ -95,8 +95,13 @@ async function run(port: NonNullable<typeof parentPort>, data: ReplicaThreadData
     log.flush();
     process.exit(1);
   };
+  let gone: (message: Extract<ToReplica, { t: 'go' }>) => void = () => undefined;
+  const going = new Promise<Extract<ToReplica, { t: 'go' }>>((resolve) => (gone = resolve));
   const handle = (message: ToReplica): void => {
     switch (message.t) {
+      case 'go':
+        gone(message);
+        break;
       case 'frames':
         if (early !== undefined) early.push(message.frames);
         else apply(message.frames);
@@ -124,25 +129,39 @@ async function run(port: NonNullable<typeof parentPort>, data: ReplicaThreadData
   });
 
   const transport = loadTransport();
-  const engine = await Engine.open({
-    ...engineOptions(config, log, {}),
-    dataDir: '',
-    seedFrom: config.dataDir,
-    writer,
-    ...(data.acl === undefined ? {} : { acl: data.acl }),
-  });
+  const open = (early: boolean): Promise<Engine> =>
+    Engine.open({
+      ...engineOptions(config, log, {}),
+      dataDir: '',
+      seedFrom: config.dataDir,
+      ...(early ? { seedBase: () => going.then((message) => message.base) } : {}),
+      writer,
+      ...(data.acl === undefined ? {} : { acl: data.acl }),
+    });
+  let engine: Engine;
+  let preloaded: number | undefined;
+  try {
+    engine = await open(data.early);
+    if (data.early) preloaded = (await going).base?.lsn ?? 0;
+  } catch (error) {
+    if (!(error instanceof SeedBaseMismatch)) throw error;
+    // The writer fell back to another snapshot (--recover) or was seeded again: load what it restored.
+    log.info('replica thread loads the data directory again', { thread: data.index, why: error.message });
+    engine = await open(false);
+  }
+  const { port: listenPort } = await going;
   opened.engine = engine;
   for (const frames of early) apply(frames);
   early = undefined;
   await applying;
-  const server = await startServer(transport, engine, config, log, () => post({ t: 'shutdown' }), { processWide: false, merge: () => writer.metricsText() });
+  const server = await startServer(transport, engine, { ...config, port: listenPort }, log, () => post({ t: 'shutdown' }), { processWide: false, merge: () => writer.metricsText() });
   opened.metrics = () => server.metrics.json();
   opened.stop = async (timeoutMs) => {
     await server.shutdown(timeoutMs);
     server.closeAll();
     await engine.close();
   };
-  post({ t: 'ready', lsn: engine.lsn });
+  post({ t: 'ready', lsn: engine.lsn, ...(preloaded === undefined ? {} : { preloaded }) });
 }
 
 if (parentPort === null) throw new Error('replica-thread.ts runs as a worker thread of replica-threads.ts');

@@ -3,9 +3,12 @@
 // the threads (SO_REUSEPORT); a generated X-Request-Id names the thread that answered (its prefix is
 // per thread), so the tests see that every thread served.
 
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
+import { snapshotFileName } from '../../engine/index.js';
 import { fresh, onEveryThread, type Fresh } from './helpers/fresh-connection.js';
 import { findLogs } from './helpers/log-records.js';
 import { parsePrometheusText, sampleValue } from './helpers/prometheus-text.js';
@@ -196,6 +199,69 @@ describe('--threads 2 across a SIGKILL', () => {
       for (const state of states.values()) expect(state.body.data).toEqual(before);
       const sums = await onEveryThread(again.url, 2, (url) => gql(url, '{ aggregatePost { count scoreSum } }'));
       for (const sum of sums.values()) expect(sum.body.data).toEqual({ aggregatePost: { count: 30, scoreSum: 435 } });
+    } finally {
+      await again.stop();
+      await first.stop();
+    }
+  });
+});
+
+describe('--threads 2 restarting on a snapshot and the log after it', () => {
+  /** Schema, 20 posts, a snapshot, 10 more (kept in the log only), SIGKILL; returns the data dir and the state before the kill. */
+  async function snapshotThenLog(snapshots: number): Promise<{ first: ServerProcess; before: unknown; lsns: number[] }> {
+    const first = await startServer({ args: ['--threads', '1', '--fsync', 'always', '--snapshot-every', '0', '--snapshot-interval', '0'] });
+    expect((await fresh(first.url, '/admin/schema', schema, 'application/octet-stream')).body).toEqual({ data: { code: 'Success', message: 'Done' } });
+    const lsns: number[] = [];
+    for (let s = 0; s < snapshots; s++) {
+      for (let i = 0; i < 20; i++) expect((await gql(first.url, `mutation { addPost(input: [{ title: "s${s} ${i}", slug: "s${s}-${i}", score: ${i} }]) { numUids } }`)).body.data).toEqual({ addPost: { numUids: 1 } });
+      const taken = await fresh(first.url, '/admin/snapshot', '');
+      expect(taken.status).toBe(200);
+      lsns.push(Number((await admin(first.url, '{ state { lsn } }')).body.data.state.lsn));
+    }
+    for (let i = 0; i < 10; i++) expect((await gql(first.url, `mutation { addPost(input: [{ title: "log ${i}", slug: "log-${i}", score: 100 }]) { numUids } }`)).body.data).toEqual({ addPost: { numUids: 1 } });
+    const before = (await admin(first.url, '{ state { digest lsn } }')).body.data;
+    first.child.kill('SIGKILL');
+    await first.exited;
+    return { first, before, lsns };
+  }
+
+  it('the replica loads the snapshot while the writer opens the directory, then the log after it: every thread agrees', async () => {
+    const { first, before, lsns } = await snapshotThenLog(1);
+    const again = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', first.dataDir, '--threads', '2'] });
+    try {
+      const line = findLogs(again.output(), 'replica thread serving')[0];
+      expect(line?.['preloaded']).toBe(lsns[0]);
+      expect(line?.['lsn']).toBe((before as { state: { lsn: number } }).state.lsn);
+      const states = await onEveryThread(again.url, 2, (url) => admin(url, '{ state { digest lsn } }'));
+      for (const state of states.values()) expect(state.body.data).toEqual(before);
+      const counts = await onEveryThread(again.url, 2, (url) => gql(url, '{ aggregatePost { count } }'));
+      for (const count of counts.values()) expect(count.body.data).toEqual({ aggregatePost: { count: 30 } });
+    } finally {
+      await again.stop();
+      await first.stop();
+    }
+  });
+
+  it('a writer that falls back to the previous snapshot (--recover, the newest damaged): the replica serves what the writer restored', async () => {
+    const { first, before, lsns } = await snapshotThenLog(2);
+    const newest = join(first.dataDir, snapshotFileName(lsns[1] as number));
+    const bytes = readFileSync(newest);
+    bytes[bytes.length - 10] = (bytes[bytes.length - 10] as number) ^ 0xff;
+    writeFileSync(newest, bytes);
+    const again = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', first.dataDir, '--threads', '2', '--recover'] });
+    try {
+      // Whichever came first: the replica listed the directory before the writer set the damaged snapshot
+      // aside (it failed to read it, then loads again what the writer restored), or after (it loaded the
+      // previous snapshot, the writer's).
+      const reloads = findLogs(again.output(), 'replica thread loads the data directory again');
+      const preloaded = findLogs(again.output(), 'replica thread serving')[0]?.['preloaded'];
+      if (reloads.length === 0) expect(preloaded).toBe(lsns[0]);
+      else {
+        expect(reloads).toEqual([expect.objectContaining({ thread: 1, why: `loaded the snapshot at LSN none, the writer restored from the one at LSN ${lsns[0]}` })]);
+        expect(preloaded).toBeUndefined();
+      }
+      const states = await onEveryThread(again.url, 2, (url) => admin(url, '{ state { digest lsn } }'));
+      for (const state of states.values()) expect(state.body.data).toEqual(before);
     } finally {
       await again.stop();
       await first.stop();
