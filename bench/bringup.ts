@@ -10,7 +10,8 @@
 // A then writes a snapshot of this build (B downloads what this build writes) and takes `--catch-up` more
 // writes after it, which B reads from the stream.
 // Run: npm run build && node dist/bench/bringup.js --dir <kept dir> [--posts 1000000] [--part memory|bringup|all] [--catch-up 10000]
-// Memory: at most two 1M engines at once (--threads 2, or A and B). Writes bench/results/bringup.json.
+// [--server <another build's dist>] [--out <file>]
+// Memory: at most two 1M engines at once (--threads 2, or A and B). Writes bench/results/bringup.json (or --out).
 
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,14 +29,17 @@ import { cpuMicros } from './load/proc-cpu.js';
 import { startLine } from './load/spawn-contender.js';
 import { keptDataDir } from './micro/durable-fixture.js';
 
-const { values } = parseArgs({ options: { dir: { type: 'string' }, posts: { type: 'string' }, part: { type: 'string' }, 'catch-up': { type: 'string' } }, strict: true });
-if (values.dir === undefined) throw new Error('usage: bringup.js --dir <kept data dir> [--posts 1000000] [--part memory|bringup|all] [--catch-up 10000]');
+const { values } = parseArgs({ options: { dir: { type: 'string' }, posts: { type: 'string' }, part: { type: 'string' }, 'catch-up': { type: 'string' }, server: { type: 'string' }, out: { type: 'string' } }, strict: true });
+if (values.dir === undefined) throw new Error('usage: bringup.js --dir <kept data dir> [--posts 1000000] [--part memory|bringup|all] [--catch-up 10000] [--server <another build\'s dist>] [--out <file>]');
 const keptDir = resolve(values.dir);
 const posts = Number(values.posts ?? 1_000_000);
 const part = values.part ?? 'all';
 const catchUp = Number(values['catch-up'] ?? 10_000);
 const dist = resolve(import.meta.dirname, '..');
 const projectRoot = resolve(dist, '..');
+/** The build whose server runs (`--server`: another build's dist/, e.g. to compare two in the memory part). */
+const serverDist = values.server === undefined ? dist : resolve(values.server);
+const outFile = values.out === undefined ? join(projectRoot, 'bench/results/bringup.json') : resolve(values.out);
 /** Big enough for a 1M restore's peak whatever the host's default. */
 const heapFlag = '--max-old-space-size=8000';
 const startTimeoutMs = 30 * 60_000;
@@ -70,7 +74,7 @@ interface Service {
 
 function startService(name: string, dataDir: string, args: readonly string[]): Service {
   const started = Date.now();
-  const child = spawn(process.execPath, [heapFlag, '--trace-gc', join(dist, 'server/main.js'), '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--log-requests', 'none', '--log-format', 'json', '--snapshot-interval', '0', '--snapshot-every', '0', ...args], {
+  const child = spawn(process.execPath, [heapFlag, '--trace-gc', join(serverDist, 'server/main.js'), '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--log-requests', 'none', '--log-format', 'json', '--snapshot-interval', '0', '--snapshot-every', '0', ...args], {
     cwd: projectRoot,
     env: { ...process.env, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -184,7 +188,8 @@ if (part === 'memory' || part === 'all') {
     const service = startService(`threads${threads}`, dir, ['--threads', String(threads)]);
     try {
       await listening(service);
-      // The replica thread restores the same files itself after the start-up line.
+      const listeningS = sec(Date.now() - service.started);
+      // The replica thread restores the same files itself (beside the writer's restore since session 14).
       if (threads === 2) await service.line(/^replica thread serving/);
       const count = await postCount(service);
       const answeredMs = Date.now() - service.started;
@@ -192,7 +197,7 @@ if (part === 'memory' || part === 'all') {
       if (count !== posts) throw new Error(`threads ${threads}: ${count} posts, expected ${posts}`);
       await new Promise((r) => setTimeout(r, settleMs));
       const mem = memory(service.pid);
-      const row = { threads, firstAnswerS: sec(answeredMs), cpuS: Number(cpuS.toFixed(1)), rssMB: mem.rss, peakRssMB: mem.peak, heapsMB: heapList(service.heaps) };
+      const row = { threads, listeningS, firstAnswerS: sec(answeredMs), cpuS: Number(cpuS.toFixed(1)), rssMB: mem.rss, peakRssMB: mem.peak, heapsMB: heapList(service.heaps) };
       console.log(JSON.stringify(row));
       rows.push(row);
     } finally {
@@ -328,4 +333,4 @@ if (part === 'bringup' || part === 'all') {
 results['load'] = { before: loadBefore.map((l) => l.toFixed(1)), after: loadavg().map((l) => l.toFixed(1)) };
 console.log('load average before / after:', results['load']);
 mkdirSync(join(projectRoot, 'bench/results'), { recursive: true });
-writeFileSync(join(projectRoot, 'bench/results/bringup.json'), `${JSON.stringify(results, null, 1)}\n`);
+writeFileSync(outFile, `${JSON.stringify(results, null, 1)}\n`);
