@@ -149,7 +149,17 @@ export class Exchange {
   async stream(headers: Readonly<Record<string, string>>, size: number, read: (offset: number) => Promise<Uint8Array>): Promise<void> {
     const block = headerBlock(headers);
     for (let offset = 0; this.open && (offset < size || offset === 0); ) {
-      const piece = size === 0 ? new Uint8Array(0) : await read(offset);
+      let piece: Uint8Array;
+      try {
+        piece = size === 0 ? new Uint8Array(0) : await read(offset);
+      } catch (error) {
+        // Part of the answer is out: no other answer can follow, the connection is cut instead.
+        if (offset > 0) {
+          this.#settle();
+          this.sink.close();
+        }
+        throw error;
+      }
       if (!this.open) return;
       let taken = false;
       let done = false;

@@ -44,6 +44,8 @@ export interface ResponseSink {
   getWriteOffset(): number;
   /** Called when the socket drained; return true once the rest was taken. */
   onWritable(handler: (offset: number) => boolean): unknown;
+  /** Closes the connection at once (a streamed answer that cannot be finished: the client sees it cut short). */
+  close(): unknown;
 }
 
 /** A finished answer, before content encoding. */
@@ -59,6 +61,15 @@ export interface Reply {
   readonly cacheMaxAge?: number;
   /** /graphql answers: the `Graphql-TouchedUids` header. */
   readonly touchedUids?: number;
+  /** A 200 answer too large for memory (a snapshot file), streamed instead of `body` (then empty). */
+  readonly stream?: StreamedBody;
+}
+
+/** `size` bytes read piece by piece as the socket takes them; `close` once sent or abandoned. */
+export interface StreamedBody {
+  readonly size: number;
+  read(offset: number): Promise<Uint8Array>;
+  close(): Promise<void>;
 }
 
 export const statusText: Readonly<Record<number, string>> = {

@@ -4,7 +4,7 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Exchange, ExtraHeader } from './exchange.js';
-import type { Reply } from './http-types.js';
+import type { Reply, StreamedBody } from './http-types.js';
 import { acceptsGzip } from './negotiate.js';
 import { staticCorsHeaders, type HeaderSet } from './cors-headers.js';
 
@@ -57,6 +57,7 @@ function headersWithTouched(headers: HeaderSet, touched: number): HeaderSet {
 
 /** Writes the reply at once, or once gzipped: then the promise of that (most replies need no await). */
 export function sendReply(exchange: Exchange, reply: Reply, cors: HeaderSet = staticCorsHeaders): Promise<void> | undefined {
+  if (reply.stream !== undefined) return sendStream(exchange, reply, reply.stream, cors);
   if (!exchange.open) return undefined;
   const large = longerThan(reply.body, gzipThreshold);
   const gzipped = large && acceptsGzip(exchange.header('accept-encoding'));
@@ -75,6 +76,12 @@ export function sendReply(exchange: Exchange, reply: Reply, cors: HeaderSet = st
     return undefined;
   }
   return gzipAsync(reply.body).then((body) => exchange.write(reply.status, headers, body, false, extra));
+}
+
+function sendStream(exchange: Exchange, reply: Reply, stream: StreamedBody, cors: HeaderSet): Promise<void> {
+  const headers = { ...baseHeaders(cors, reply.contentType, undefined, false, false), ...reply.headers };
+  const sending = exchange.open ? exchange.stream(headers, stream.size, (offset) => stream.read(offset)) : Promise.resolve();
+  return sending.finally(() => stream.close());
 }
 
 /** UTF-8 byte length > limit, without measuring short strings (a UTF-16 unit is 1-3 UTF-8 bytes). */

@@ -182,7 +182,7 @@ export class Router {
       operation,
       status: exchange.aborted ? 'aborted' : reply.status,
       ms: rounded,
-      bytes: typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.byteLength,
+      bytes: reply.stream?.size ?? (typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.byteLength),
       requestId: exchange.requestId,
     });
   }

@@ -258,6 +258,7 @@ function shimSink(res: Uws.HttpResponse): ResponseSink {
     tryEnd: (chunk, totalSize) => res.tryEnd(chunk, totalSize),
     getWriteOffset: () => res.getWriteOffset(),
     onWritable: (handler) => res.onWritable(handler),
+    close: () => res.close(),
   };
 }
 

@@ -22,12 +22,7 @@ export const snapshotRoute: Route = {
     const method = exchange.request.method;
     if (method === 'POST') return respond(() => snapshotNow(exchange, mode, context));
     if (method !== 'GET') throw refusals.invalidMethod();
-    // A refusal or a failure before the first byte is the router's answer; the streamed file is not.
-    sendNewest(exchange, context).catch((error: unknown) =>
-      respond(() => {
-        throw error;
-      }),
-    );
+    respond(() => newestFile(exchange, context));
   },
 };
 
@@ -44,23 +39,26 @@ async function guardian(exchange: Exchange, context: RouteContext): Promise<void
   if (refused !== undefined) throw refusals.notGuardian(refused);
 }
 
-async function sendNewest(exchange: Exchange, context: RouteContext): Promise<void> {
+/** The newest snapshot file, streamed (a refusal or a failure before the first byte is an ordinary answer). */
+async function newestFile(exchange: Exchange, context: RouteContext): Promise<Reply> {
   await guardian(exchange, context);
   const newest = await newestSnapshotFile(context.config.dataDir);
   if (newest === undefined) throw refusals.noSnapshot();
   // Opened before the first byte: a snapshot pruned meanwhile stays readable through the descriptor.
   const file = await open(newest.path, 'r');
   try {
-    const headers: Record<string, string> = { 'Content-Type': 'application/octet-stream', [snapshotHeaders.lsn]: String(newest.header.lsn) };
+    const headers: Record<string, string> = { [snapshotHeaders.lsn]: String(newest.header.lsn) };
     if (newest.header.sharedLogPosition !== undefined) headers[snapshotHeaders.streamSequence] = String(newest.header.sharedLogPosition);
     context.log.info('snapshot sent', { lsn: newest.header.lsn, bytes: newest.bytes, by: await context.engine.adminCaller(exchange.request.headers, context.admin) });
-    await exchange.stream(headers, newest.bytes, async (offset) => {
+    const read = async (offset: number): Promise<Uint8Array> => {
       const piece = Buffer.alloc(Math.min(PIECE, newest.bytes - offset));
       const { bytesRead } = await file.read(piece, 0, piece.length, offset);
       if (bytesRead !== piece.length) throw new Error(`snapshot ${newest.path} shrank while being sent`);
       return piece;
-    });
-  } finally {
+    };
+    return { status: 200, contentType: 'application/octet-stream', body: new Uint8Array(0), headers, stream: { size: newest.bytes, read, close: () => file.close() } };
+  } catch (error) {
     await file.close();
+    throw error;
   }
 }

@@ -2,10 +2,11 @@
 // admin key, streamed: a client that stops reading a while gets every byte all the same.
 
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { findLogs } from './helpers/log-records.js';
 import { postGraphql, send, uploadSchema, uploadSucceeded } from './helpers/http.js';
 import { startServer, type ServerProcess } from './helpers/server-process.js';
 
@@ -30,7 +31,7 @@ function slowGet(url: string, pauseMs: number): Promise<{ status: number; header
 describe('GET /admin/snapshot', () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await startServer({ args: ['--admin-key', adminKey, '--snapshot-interval', '0'] });
+    server = await startServer({ args: ['--admin-key', adminKey, '--snapshot-interval', '0', '--log-requests', '1'] });
     expect(await uploadSchema(server.url, 'type Note {\n  id: ID!\n  text: String\n}\n', key)).toEqual(uploadSucceeded);
   });
   afterAll(async () => {
@@ -60,5 +61,31 @@ describe('GET /admin/snapshot', () => {
     expect([answer.status, answer.headers['content-type'], answer.headers['x-snapshot-lsn'], answer.headers['x-snapshot-stream-sequence']]).toEqual([200, 'application/octet-stream', String(lsn), undefined]);
     expect(answer.body.length).toBe(onDisk.length);
     expect(createHash('sha256').update(answer.body).digest('hex')).toBe(createHash('sha256').update(onDisk).digest('hex'));
+    // Its request line, once the last byte went out (it is written after the answer is sent).
+    await vi.waitFor(() => expect(findLogs(server.output(), 'request', { method: 'GET', path: '/admin/snapshot', status: 200 })).toEqual([expect.objectContaining({ bytes: onDisk.length })]));
+  });
+
+  it('a file that shrinks while it is sent: the connection is cut (no second answer after part of the first), the server goes on', { timeout: 60_000 }, async () => {
+    const name = readdirSync(server.dataDir).filter((file) => file.startsWith('snap-')).sort().at(-1) ?? '';
+    const path = join(server.dataDir, name);
+    const size = statSync(path).size;
+    expect(size).toBeGreaterThan(12_000_000);
+    const cutAt = 10 * 1024 * 1024;
+    const answer = await new Promise<{ status: number; received: number; complete: boolean }>((resolve, reject) => {
+      get(`${server.url}/admin/snapshot`, { headers: key }, (response) => {
+        response.pause();
+        let received = 0;
+        // While the client does not read, the server has sent what the socket buffers hold (a few MB): the rest is read after the cut.
+        setTimeout(() => {
+          truncateSync(path, cutAt);
+          response.on('data', (chunk: Buffer) => (received += chunk.length));
+          response.on('close', () => resolve({ status: response.statusCode ?? 0, received, complete: response.complete }));
+          response.resume();
+        }, 1000);
+      }).on('error', reject);
+    });
+    expect(answer).toEqual({ status: 200, received: cutAt, complete: false });
+    await vi.waitFor(() => expect(findLogs(server.output(), 'internal error').map((r) => String(r['error']).split('\n')[0])).toEqual([`Error: snapshot ${path} shrank while being sent`]));
+    expect((await postGraphql(server.url, { query: '{ __typename }' }, key)).json()).toEqual({ data: { __typename: 'Query' } });
   });
 });

@@ -36,6 +36,7 @@ function fakeSink(): FakeSink {
     resume: () => undefined,
     tryEnd: () => [true, true],
     getWriteOffset: () => 0,
+    close: () => events.push('close'),
     onWritable: () => undefined,
     deliver(body) {
       const bytes = Buffer.from(body);
