@@ -11,7 +11,7 @@ import type { OrderedIndex } from '../indexes/ordered-index.js';
 import type { Posting } from '../indexes/postings/posting.js';
 import { postingIds } from '../indexes/postings/posting.js';
 import type { FieldModel, IndexKind, TypeModel } from '../schema/model.js';
-import { maxCachedPrefix, type OrderKey, type OrderPlan, type PageParams } from '../plan/order-plan.js';
+import type { OrderKey, OrderPlan, PageParams } from '../plan/order-plan.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import { listPrefix } from './order-page.js';
 import type { Universe } from './universe.js';
@@ -95,23 +95,19 @@ export function typeMember(ctx: ExecContext, type: TypeModel, field: FieldModel,
 /**
  * An ordered page from an index list's own order (order-page.ts listPrefix: its first K by top-k,
  * cached until the order column is written), each id tested against the rest of the filter; K grows
- * fourfold, resuming where the shorter prefix ended, up to the longest prefix the cache keeps
- * (`maxCachedPrefix`). A page not full by then gives up (`ids` undefined, with the ids visited): the
- * matches sit later in the order than their estimate said (an order correlated with the filter), and
- * a longer prefix would be ordered again by every request (it is not kept), so the caller collects.
+ * fourfold, resuming where the shorter prefix ended, until the page fills or the list is exhausted.
  * Undefined when the order cannot be cached per list.
  */
-export function walkListOrder(ctx: ExecContext, order: OrderPlan, list: SortedIds, test: Tester, page: PageParams, expected: number): CheckedWalk | undefined {
+export function walkListOrder(ctx: ExecContext, order: OrderPlan, list: SortedIds, test: Tester, page: PageParams, expected: number): { readonly ids: number[]; readonly visited: number } | undefined {
   const taker = new PageTaker(page);
   if (page.first === 0) return { ids: [], visited: 0 };
   let at = 0;
   // Twice the expected visits at first (a power of two, as the cache fills): one ordering, not several.
-  for (let k = Math.max(16, 2 ** Math.ceil(Math.log2(Math.max(1, 2 * expected)))); ; k = Math.min(k * 4, maxCachedPrefix)) {
+  for (let k = Math.max(16, 2 ** Math.ceil(Math.log2(Math.max(1, 2 * expected)))); ; k *= 4) {
     const prefix = listPrefix(ctx, order, list, Math.min(k, list.length));
     if (prefix === undefined) return undefined;
     for (; at < prefix.length; at++) if (taker.offer(prefix[at] as number, test)) return { ids: taker.out, visited: taker.checked };
     if (prefix.length >= list.length) return { ids: taker.out, visited: taker.checked };
-    if (k >= maxCachedPrefix) return { ids: undefined, visited: taker.checked };
   }
 }
 

@@ -155,11 +155,10 @@ function checkedPage(
     } else {
       if (!cached) spendOrderRent(list);
       const walked = walkListOrder(ctx, plan.order, list, driver.test, page, listOrderVisits(limit, list.length, matches));
-      if (walked?.ids !== undefined) {
+      if (walked !== undefined) {
         if (run !== undefined) record(run, plan, 'list-order', walked.visited, page.offset + walked.ids.length);
         return { page: walked.ids };
       }
-      if (run !== undefined && walked !== undefined) run.visited = walked.visited; // EXPLAIN: it gave up
     }
   }
   if (unordered) {

@@ -142,7 +142,7 @@ describe('a list-order page whose matches come later than estimated', () => {
     })));
   });
 
-  it('reads at most the cached prefix of the list, then collects (every answer exact)', () => {
+  it('walks the whole order of the list once the prefixes run out: every answer exact, the order kept for later pages', () => {
     const args = { filter: { title: { allofterms: 'alpha beta' } }, order: { desc: 'likes' }, first: 10 };
     const plan = planQuery('queryPost', post, args, storeEstimates(ownGraph.store));
     const kept = own.filter((r) => has(r, 'alpha', 'beta')).sort((a, b) => (b.likes as number) - (a.likes as number) || a.id - b.id);
@@ -153,8 +153,11 @@ describe('a list-order page whose matches come later than estimated', () => {
       expect(runQueryPlan(ownCtx, post, plan, args, trace)).toEqual(expected);
       if (trace.strategy === 'list-order') listVisits.push(trace.visited);
     }
-    // Before, once the rent had paid for alpha's order, each page walked it past its 2,000 others
-    // (prefixes of 2,048 and then the whole list, the longer ones not kept by the cache).
-    expect(listVisits).toEqual([]);
+    // Once the rent pays, each page reads alpha's 2,000 others and the first 10 matches in its cached
+    // whole order (a cheap test each, fewer than collecting's 4,000 ids and ordering): bounding the walk
+    // at the 1,024 the cache keeps and collecting instead cost more per page (tried: bench/README.md,
+    // issue #20's fifteenth session).
+    expect(listVisits.length).toBeGreaterThan(10);
+    expect(new Set(listVisits)).toEqual(new Set([2010]));
   });
 });
