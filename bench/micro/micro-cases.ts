@@ -18,7 +18,7 @@ export interface MicroResult {
 }
 
 /** The engine's ids of the id pool, by slug. */
-async function ids(engine: Engine, data: Dataset): Promise<ContenderIds> {
+export async function ids(engine: Engine, data: Dataset): Promise<ContenderIds> {
   const body = await run(engine, 'query ($s: [String]) { queryPost(filter: { slug: { in: $s } }) { id slug } }', { s: idPool(data) });
   const found = new Map((JSON.parse(body) as { data: { queryPost: { id: string; slug: string }[] } }).data.queryPost.map((p) => [p.slug, p.id]));
   return { idOf: (slug) => found.get(slug) ?? `no id for ${slug}` };

@@ -19,6 +19,7 @@ import type * as GraphStoreModule from '../../engine/store/graph-store.js';
 import type { ScalarColumnImpl } from '../../engine/store/scalar-column.js';
 import type { IndexKindName } from '../../engine/indexes/index-kind.js';
 import { keptDataDir, openDurable } from './durable-fixture.js';
+import { printSelfTimes } from './self-times.js';
 
 const argv = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
@@ -67,23 +68,6 @@ const profiled = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
   printSelfTimes(name, profile);
   return result;
 };
-
-function printSelfTimes(name: string, profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples?: number[] | undefined; timeDeltas?: number[] | undefined }): void {
-  const frameOf = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
-  const self = new Map<string, number>();
-  const samples = profile.samples ?? [];
-  const deltas = profile.timeDeltas ?? [];
-  let total = 0;
-  for (let i = 0; i < samples.length; i++) {
-    const f = frameOf.get(samples[i] as number);
-    const key = f === undefined ? '?' : `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(dist|node_modules)\//, '')}:${f.lineNumber + 1}`;
-    const ms = (deltas[i] ?? 0) / 1000;
-    self.set(key, (self.get(key) ?? 0) + ms);
-    total += ms;
-  }
-  console.log(`\n${name}: ${total.toFixed(0)} ms sampled; heaviest by self time:`);
-  for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${ms.toFixed(0).padStart(7)} ms  ${key}`);
-}
 
 // Restore, below the engine: the file's content into a fresh store, each part timed.
 gc();
