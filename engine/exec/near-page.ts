@@ -8,7 +8,7 @@ import type { GeoCell, NearCells } from '../indexes/geo-point-grid.js';
 import type { NearCheck } from '../indexes/geo-index.js';
 import type { ScalarColumn } from '../store/scalar-column.js';
 import { collectCost, type OrderKey, type OrderPlan } from '../plan/order-plan.js';
-import { nearCellPoints, prefersNearCells } from '../plan/near-plan.js';
+import { nearLayouts, prefersNearCells } from '../plan/near-plan.js';
 import type { QueryRun } from '../plan/query-plan.js';
 import type { FilterPlan } from '../plan/filter-plan.js';
 import type { ExecContext } from './exec-context.js';
@@ -53,12 +53,33 @@ export function nearCellPage(ctx: ExecContext, plan: FilterPlan, order: OrderPla
   const column = ctx.graph.store.scalar(key.model.predicate);
   const numbers = column.numbers();
   const matches = near.estimate;
-  // Before listing the cells (which costs about what they are worth), their number from the buckets and the bound.
-  const cellsAbout = Math.max(near.buckets, near.upper / nearCellPoints);
-  if (numbers === undefined || !prefersNearCells(limit, cellsAbout, near.upper, 0, 0, matches, near.upper, walk)) return undefined;
-  const cells = near.cells();
+  if (numbers === undefined) return undefined;
   const version = column.version;
-  const keys = cells.cells.map((cell) => keysOf(cell, column, key.desc));
+  // Before listing the cells (which costs about what they are worth), the layouts from the buckets and
+  // the bound; a layout whose cells turn out unordered may cost more than the walk where the other does not.
+  let listed: ReturnType<typeof listLayout>;
+  for (const layout of nearLayouts(limit, near.buckets, near.upper, matches, walk)) {
+    listed = listLayout(near, layout === 'buckets', column, key.desc, version, limit, matches, walk);
+    if (listed !== undefined) break;
+  }
+  if (listed === undefined) return undefined;
+  const { whole, cells, keys } = listed;
+  const keyOf = numberSortKey(numbers, key.desc);
+  const merged = merge(cells, keys, keyOf, version, near.test, limit);
+  if (run !== undefined) {
+    run.checked.add(plan);
+    run.strategy = 'near-cells';
+    run.visited = merged.taken;
+    run.candidates = merged.ids.length;
+    run.nearCells = { whole, cells: cells.cells.length, placed: merged.placed, inside: merged.inside, ordered: merged.ordered, collect: collectCost(near.upper, matches) };
+  }
+  return merged.ids;
+}
+
+/** The cap's cells in one layout with their kept keys, when the merge over them still pays once their kept state is known. */
+function listLayout(near: NearCheck, whole: boolean, column: ScalarColumn, desc: boolean, version: number, limit: number, matches: number, walk: number): { whole: boolean; cells: NearCells; keys: CellKeys[] } | undefined {
+  const cells = near.cells(whole);
+  const keys = cells.cells.map((cell) => keysOf(cell, column, desc));
   let unbounded = 0;
   let unordered = 0;
   for (let c = 0; c < keys.length; c++) {
@@ -69,17 +90,7 @@ export function nearCellPage(ctx: ExecContext, plan: FilterPlan, order: OrderPla
       if (k.leastVersion !== version) unbounded += n;
     }
   }
-  if (!prefersNearCells(limit, cells.cells.length, cells.points, unbounded, unordered, matches, near.upper, walk)) return undefined;
-  const keyOf = numberSortKey(numbers, key.desc);
-  const merged = merge(cells, keys, keyOf, version, near.test, limit);
-  if (run !== undefined) {
-    run.checked.add(plan);
-    run.strategy = 'near-cells';
-    run.visited = merged.taken;
-    run.candidates = merged.ids.length;
-    run.nearCells = { cells: cells.cells.length, placed: merged.placed, inside: merged.inside, ordered: merged.ordered, collect: collectCost(near.upper, matches) };
-  }
-  return merged.ids;
+  return prefersNearCells(limit, cells.cells.length, cells.points, unbounded, unordered, matches, near.upper, walk, whole) ? { whole, cells, keys } : undefined;
 }
 
 /** The least key of a cell whose order is not kept for this version, read again after a write to the column. */
