@@ -205,6 +205,22 @@ function packedFirst(cellIds: ArrayLike<number>, raw: Float64Array, need: number
   return { ids, keys };
 }
 
+/** The merge's per-cell state, reused by every merge (it runs to its end without yielding): six typed arrays allocated per request cost more than the heap work at 1M. */
+let scratch = newScratch(64);
+
+function newScratch(size: number) {
+  return { headKey: new Float64Array(size), headId: new Int32Array(size), place: new Int8Array(size), ready: new Uint8Array(size), pos: new Int32Array(size), heap: new Int32Array(size) };
+}
+
+/** The scratch for `count` cells, reset: none placed (-1), none ready, every position 0. */
+function scratchFor(count: number): ReturnType<typeof newScratch> {
+  if (scratch.heap.length < count) scratch = newScratch(Math.max(count, 2 * scratch.heap.length));
+  scratch.place.fill(-1, 0, count);
+  scratch.ready.fill(0, 0, count);
+  scratch.pos.fill(0, 0, count);
+  return scratch;
+}
+
 /**
  * The k-way merge of the cells: a min-heap by each cell's next (key, id). A cell whose order is not
  * kept enters at (its least key, -1), a bound of its head; it is placed against the cap and ordered
@@ -221,13 +237,7 @@ function merge(
 ): { ids: number[]; taken: number; placed: number; inside: number; ordered: number } {
   const out: number[] = [];
   const count = cells.cells.length;
-  const headKey = new Float64Array(count);
-  const headId = new Int32Array(count);
-  /** -1 not placed yet, else NearCells.place's answer. */
-  const place = new Int8Array(count).fill(-1);
-  const ready = new Uint8Array(count);
-  const pos = new Int32Array(count);
-  const heap = new Int32Array(count);
+  const { headKey, headId, place, ready, pos, heap } = scratchFor(count);
   let m = 0;
   let placed = 0;
   let inside = 0;
