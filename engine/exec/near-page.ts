@@ -31,12 +31,10 @@ interface CellKeys {
 
 const none = new Int32Array(0);
 
-/** Per cell, its keys by each (column, direction) asked for. */
-const kept = new WeakMap<GeoCell, CellKeys[]>();
-
+/** The cell's keys for (column, direction), kept in its memo with those of the other orders asked for. */
 function keysOf(cell: GeoCell, column: ScalarColumn, desc: boolean): CellKeys {
-  let all = kept.get(cell);
-  if (all === undefined) kept.set(cell, (all = []));
+  let all = cell.memo as CellKeys[] | undefined;
+  if (all === undefined) cell.memo = all = [];
   for (const keys of all) if (keys.column === column && keys.desc === desc) return keys;
   const fresh: CellKeys = { column, desc, leastVersion: -1, least: Infinity, orderVersion: -1, ids: none, keys: new Float64Array(0) };
   all.push(fresh);

@@ -21,6 +21,8 @@ const CELL_POINTS = 128;
 export interface GeoCell {
   readonly box: BBox;
   readonly ids: Int32Array;
+  /** What an ordered page keeps for the cell (exec/near-page.ts: its keys per column), on the cell itself: a WeakMap lookup per cell met was a cache miss more at 1M. */
+  memo: unknown;
 }
 
 /**
@@ -66,7 +68,7 @@ class Bucket {
     if (this.n <= CELL_POINTS) return this.cells()[0] as GeoCell;
     if (this.single?.version === this.version) return this.single.cell;
     const [west, south, east, north] = this.bounds();
-    const cell: GeoCell = { box: [west, south, east, north], ids: this.ids.slice(0, this.n) };
+    const cell: GeoCell = { box: [west, south, east, north], ids: this.ids.slice(0, this.n), memo: undefined };
     this.single = { version: this.version, cell };
     return cell;
   }
@@ -128,7 +130,7 @@ class Bucket {
     for (let c = 0; c < s * s; c++) {
       if (counts[c] === 0) continue;
       const b = 4 * c;
-      cells.push({ box: [bounds[b] as number, bounds[b + 1] as number, bounds[b + 2] as number, bounds[b + 3] as number], ids: sorted.subarray(starts[c], starts[c + 1]) });
+      cells.push({ box: [bounds[b] as number, bounds[b + 1] as number, bounds[b + 2] as number, bounds[b + 3] as number], ids: sorted.subarray(starts[c], starts[c + 1]), memo: undefined });
     }
     this.layout = { version: this.version, cells };
     return cells;
