@@ -8,7 +8,7 @@ import type { GeoCell, NearCells } from '../indexes/geo-point-grid.js';
 import type { NearCheck } from '../indexes/geo-index.js';
 import type { ScalarColumn } from '../store/scalar-column.js';
 import { collectCost, type OrderKey, type OrderPlan } from '../plan/order-plan.js';
-import { nearCellPoints, prefersNearCells } from '../plan/near-plan.js';
+import { nearLayouts, prefersNearCells } from '../plan/near-plan.js';
 import type { QueryRun } from '../plan/query-plan.js';
 import type { FilterPlan } from '../plan/filter-plan.js';
 import type { ExecContext } from './exec-context.js';
@@ -31,12 +31,10 @@ interface CellKeys {
 
 const none = new Int32Array(0);
 
-/** Per cell, its keys by each (column, direction) asked for. */
-const kept = new WeakMap<GeoCell, CellKeys[]>();
-
+/** The cell's keys for (column, direction), kept in its memo with those of the other orders asked for. */
 function keysOf(cell: GeoCell, column: ScalarColumn, desc: boolean): CellKeys {
-  let all = kept.get(cell);
-  if (all === undefined) kept.set(cell, (all = []));
+  let all = cell.memo as CellKeys[] | undefined;
+  if (all === undefined) cell.memo = all = [];
   for (const keys of all) if (keys.column === column && keys.desc === desc) return keys;
   const fresh: CellKeys = { column, desc, leastVersion: -1, least: Infinity, orderVersion: -1, ids: none, keys: new Float64Array(0) };
   all.push(fresh);
@@ -53,12 +51,33 @@ export function nearCellPage(ctx: ExecContext, plan: FilterPlan, order: OrderPla
   const column = ctx.graph.store.scalar(key.model.predicate);
   const numbers = column.numbers();
   const matches = near.estimate;
-  // Before listing the cells (which costs about what they are worth), their number from the buckets and the bound.
-  const cellsAbout = Math.max(near.buckets, near.upper / nearCellPoints);
-  if (numbers === undefined || !prefersNearCells(limit, cellsAbout, near.upper, 0, 0, matches, near.upper, walk)) return undefined;
-  const cells = near.cells();
+  if (numbers === undefined) return undefined;
   const version = column.version;
-  const keys = cells.cells.map((cell) => keysOf(cell, column, key.desc));
+  // Before listing the cells (which costs about what they are worth), the layouts from the buckets and
+  // the bound; a layout whose cells turn out unordered may cost more than the walk where the other does not.
+  let listed: ReturnType<typeof listLayout>;
+  for (const layout of nearLayouts(limit, near.buckets, near.upper, matches, walk)) {
+    listed = listLayout(near, layout === 'buckets', column, key.desc, version, limit, matches, walk);
+    if (listed !== undefined) break;
+  }
+  if (listed === undefined) return undefined;
+  const { whole, cells, keys } = listed;
+  const keyOf = numberSortKey(numbers, key.desc);
+  const merged = merge(cells, keys, keyOf, version, near.test, limit);
+  if (run !== undefined) {
+    run.checked.add(plan);
+    run.strategy = 'near-cells';
+    run.visited = merged.taken;
+    run.candidates = merged.ids.length;
+    run.nearCells = { whole, cells: cells.cells.length, placed: merged.placed, inside: merged.inside, ordered: merged.ordered, collect: collectCost(near.upper, matches) };
+  }
+  return merged.ids;
+}
+
+/** The cap's cells in one layout with their kept keys, when the merge over them still pays once their kept state is known. */
+function listLayout(near: NearCheck, whole: boolean, column: ScalarColumn, desc: boolean, version: number, limit: number, matches: number, walk: number): { whole: boolean; cells: NearCells; keys: CellKeys[] } | undefined {
+  const cells = near.cells(whole);
+  const keys = cells.cells.map((cell) => keysOf(cell, column, desc));
   let unbounded = 0;
   let unordered = 0;
   for (let c = 0; c < keys.length; c++) {
@@ -69,17 +88,7 @@ export function nearCellPage(ctx: ExecContext, plan: FilterPlan, order: OrderPla
       if (k.leastVersion !== version) unbounded += n;
     }
   }
-  if (!prefersNearCells(limit, cells.cells.length, cells.points, unbounded, unordered, matches, near.upper, walk)) return undefined;
-  const keyOf = numberSortKey(numbers, key.desc);
-  const merged = merge(cells, keys, keyOf, version, near.test, limit);
-  if (run !== undefined) {
-    run.checked.add(plan);
-    run.strategy = 'near-cells';
-    run.visited = merged.taken;
-    run.candidates = merged.ids.length;
-    run.nearCells = { cells: cells.cells.length, placed: merged.placed, inside: merged.inside, ordered: merged.ordered, collect: collectCost(near.upper, matches) };
-  }
-  return merged.ids;
+  return prefersNearCells(limit, cells.cells.length, cells.points, unbounded, unordered, matches, near.upper, walk, whole) ? { whole, cells, keys } : undefined;
 }
 
 /** The least key of a cell whose order is not kept for this version, read again after a write to the column. */
@@ -194,6 +203,22 @@ function packedFirst(cellIds: ArrayLike<number>, raw: Float64Array, need: number
   return { ids, keys };
 }
 
+/** The merge's per-cell state, reused by every merge (it runs to its end without yielding): six typed arrays allocated per request cost more than the heap work at 1M. */
+let scratch = newScratch(64);
+
+function newScratch(size: number) {
+  return { headKey: new Float64Array(size), headId: new Int32Array(size), place: new Int8Array(size), ready: new Uint8Array(size), pos: new Int32Array(size), heap: new Int32Array(size) };
+}
+
+/** The scratch for `count` cells, reset: none placed (-1), none ready, every position 0. */
+function scratchFor(count: number): ReturnType<typeof newScratch> {
+  if (scratch.heap.length < count) scratch = newScratch(Math.max(count, 2 * scratch.heap.length));
+  scratch.place.fill(-1, 0, count);
+  scratch.ready.fill(0, 0, count);
+  scratch.pos.fill(0, 0, count);
+  return scratch;
+}
+
 /**
  * The k-way merge of the cells: a min-heap by each cell's next (key, id). A cell whose order is not
  * kept enters at (its least key, -1), a bound of its head; it is placed against the cap and ordered
@@ -210,13 +235,7 @@ function merge(
 ): { ids: number[]; taken: number; placed: number; inside: number; ordered: number } {
   const out: number[] = [];
   const count = cells.cells.length;
-  const headKey = new Float64Array(count);
-  const headId = new Int32Array(count);
-  /** -1 not placed yet, else NearCells.place's answer. */
-  const place = new Int8Array(count).fill(-1);
-  const ready = new Uint8Array(count);
-  const pos = new Int32Array(count);
-  const heap = new Int32Array(count);
+  const { headKey, headId, place, ready, pos, heap } = scratchFor(count);
   let m = 0;
   let placed = 0;
   let inside = 0;

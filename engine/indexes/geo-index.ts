@@ -20,6 +20,7 @@ import { GeoPointGrid, type NearCells } from './geo-point-grid.js';
 import { sortedDistinctArray } from '../util/id-sort.js';
 import {
   type BBox,
+  type CapRelation,
   bboxInside,
   bboxOf,
   bboxesOverlap,
@@ -86,7 +87,8 @@ export interface NearCheck {
   readonly estimate: number;
   /** Non-empty buckets met: the layout has at least one cell per bucket. */
   readonly buckets: number;
-  readonly cells: () => NearCells;
+  /** With `whole`, each bucket as one cell, placed only against the inner box (inside: no point to test; else crossing). */
+  readonly cells: (whole: boolean) => NearCells;
 }
 
 export class GeoIndex implements ValueIndex {
@@ -200,7 +202,9 @@ export class GeoIndex implements ValueIndex {
       if (!((y >= s0 && y <= n0 && x >= w0 && x <= e0) || (y >= s1 && y <= n1 && x >= w1 && x <= e1))) return false;
       return (x >= w && x <= e && y >= s && y <= n) || haversineLngLat(lng, lat, x, y) <= distanceMeters;
     };
-    const cells = (): NearCells => this.points.nearCells(boxes, (box) => capRelation(lng, lat, distanceMeters, box));
+    // A whole bucket is rarely wholly inside or outside a cap it meets: four comparisons, not six distances, place it.
+    const innerRelation = ([bw, bs, be, bn]: BBox): CapRelation => (bw >= w && be <= e && bs >= s && bn <= n ? 'inside' : 'crossing');
+    const cells = (whole: boolean): NearCells => this.points.nearCells(boxes, whole ? innerRelation : (box) => capRelation(lng, lat, distanceMeters, box), whole);
     // A cap fills about π/4 of its bounding box.
     return { test, upper, estimate: Math.min(upper, (inside * Math.PI) / 4), buckets, cells };
   }

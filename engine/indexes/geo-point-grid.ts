@@ -21,6 +21,8 @@ const CELL_POINTS = 128;
 export interface GeoCell {
   readonly box: BBox;
   readonly ids: Int32Array;
+  /** What an ordered page keeps for the cell (exec/near-page.ts: its keys per column), on the cell itself: a WeakMap lookup per cell met was a cache miss more at 1M. */
+  memo: unknown;
 }
 
 /**
@@ -40,6 +42,7 @@ class Bucket {
   /** Changes with every write (the layout cells are rebuilt from it). */
   version = 0;
   private layout: { readonly version: number; readonly cells: readonly GeoCell[] } | undefined;
+  private single: { readonly version: number; readonly cell: GeoCell } | undefined;
   lng = new Float64Array(8);
   lat = new Float64Array(8);
   ids = new Int32Array(8);
@@ -59,10 +62,20 @@ class Bucket {
     this.version++;
   }
 
-  /** The bucket's points split into s × s equal parts (s a power of two, about CELL_POINTS points each), the empty ones left out; kept until the next write. */
-  cells(): readonly GeoCell[] {
-    if (this.layout?.version === this.version) return this.layout.cells;
-    const { n, lng, lat, ids } = this;
+  /** The bucket's points as one cell (their bounds and ids), for caps spanning many buckets; kept until the next write. */
+  whole(): GeoCell {
+    // Unsplit, the one layout cell (and what is kept for it) serves.
+    if (this.n <= CELL_POINTS) return this.cells()[0] as GeoCell;
+    if (this.single?.version === this.version) return this.single.cell;
+    const [west, south, east, north] = this.bounds();
+    const cell: GeoCell = { box: [west, south, east, north], ids: this.ids.slice(0, this.n), memo: undefined };
+    this.single = { version: this.version, cell };
+    return cell;
+  }
+
+  /** West, south, east, north of the bucket's points. */
+  private bounds(): readonly [number, number, number, number] {
+    const { n, lng, lat } = this;
     let west = Infinity;
     let south = Infinity;
     let east = -Infinity;
@@ -73,6 +86,14 @@ class Bucket {
       south = Math.min(south, lat[i] as number);
       north = Math.max(north, lat[i] as number);
     }
+    return [west, south, east, north];
+  }
+
+  /** The bucket's points split into s × s equal parts (s a power of two, about CELL_POINTS points each), the empty ones left out; kept until the next write. */
+  cells(): readonly GeoCell[] {
+    if (this.layout?.version === this.version) return this.layout.cells;
+    const { n, lng, lat, ids } = this;
+    const [west, south, east, north] = this.bounds();
     let s = 1;
     while (n > CELL_POINTS * s * s) s *= 2;
     const w = (east - west) / s;
@@ -109,7 +130,7 @@ class Bucket {
     for (let c = 0; c < s * s; c++) {
       if (counts[c] === 0) continue;
       const b = 4 * c;
-      cells.push({ box: [bounds[b] as number, bounds[b + 1] as number, bounds[b + 2] as number, bounds[b + 3] as number], ids: sorted.subarray(starts[c], starts[c + 1]) });
+      cells.push({ box: [bounds[b] as number, bounds[b + 1] as number, bounds[b + 2] as number, bounds[b + 3] as number], ids: sorted.subarray(starts[c], starts[c + 1]), memo: undefined });
     }
     this.layout = { version: this.version, cells };
     return cells;
@@ -208,10 +229,11 @@ export class GeoPointGrid {
   }
 
   /**
-   * The layout cells (cells()) of the buckets `boxes` meet whose bounds meet a box, each placed against
-   * the cap by `relation` when asked: an ordered page merges their orders (exec/near-page.ts).
+   * The layout cells (cells(), or with `whole` each bucket as one cell) of the buckets `boxes` meet
+   * whose bounds meet a box, each placed against the cap by `relation` when asked: an ordered page
+   * merges their orders (exec/near-page.ts).
    */
-  nearCells(boxes: readonly BBox[], relation: (box: BBox) => CapRelation): NearCells {
+  nearCells(boxes: readonly BBox[], relation: (box: BBox) => CapRelation, whole: boolean): NearCells {
     const cells: GeoCell[] = [];
     const met: BBox[] = [];
     let points = 0;
@@ -219,13 +241,15 @@ export class GeoPointGrid {
     const visit = (bucket: Bucket | undefined, box: BBox): void => {
       if (bucket === undefined || seen?.has(bucket) === true) return;
       seen?.add(bucket);
-      for (const cell of bucket.cells()) {
-        const [w, s, e, n] = cell.box;
-        if (n < box[1] || s > box[3] || e < box[0] || w > box[2]) continue;
-        cells.push(cell);
-        met.push(box);
-        points += cell.ids.length;
-      }
+      if (whole) meet(bucket.whole(), box);
+      else for (const cell of bucket.cells()) meet(cell, box);
+    };
+    const meet = (cell: GeoCell, box: BBox): void => {
+      const [w, s, e, n] = cell.box;
+      if (n < box[1] || s > box[3] || e < box[0] || w > box[2]) return;
+      cells.push(cell);
+      met.push(box);
+      points += cell.ids.length;
     };
     for (const box of boxes) {
       const [x0, x1, y0, y1] = cellsOf(box);

@@ -27,8 +27,8 @@ export function explainQuery(plan: QueryPlan, args: Readonly<Record<string, unkn
     if (ran === 'checked-walk') lines.push(`  ran walk ${plan.order.walk ?? ''} index checking the filter per node: ${run.visited} visited, ${run.candidates} kept`);
     else if (ran === 'list-order') lines.push(`  ran the smallest list in page order (its first k cached) checking the filter per node: ${run.visited} visited, ${run.candidates} kept`);
     else if (ran === 'near-cells') {
-      const { cells, placed, inside, ordered, collect } = run.nearCells ?? { cells: 0, placed: 0, inside: 0, ordered: 0, collect: 0 };
-      lines.push(`  ran merge of ${cells} grid cells (${placed} reached and placed against the cap, ${inside} inside it; ${ordered} points ordered): ${run.visited} taken, ${run.candidates} kept (collecting: ~${Math.round(collect)})`);
+      const { whole, cells, placed, inside, ordered, collect } = run.nearCells ?? { whole: false, cells: 0, placed: 0, inside: 0, ordered: 0, collect: 0 };
+      lines.push(`  ran merge of ${cells} grid ${whole ? 'buckets' : 'cells'} (${placed} reached and placed against the cap, ${inside} inside it; ${ordered} points ordered): ${run.visited} taken, ${run.candidates} kept (collecting: ~${Math.round(collect)})`);
     } else if (ran === 'checked-scan') lines.push(`  ran unordered page from the smallest list checking the filter per node: ${run.visited} visited, ${run.candidates} kept`);
     else {
       let how = ran === 'sort after @cascade' ? ran : strategyName(ran, plan);

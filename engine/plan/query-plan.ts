@@ -44,7 +44,7 @@ export interface QueryRun {
   /** The filter node whose matches were a union of index lists, the page taken from each list's first k (none materialised), and how many lists. */
   unionLists?: { readonly node: FilterPlan; readonly count: number };
   /** The near page's cells (and how many lay inside the cap), points whose cell order was read again, and what collecting would have cost. */
-  nearCells?: { readonly cells: number; readonly placed: number; readonly inside: number; readonly ordered: number; readonly collect: number };
+  nearCells?: { readonly whole: boolean; readonly cells: number; readonly placed: number; readonly inside: number; readonly ordered: number; readonly collect: number };
 }
 
 export function planQuery(root: string, type: TypeModel, args: Readonly<Record<string, unknown>>, estimates: Estimates): QueryPlan {

@@ -44,9 +44,9 @@ function meters(a: { latitude: number; longitude: number }, b: { latitude: numbe
   return 2 * 6_371_000 * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-/** The page by a naive scan: uid order is creation order (`live` keeps it), missing values last. */
-function naive(center: { latitude: number; longitude: number }, distance: number, key: 'score' | 'rating', desc: boolean, offset: number, first: number): string[] {
-  const kept = live.map((r, i) => ({ r, i })).filter(({ r }) => meters(center, r.loc) <= distance);
+/** The page by a naive scan of `rows`: uid order is creation order (`rows` keeps it), missing values last. */
+function naive(rows: readonly Row[], center: { latitude: number; longitude: number }, distance: number, key: 'score' | 'rating', desc: boolean, offset: number, first: number): string[] {
+  const kept = rows.map((r, i) => ({ r, i })).filter(({ r }) => meters(center, r.loc) <= distance);
   const value = (r: Row): number | undefined => r[key];
   kept.sort((a, b) => {
     const x = value(a.r);
@@ -57,16 +57,16 @@ function naive(center: { latitude: number; longitude: number }, distance: number
   return kept.slice(offset, offset + first).map(({ r }) => r.name);
 }
 
-async function page(center: { latitude: number; longitude: number }, distance: number, key: 'score' | 'rating', desc: boolean, offset: number, first: number): Promise<{ names: string[]; explain: string }> {
+async function page(db: Engine, center: { latitude: number; longitude: number }, distance: number, key: 'score' | 'rating', desc: boolean, offset: number, first: number): Promise<{ names: string[]; explain: string }> {
   const query = `query ($c: PointRef!, $d: Float!) { querySpot(filter: { loc: { near: { coordinate: $c, distance: $d } } }, order: { ${desc ? 'desc' : 'asc'}: ${key} }, first: ${first}, offset: ${offset}) { name } }`;
-  const response = await engine.execute({ method: 'POST', query, variables: { c: center, d: distance }, headers: {}, extensions: { explain: true } });
+  const response = await db.execute({ method: 'POST', query, variables: { c: center, d: distance }, headers: {}, extensions: { explain: true } });
   const body = JSON.parse(response.body) as { data?: { querySpot: { name: string }[] }; errors?: unknown; extensions?: { explain?: string } };
   expect(body.errors).toBeUndefined();
   return { names: (body.data?.querySpot ?? []).map((r) => r.name), explain: body.extensions?.explain ?? '' };
 }
 
-async function mutate(query: string, variables: Record<string, unknown>): Promise<void> {
-  const body = JSON.parse((await engine.execute({ method: 'POST', query, variables, headers: {} })).body) as { errors?: unknown };
+async function mutate(db: Engine, query: string, variables: Record<string, unknown>): Promise<void> {
+  const body = JSON.parse((await db.execute({ method: 'POST', query, variables, headers: {} })).body) as { errors?: unknown };
   expect(body.errors).toBeUndefined();
 }
 
@@ -80,7 +80,7 @@ const centers = [
 beforeAll(async () => {
   engine = await Engine.open({ dataDir: '', maxQueryTokens: 50_000, maxQueryDepth: 200, debug: true });
   expect((await engine.updateSchema(schema)).ok).toBe(true);
-  for (let i = 0; i < live.length; i += 1_000) await mutate('mutation ($in: [AddSpotInput!]!) { addSpot(input: $in) { numUids } }', { in: live.slice(i, i + 1_000) });
+  for (let i = 0; i < live.length; i += 1_000) await mutate(engine, 'mutation ($in: [AddSpotInput!]!) { addSpot(input: $in) { numUids } }', { in: live.slice(i, i + 1_000) });
 });
 
 async function expectAllPages(): Promise<void> {
@@ -96,8 +96,8 @@ async function expectAllPages(): Promise<void> {
       [40_000, 'rating', false, 0, 10],
       [60_000, 'score', true, 0, 0],
     ] as const) {
-      const { names } = await page(center, distance, key, desc, offset, first);
-      expect(names, `${JSON.stringify(center)} ${distance} ${key} ${desc} ${offset} ${first}`).toEqual(naive(center, distance, key, desc, offset, first));
+      const { names } = await page(engine, center, distance, key, desc, offset, first);
+      expect(names, `${JSON.stringify(center)} ${distance} ${key} ${desc} ${offset} ${first}`).toEqual(naive(live, center, distance, key, desc, offset, first));
     }
   }
 }
@@ -109,38 +109,108 @@ describe('near pages merged from the grid cells', () => {
 
   it('EXPLAIN: the merge for a cap holding a few % of the points; collecting for a narrow one, the score walk for one holding most', async () => {
     const center = centers[0] as Row['loc'];
-    const wide = await page(center, 40_000, 'score', true, 0, 10);
+    const wide = await page(engine, center, 40_000, 'score', true, 0, 10);
     expect(wide.explain).toContain("or merge the geo grid's cells in score order, when cheaper for the cap");
     expect(wide.explain).toMatch(/ran merge of \d+ grid cells \([1-9]\d* reached and placed against the cap/);
     expect(wide.explain).toContain('near loc via geo [1] checked');
-    const narrow = await page(center, 3_000, 'score', true, 0, 10);
-    expect(narrow.names).toEqual(naive(center, 3_000, 'score', true, 0, 10));
+    const narrow = await page(engine, center, 3_000, 'score', true, 0, 10);
+    expect(narrow.names).toEqual(naive(live, center, 3_000, 'score', true, 0, 10));
     expect(narrow.explain).not.toContain('ran merge');
     expect(narrow.explain).toMatch(/ran (top-k|sort) over \d+ candidates/);
-    const widest = await page(center, 150_000, 'score', true, 0, 10);
-    expect(widest.names).toEqual(naive(center, 150_000, 'score', true, 0, 10));
+    const widest = await page(engine, center, 150_000, 'score', true, 0, 10);
+    expect(widest.names).toEqual(naive(live, center, 150_000, 'score', true, 0, 10));
     expect(widest.explain).toMatch(/ran walk int index checking the filter per node/);
   });
 
   it('stay equal after scores change, nodes go, points move and new ones come', async () => {
     // Warm every cell's order first, then write.
     await expectAllPages();
-    const top = naive(centers[0] as Row['loc'], 60_000, 'score', true, 0, 5);
+    const top = naive(live, centers[0] as Row['loc'], 60_000, 'score', true, 0, 5);
     for (const [i, name] of top.entries()) {
-      await mutate('mutation ($n: String!, $s: Int!) { updateSpot(input: { filter: { name: { eq: $n } }, set: { score: $s } }) { numUids } }', { n: name, s: i });
+      await mutate(engine, 'mutation ($n: String!, $s: Int!) { updateSpot(input: { filter: { name: { eq: $n } }, set: { score: $s } }) { numUids } }', { n: name, s: i });
       live = live.map((r) => (r.name === name ? { ...r, score: i } : r));
     }
     await expectAllPages();
-    const gone = naive(centers[1] as Row['loc'], 60_000, 'score', true, 0, 3);
-    await mutate('mutation ($n: [String!]) { deleteSpot(filter: { name: { in: $n } }) { numUids } }', { n: gone });
+    const gone = naive(live, centers[1] as Row['loc'], 60_000, 'score', true, 0, 3);
+    await mutate(engine, 'mutation ($n: [String!]) { deleteSpot(filter: { name: { in: $n } }) { numUids } }', { n: gone });
     live = live.filter((r) => !gone.includes(r.name));
-    const moved = naive(centers[2] as Row['loc'], 60_000, 'score', false, 0, 3);
+    const moved = naive(live, centers[2] as Row['loc'], 60_000, 'score', false, 0, 3);
     const far = { latitude: 40, longitude: 40 };
-    for (const name of moved) await mutate('mutation ($n: String!, $l: PointRef!) { updateSpot(input: { filter: { name: { eq: $n } }, set: { loc: $l } }) { numUids } }', { n: name, l: far });
+    for (const name of moved) await mutate(engine, 'mutation ($n: String!, $l: PointRef!) { updateSpot(input: { filter: { name: { eq: $n } }, set: { loc: $l } }) { numUids } }', { n: name, l: far });
     live = live.map((r) => (moved.includes(r.name) ? { ...r, loc: far } : r));
     const added: Row[] = centers.map((c, i) => ({ name: `new${i}`, loc: c, score: 10_000 + i, rating: 0 }));
-    await mutate('mutation ($in: [AddSpotInput!]!) { addSpot(input: $in) { numUids } }', { in: added });
+    await mutate(engine, 'mutation ($in: [AddSpotInput!]!) { addSpot(input: $in) { numUids } }', { in: added });
     live = [...live, ...added];
     await expectAllPages();
+  });
+});
+
+// Caps spanning many sparse buckets (~10 points each, the merge takes each bucket whole, placed only against
+// the cap's inner box): across the antimeridian, over the north pole, a point exactly on the cap's edge,
+// a cap holding fewer points than the page, an empty one; then deleted, re-scored and moved points.
+describe('near pages merged from whole grid buckets', () => {
+  let wide: Engine;
+  let rows: Row[] = Array.from({ length: 12_000 }, (_, i) => ({
+    name: `w${i}`,
+    loc: { latitude: 55 + Math.round(random() * 35e4) / 1e4, longitude: ((165 + Math.round(random() * 30e4) / 1e4 + 180) % 360) - 180 },
+    ...(i % 9 === 4 ? {} : { score: Math.floor(random() * 5_000) }),
+    rating: Math.round(random() * 1000) / 10,
+  }));
+  // Three points alone far south: a cap holding fewer points than the page.
+  rows.push(...[0, 1, 2].map((i) => ({ name: `lone${i}`, loc: { latitude: -30 + i * 0.1, longitude: 10 }, score: i, rating: 0 })));
+  // On the edge of the first cap below, with the best score: its distance is the cap's own.
+  const edgeCenter = { latitude: 70, longitude: 179 };
+  const edge = { name: 'edge', loc: { latitude: 71.3, longitude: -176.2 }, score: 9_999, rating: 0 };
+  rows.push(edge);
+  const caps: { center: Row['loc']; distance: number }[] = [
+    { center: edgeCenter, distance: meters(edgeCenter, edge.loc) },
+    { center: { latitude: 64, longitude: -179.5 }, distance: 300_000 },
+    { center: { latitude: 89.2, longitude: 40 }, distance: 250_000 },
+    { center: { latitude: 75, longitude: 172 }, distance: 400_000 },
+    { center: { latitude: -30, longitude: 10 }, distance: 50_000 },
+    { center: { latitude: 0, longitude: 0 }, distance: 300_000 },
+  ];
+
+  async function expectCaps(): Promise<string[]> {
+    const explains: string[] = [];
+    for (const { center, distance } of caps) {
+      for (const [key, desc, offset, first] of [
+        ['score', true, 0, 10],
+        ['score', false, 3, 10],
+        ['rating', true, 0, 20],
+      ] as const) {
+        const got = await page(wide, center, distance, key, desc, offset, first);
+        expect(got.names, `${JSON.stringify(center)} ${distance} ${key} ${desc} ${offset} ${first}`).toEqual(naive(rows, center, distance, key, desc, offset, first));
+        explains.push(got.explain);
+      }
+    }
+    return explains;
+  }
+
+  beforeAll(async () => {
+    wide = await Engine.open({ dataDir: '', maxQueryTokens: 50_000, maxQueryDepth: 200, debug: true });
+    expect((await wide.updateSchema(schema)).ok).toBe(true);
+    for (let i = 0; i < rows.length; i += 1_000) await mutate(wide, 'mutation ($in: [AddSpotInput!]!) { addSpot(input: $in) { numUids } }', { in: rows.slice(i, i + 1_000) });
+  });
+
+  it('equal a naive scan, and EXPLAIN names the whole buckets', async () => {
+    const explains = await expectCaps();
+    expect(naive(rows, edgeCenter, meters(edgeCenter, edge.loc), 'score', true, 0, 1)).toEqual(['edge']);
+    expect(explains.filter((e) => /ran merge of \d+ grid buckets \(/.test(e)).length).toBeGreaterThan(3);
+  });
+
+  it('stay equal after points are deleted, re-scored and moved', async () => {
+    const top = naive(rows, { latitude: 64, longitude: -179.5 }, 300_000, 'score', true, 0, 4);
+    await mutate(wide, 'mutation ($n: [String!]) { deleteSpot(filter: { name: { in: $n } }) { numUids } }', { n: top.slice(0, 2) });
+    rows = rows.filter((r) => !top.slice(0, 2).includes(r.name));
+    for (const name of top.slice(2)) {
+      await mutate(wide, 'mutation ($n: String!) { updateSpot(input: { filter: { name: { eq: $n } }, set: { score: -1 } }) { numUids } }', { n: name });
+      rows = rows.map((r) => (r.name === name ? { ...r, score: -1 } : r));
+    }
+    const pole = naive(rows, { latitude: 89.2, longitude: 40 }, 250_000, 'score', true, 0, 3);
+    const south = { latitude: -30.05, longitude: 10.02 };
+    for (const name of pole) await mutate(wide, 'mutation ($n: String!, $l: PointRef!) { updateSpot(input: { filter: { name: { eq: $n } }, set: { loc: $l } }) { numUids } }', { n: name, l: south });
+    rows = rows.map((r) => (pole.includes(r.name) ? { ...r, loc: south } : r));
+    await expectCaps();
   });
 });

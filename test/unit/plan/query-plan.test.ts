@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { explainQuery } from '../../../engine/plan/explain.js';
 import { choosePage, planOrder, checkedVisitCost, listOrderPrice, listOrderRent, listPrefixesRent, prefersIndexWalk, prefersListOrder, prefersListPrefixes, prefersTopK, prefersWalk, typedTestCost, walkCost } from '../../../engine/plan/order-plan.js';
 import { planQuery } from '../../../engine/plan/query-plan.js';
-import { prefersNearCells } from '../../../engine/plan/near-plan.js';
+import { nearLayouts, prefersNearCells } from '../../../engine/plan/near-plan.js';
 import { goldenEstimates as estimates, planGoldens, post } from './query-plan-goldens.js';
 
 const explain = (args: Record<string, unknown>) => explainQuery(planQuery('queryPost', post, args, estimates), args);
@@ -54,6 +54,22 @@ describe('query plans', () => {
     // A cap holding most of the type: the walk of the order index visits ~12 nodes.
     expect(prefersNearCells(10, 400, 900_000, 0, 0, 800_000, 950_000, walkCost(10, 1_000_000, 800_000, checkedVisitCost))).toBe(false);
     expect(prefersNearCells(10, 50, 5_000, 0, 0, 0, 8_200, Infinity)).toBe(false);
+
+  });
+
+  it('merges whole buckets for a cap over many, density cells for one inside a few dense buckets, priced with no order kept', () => {
+    // geo-near at 1M: ~20 buckets of ~410 points (each split into 4 cells), ~3,100 matches; at 100k ~41 points (no split).
+    expect(nearLayouts(10, 20, 8_200, 3_100, walkCost(10, 1_000_000, 3_100, checkedVisitCost))).toEqual(['buckets', 'cells']);
+    expect(nearLayouts(10, 20, 820, 310, walkCost(10, 100_000, 310, checkedVisitCost))).toEqual(['buckets']);
+    // Two buckets of 3,000 points (8 × 8 cells each): the cells cut the points taken ~5x; a cap holding 300 or
+    // 1,000 of them merges the cells (whole buckets would order 6,000 points first: collecting costs less).
+    expect(nearLayouts(10, 2, 6_000, 300, Infinity)).toEqual(['cells']);
+    expect(nearLayouts(10, 2, 6_000, 1_000, Infinity)).toEqual(['cells']);
+    // Holding 100, ordering either layout's points costs more than collecting them.
+    expect(nearLayouts(10, 2, 6_000, 100, Infinity)).toEqual([]);
+    // At 10k collecting ~60 points; a cap over nothing: no merge.
+    expect(nearLayouts(10, 15, 60, 38, walkCost(10, 10_000, 38, checkedVisitCost))).toEqual([]);
+    expect(nearLayouts(10, 0, 0, 0, Infinity)).toEqual([]);
   });
 
   it('keeps top-k for small pages only: k ≤ a quarter of the candidates and k² ≤ 64 × candidates', () => {
