@@ -6,8 +6,8 @@
 // stored string re-tokenised); Int/Float ranges read the typed column; other comparisons on hash,
 // exact and ordered indexes (DateTime included) and `has` read the candidate's stored value with the
 // comparison its index uses; a regexp verifies its trigram candidates; `near` tests each node's point
-// (indexes/geo-index.ts nearCheck); anything else (other geo functions, ids,
-// ngram) is materialised once (so errors surface exactly as when run) and tested by binary search.
+// (indexes/geo-index.ts nearCheck); `ngram` probes its grams' postings as anyofterms does; anything
+// else (other geo functions, ids) is materialised once (so errors surface exactly as when run) and tested by binary search.
 // Answers equal the run's exactly.
 
 import { isEdgeField, type IndexKind, type TypeModel } from '../schema/model.js';
@@ -268,6 +268,11 @@ function indexCheck(source: CheckSource, node: Extract<FilterPlan, { op: 'index'
       const index = column.index(kind) as TokenIndex<unknown> | undefined;
       if (index === undefined) return undefined;
       return fn.startsWith('all') ? allOf(index.members(String(arg)), n, withinUniverse(node)) : anyOf(index.members(String(arg)), n);
+    }
+    case 'ngram': {
+      // A node holds ANY of the phrase's grams (indexes/ngram-index.ts): a union of lists, like anyofterms.
+      const index = column.index('ngram') as TokenIndex<unknown> | undefined;
+      return kind === 'ngram' && index !== undefined ? anyOf(index.members(String(arg)), n) : undefined;
     }
     case 'regexp': {
       // Trigram candidates (a superset, ascending: the query's smallest list) as the driver, each
