@@ -6,8 +6,8 @@
 // stored string re-tokenised); Int/Float ranges read the typed column; other comparisons on hash,
 // exact and ordered indexes (DateTime included) and `has` read the candidate's stored value with the
 // comparison its index uses; a regexp verifies its trigram candidates; `near` tests each node's point
-// (indexes/geo-index.ts nearCheck); anything else (other geo functions, ids,
-// ngram) is materialised once (so errors surface exactly as when run) and tested by binary search.
+// (indexes/geo-index.ts nearCheck); `ngram` probes its grams' postings as anyofterms does; anything
+// else (other geo functions, ids) is materialised once (so errors surface exactly as when run) and tested by binary search.
 // Answers equal the run's exactly.
 
 import { isEdgeField, type IndexKind, type TypeModel } from '../schema/model.js';
@@ -267,7 +267,12 @@ function indexCheck(source: CheckSource, node: Extract<FilterPlan, { op: 'index'
       if (kind !== (fn.endsWith('terms') ? 'term' : 'fulltext')) return undefined;
       const index = column.index(kind) as TokenIndex<unknown> | undefined;
       if (index === undefined) return undefined;
-      return fn.startsWith('all') ? allOf(index.members(String(arg)), n, withinUniverse(node)) : anyOf(index.members(String(arg)), n);
+      return fn.startsWith('all') ? allOf(index.members(String(arg)), n, withinUniverse(node)) : anyOf(index.members(String(arg)), n, withinUniverse(node));
+    }
+    case 'ngram': {
+      // A node holds ANY of the phrase's grams (indexes/ngram-index.ts): a union of lists, like anyofterms.
+      const index = column.index('ngram') as TokenIndex<unknown> | undefined;
+      return kind === 'ngram' && index !== undefined ? anyOf(index.members(String(arg)), n, withinUniverse(node)) : undefined;
     }
     case 'regexp': {
       // Trigram candidates (a superset, ascending: the query's smallest list) as the driver, each
@@ -311,15 +316,18 @@ function allOf(lists: readonly Membership[], n: number, within: boolean): IdChec
   return { bound, share, test: both(smallest.has, others), driver: { ids: smallest.ids, test: others, withinUniverse: within, snapshot: smallest.snapshot } };
 }
 
-function anyOf(lists: readonly Membership[], n: number): IdCheck {
+function anyOf(lists: readonly Membership[], n: number, within: boolean): IdCheck {
   const sorted = lists.filter((m) => m.size > 0).sort((a, b) => b.size - a.size);
   const bound = sorted.reduce((s, m) => s + m.size, 0);
   if (sorted.length === 0) return { bound: 0, share: 0, test: FAIL };
   const share = Math.min(1, bound / n);
   const union = (): SortedIds[] => sorted.map((m) => m.snapshot());
   const sets = sorted.every((m) => m.bits !== undefined) ? sorted.map((m) => m.bits as Uint32Array) : undefined;
-  if (sets !== undefined) return { bound, share, test: inBitsets(sets), inAny: sets, union };
-  if (sorted.length === 1) return { bound, share, test: (sorted[0] as Membership).has, union };
+  // One list is every match, as allOf's one token: collected as it is (not tokenised again to be materialised).
+  const only = sorted.length === 1 ? (sorted[0] as Membership) : undefined;
+  const driver = only === undefined ? undefined : { ids: only.ids, test: PASS, withinUniverse: within, exact: only.snapshot, snapshot: only.snapshot };
+  if (sets !== undefined) return driver === undefined ? { bound, share, test: inBitsets(sets), inAny: sets, union } : { bound, share, test: inBitsets(sets), inAny: sets, union, driver };
+  if (driver !== undefined) return { bound, share, test: (only as Membership).has, union, driver };
   return { bound, share, test: any(sorted.map((m) => m.has)), union };
 }
 

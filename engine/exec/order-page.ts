@@ -120,10 +120,36 @@ export function firstKOfLists(ctx: ExecContext, order: OrderPlan, lists: readonl
   const top = topOf(ctx, order, undefined);
   let cached = true;
   // Index lists are stable until written: worth caching shorter than a per-request list.
-  const prefixes = lists.map((list) => cachedOrderPrefix(list, k, column, key.desc, (n) => ((cached = false), top(list, n)), 2 * k));
+  const prefixes = lists.map((list) => prefixOf(list, k, column, key.desc, (n) => ((cached = false), top(list, n)), 2 * k));
   let candidates = 0;
-  for (const prefix of prefixes) candidates += prefix.length;
-  return { ids: mergeOrdered(prefixes, k, comparatorOf(ctx, order)), cached, candidates };
+  for (const prefix of prefixes) candidates += Math.min(k, prefix.length);
+  const numbers = order.numeric ? column.numbers() : undefined;
+  if (numbers === undefined) {
+    const compare = comparatorOf(ctx, order);
+    return { ids: mergeOrdered(prefixes, k, (l, i, m, j) => compare((prefixes[l] as SortedIds)[i] as number, (prefixes[m] as SortedIds)[j] as number) < 0), cached, candidates };
+  }
+  // By the prefixes' own sort keys: at 1M nodes each key read from the column was a cache miss.
+  const keyOf = numberSortKey(numbers, key.desc);
+  const keys = prefixes.map((prefix, l) => keysOfPrefix(prefix, k, keyOf, prefixByCandidates.get(lists[l] as SortedIds)?.ids === prefix));
+  const before = (l: number, i: number, m: number, j: number): boolean => {
+    const a = (keys[l] as Float64Array)[i] as number;
+    const b = (keys[m] as Float64Array)[j] as number;
+    return a < b || (a === b && ((prefixes[l] as SortedIds)[i] as number) < ((prefixes[m] as SortedIds)[j] as number));
+  };
+  return { ids: mergeOrdered(prefixes, k, before), cached, candidates };
+}
+
+/** Sort keys (numberSortKey) of cached prefixes, read once per prefix (a new prefix after each write to the column). */
+const prefixKeys = new WeakMap<SortedIds, Float64Array>();
+
+/** The sort keys of a prefix's first `k` ids (all of a `kept` one, the cache's own array, kept with it). */
+function keysOfPrefix(prefix: SortedIds, k: number, keyOf: (id: number) => number, kept: boolean): Float64Array {
+  const hit = kept ? prefixKeys.get(prefix) : undefined;
+  if (hit !== undefined) return hit;
+  const keys = new Float64Array(kept ? prefix.length : Math.min(k, prefix.length));
+  for (let i = 0; i < keys.length; i++) keys[i] = keyOf(prefix[i] as number);
+  if (kept) prefixKeys.set(prefix, keys);
+  return keys;
 }
 
 /**
@@ -175,27 +201,26 @@ export function spendOrderRent(list: SortedIds): void {
   orderRent.delete(list);
 }
 
-/** The first k distinct ids of lists each in the order `compare` gives (a repeated id meets itself: it compares equal only to itself). */
-function mergeOrdered(lists: readonly SortedIds[], k: number, compare: (a: number, b: number) => number): number[] {
+/**
+ * The first k distinct ids of lists each in one order, reading at most k of each: `before(l, i, m, j)`
+ * says whether list l's i-th id comes before list m's j-th (a repeated id meets itself: neither
+ * comes before the other, so its copies are taken one after another and the second is dropped).
+ */
+function mergeOrdered(lists: readonly SortedIds[], k: number, before: (l: number, i: number, m: number, j: number) => boolean): number[] {
   const at = new Int32Array(lists.length);
   const out: number[] = [];
   let last = -1;
   while (out.length < k) {
     let from = -1;
-    let best = 0;
     for (let l = 0; l < lists.length; l++) {
-      const list = lists[l] as SortedIds;
       const i = at[l] as number;
-      if (i >= list.length) continue;
-      const id = list[i] as number;
-      if (from < 0 || compare(id, best) < 0) {
-        from = l;
-        best = id;
-      }
+      if (i >= k || i >= (lists[l] as SortedIds).length) continue;
+      if (from < 0 || before(l, i, from, at[from] as number)) from = l;
     }
     if (from < 0) break;
+    const id = (lists[from] as SortedIds)[at[from] as number] as number;
     at[from] = (at[from] as number) + 1;
-    if (best !== last) out.push((last = best));
+    if (id !== last) out.push((last = id));
   }
   return out;
 }
@@ -294,12 +319,18 @@ export function cachedOrderPrefix<T extends SortedIds | undefined>(
   compute: (count: number) => T,
   minCached = minCachedOrder,
 ): SortedIds | T {
+  const prefix = prefixOf(ids, k, column, descending, compute, minCached);
+  return prefix === undefined || prefix.length <= k ? prefix : prefix.slice(0, k);
+}
+
+/** cachedOrderPrefix's first k or more: on a hit the cache's own array (not to be written). */
+function prefixOf<T extends SortedIds | undefined>(ids: SortedIds, k: number, column: ScalarColumn, descending: boolean, compute: (count: number) => T, minCached: number): SortedIds | T {
   // Short lists (an edge's targets, a new array per parent) are ordered as fast as a cache entry is kept.
   if (ids.length < minCached) return compute(k);
   const hit = cachedPrefix(ids, k, column, descending);
   if (hit !== undefined) {
     cacheCounters.orderPrefix.hits++;
-    return hit.length <= k ? hit : hit.slice(0, k);
+    return hit;
   }
   cacheCounters.orderPrefix.misses++;
   // A miss fills the next power of two (pages further on, say offsets 0, 5, 10, ..., then hit):
@@ -308,7 +339,7 @@ export function cachedOrderPrefix<T extends SortedIds | undefined>(
   const fill = k <= maxCachedPrefix ? Math.min(ids.length, maxCachedPrefix, Math.max(16, 2 ** Math.ceil(Math.log2(Math.max(1, k))))) : k;
   const top = compute(Math.max(k, fill));
   if (top !== undefined && (fill <= maxCachedPrefix || fill === ids.length)) prefixByCandidates.set(ids, { column, version: column.version, descending, ids: top });
-  return top === undefined || top.length <= k ? top : top.slice(0, k);
+  return top;
 }
 
 /** The cached first k (or more) of `ids` in the column's order, while valid. */

@@ -184,11 +184,11 @@ function checkedPage(
   return { page: ids };
 }
 
-/** Whether the filter may check as a union of lists (filter-check.ts `union`: anyof functions, `or`s of them) or with a list as its driver (allof functions, `and`s with one). */
+/** Whether the filter may check as a union of lists (filter-check.ts `union`: anyof functions and ngram, `or`s of them) or with a list as its driver (allof functions, `and`s with one). */
 function listFilter(node: FilterPlan): boolean {
   if (node.op === 'or') return node.children.every(listFilter);
   if (node.op === 'and') return node.children.some(listFilter);
-  return node.op === 'index' && (node.fn === 'anyofterms' || node.fn === 'anyoftext' || node.fn === 'allofterms' || node.fn === 'alloftext');
+  return node.op === 'index' && (node.fn === 'anyofterms' || node.fn === 'anyoftext' || node.fn === 'allofterms' || node.fn === 'alloftext' || node.fn === 'ngram');
 }
 
 /** Unions of more lists are built: merging every list's first k would cost more. */

@@ -4,13 +4,13 @@
 // (exec/checked-walk.ts walkListOrder). Every page is compared with a naive scan: ties broken by uid,
 // nodes without the order key last, ids in several lists once, offsets past the first prefixes, a
 // number key (typed-array path) and a string key (general path), and after writes to the order column
-// and to the lists.
+// and to the lists. An `ngram` phrase the same way: its grams' lists are a union like anyofterms'.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askGraphql } from './helpers/http.js';
 import { startWithSchema, type ServerProcess } from './helpers/server-process.js';
 
-const schema = `type Post { id: ID!  title: String! @search(by: [term])  body: String @search(by: [fulltext])  score: Int  name: String  rank: Int @search }`;
+const schema = `type Post { id: ID!  title: String! @search(by: [term])  body: String @search(by: [fulltext])  score: Int  name: String  rank: Int @search  summary: String @search(by: [ngram]) }`;
 
 interface Row {
   title: string;
@@ -18,6 +18,7 @@ interface Row {
   score?: number;
   name?: string;
   rank: number;
+  summary?: string;
 }
 
 const words = ['amber', 'birch', 'cedar', 'delta', 'ember', 'fjord', 'grove'];
@@ -33,6 +34,7 @@ const rows: Row[] = Array.from({ length: 700 }, (_, i) => {
   return {
     title,
     body: `${title} walking`,
+    summary: title,
     rank: next(20),
     ...(i % 9 === 4 ? {} : { score: next(20) }),
     ...(i % 7 === 3 ? {} : { name: `n${String(next(60)).padStart(2, '0')}` }),
@@ -128,6 +130,38 @@ describe('ordered pages of a union of term lists', () => {
     const first = await explain();
     expect([lines(''), lines(' (cached)')]).toContain(first);
     expect(await explain()).toBe(lines(' (cached)'));
+  });
+});
+
+/** Rows whose summary holds the phrase's words next to each other (a phrase of at most 3 words is one gram). */
+const holdsPhrase = (phrase: string) => (row: Row) => ` ${row.summary ?? ''} `.includes(` ${phrase} `);
+
+describe('ordered pages of an ngram phrase', () => {
+  const cases: [string, Key, boolean, number, number][] = [];
+  for (const [phrase, key, desc] of [
+    ['amber birch', 'score', true],
+    ['cedar delta', 'score', false],
+    ['grove', 'score', true],
+    ['ember fjord', 'name', true],
+  ] as [string, Key, boolean][]) {
+    for (const [offset, first] of [[0, 1], [0, 5], [3, 5], [0, 40]] as const) cases.push([phrase, key, desc, offset, first]);
+  }
+
+  it.each(cases)('ngram %j by %s (desc %s) offset %i first %i equals the naive scan', async (phrase, key, desc, offset, first) => {
+    const expected = naive(phrase.split(' '), key, desc, offset, first, holdsPhrase(phrase));
+    expect(await page(`{ summary: { ngram: "${phrase}" } }`, key, desc, offset, first)).toEqual(expected);
+    expect(await page(`{ summary: { ngram: "${phrase}" } }`, key, desc, offset, first)).toEqual(expected);
+  });
+
+  it('EXPLAIN says the page came from the first k of the gram\'s list, none materialised', async () => {
+    const size = rows.filter(holdsPhrase('birch amber')).length;
+    const query = '{ queryPost(filter: { summary: { ngram: "birch amber" } }, order: { desc: score }, first: 4) { title } }';
+    const explain = async (): Promise<string[]> => (((await askGraphql(server.url, query, undefined, { explain: true }))['extensions'] as Record<string, unknown>)['explain'] as string).split('\n');
+    expect(size).toBeGreaterThan(8);
+    await explain();
+    const lines = await explain();
+    expect(lines[1]).toMatch(/^ {2}ngram summary via ngram \[\d+\] lists read for their first k$/);
+    expect([lines[0], ...lines.slice(2)]).toEqual(['queryPost: Post', '  order desc score by top-k', '  page offset 0 first 4', '  ran top-k over 4 candidates: the first k of each of 1 lists (cached)']);
   });
 });
 
