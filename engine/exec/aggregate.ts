@@ -1,7 +1,8 @@
 // `<T>AggregateResult`: count, and per field Min/Max (orderable fields) and Sum/Avg (numbers).
-// Empty input gives count 0 and null for the rest (REFERENCE §6). The matches come ascending: a float
-// sum is rounded after each term, so it follows ascending ids as Dgraph's does. A range walk also
-// names the nodes of its field's Min and Max (its first and last match), read without a scan.
+// Empty input gives count 0 and null for the rest (REFERENCE §6). A float sum is rounded after each
+// term, so it follows ascending ids as Dgraph's does; a range walk's matches are put in id order only
+// when a Sum or Avg asks (a number Min/Max reads them in any order). A range walk also names the nodes
+// of its field's Min and Max (its first and last match), read without a scan.
 
 import type { SelectionPlan } from '../plan/selection-plan.js';
 import type { ScalarValue } from '../indexes/value-index.js';
@@ -22,9 +23,14 @@ function resultTypeName(type: TypeModel): string {
   return name;
 }
 
-/** The nodes an aggregate reduces: distinct ids, ascending. */
+/** The nodes an aggregate reduces: distinct ids, ascending unless `inIdOrder` is given. */
 export interface AggregateMatches {
   readonly ids: ArrayLike<number>;
+  /**
+   * Given when `ids` come in a walk's order: the same ids ascending (sorted once, on the first call).
+   * Only a Sum or Avg needs them (a float sum is rounded term by term); a count, Min and Max do not.
+   */
+  readonly inIdOrder?: () => ArrayLike<number>;
   /** The matches were walked in ascending order of this field's value (ties by id): `first` holds its Min, `last` its Max. */
   readonly ends?: { readonly field: FieldModel; readonly first: number; readonly last: number };
 }
@@ -51,13 +57,14 @@ function fieldAggregate(ctx: ExecContext, type: TypeModel, matches: AggregateMat
   const store = ctx.graph.store;
   const column = store.scalar(field.predicate);
   const numbers = field.languages === undefined ? column.numbers() : undefined;
-  const ids = matches.ids;
+  const extreme = suffix === 'Min' || suffix === 'Max';
   if (numbers !== undefined) {
     // A walk in this number field's value order met its Min and Max first and last.
     const ends = matches.ends;
-    if ((suffix === 'Min' || suffix === 'Max') && ends?.field.predicate === field.predicate) return numbers.nums[suffix === 'Min' ? ends.first : ends.last] as number;
-    return numberAggregate(ids, numbers, suffix);
+    if (extreme && ends?.field.predicate === field.predicate) return numbers.nums[suffix === 'Min' ? ends.first : ends.last] as number;
+    return numberAggregate(extreme ? matches.ids : idOrder(matches), numbers, suffix);
   }
+  const ids = idOrder(matches);
   const values: ScalarValue[] = [];
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i] as number;
@@ -68,6 +75,10 @@ function fieldAggregate(ctx: ExecContext, type: TypeModel, matches: AggregateMat
   }
   if (values.length === 0) return null;
   return reduce(values, suffix);
+}
+
+function idOrder(matches: AggregateMatches): ArrayLike<number> {
+  return matches.inIdOrder === undefined ? matches.ids : matches.inIdOrder();
 }
 
 /**

@@ -8,7 +8,7 @@ import { intersect, type SortedIds } from '../util/sorted-ids.js';
 import { aggregateObject, type AggregateMatches } from './aggregate.js';
 import { cascadeFor, type Cascade } from './cascade.js';
 import { explainQuery } from '../plan/explain.js';
-import { newQueryRun } from '../plan/query-plan.js';
+import { newQueryRun, type QueryPlan, type QueryRun } from '../plan/query-plan.js';
 import { getPlanFor, queryPlanFor } from './query-plan-cache.js';
 import { explainGet, type GetPlan } from '../plan/get-plan.js';
 import { passwordMatches } from './check-password.js';
@@ -123,20 +123,22 @@ export function queryIds(ctx: ExecContext, rootName: string, type: TypeModel, ar
   return ids;
 }
 
-/** An `aggregate<T>` field's object (both read paths). */
+/** An `aggregate<T>` field's object (both read paths), EXPLAINed after the reduction (which may put a walk's matches in uid order). */
 export function aggregateRoot(ctx: ExecContext, root: RootFieldModel, type: TypeModel, args: Readonly<Record<string, unknown>>, plan: FieldPlan, selection: SelectionPlan): Record<string, unknown> {
-  return aggregateObject(ctx, type, aggregateIds(ctx, root.name, type, args, plan), selection);
+  const queryPlan = queryPlanFor(ctx, root.name, type, args, plan);
+  const run = ctx.explain === undefined ? undefined : newQueryRun();
+  const out = aggregateObject(ctx, type, aggregateMatches(ctx, type, queryPlan, args, run), selection);
+  ctx.explain?.push(explainQuery(queryPlan, args, run));
+  return out;
 }
 
-/** The matches an aggregate reduces (exec/run-query-plan.ts runQueryMatches), EXPLAINed after it ran. */
-function aggregateIds(ctx: ExecContext, rootName: string, type: TypeModel, args: Readonly<Record<string, unknown>>, occurrence: FieldPlan): AggregateMatches {
-  const queryPlan = queryPlanFor(ctx, rootName, type, args, occurrence);
-  const run = ctx.explain === undefined ? undefined : newQueryRun();
+/** The matches an aggregate reduces (exec/run-query-plan.ts runQueryMatches), then the @auth rules. */
+function aggregateMatches(ctx: ExecContext, type: TypeModel, queryPlan: QueryPlan, args: Readonly<Record<string, unknown>>, run: QueryRun | undefined): AggregateMatches {
   const matches = runQueryMatches(ctx, type, queryPlan, args, run);
-  ctx.explain?.push(explainQuery(queryPlan, args, run));
   if (ctx.auth === undefined) return matches;
   // The rules may drop a walk's first or last match: its ends no longer hold.
-  return { ids: ctx.auth.filter(Array.isArray(matches.ids) ? (matches.ids as SortedIds) : Array.from(matches.ids), type) };
+  const ids = matches.inIdOrder === undefined ? matches.ids : matches.inIdOrder();
+  return { ids: ctx.auth.filter(Array.isArray(ids) ? (ids as SortedIds) : Array.from(ids), type) };
 }
 
 /** The topK nearest nodes (exec/similarity.ts), then the type and the filter, in distance order. */

@@ -71,9 +71,9 @@ export function streamPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, s
 
 /**
  * Every match of a filter with a range condition, gathered by walking the narrowest range's postings
- * and checking the rest, then put in id order (util/id-sort.ts: a bitset over the id space when they are
- * dense in it), with the first and last match of the walk: the walked field's Min and Max nodes. Undefined when the plan has
- * no such range.
+ * and checking the rest, in walk order, put in id order (util/id-sort.ts) only when the aggregate asks,
+ * with the first and last match of the walk: the walked field's Min and Max nodes. Undefined when the
+ * plan has no such range.
  */
 export function streamMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan, stream: StreamPlan, filter: Filter, run?: QueryRun): AggregateMatches | undefined {
   const boundsOf = requestBounds(filter);
@@ -82,15 +82,24 @@ export function streamMatches(ctx: ExecContext, type: TypeModel, plan: QueryPlan
   const check = onlyTheRange(ctx, type, plan, range) ? pass : nodeCheck(ctx, type, plan, filter);
   const { found, checked } = rangeMatches(ctx, type, range, check);
   const buffer = rangeBuffer;
-  const ends = found === 0 ? undefined : { field: range.node.model, first: buffer[0] as number, last: buffer[found - 1] as number };
-  const ids = buffer.subarray(0, sortDistinctInPlace(buffer, found, ctx.graph.store.maxNodeId + 1));
   if (run !== undefined) {
     run.checked.add(plan.filter);
     run.strategy = 'range-walk';
     run.candidates = checked;
     run.walked = `${range.node.model.name} ${range.node.index}`;
   }
-  return ends === undefined ? { ids } : { ids, ends };
+  const bound = ctx.graph.store.maxNodeId + 1;
+  // A list field's node may lie under two of the range's keys: its ids are made distinct at once.
+  if (range.node.model.isList) return { ids: buffer.subarray(0, sortDistinctInPlace(buffer, found, bound)) };
+  if (found === 0) return { ids: buffer.subarray(0, 0) };
+  const ends = { field: range.node.model, first: buffer[0] as number, last: buffer[found - 1] as number };
+  if (run !== undefined) run.idOrder = false;
+  let sorted: Int32Array | undefined;
+  const inIdOrder = (): Int32Array => {
+    if (run !== undefined) run.idOrder = true;
+    return (sorted ??= buffer.subarray(0, sortDistinctInPlace(buffer, found, bound)));
+  };
+  return { ids: buffer.subarray(0, found), ends, inIdOrder };
 }
 
 /**

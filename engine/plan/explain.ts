@@ -35,6 +35,7 @@ export function explainQuery(plan: QueryPlan, args: Readonly<Record<string, unkn
       if (run.walked !== undefined) {
         const keep = ran === 'range-first-k' ? `keeping the first ${pageLimit(page) ?? 0}` : 'checking each node';
         how = `walk ${run.walked} index through the range, ${keep}`;
+        if (run.idOrder !== undefined) how += run.idOrder ? ', the matches put in uid order for a Sum/Avg' : ', the matches reduced in walk order';
       }
       const over = streamStrategies.has(ran) ? `(${run.candidates} nodes checked)` : `over ${run.candidates} candidates`;
       const gaveUp = run.visited > 0 ? ` (after a walk checking the filter gave up at ${run.visited} visited)` : '';

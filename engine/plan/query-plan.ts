@@ -41,6 +41,8 @@ export interface QueryRun {
   cachedPrefix: boolean;
   /** The range walked for an unordered set (an aggregate): its field and index. */
   walked?: string;
+  /** An aggregate's walked matches: whether a Sum/Avg had them put in uid order (a count, Min and Max take the walk's order). */
+  idOrder?: boolean;
   /** The filter node whose matches were a union of index lists, the page taken from each list's first k (none materialised), and how many lists. */
   unionLists?: { readonly node: FilterPlan; readonly count: number };
   /** The near page's cells (and how many lay inside the cap), points whose cell order was read again, and what collecting would have cost. */

@@ -206,7 +206,12 @@ describe('range pages', () => {
     const kept = rows.filter((r) => r.score >= 10 && r.score <= 40);
     const ratingSum = kept.reduce((a, r) => a + r.rating, 0);
     expect(data).toEqual({ aggregatePost: { count: kept.length, scoreMax: 40, scoreMin: 10, ratingAvg: ratingSum / kept.length, ratingSum } });
-    expect(explain).toEqual(['aggregatePost: Post', '  between score via int [20] checked', `  ran walk score int index through the range, checking each node (${kept.length} nodes checked)`]);
+    expect(explain).toEqual(['aggregatePost: Post', '  between score via int [20] checked', `  ran walk score int index through the range, checking each node, the matches put in uid order for a Sum/Avg (${kept.length} nodes checked)`]);
+    // Without a Sum or Avg the matches are reduced as walked: no sort.
+    const bare = await explained('{ aggregatePost(filter: { score: { between: { min: 10, max: 40 } } }) { count scoreMax ratingMin ratingMax } }');
+    const ratings = kept.map((r) => r.rating);
+    expect(bare.data).toEqual({ aggregatePost: { count: kept.length, scoreMax: 40, ratingMin: Math.min(...ratings), ratingMax: Math.max(...ratings) } });
+    expect(bare.explain.at(-1)).toBe(`  ran walk score int index through the range, checking each node, the matches reduced in walk order (${kept.length} nodes checked)`);
   });
 
   it('follows writes: an updated date moves a node into the range, a deleted node leaves the walk', async () => {

@@ -4,7 +4,13 @@
 import { postingAdd, postingIds, postingRemove, type Posting } from './posting.js';
 import type { SortedIds } from '../../util/sorted-ids.js';
 
-const CHUNK_MAX = 64;
+/**
+ * Keys per chunk before it splits. A range walk reads one chunk object and two arrays per chunk, each a
+ * cache miss once chunks lie scattered in a large heap (1M keys added in random order): 1,000 keys of a
+ * range took 20 µs over ~23 chunks of 64, 9 µs over ~6 of 256; random adds cost no more (1M: ~1.1-1.9
+ * µs each either way, shifting 256 slots is cheap) and the index is ~15% smaller (fewer arrays).
+ */
+const CHUNK_MAX = 256;
 
 interface Chunk<K> {
   keys: K[];

@@ -1,6 +1,7 @@
 // Unordered node ids to SortedIds: every path (insertion for a few, bitset when dense in the id space,
-// two-level bitset when sparse in a space of at most ~8,000 ids per id, native sort when sparser) against
-// a plain sort of the distinct ids, with and without the id bound.
+// radix sort for 256 or more sparse in a space of 2^19 to 2^22, two-level bitset when sparse in a space of at
+// most ~8,000 ids per id, native sort when sparser) against a plain sort of the distinct ids, with and
+// without the id bound.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +13,9 @@ describe('sortedDistinct', () => {
   it.each([
     ['a few ids (insertion)', 0, 24, 1_000],
     ['ids dense in their space (bitset)', 100, 2_000, 3_000],
-    ['ids sparse in their space (two-level bitset)', 100, 2_000, 500_000],
+    ['ids sparse in their space (two-level bitset)', 25, 2_000, 500_000],
+    ['many ids sparse in a space below 2^22 (radix)', 256, 3_000, 2 ** 22],
+    ['many ids sparse in a space above 2^22 (two-level bitset)', 1_100, 2_000, 2 ** 23],
     ['ids very sparse in their space (native sort)', 100, 2_000, 2 ** 30],
     ['ids up to 2^31 - 1', 25, 300, 2 ** 31 - 1],
   ])('%s', (_, minLength, maxLength, span) => {
@@ -58,7 +61,7 @@ describe('sortDistinctInPlace', () => {
   };
 
   it('the first n ids ascending and distinct over the buffer\'s start, every path, the rest of the buffer untouched', () => {
-    for (const span of [1_000, 3_000, 500_000, 2 ** 30]) {
+    for (const span of [1_000, 3_000, 500_000, 2 ** 21, 2 ** 23, 2 ** 30]) {
       fc.assert(
         fc.property(fc.array(fc.integer({ min: 0, max: span - 1 }), { maxLength: 2_000 }), fc.boolean(), (list, bounded) => {
           const { ids, tail } = inPlace(list, bounded ? span : undefined, 3);
@@ -73,10 +76,14 @@ describe('sortDistinctInPlace', () => {
   it('an id at or above the bound, or negative, throws, and the words it marked before do not reach the next use', () => {
     const dense = Array.from({ length: 100 }, (_, i) => i * 9);
     const sparse = Array.from({ length: 100 }, (_, i) => i * 997);
+    const many = Array.from({ length: 300 }, (_, i) => 600_000 + ((i * 7_919) % 400_000));
     expect(() => inPlace([...dense, 5_000], 1_000)).toThrow(RangeError);
     expect(() => inPlace([...sparse, 200_000], 100_000)).toThrow(RangeError);
+    expect(() => inPlace([...many, 1_000_000], 1_000_000)).toThrow(RangeError);
     expect(() => inPlace([...dense, -1], 1_000)).toThrow(RangeError);
+    expect(() => inPlace([...many, -1])).toThrow(RangeError);
     expect(inPlace([...dense.slice(50), 3, 3], 1_000).ids).toEqual(reference([...dense.slice(50), 3]));
     expect(inPlace([...sparse.slice(50), 3, 3], 100_000).ids).toEqual(reference([...sparse.slice(50), 3]));
+    expect(inPlace([...many.slice(40), 3, 3], 1_000_000).ids).toEqual(reference([...many.slice(40), 3]));
   });
 });
