@@ -95,6 +95,12 @@ export async function serve(hooks: ServeHooks = {}): Promise<void> {
   serving.threads = threads;
   cluster?.advertise(config.cluster?.advertise ?? reachableUrl(server.url));
   const stop = gracefulStop(server, engine, log, threads, forwarding);
+  // A node whose state is frozen must not serve stale reads for good: it stops, and a restart reads the
+  // stream again (or seeds itself from a peer when the stream no longer holds what it needs).
+  cluster?.onLost((error) => {
+    log.error('this node no longer follows the cluster: stopping', { stream: config.cluster?.stream, error: error instanceof Error ? error.message : String(error) });
+    void stop('cluster', 1);
+  });
   // Before the start-up line: whoever reads it may signal at once.
   process.on('SIGTERM', (signal) => void stop(signal));
   process.on('SIGINT', (signal) => void stop(signal));
@@ -247,12 +253,18 @@ async function readAclSecret(acl: NonNullable<ServerConfig['acl']>): Promise<Acl
   return { secret, accessTtlMs: acl.accessTtlMs, refreshTtlMs: acl.refreshTtlMs };
 }
 
-/** SIGTERM, SIGINT and /admin `shutdown`: stop accepting, drain, snapshot (engine.close), exit 0. */
-function gracefulStop(server: RunningServer, engine: Engine, log: Logger, threads: ReplicaThreads | undefined, forwarding: WriteForwarding | undefined): (reason: string) => Promise<void> {
+/** SIGTERM, SIGINT and /admin `shutdown`: stop accepting, drain, snapshot (engine.close), exit 0 (or `exitCode`). */
+function gracefulStop(
+  server: RunningServer,
+  engine: Engine,
+  log: Logger,
+  threads: ReplicaThreads | undefined,
+  forwarding: WriteForwarding | undefined,
+): (reason: string, exitCode?: number) => Promise<void> {
   let stopping = false;
-  return async (reason) => {
+  return async (reason, exitCode = 0) => {
     if (stopping) {
-      if (reason === 'admin') return;
+      if (!reason.startsWith('SIG')) return; // only a second signal cuts the drain short
       log.warn('second signal: exiting without waiting', { signal: reason });
       log.flush();
       process.exit(1);
@@ -265,7 +277,7 @@ function gracefulStop(server: RunningServer, engine: Engine, log: Logger, thread
     await engine.close();
     log.info('stopped');
     log.flush();
-    process.exit(0);
+    process.exit(exitCode);
   };
 }
 

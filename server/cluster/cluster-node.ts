@@ -39,6 +39,8 @@ export class ClusterNode implements SharedLog {
   #purgedTo: number | undefined;
   /** What `agree` did, for the join's log line: the snapshot's stream sequence, the messages compared. */
   #checked = { snapshotSequence: 0, messages: 0 };
+  #lostError: unknown;
+  #lostHandler: ((error: unknown) => void) | undefined;
 
   private constructor(log: JetStreamLog, retention: Retention, config: ClusterConfig, beforePropose: (() => void) | undefined) {
     this.#log = log;
@@ -155,7 +157,7 @@ export class ClusterNode implements SharedLog {
     });
     this.#follower = follower;
     void follower.done.then(() => {
-      if (follower.failure !== undefined) log.error('cluster log apply loop stopped: this node no longer follows the cluster', { error: String(follower.failure) });
+      if (follower.failure !== undefined) this.#lose(follower.failure);
     });
     // The loop's own failure says more than "not applied".
     await follower.waitFor(await this.#log.lastSequence(), startReadTimeoutMs).catch((error: unknown) => {
@@ -163,6 +165,20 @@ export class ClusterNode implements SharedLog {
     });
     const { snapshotSequence, messages } = this.#checked;
     log.info('joined the cluster', { node: this.#id, stream: this.#config.stream, snapshotSequence, checked: messages, from, sequence: this.#appliedSeq, lsn: engine.lsn, server: this.#log.server });
+  }
+
+  /**
+   * `handler` runs once the apply loop stopped for good after the join (a message that does not apply,
+   * or one the stream no longer holds): the node's state is frozen from then on.
+   */
+  onLost(handler: (error: unknown) => void): void {
+    this.#lostHandler = handler;
+    if (this.#lostError !== undefined) handler(this.#lostError);
+  }
+
+  #lose(error: unknown): void {
+    this.#lostError = error;
+    this.#lostHandler?.(error);
   }
 
   async propose(frames: Buffer): Promise<'appended' | 'conflict'> {

@@ -79,6 +79,12 @@ const retryDelayMs = 250;
 const pullExpiresMs = 2_000;
 // A sequence known to exist (a proposal's ack) that stays unapplied this long restarts the consumer.
 const stallMs = 3_000;
+/**
+ * An apply loop with nothing to apply asks the stream's last sequence this often: a consumer delivers nothing
+ * when what it needs was purged and the stream left empty (or it went silent), and no write of this node's
+ * would notice it: the node would serve its frozen state for good.
+ */
+const idleProbeMs = 5_000;
 
 // "no suitable peers for placement": refused with a 400 while the servers' routes are still coming up.
 const clusterNoPeers = 10005;
@@ -401,6 +407,8 @@ export class Follower {
    */
   #suspect = false;
   #progressAt = Date.now();
+  #probedAt = 0;
+  #probing = false;
   #messages: ConsumerMessages | undefined;
   #stopped = false;
   #failure: unknown;
@@ -423,6 +431,7 @@ export class Follower {
       }
       // Parts going stale settle their waiters without a message.
       if (this.#parts !== undefined) this.#wake();
+      if (!this.#probing && Date.now() - Math.max(this.#progressAt, this.#probedAt) > idleProbeMs) void this.#probe();
     }, 500);
     this.#stallTimer.unref();
     this.done = this.#run().finally(() => {
@@ -562,10 +571,27 @@ export class Follower {
     }
   }
 
+  /** The stream's last sequence noted as existing (the stall check then restarts a consumer that missed it). */
+  async #probe(): Promise<void> {
+    this.#probing = true;
+    try {
+      this.noteExists((await this.#streamState()).last_seq);
+    } catch {
+      // unknown: asked again after the next idle period
+    } finally {
+      this.#probedAt = Date.now();
+      this.#probing = false;
+    }
+  }
+
+  async #streamState(): Promise<{ first_seq: number; last_seq: number }> {
+    return (await (await this.#js.jetstreamManager(false)).streams.info(this.#stream)).state;
+  }
+
   /** The error to stop with when the next sequence needed is no longer in the stream (purged), else undefined. */
   async #gone(): Promise<ClusterLogError | undefined> {
     try {
-      const first = (await (await this.#js.jetstreamManager(false)).streams.info(this.#stream)).state.first_seq;
+      const first = (await this.#streamState()).first_seq;
       if (first <= this.#applied + 1) return undefined;
       return new StreamPurgedError(
         `cluster log: stream ${this.#stream} no longer holds sequence ${this.#applied + 1} (it starts at ${first}): this node cannot catch up from the stream; start it on an empty data directory with --cluster-seed http://peer:port (a peer's snapshot)`,

@@ -182,4 +182,36 @@ describe.skipIf(!natsAvailable)('three nats-servers, three service nodes: the st
     expect(await synced('c')).toEqual(await synced('a'));
     expect((await add(url('c'), 'from c again')).data).toEqual({ addTask: { numUids: 1 } });
   });
+
+  it('a running node whose next message was purged (stopped past its entry\'s max age, then resumed) stops with exit code 1 and, restarted, seeds itself and agrees', { timeout: 180_000 }, async () => {
+    // c wrote the stream's newest message (the case before): writes through a and b would be forwarded to it,
+    // stopped below. Restarted, it has a new node id: a finds no responder for the old one and proposes from then on.
+    await stop('c');
+    await start('c');
+    expect((await add(url('a'), 'a proposes')).data).toEqual({ addTask: { numUids: 1 } });
+    await synced('c');
+    const c = nodes.c as ServerProcess;
+    c.child.kill('SIGSTOP');
+    try {
+      // Past its consumer's pull (2 s): the writes below are not on their way to it when it stops.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      for (let i = 0; i < 3; i++) expect((await add(url(i % 2 === 0 ? 'a' : 'b'), `while c sleeps ${i}`)).data).toEqual({ addTask: { numUids: 1 } });
+      const [atA, atB] = [await snapshot('a'), await snapshot('b')];
+      // c's entry expires (it cannot refresh it) and the stream is purged past everything c applied.
+      await until('c gone from the bucket', entries, (found) => !(id('c') in found), maxAgeMs * 3);
+      await until('the purge past c', streamState, (s) => s.first === Math.min(atA, atB) + 1);
+    } finally {
+      c.child.kill('SIGCONT');
+    }
+    // It served stale reads for good before: now it stops (drained, exit 1) saying why and what to do.
+    const exit = await Promise.race([c.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 30_000))]);
+    expect(exit, c.output()).toEqual({ code: 1, signal: null });
+    delete nodes.c;
+    const lost = findLog(c.output(), 'this node no longer follows the cluster: stopping');
+    expect(lost).toMatchObject({ level: 'error', stream, error: expect.stringMatching(/no longer holds sequence \d+/) });
+    const restarted = await start('c');
+    expect(findLog(restarted.output(), 'seeded from a peer')).toBeDefined();
+    expect(await synced('c')).toEqual(await synced('a'));
+    expect((await add(url('c'), 'from c once more')).data).toEqual({ addTask: { numUids: 1 } });
+  });
 });
