@@ -379,5 +379,9 @@ describe('FulltextIndex document replacement', () => {
     i.remove('tart cherry', 2); // its own tokens in another order
     expect(i.anyOfText('apple pie cherry tart plum')).toEqual([3]);
     expect(i.entryCount).toBe(1);
+    i.add('plum plum tart', 4);
+    i.remove('tart tart plum', 4); // its own tokens, repeated otherwise: checked, and they hold it
+    expect(i.anyOfText('plum tart')).toEqual([3]);
+    expect(i.entryCount).toBe(1);
   });
 });
