@@ -49,13 +49,16 @@ type FlexIndexConstructor = new (options: object, register: NodeRegister) => Fle
  * 12 tokens in bench/micro/fulltext-vs-flexsearch.ts (the same references in an array by node id:
  * 151), and a node rewritten over and over made each lookup cost 15–20 µs (a V8 Map keeps each deleted
  * entry in its key's bucket chain until the table is rehashed). Ours keeps only each node's number of
- * arrays (4 bytes, by dense node id); the arrays are found when needed, from the tokens of the value
- * being removed, which the store always passes (FulltextIndex.arraysOf, checked against the count;
- * otherwise every array is searched), and lent to flexsearch for the one add or remove in progress.
+ * arrays and a signature of its tokens (8 bytes, by dense node id); the arrays are found when needed, from
+ * the tokens of the value being removed, which the store always passes (checked against the count and the
+ * signature, else each array's holding the node is checked; otherwise every array is searched), and lent
+ * to flexsearch for the one add or remove in progress.
  */
 class NodeRegister {
   /** Per node: how many id arrays hold it (0: no document). */
   private counts = new Int32Array(0);
+  /** Per node: tokenSignature of the tokens it was put with (meaningful while its count is not 0). */
+  private signs = new Int32Array(0);
   size = 0;
   /** The node flexsearch is adding or removing right now, and the arrays lent for it. */
   private lentId = -1;
@@ -69,6 +72,10 @@ class NodeRegister {
 
   count(id: number): number {
     return this.counts[id] ?? 0;
+  }
+
+  sign(id: number): number {
+    return this.signs[id] ?? 0;
   }
 
   get(id: number): number[][] | undefined {
@@ -95,6 +102,7 @@ class NodeRegister {
 
   clear(): void {
     this.counts = new Int32Array(0);
+    this.signs = new Int32Array(0);
     this.size = 0;
   }
 
@@ -105,17 +113,18 @@ class NodeRegister {
   }
 
   /** Ends the add of `id`: the arrays flexsearch pushed it into (none for a document without tokens; valid until the next add). */
-  added(id: number): readonly number[][] {
+  added(id: number, sign: number): readonly number[][] {
     const refs = this.lent ?? [];
     this.lentId = -1;
     this.lent = undefined;
     if (refs.length > 0) {
       if (id >= this.counts.length) {
-        const grown = new Int32Array(Math.max(id + 1, Math.ceil(this.counts.length * 1.5), 1024));
-        grown.set(this.counts);
-        this.counts = grown;
+        const length = Math.max(id + 1, Math.ceil(this.counts.length * 1.5), 1024);
+        this.counts = grownTo(this.counts, length);
+        this.signs = grownTo(this.signs, length);
       }
       this.counts[id] = refs.length;
+      this.signs[id] = sign;
       this.size++;
     }
     return refs;
@@ -126,6 +135,26 @@ class NodeRegister {
     this.lentId = -1;
     this.lent = undefined;
   }
+}
+
+function grownTo(a: Int32Array, length: number): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(length);
+  grown.set(a);
+  return grown;
+}
+
+/**
+ * A value's tokens (repeats included) as one number, whatever their order: a removal whose tokens give the
+ * node's signature and count takes their arrays as they are, without a binary search per array for the node.
+ */
+function tokenSignature(tokens: readonly string[]): number {
+  let sum = 0;
+  for (const token of tokens) {
+    let h = 0x811c9dc5; // FNV-1a per token, summed: the order does not count
+    for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), 0x01000193);
+    sum = (sum + h) | 0;
+  }
+  return sum;
 }
 
 /** Our analyzer has already made the tokens: flexsearch gets the array as its "content" (undocumented: content is a string). */
@@ -224,7 +253,7 @@ export class FlexsearchPostings implements TokenStore<number[]> {
     if (tokens.length === 0) return;
     reg.lend(id, undefined);
     this.flex.add(id, tokens as string[]);
-    const refs = reg.added(id);
+    const refs = reg.added(id, tokenSignature(tokens));
     const derived = this.derived.size > 0;
     const gone = this.gone.size > 0;
     for (const ids of refs) {
@@ -243,7 +272,7 @@ export class FlexsearchPostings implements TokenStore<number[]> {
   drop(id: number, tokens: readonly string[] | undefined): void {
     const count = this.reg.count(id);
     if (count === 0) return;
-    let refs = tokens === undefined ? undefined : this.arraysOf(id, tokens);
+    let refs = tokens === undefined ? undefined : this.arraysOf(id, tokens, count);
     if (refs === undefined || refs.length !== count) refs = this.arraysHolding(id);
     this.entries -= refs.length;
     if (this.derived.size > 0) for (const ids of refs) this.derived.delete(ids);
@@ -290,15 +319,19 @@ export class FlexsearchPostings implements TokenStore<number[]> {
   }
 
   /**
-   * The id arrays of the distinct `tokens`, if each holds `id` (binary search: they are ascending);
-   * undefined when one does not (the value is not the one the node was added with). `drop` also checks
-   * their number against the register's count.
+   * The id arrays of the distinct `tokens`, if each holds `id`; undefined when one does not (the value is
+   * not the one the node was added with). Tokens of the node's signature and count are its own: their
+   * arrays are taken unchecked. Otherwise each is checked (binary search: they are ascending), and
+   * `drop` checks their number against the register's count.
    */
-  private arraysOf(id: number, tokens: readonly string[]): number[][] | undefined {
+  private arraysOf(id: number, tokens: readonly string[], count: number): number[][] | undefined {
+    const own = tokenSignature(tokens) === this.reg.sign(id);
+    const unique = distinct(tokens);
+    const checked = !own || unique.length !== count;
     const refs: number[][] = [];
-    for (const token of distinct(tokens)) {
+    for (const token of unique) {
       const ids = this.posting(token);
-      if (ids === undefined || !this.holds(ids, id)) return undefined;
+      if (ids === undefined || (checked && !this.holds(ids, id))) return undefined;
       refs.push(ids);
     }
     return refs;

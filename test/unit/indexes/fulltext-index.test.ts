@@ -365,4 +365,23 @@ describe('FulltextIndex document replacement', () => {
     expect(i.allOfText('plum tart')).toEqual([2]);
     expect(i.entryCount).toBe(2);
   });
+
+  it('a wrong value with as many tokens, every one of them indexed for other nodes, is not taken for the node\'s own', () => {
+    const i = new FulltextIndex();
+    i.add('apple pie', 1);
+    i.add('cherry tart', 2);
+    i.add('plum', 3);
+    i.remove('cherry tart', 1); // two tokens, as node 1 has, whose arrays hold node 2 only
+    expect(i.anyOfText('apple pie')).toEqual([]);
+    expect(i.allOfText('cherry tart')).toEqual([2]);
+    expect(i.anyOfText('apple pie cherry tart plum')).toEqual([2, 3]);
+    expect(i.entryCount).toBe(3);
+    i.remove('tart cherry', 2); // its own tokens in another order
+    expect(i.anyOfText('apple pie cherry tart plum')).toEqual([3]);
+    expect(i.entryCount).toBe(1);
+    i.add('plum plum tart', 4);
+    i.remove('tart tart plum', 4); // its own tokens, repeated otherwise: checked, and they hold it
+    expect(i.anyOfText('plum tart')).toEqual([3]);
+    expect(i.entryCount).toBe(1);
+  });
 });
