@@ -6,7 +6,10 @@
 // bytes) over a stand-in for uWS's native binding, so only the native calls and the kernel are left out.
 // On a busy host `--cpu` times each round by the process's CPU time (user + system) instead of the wall
 // clock: time spent descheduled by other processes is left out.
-// Run: taskset -c 1 node dist/bench/micro/request-ab.js <distA> <distB> [--posts 10000] [--shapes a,b] [--rounds 16] [--ops 5000] [--server] [--cpu] [--b-flag <server flag for B>]
+// `--layers` (one build: distA, distB ignored) splits a request's cost in one process instead: alternating
+// rounds of the engine alone (the variables as objects, as the micro sends them), the body parsed then
+// the engine, and the whole request path; each layer's cost is its difference from the one below.
+// Run: taskset -c 1 node dist/bench/micro/request-ab.js <distA> <distB> [--posts 10000] [--shapes a,b] [--rounds 16] [--ops 5000] [--server] [--cpu] [--b-flag <server flag for B>] [--layers] [--bodies 500]
 
 import { resolve } from 'node:path';
 import type { Engine, GraphQLRequest } from '../../engine/index.js';
@@ -42,7 +45,10 @@ const posts = Number(flag('--posts') ?? 10_000);
 const shapes = (flag('--shapes') ?? 'get-by-id,get-by-xid,filtered-list,nested-edge,hash-eq,count').split(',');
 const rounds = Number(flag('--rounds') ?? 16);
 const opsPerRound = Number(flag('--ops') ?? 5_000);
-const throughServer = argv.includes('--server');
+/** Distinct bodies each shape cycles through (wrk's runs cycle through 1,000 variants). */
+const bodyCount = Number(flag('--bodies') ?? 500);
+const layers = argv.includes('--layers');
+const throughServer = layers || argv.includes('--server');
 const cpuClock = argv.includes('--cpu');
 /** Microseconds: the wall clock, or with --cpu this process's CPU time. */
 const clock = (): number => {
@@ -78,16 +84,23 @@ async function load(dist: string, extraFlags: readonly string[] = []): Promise<B
   return { engine, parse: parseRequestJson, scenarios, ids, http };
 }
 
-/** One request as the server makes it from a POST body. */
-function requester(build: Build, scenario: Scenario): (i: number) => Promise<string> {
-  const bodies = Array.from({ length: 500 }, (_, i) => JSON.stringify({ query: scenario.document, variables: scenario.variables(build.ids, i, 'ab') }));
+/** How much of the request path a requester runs: the engine alone, body parsing + engine, or the whole path. */
+type Layer = 'engine' | 'parse' | 'server';
+
+/** One request as the server makes it from a POST body (or only its lower layers). */
+function requester(build: Build, scenario: Scenario, layer: Layer = build.http === undefined ? 'parse' : 'server'): (i: number) => Promise<string> {
+  const bodies = Array.from({ length: bodyCount }, (_, i) => JSON.stringify({ query: scenario.document, variables: scenario.variables(build.ids, i, 'ab') }));
   // Shapes needing a unique value per request (add) number their bodies in request order (each build
-  // counts its own, so both send the same sequence); the others cycle through 500 bodies.
+  // counts its own, so both send the same sequence); the others cycle through --bodies bodies.
   let sent = 0;
   const bodyOf = (i: number): string =>
     scenario.numbered === undefined ? (bodies[i % bodies.length] as string) : JSON.stringify({ query: scenario.document, variables: scenario.variables(build.ids, sent++, 'ab') });
   const http = build.http;
-  if (http !== undefined) return async (i) => (await http.post('/graphql', bodyOf(i))).replace(/"requestID":"[^"]*"/, '"requestID":""');
+  if (layer === 'engine') {
+    const variables = Array.from({ length: bodies.length }, (_, i) => scenario.variables(build.ids, i, 'ab'));
+    return async (i) => String((await build.engine.execute({ method: 'POST', query: scenario.document, variables: variables[i % variables.length], headers: {} })).body);
+  }
+  if (http !== undefined && layer === 'server') return async (i) => (await http.post('/graphql', bodyOf(i))).replace(/"requestID":"[^"]*"/, '"requestID":""');
   return async (i) => {
     const raw = build.parse(bodyOf(i)) as Record<string, unknown>;
     const request: GraphQLRequest = { method: 'POST', query: raw['query'] as string, variables: raw['variables'], headers: {} };
@@ -97,6 +110,35 @@ function requester(build: Build, scenario: Scenario): (i: number) => Promise<str
 }
 
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
+
+if (layers) {
+  await splitLayers(await load(distA));
+  process.exit(0);
+}
+
+/** --layers: each shape's engine, parse and request-path costs in alternating rounds of one build. */
+async function splitLayers(build: Build): Promise<void> {
+  const names: readonly Layer[] = ['engine', 'parse', 'server'];
+  console.log(`${posts} posts; ${cpuClock ? 'CPU ' : ''}us per request (median of ${rounds} rounds of ${opsPerRound}, layers alternating): engine alone, + body parse, + request path`);
+  for (const scenario of build.scenarios) {
+    if (scenario.numbered !== undefined) continue; // a write's requests cannot repeat across layers
+    const ops = names.map((layer) => requester(build, scenario, layer));
+    for (const op of ops) for (let i = 0; i < opsPerRound; i++) await op(i);
+    const times: number[][] = names.map(() => []);
+    for (let r = 0; r < rounds; r++) {
+      for (let k = 0; k < ops.length; k++) {
+        const side = (k + r) % ops.length;
+        const op = ops[side] as (i: number) => Promise<string>;
+        const started = clock();
+        for (let j = 0; j < opsPerRound; j++) await op(r * opsPerRound + j);
+        (times[side] as number[]).push((clock() - started) / opsPerRound);
+      }
+    }
+    const [engine, parse, server] = times.map(median) as [number, number, number];
+    console.log(`${scenario.name.padEnd(18)} engine ${engine.toFixed(2).padStart(7)}  parse +${(parse - engine).toFixed(2).padStart(6)}  path +${(server - parse).toFixed(2).padStart(6)}  total ${server.toFixed(2).padStart(7)}`);
+  }
+  await build.engine.close();
+}
 
 const builds = [await load(distA), await load(distB, bFlags === undefined ? [] : [bFlags])] as const;
 console.log(`${throughServer ? 'through the request path; ' : ''}${posts} posts; ${cpuClock ? 'CPU ' : ''}us per request (median of ${rounds} alternating rounds of ${opsPerRound}), B/A the median of the rounds' ratios`);

@@ -41,12 +41,19 @@ function writesIntegralFloat(text: string): boolean {
     else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       const start = i;
       let float = false;
+      let exponent = false;
+      let fractionDigit = false; // a non-zero digit after the point
       for (i++; i < n; i++) {
         const d = text.charCodeAt(i);
-        if (d === 0x2e || d === 0x65 || d === 0x45) float = true; // . e E
-        else if (!(d >= 0x30 && d <= 0x39) && d !== 0x2b && d !== 0x2d) break;
+        if (d === 0x2e) float = true;
+        else if (d === 0x65 || d === 0x45) float = exponent = true;
+        else if (d > 0x30 && d <= 0x39) fractionDigit ||= float;
+        else if (d !== 0x30 && d !== 0x2b && d !== 0x2d) break;
       }
-      if (float && Number.isInteger(Number(text.slice(start, i)))) return true;
+      // Up to 15 characters, a fraction with a non-zero digit cannot round to an integer (a double holds 15
+      // significant digits), so the common `0.25` is settled without converting its text.
+      const settled = !exponent && fractionDigit && i - start <= 15;
+      if (float && !settled && Number.isInteger(Number(text.slice(start, i)))) return true;
       i--;
     }
   }

@@ -44,4 +44,16 @@ describe('parseRequestJson', () => {
     expect((parseRequestJson('{"a":2.000000000000000001}') as any).a).toMatchObject({ value: 2, text: '2.000000000000000001' });
     expect((parseRequestJson('{"a":2.000000000000000001,"b":1e3}') as any).a).toMatchObject({ value: 2, text: '2.000000000000000001' });
   });
+
+  it('keeps the text of a fraction whose non-zero digit lies past what a double holds, and only then', () => {
+    // 16 and more characters: the number is converted (1.0000000000000001 is the double 1); up to 15 it cannot round.
+    expect((parseRequestJson('{"a":1.0000000000000001}') as any).a).toMatchObject({ value: 1, text: '1.0000000000000001' });
+    expect((parseRequestJson('{"a":-99999999999999.99999}') as any).a).toMatchObject({ value: -100000000000000, text: '-99999999999999.99999' });
+    expect((parseRequestJson('{"a":0.10000000000000001e1}') as any).a).toMatchObject({ value: 1, text: '0.10000000000000001e1' });
+    const text = '{"a":[1.00000000000001,-0.000000000009,99999999999.999,0.5e1,0.25]}';
+    const parsed = parseRequestJson(text) as any;
+    expect(parsed.a.slice(0, 3)).toEqual([1.00000000000001, -0.000000000009, 99999999999.999]);
+    expect(parsed.a[3]).toMatchObject({ value: 5, text: '0.5e1' });
+    expect(parsed.a[4]).toBe(0.25);
+  });
 });
