@@ -1,7 +1,8 @@
 // `--cluster-pipeline 4`: the proposing node proposes a group of writes before the previous one is
 // answered (chained by Nats-Expected-Last-Msg-Id), against three real nats-servers and three service
 // nodes. Checked: under load from 16 clients every acknowledged write is stored once on every node and the
-// digests agree; the proposing node SIGKILLed with groups in flight: the survivors agree with the stream
+// digests agree; a write over a message's size goes as parts among them (and, at the ClusterNode, a
+// proposal as parts between chained ones waits for the answer before it); the proposing node SIGKILLed with groups in flight: the survivors agree with the stream
 // (digests equal), every acknowledged write is there, none twice, and the restarted node agrees too.
 // (The engine's side — refusals, unknown outcomes, reads during a pipeline — test/unit/persist/pipeline.test.ts.)
 
@@ -10,6 +11,13 @@ import { postGraphql, uploadSchema, uploadSucceeded } from '../integration/helpe
 import { startServer, type ServerProcess } from '../integration/helpers/server-process.js';
 import { natsAvailable, natsSkipMessage, startNatsCluster, type NatsCluster } from './nats-cluster.js';
 import { post, state } from './service-nodes.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { ClusterNode } from '../../server/cluster/cluster-node.js';
+import { JetStreamLog } from '../../server/cluster/jetstream-log.js';
+import { createLogger } from '../../server/log.js';
 
 if (!natsAvailable) console.warn(natsSkipMessage);
 
@@ -85,6 +93,47 @@ describe.skipIf(!natsAvailable)('pipelined proposals on the ordering node (--clu
       expect([...held.values()].filter((count) => count > 1)).toEqual([]);
       expect(acknowledged.filter((text) => !held.has(text))).toEqual([]);
       expect(held.size).toBe(acknowledged.length);
+    }
+  });
+
+  it('ClusterNode: a proposal over a message after one in flight, and one after it, wait for the answer before them; all land in order', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pipeline-node-'));
+    const quiet = createLogger('error', { stream: new Writable({ write: (_chunk, _encoding, done) => done() }) });
+    const node = await ClusterNode.open({ servers: nats.urls, stream: 'pipeline-parts', nodeMaxAgeMs: 60_000, pipeline: 4 }, dir, quiet);
+    const reader = await JetStreamLog.open({ servers: nats.urls, stream: 'pipeline-parts' });
+    try {
+      const big = Buffer.alloc(1_500_000, 'b');
+      const answers = await Promise.all([node.propose(Buffer.from('first')), node.propose(big, true), node.propose(Buffer.from('after'), true)]);
+      expect(answers).toEqual(['appended', 'appended', 'appended']);
+      const seen: string[] = [];
+      const follower = reader.follow(0, (_seq, data) => void seen.push(data.byteLength > 100 ? `big ${data.byteLength}` : Buffer.from(data).toString()));
+      await follower.waitFor(await reader.lastSequence(), 10_000);
+      expect(seen).toEqual(['first', 'big 1500000', 'after']);
+      await follower.stop();
+    } finally {
+      await Promise.all([node.close(), reader.close()]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a write larger than a message (proposed as parts) among small ones in flight: each stored once; digests agree', { timeout: 90_000 }, async () => {
+    const [a] = nodes as [ServerProcess];
+    let done = false;
+    const small = load(a, 'around big', 8, () => done);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const big = Array.from({ length: 2_000 }, (_, i) => ({ text: `big ${i} `.padEnd(1024, 'x') }));
+    const answer = await postGraphql(a.url, { query: 'mutation($notes: [AddNoteInput!]!) { addNote(input: $notes) { numUids } }', variables: { notes: big } });
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { data: unknown }).data).toEqual({ addNote: { numUids: 2_000 } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    done = true;
+    const { acknowledged, failed } = await small;
+    expect(failed).toEqual([]);
+    await agreeing(nodes);
+    for (const node of nodes) {
+      const held = await notes(node);
+      expect(big.filter(({ text }) => held.get(text) !== 1)).toEqual([]);
+      expect(acknowledged.filter((text) => held.get(text) !== 1)).toEqual([]);
     }
   });
 
