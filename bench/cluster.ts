@@ -5,7 +5,7 @@
 // Reads: the read shapes on a cluster node and on the single node, alternated. Nothing is pinned: the
 // servers, the service nodes and wrk share the machine's cores, so the figures are for comparing the two
 // set-ups side by side, not absolute.
-// Run: npm run build && node dist/bench/cluster.js [--posts 2000] [--duration 5] [--shapes get-by-id,filtered-list,term-any]
+// Run: npm run build && node dist/bench/cluster.js [--posts 2000] [--duration 5] [--shapes get-by-id,filtered-list,term-any] [--pipeline 4]
 // Writes bench/results/cluster.json and cluster.md.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,7 +23,9 @@ import { spawnContender, type RunningContender } from './load/spawn-contender.js
 import { runWrk, wrkAvailable } from './load/wrk-run.js';
 import { buildScenarios, type ContenderIds, type Scenario } from './scenarios.js';
 
-const { values } = parseArgs({ options: { posts: { type: 'string' }, duration: { type: 'string' }, shapes: { type: 'string' } }, strict: true });
+const { values } = parseArgs({ options: { posts: { type: 'string' }, duration: { type: 'string' }, shapes: { type: 'string' }, pipeline: { type: 'string' } }, strict: true });
+// `--pipeline N`: the cluster nodes' --cluster-pipeline (groups of writes in flight at once on the proposing node).
+const pipeline = values.pipeline === undefined ? [] : ['--cluster-pipeline', values.pipeline];
 const posts = Number(values.posts ?? 2_000);
 const durationS = Number(values.duration ?? 5);
 const readShapes = (values.shapes ?? 'get-by-id,filtered-list,term-any').split(',');
@@ -118,7 +120,7 @@ try {
   started.push(single);
   const cluster: Node[] = [];
   for (const name of ['a', 'b', 'c']) {
-    const node = await startNode(name, ['--cluster', nats.urls.join(','), '--cluster-stream', 'bench']);
+    const node = await startNode(name, ['--cluster', nats.urls.join(','), '--cluster-stream', 'bench', ...pipeline]);
     started.push(node);
     cluster.push(node);
   }

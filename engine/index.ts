@@ -301,6 +301,10 @@ export class Engine {
         const forwarded = internal || this.#isDraining || onlyRemoteRoots(prepared.prepared.operation, state.compiled?.model) ? undefined : this.options.forwardWrite?.(request);
         if (forwarded !== undefined) return forwarded.catch((error: unknown) => failedForward(prepared.prepared, error));
         requestId = randomUUID();
+      } else {
+        // Pipelined proposals keep unanswered writes in the store: a read waits for a point without them.
+        const readable = this.#commit.persistence?.readable();
+        if (readable !== undefined) return readable.then(() => this.#execute(request, internal));
       }
       const running = this.#acl === undefined || internal || state.executor === null || this.#isDraining ? this.#start(state, prepared.prepared, request, requestId, internal) : this.#gated(this.#acl, state, prepared.prepared, request, requestId);
       const cacheMaxAge = cacheMaxAgeOf(prepared.prepared.operation, prepared.prepared.variables);

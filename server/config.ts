@@ -60,6 +60,8 @@ export interface ClusterConfig {
   readonly advertise?: string;
   /** `--cluster-node-max-age`: how long a node's retention entry lives without being put again (server/cluster/retention.ts). */
   readonly nodeMaxAgeMs: number;
+  /** `--cluster-pipeline`: proposals in flight at once on this node (server/cluster/README.md); absent: 1. */
+  readonly pipeline?: number;
 }
 
 /** `--acl-secret-file` and the token lifetimes (Dgraph's `--acl` superflag: secret-file, access-ttl, refresh-ttl). */
@@ -182,6 +184,7 @@ const optionTable = {
   'cluster-advertise': { type: 'string', env: 'SERVICE_CLUSTER_ADVERTISE', help: 'cluster mode: http://host:port at which the other nodes reach this one (default: the listen address)' },
   'cluster-node-max-age': { type: 'string', env: 'SERVICE_CLUSTER_NODE_MAX_AGE', help: `cluster mode: a node gone this long stops holding stream retention back, e.g. 12h (default ${defaults.clusterNodeMaxAge})` },
   'cluster-stream': { type: 'string', env: 'SERVICE_CLUSTER_STREAM', help: 'JetStream stream of the shared log (default graphdb)' },
+  'cluster-pipeline': { type: 'string', env: 'SERVICE_CLUSTER_PIPELINE', help: 'cluster mode: groups of writes proposed before the previous one is answered, 1-8 (default 1: one at a time)' },
   'read-after-timeout-ms': { type: 'string', env: 'SERVICE_READ_AFTER_TIMEOUT_MS', help: 'how long a request with X-Service-Read-After waits for its LSN (default 10000)' },
   'custom-timeout-ms': { type: 'string', env: 'SERVICE_CUSTOM_TIMEOUT_MS', help: `timeout of one outgoing @custom/@lambda call (default ${defaults.customTimeoutMs})` },
   'custom-max-response-bytes': {
@@ -412,7 +415,7 @@ function fsyncSetting(text: string | undefined): FsyncSetting {
 function clusterConfig(source: Source): ClusterConfig | undefined {
   const [servers, stream, seed] = [source.string('cluster'), source.string('cluster-stream'), source.string('cluster-seed')];
   if (servers === undefined) {
-    for (const flag of ['cluster-stream', 'cluster-seed', 'cluster-advertise', 'cluster-node-max-age'] as const) {
+    for (const flag of ['cluster-stream', 'cluster-seed', 'cluster-advertise', 'cluster-node-max-age', 'cluster-pipeline'] as const) {
       if (source.string(flag) !== undefined) throw new ConfigError(`--${flag} needs --cluster`);
     }
     return undefined;
@@ -425,12 +428,14 @@ function clusterConfig(source: Source): ClusterConfig | undefined {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw new ConfigError(`--cluster-stream may hold only letters, digits, '-' and '_' (at most 64), got ${JSON.stringify(name)}`);
   const seedUrl = httpUrl(seed, '--cluster-seed');
   const advertise = httpUrl(source.string('cluster-advertise'), '--cluster-advertise');
+  const pipeline = source.integer('cluster-pipeline', 1, 8);
   return {
     servers: urls,
     stream: name,
     ...(seedUrl === undefined ? {} : { seed: seedUrl }),
     ...(advertise === undefined ? {} : { advertise }),
     nodeMaxAgeMs: duration(source, 'cluster-node-max-age', defaults.clusterNodeMaxAge),
+    ...(pipeline === undefined ? {} : { pipeline }),
   };
 }
 

@@ -67,8 +67,14 @@ export interface SharedLog {
   agree(tail: LocalTail): Promise<void>;
   /** The last position (message) of the shared log whose records this engine holds: snapshots record it. */
   readonly position: number;
-  /** `conflict`: another node appended first; nothing of this proposal landed. Rejects when the log is unavailable. */
-  propose(frames: Buffer): Promise<'appended' | 'conflict'>;
+  /**
+   * `conflict`: another node appended first; nothing of this proposal landed. Rejects when the log is
+   * unavailable. `chained`: proposed before the previous proposal's answer, to land right after it or not
+   * at all (refused as a conflict when the previous one was refused or another message came between).
+   */
+  propose(frames: Buffer, chained?: boolean): Promise<'appended' | 'conflict'>;
+  /** How many proposals may be in flight at once (pipelined, each chained to the one before); absent: 1. */
+  readonly pipeline?: number;
   /** Resolves once the records that beat the last conflicting proposal reached `replicate`; rejects after a bounded wait. */
   caughtUp(): Promise<void>;
   /** Resolves once this engine applied the shared log up to its last record (asked of the log); rejects after a bounded wait. */
@@ -129,6 +135,27 @@ interface Settle {
 }
 
 const maxGroup = 512;
+
+type MutationWork = Extract<Work, { kind: 'mutation' }>;
+type Outcome = { ok: boolean; value: unknown; lsn: number };
+
+/**
+ * A group of writes proposed to the shared log and not answered yet (pipelined: SharedLog.pipeline > 1).
+ * Its writes stay in the store's open transaction, the newer groups' on top.
+ */
+interface InFlight {
+  readonly group: readonly MutationWork[];
+  /** The store savepoint before it ran, the log file's size before its frames. */
+  readonly mark: number;
+  readonly logMark: number;
+  readonly firstLsn: number;
+  readonly frames: Buffer;
+  readonly count: number;
+  readonly outcomes: readonly Outcome[];
+  /** Set once the proposal is answered. */
+  answer: { ok: true; value: 'appended' | 'conflict' } | { ok: false; error: unknown } | undefined;
+  readonly answered: Promise<void>;
+}
 
 /** A work put back in the queue (cluster conflict): its promise stays open. */
 const requeued = Symbol('requeued');
@@ -268,6 +295,8 @@ export class Persistence {
       const at = beforeLocal ? this.#queue.findIndex((queued) => !replicated(queued)) : -1;
       if (at < 0) this.#queue.push(work);
       else this.#queue.splice(at, 0, work);
+      // A drain loop waiting on proposals in flight takes it after this turn's I/O callbacks (one group).
+      if (this.#wake !== undefined) setImmediate(() => this.#wake?.());
       if (!this.#draining && !this.#drainScheduled) {
         // Drained after this turn's I/O callbacks: the mutations of requests read in the same turn form
         // one group (one write) instead of the first one going alone.
@@ -282,16 +311,65 @@ export class Persistence {
 
   #drainScheduled = false;
 
+  /** Pipelined proposals (SharedLog.pipeline > 1): the groups in flight, oldest first, in `#pipeTxn`. */
+  readonly #inFlight: InFlight[] = [];
+  #pipeTxn: Transaction | undefined;
+  /** Readers waiting for a point where no unanswered write is in the store (`readable`). */
+  #readers: (() => void)[] = [];
+  /** Wakes a drain loop waiting on the pipeline when work is queued. */
+  #wake: (() => void) | undefined;
+
+  /**
+   * Undefined when the store holds no write proposed and not yet answered; else resolves at the next point
+   * where it holds none (no new group starts while readers wait): reads never see an unanswered write.
+   * Only pipelined proposals keep writes in the store across turns this way.
+   */
+  readable(): Promise<void> | undefined {
+    if (this.#inFlight.length === 0) return undefined;
+    return new Promise((resolve) => this.#readers.push(resolve));
+  }
+
+  get #depth(): number {
+    return Math.max(1, this.shared?.pipeline ?? 1);
+  }
+
   async #drain(): Promise<void> {
     this.#draining = true;
     try {
-      while (this.#queue.length > 0) {
+      for (;;) {
+        if (this.#depth > 1) {
+          while (this.#inFlight[0]?.answer !== undefined) this.#settle();
+          // This node's own messages coming back from the shared log, once committed: skipped without
+          // waiting for the groups in flight after them (#commitRecord skips them alike).
+          for (let head = this.#queue[0]; head?.kind === 'record' && head.lsn !== undefined && head.lsn < this.#nextLsn; head = this.#queue[0]) {
+            this.#queue.shift();
+            head.done.resolve(undefined);
+          }
+          if (this.#inFlight.length === 0 && this.#readers.length > 0) {
+            // The readers run before the next group starts (their continuations, then this turn's end).
+            this.#releaseReaders();
+            await new Promise((resolve) => setImmediate(resolve));
+            continue;
+          }
+          const head = this.#queue[0];
+          const blocked = this.#readers.length > 0 || (this.#behind !== undefined && head !== undefined && !replicated(head));
+          if (head?.kind === 'mutation' && !blocked && this.#inFlight.length < this.#depth) {
+            await this.#proposeGroup(this.#takeGroup());
+            continue;
+          }
+          if (this.#inFlight.length > 0) {
+            // Anything else (another node's record, a snapshot) waits for the pipeline to empty.
+            const woken = new Promise<void>((resolve) => (this.#wake = resolve));
+            await Promise.race([(this.#inFlight[0] as InFlight).answered, woken]);
+            this.#wake = undefined;
+            continue;
+          }
+        }
+        if (this.#queue.length === 0) break;
         const head = this.#queue[0] as Work;
         if (this.#behind !== undefined && !replicated(head)) break;
         if (head.kind === 'mutation') {
-          let n = 1;
-          while (n < this.#queue.length && n < maxGroup && this.#queue[n]?.kind === 'mutation') n++;
-          await this.#commitGroup(this.#queue.splice(0, n) as Extract<Work, { kind: 'mutation' }>[]);
+          await this.#commitGroup(this.#takeGroup());
         } else {
           this.#queue.shift();
           try {
@@ -307,11 +385,17 @@ export class Persistence {
     }
   }
 
-  async #commitGroup(group: readonly Extract<Work, { kind: 'mutation' }>[]): Promise<void> {
-    const txn: Transaction = this.store.begin();
+  /** The mutations at the head of the queue, up to a group's size. */
+  #takeGroup(): MutationWork[] {
+    let n = 1;
+    while (n < this.#queue.length && n < maxGroup && this.#queue[n]?.kind === 'mutation') n++;
+    return this.#queue.splice(0, n) as MutationWork[];
+  }
+
+  /** Runs the group's operations in `txn` (one savepoint each): their frames (LSNs from `firstLsn`) and outcomes. */
+  async #runGroup(txn: Transaction, group: readonly MutationWork[], firstLsn: number): Promise<{ frames: Buffer[]; outcomes: Outcome[] }> {
     const frames: Buffer[] = [];
-    const outcomes: { ok: boolean; value: unknown; lsn: number }[] = [];
-    const firstLsn = this.#nextLsn;
+    const outcomes: Outcome[] = [];
     for (const work of group) {
       const mark = txn.savepoint();
       try {
@@ -324,6 +408,21 @@ export class Persistence {
         outcomes.push({ ok: false, value: error, lsn: 0 });
       }
     }
+    return { frames, outcomes };
+  }
+
+  #answer(group: readonly MutationWork[], outcomes: readonly Outcome[]): void {
+    group.forEach((work, i) => {
+      const outcome = outcomes[i] as Outcome;
+      if (outcome.ok) work.done.resolve({ value: outcome.value, lsn: outcome.lsn });
+      else work.done.reject(outcome.value);
+    });
+  }
+
+  async #commitGroup(group: readonly MutationWork[]): Promise<void> {
+    const txn: Transaction = this.store.begin();
+    const firstLsn = this.#nextLsn;
+    const { frames, outcomes } = await this.#runGroup(txn, group, firstLsn);
     if (frames.length > 0) {
       try {
         await this.#append(frames);
@@ -342,12 +441,101 @@ export class Persistence {
     txn.commit();
     this.#nextLsn = firstLsn + frames.length;
     if (frames.length > 0) this.published?.(frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames));
-    group.forEach((work, i) => {
-      const outcome = outcomes[i] as { ok: boolean; value: unknown; lsn: number };
-      if (outcome.ok) work.done.resolve({ value: outcome.value, lsn: outcome.lsn });
-      else work.done.reject(outcome.value);
-    });
+    this.#answer(group, outcomes);
     this.#maybeSnapshot();
+  }
+
+  /**
+   * Pipelined: runs the group on top of the groups in flight (in the same open transaction), appends its
+   * frames to the local log and proposes them chained to the previous proposal, without waiting for the
+   * answer (`#settle` takes the answers in order).
+   */
+  async #proposeGroup(group: readonly MutationWork[]): Promise<void> {
+    const last = this.#inFlight.at(-1);
+    const firstLsn = last === undefined ? this.#nextLsn : last.firstLsn + last.count;
+    const txn = (this.#pipeTxn ??= this.store.begin());
+    const mark = txn.savepoint();
+    const { frames, outcomes } = await this.#runGroup(txn, group, firstLsn);
+    if (frames.length === 0) {
+      // Nothing to propose: answered now, unless older writes in flight could still be refused (then it runs again with them).
+      if (this.#inFlight.length === 0) {
+        this.#pipeTxn = undefined;
+        txn.commit();
+        this.#answer(group, outcomes);
+        return;
+      }
+    }
+    const writer = this.#requireWriter();
+    const logMark = writer.size;
+    const bytes = frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames);
+    const shared = this.shared as SharedLog;
+    let proposal: Promise<'appended' | 'conflict'>;
+    if (frames.length === 0) proposal = Promise.resolve('appended');
+    else {
+      try {
+        writer.append(bytes);
+        const chained = last !== undefined;
+        proposal = (this.options.fsync === 'always' ? writer.sync() : Promise.resolve()).then(() => shared.propose(bytes, chained));
+      } catch (error) {
+        proposal = Promise.reject(error);
+      }
+    }
+    const flight: InFlight = {
+      group,
+      mark,
+      logMark,
+      firstLsn,
+      frames: bytes,
+      count: frames.length,
+      outcomes,
+      answer: undefined,
+      answered: proposal.then(
+        (value) => void (flight.answer = { ok: true, value }),
+        (error: unknown) => void (flight.answer = { ok: false, error }),
+      ),
+    };
+    this.#inFlight.push(flight);
+  }
+
+  /**
+   * The oldest group in flight was answered. Appended: committed (the newer stay open) and answered.
+   * Refused or failed: so are the newer ones (chained to it, they cannot land after it): every group in
+   * flight is rolled back, newest first, and cut off the local log; refused, they go back to the head of
+   * the queue in order; failed, each answers the failure (its outcome unknown when the oldest's is).
+   */
+  #settle(): void {
+    const flight = this.#inFlight[0] as InFlight;
+    const answer = flight.answer as NonNullable<InFlight['answer']>;
+    const txn = this.#pipeTxn as Transaction;
+    if (answer.ok && answer.value === 'appended') {
+      this.#inFlight.shift();
+      const next = this.#inFlight[0];
+      if (next === undefined) {
+        this.#pipeTxn = undefined;
+        txn.commit();
+      } else txn.commitThrough(next.mark);
+      this.#nextLsn = flight.firstLsn + flight.count;
+      if (flight.count > 0) this.published?.(flight.frames);
+      this.#answer(flight.group, flight.outcomes);
+      this.#maybeSnapshot();
+      return;
+    }
+    const all = this.#inFlight.splice(0);
+    this.#pipeTxn = undefined;
+    txn.rollback();
+    this.#requireWriter().discardFrom(flight.logMark);
+    const works = all.flatMap((f) => f.group);
+    if (answer.ok) {
+      this.#retryAfterCatchUp(works);
+      return;
+    }
+    const failure = new DurabilityError(answer.error);
+    this.options.log.warn('mutation log write failed: operations rolled back', { error: String(answer.error), operations: works.length, groups: all.length });
+    for (const work of works) work.done.reject(failure);
+  }
+
+  #releaseReaders(): void {
+    for (const resolve of this.#readers.splice(0)) resolve();
   }
 
   async #commitRecord(work: Extract<Work, { kind: 'record' }>): Promise<unknown> {

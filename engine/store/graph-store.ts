@@ -39,7 +39,12 @@ export interface Touched {
 export interface Transaction {
   commit(): void;
   rollback(): void;
-  /** A mark to roll back to later (a savepoint); marks are positions in the undo log. */
+  /**
+   * Commits what was done before `mark` (onCommit told of it) and keeps the rest open, undoable: groups of
+   * writes stacked in one transaction are committed one at a time, oldest first, as each is acknowledged.
+   */
+  commitThrough(mark: number): void;
+  /** A mark to roll back to later (a savepoint); marks are positions in the undo log since `begin`, kept valid by `commitThrough`. */
   savepoint(): number;
   /** Undoes everything done since `mark`; the transaction stays open. */
   rollbackTo(mark: number): void;
@@ -232,11 +237,26 @@ export class GraphStore implements ColumnContext {
       log.truncate(0);
       if (log.capacity <= SPARE_LOG_MAX_SLOTS) this.spareLog = log;
     };
+    // Undo-log slots committed by commitThrough (dropped from the log): marks are `committed` + a slot.
+    let committed = 0;
+    const slot = (mark: number): number => {
+      if (mark < committed) throw new Error(`savepoint ${mark} was committed`);
+      return mark - committed;
+    };
     const txn: Transaction = {
       commit: () => {
         finish();
-        if (this.onCommit !== undefined) this.onCommit(this.touchedBy(log));
+        if (this.onCommit !== undefined) this.onCommit(this.touchedBy(log, log.size));
         recycle();
+        this.changes++;
+      },
+      commitThrough: (mark) => {
+        if (this.log !== log) throw new Error('transaction already finished');
+        const end = slot(mark);
+        if (end === 0) return;
+        if (this.onCommit !== undefined) this.onCommit(this.touchedBy(log, end));
+        log.dropBefore(end);
+        committed = mark;
         this.changes++;
       },
       rollback: () => {
@@ -244,18 +264,19 @@ export class GraphStore implements ColumnContext {
         this.undo(log, 0);
         recycle();
       },
-      savepoint: () => log.size,
+      savepoint: () => committed + log.size,
       rollbackTo: (mark) => {
         if (this.log !== log) throw new Error('transaction already finished');
+        const from = slot(mark);
         this.log = undefined;
         try {
-          this.undo(log, mark);
+          this.undo(log, from);
         } finally {
           this.log = log;
         }
       },
-      redoSince: (mark) => this.redoOf(log, mark),
-      changesSince: (mark) => log.recordsSince(mark),
+      redoSince: (mark) => this.redoOf(log, slot(mark)),
+      changesSince: (mark) => log.recordsSince(slot(mark)),
     };
     this.txn = txn;
     return txn;
@@ -267,12 +288,12 @@ export class GraphStore implements ColumnContext {
    */
   onCommit: ((touched: Touched) => void) | undefined;
 
-  /** The predicates a transaction's log wrote and the type names of the nodes it created, deleted or retyped. */
-  private touchedBy(log: UndoLog): Touched {
+  /** The predicates a transaction's log wrote before slot `end` and the type names of the nodes it created, deleted or retyped. */
+  private touchedBy(log: UndoLog, end: number): Touched {
     const predicates = new Set<string>();
     const types = new Set<string>();
     const r = log.records;
-    for (let i = 0; i < log.size; i += 4) {
+    for (let i = 0; i < end; i += 4) {
       const op = r[i];
       if (op === OP_SCALAR || op === OP_EDGE_ADDED || op === OP_EDGE_REMOVED) predicates.add((r[i + 1] as { readonly predicate: string }).predicate);
       else if (op === OP_TYPES) {

@@ -46,6 +46,15 @@ export class UndoLog {
     this.#size = Math.min(mark, this.#size);
   }
 
+  /** Drops the records before slot `mark` (committed), moving the rest to the front. */
+  dropBefore(mark: number): void {
+    const r = this.records;
+    const size = this.#size;
+    r.copyWithin(0, mark, size);
+    for (let i = size - mark; i < size; i++) r[i] = undefined;
+    this.#size = size - mark;
+  }
+
   /** Capacity in slots (for deciding whether to keep the log for the next transaction). */
   get capacity(): number {
     return this.records.length;

@@ -181,19 +181,59 @@ export class ClusterNode implements SharedLog {
     this.#lostHandler?.(error);
   }
 
-  async propose(frames: Buffer): Promise<'appended' | 'conflict'> {
+  /** How many proposals may be in flight at once (`--cluster-pipeline`). */
+  get pipeline(): number {
+    return this.#config.pipeline ?? 1;
+  }
+
+  /** The last proposal made: its msg id, whether it went as parts, its answer. */
+  #previous: { readonly msgId: string; readonly parts: boolean; readonly answer: Promise<'appended' | 'conflict'> } | undefined;
+
+  propose(frames: Buffer, chained = false): Promise<'appended' | 'conflict'> {
     this.#beforePropose?.();
+    const msgId = `${this.#id}-${++this.#proposals}`;
+    const parts = frames.byteLength > this.#log.partBytes;
+    const previous = chained ? this.#previous : undefined;
+    let answer: Promise<'appended' | 'conflict'>;
+    if (previous === undefined) answer = this.#proposeAfterSeq(frames, msgId);
+    else if (parts || previous.parts) {
+      // Parts are chained by sequence: a proposal that goes as parts, or follows one, waits for the previous answer.
+      answer = previous.answer.then(
+        (result) => (result === 'appended' ? this.#proposeAfterSeq(frames, msgId) : 'conflict'),
+        () => 'conflict' as const, // the previous one's failure decides for both (engine/persist: the oldest answer)
+      );
+    } else answer = this.#proposeChained(frames, msgId, previous.msgId);
+    this.#previous = { msgId, parts, answer };
+    return answer;
+  }
+
+  async #proposeAfterSeq(frames: Buffer, msgId: string): Promise<'appended' | 'conflict'> {
     // Behind another node's proposal still going on in parts, not cutting it off (see Follower).
     const after = Math.max(this.#appliedSeq, this.#follower?.proposeAfter ?? 0);
-    const msgId = `${this.#id}-${++this.#proposals}`;
     const result = await this.#log.propose(frames, after, msgId);
     if ('conflict' in result) {
       this.#conflictSeq = result.conflict;
       return 'conflict';
     }
-    this.#appliedSeq = result.seq;
-    this.#noteProposer(result.seq, msgId);
+    this.#appended(result.seq, msgId);
     return 'appended';
+  }
+
+  /** Proposed before the previous one was answered: lands right after it or not at all. */
+  async #proposeChained(frames: Buffer, msgId: string, afterMsgId: string): Promise<'appended' | 'conflict'> {
+    const result = await this.#log.proposeAfterMsg(frames, afterMsgId, msgId);
+    if ('conflict' in result) {
+      // The refusal names no sequence: the messages that beat it are those up to the stream's last.
+      this.#conflictSeq = Math.max(this.#conflictSeq, await this.#log.lastSequence());
+      return 'conflict';
+    }
+    this.#appended(result.seq, msgId);
+    return 'appended';
+  }
+
+  #appended(seq: number, msgId: string): void {
+    if (seq > this.#appliedSeq) this.#appliedSeq = seq;
+    this.#noteProposer(seq, msgId);
   }
 
   caughtUp(): Promise<void> {

@@ -120,6 +120,9 @@ function conflictSequence(error: JetStreamApiError): number | undefined {
   return match === null ? undefined : Number(match[1]);
 }
 
+/** JetStream's "wrong last msg ID" (Nats-Expected-Last-Msg-Id not the stream's last message's id); the client names no constant for it. */
+const wrongLastMsgId = 10070;
+
 /** A refusal that retrying cannot change (bad request, too large); timeouts, 503 and no responders can. */
 function permanent(error: unknown): boolean {
   return error instanceof JetStreamApiError && error.status >= 400 && error.status < 500;
@@ -202,15 +205,15 @@ export class JetStreamLog {
   async propose(data: Uint8Array, expectedLastSeq: number, msgId: string): Promise<ProposeResult> {
     if (this.#nc.isClosed()) throw new ClusterLogError(`cluster log: stream ${this.#stream} is closed on this node (shutting down)`);
     const deadline = Date.now() + this.#proposeTimeoutMs;
-    const size = this.#partBytes();
-    if (data.byteLength <= size) return this.#publish(data, expectedLastSeq, msgId, undefined, deadline, true);
+    const size = this.partBytes;
+    if (data.byteLength <= size) return this.#publish(data, { lastSequence: expectedLastSeq }, msgId, undefined, deadline, true);
     const count = Math.ceil(data.byteLength / size);
     let last = expectedLastSeq;
     for (let i = 1; i <= count; i++) {
       const part = headers();
       part.set(partHeader, `${i}/${count}`);
       part.set(proposalHeader, msgId);
-      const result = await this.#publish(data.subarray((i - 1) * size, i * size), last, `${msgId}/${i}`, part, deadline, i === count).catch((error: unknown) => {
+      const result = await this.#publish(data.subarray((i - 1) * size, i * size), { lastSequence: last }, `${msgId}/${i}`, part, deadline, i === count).catch((error: unknown) => {
         this.#abandoned.add(msgId);
         throw error;
       });
@@ -223,22 +226,36 @@ export class JetStreamLog {
     return { seq: last };
   }
 
-  #partBytes(): number {
+  /**
+   * Appends `data` (one message: at most `partBytes`) only right after the message whose msg id is
+   * `afterMsgId` (`Nats-Expected-Last-Msg-Id`): a proposal made before the previous one was answered.
+   * Another message last (or the previous one refused): `{ conflict: 0 }` (the sequence is not known).
+   */
+  async proposeAfterMsg(data: Uint8Array, afterMsgId: string, msgId: string): Promise<ProposeResult> {
+    if (this.#nc.isClosed()) throw new ClusterLogError(`cluster log: stream ${this.#stream} is closed on this node (shutting down)`);
+    return this.#publish(data, { lastMsgID: afterMsgId }, msgId, undefined, Date.now() + this.#proposeTimeoutMs, true);
+  }
+
+  /** The largest proposal that goes as one message. */
+  get partBytes(): number {
     const maxPayload = this.#nc.info?.max_payload ?? 1024 * 1024;
     return Math.min(this.#options.partBytes ?? Infinity, maxPayload - headerRoom);
   }
 
   /** One message, retried through a leader failover until `deadline`; `final`: the proposal's last (or only) one. */
-  async #publish(data: Uint8Array, expectedLastSeq: number, msgId: string, part: MsgHdrs | undefined, deadline: number, final: boolean): Promise<ProposeResult> {
+  async #publish(data: Uint8Array, expect: { lastSequence: number } | { lastMsgID: string }, msgId: string, part: MsgHdrs | undefined, deadline: number, final: boolean): Promise<ProposeResult> {
     let lastError: unknown;
     while (Date.now() < deadline) {
       try {
         const timeout = Math.max(100, Math.min(attemptTimeoutMs, deadline - Date.now()));
-        const ack = await this.#js.publish(this.#subject, data, { msgID: msgId, expect: { lastSequence: expectedLastSeq }, timeout, ...(part === undefined ? {} : { headers: part }) });
+        const ack = await this.#js.publish(this.#subject, data, { msgID: msgId, expect, timeout, ...(part === undefined ? {} : { headers: part }) });
         this.#noteExists(ack.seq);
         return { seq: ack.seq };
       } catch (error) {
-        if (error instanceof JetStreamApiError) {
+        const expectedLastSeq = 'lastSequence' in expect ? expect.lastSequence : undefined;
+        if (error instanceof JetStreamApiError && expectedLastSeq === undefined) {
+          if (error.code === wrongLastMsgId) return { conflict: 0 };
+        } else if (error instanceof JetStreamApiError && expectedLastSeq !== undefined) {
           const conflict = conflictSequence(error);
           // A last sequence at or below the one proposed after: the stream is not the one this node applied
           // (a conflict would be waited out and proposed again at once, forever).

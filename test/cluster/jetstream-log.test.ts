@@ -229,6 +229,38 @@ describe.skipIf(!natsAvailable)('JetStream log on a healthy three-server cluster
     expect(after).toEqual([[5, 'm5']]);
   });
 
+  // The fact pipelined proposals rely on (server/cluster/README.md "Write forwarding"): a proposal chained
+  // to the previous one's msg id lands right after it or not at all, also when both are in flight at once.
+  it('Nats-Expected-Last-Msg-Id: chained publishes in flight on one connection land in order; a chain broken by another message, or by its head refused, is refused', async () => {
+    next();
+    const log = await open(cluster, stream); // makes the stream
+    const nc = await connect({ servers: [...cluster.urls] });
+    const other = await connect({ servers: [...cluster.urls] });
+    try {
+      const js = jetstream(nc);
+      const subject = `${stream}.log`;
+      const chained = (data: string, msgID: string, after: { lastSequence: number } | { lastMsgID: string }): Promise<number> =>
+        js.publish(subject, bytes(data), { msgID, expect: after }).then((ack) => ack.seq);
+      const refusal = (sent: Promise<number>): Promise<string> =>
+        sent.then(
+          (seq) => `landed at ${seq}`,
+          (error: unknown) => String((error as Error).message),
+        );
+      // Three in flight at once, each chained to the one before.
+      expect(await Promise.all([chained('n1', 'n1', { lastSequence: 0 }), chained('n2', 'n2', { lastMsgID: 'n1' }), chained('n3', 'n3', { lastMsgID: 'n2' })])).toEqual([1, 2, 3]);
+      // Another node's message lands after n3: one chained to n3 is refused, naming the last id.
+      expect((await jetstream(other).publish(subject, bytes('theirs'), { msgID: 'theirs' })).seq).toBe(4);
+      expect(await refusal(chained('n4', 'n4', { lastMsgID: 'n3' }))).toMatch(/wrong last msg ID: theirs/);
+      // The head refused (a stale sequence) with the next in flight chained to it: both refused, nothing lands.
+      const [head, tail] = await Promise.all([refusal(chained('n5', 'n5', { lastSequence: 3 })), refusal(chained('n6', 'n6', { lastMsgID: 'n5' }))]);
+      expect(head).toMatch(/wrong last sequence: 4/);
+      expect(tail).toMatch(/wrong last msg ID: theirs/);
+      expect(await log.lastSequence()).toBe(4);
+    } finally {
+      await Promise.all([nc.close(), other.close()]);
+    }
+  });
+
   it('waitFor a sequence nobody writes fails after its timeout, naming it', async () => {
     next();
     const a = await open(cluster, stream);

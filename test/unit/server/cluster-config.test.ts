@@ -52,6 +52,13 @@ describe('cluster flags', () => {
     expect(cluster(['--cluster-node-max-age', '1h'])).toEqual({ kind: 'error', message: '--cluster-node-max-age needs --cluster' });
   });
 
+  it('--cluster-pipeline: 1-8 groups in flight, absent by default (one at a time), only with --cluster', () => {
+    expect(cluster(['--cluster', 'nats://a:1', '--cluster-pipeline', '4'])).toEqual({ servers: ['nats://a:1'], stream: 'graphdb', nodeMaxAgeMs: day, pipeline: 4 });
+    expect(cluster(['--cluster', 'nats://a:1'], { SERVICE_CLUSTER_PIPELINE: '2' })).toEqual({ servers: ['nats://a:1'], stream: 'graphdb', nodeMaxAgeMs: day, pipeline: 2 });
+    expect(cluster(['--cluster', 'nats://a:1', '--cluster-pipeline', '9'])).toMatchObject({ kind: 'error', message: expect.stringMatching(/^--cluster-pipeline .*9/) });
+    expect(cluster(['--cluster-pipeline', '2'])).toEqual({ kind: 'error', message: '--cluster-pipeline needs --cluster' });
+  });
+
   it('--read-after-timeout-ms: 10 s by default, at least 1 ms', () => {
     const timeout = (argv: string[]): unknown => {
       const loaded = loadConfig(argv, {}, '/srv');

@@ -294,4 +294,64 @@ describe('transactions', () => {
     expect(s.nodeExists(2)).toBe(true);
     expect(s.inTransaction).toBe(false);
   });
+
+  // Pipelined groups of writes (server/cluster/README.md): N+1 runs on N's uncommitted state; acks commit
+  // them oldest first; a refusal rolls back what is still open, newest first.
+  it('stacked groups: commitThrough commits the older group alone, told once; the newer stay undoable, their marks valid', () => {
+    const s = storeWith(2);
+    const name = s.scalar('T.name');
+    name.ensureIndex('hash');
+    name.set(1, 'a');
+    const e = s.edges('T.e');
+    const told: string[][] = [];
+    s.onCommit = (touched) => told.push([...touched.predicates, ...touched.types]);
+    const tx = s.begin();
+    const first = tx.savepoint();
+    const n3 = s.createNode();
+    name.set(n3, 'b');
+    name.set(1, 'z');
+    const second = tx.savepoint();
+    const afterFirst = snapshot(s);
+    e.add(n3, 1);
+    name.set(1, 'c');
+    s.addType(2, 'T');
+    const afterSecond = snapshot(s);
+    tx.commitThrough(second);
+    expect(told).toEqual([['T.name']]);
+    expect(snapshot(s)).toEqual(afterSecond);
+    expect(() => tx.rollbackTo(first)).toThrow(new Error(`savepoint ${first} was committed`));
+    expect(tx.changesSince(second)).toBe(3);
+    const third = tx.savepoint();
+    name.set(2, 'd');
+    expect(tx.changesSince(second)).toBe(4);
+    expect(tx.redoSince(third)).toContain('d');
+    expect(tx.redoSince(third)).not.toContain('c');
+    tx.rollbackTo(second);
+    expect(snapshot(s)).toEqual(afterFirst);
+    tx.commitThrough(tx.savepoint());
+    expect(told).toEqual([['T.name']]);
+    tx.commit();
+    expect(told).toEqual([['T.name'], []]);
+    expect(s.inTransaction).toBe(false);
+    expect(snapshot(s)).toEqual(afterFirst);
+  });
+
+  it('stacked groups: a rollback after commitThrough undoes only the newer group (its node ids rewound)', () => {
+    const s = storeWith(1);
+    const p = s.scalar('p');
+    const tx = s.begin();
+    const a = s.createNode();
+    p.set(a, 1);
+    const mark = tx.savepoint();
+    const before = { max: s.maxNodeId, values: p.ids() };
+    const b = s.createNode();
+    p.set(b, 2);
+    p.set(a, 3);
+    tx.commitThrough(mark);
+    tx.rollback();
+    expect({ max: s.maxNodeId, values: p.ids() }).toEqual(before);
+    expect([p.get(a), s.nodeExists(b)]).toEqual([1, false]);
+    expect(s.createNode()).toBe(b);
+    expect(() => tx.commitThrough(mark)).toThrow(new Error('transaction already finished'));
+  });
 });
