@@ -14,15 +14,18 @@ export interface StoredPostings {
   readonly ids: Int32Array;
 }
 
-/** Builds StoredPostings from (token, ids) pairs: `each` calls `add` once per token with a non-empty list. */
-export function packPostings(each: (add: (token: string, ids: ArrayLike<number>) => void) => void): StoredPostings {
+/**
+ * Builds StoredPostings from (token, ids) pairs: `each` calls `add` once per token with a non-empty list
+ * (a lone id as a number: most ngram tokens have one, and an array each cost a tenth of the capture).
+ */
+export function packPostings(each: (add: (token: string, ids: number | ArrayLike<number>) => void) => void): StoredPostings {
   const tokens: string[] = [];
-  const lists: ArrayLike<number>[] = [];
+  const lists: (number | ArrayLike<number>)[] = [];
   let total = 0;
   each((token, ids) => {
     tokens.push(token);
     lists.push(ids);
-    total += ids.length;
+    total += typeof ids === 'number' ? 1 : ids.length;
   });
   const lengths = new Int32Array(tokens.length);
   const counts = new Int32Array(tokens.length);
@@ -30,7 +33,12 @@ export function packPostings(each: (add: (token: string, ids: ArrayLike<number>)
   let at = 0;
   for (let i = 0; i < tokens.length; i++) {
     lengths[i] = (tokens[i] as string).length;
-    const list = lists[i] as ArrayLike<number>;
+    const list = lists[i] as number | ArrayLike<number>;
+    if (typeof list === 'number') {
+      counts[i] = 1;
+      ids[at++] = list;
+      continue;
+    }
     counts[i] = list.length;
     for (let k = 0; k < list.length; k++) ids[at++] = list[k] as number;
   }

@@ -74,7 +74,7 @@ export class TokenPostings implements TokenStore<Posting> {
 
   exportPostings(): StoredPostings {
     return packPostings((add) => {
-      for (const [token, posting] of this.map) add(token, typeof posting === 'number' ? [posting] : postingIds(posting));
+      for (const [token, posting] of this.map) add(token, typeof posting === 'number' ? posting : postingIds(posting));
     });
   }
 
