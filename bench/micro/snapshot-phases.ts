@@ -20,6 +20,7 @@ import type * as ChecksumModule from '../../engine/persist/checksum.js';
 import type * as DataDirModule from '../../engine/persist/data-dir.js';
 import type * as GraphStoreModule from '../../engine/store/graph-store.js';
 import type { ScalarColumnImpl } from '../../engine/store/scalar-column.js';
+import type { StoreSnapshot } from '../../engine/store/graph-store.js';
 import type { IndexKindName } from '../../engine/indexes/index-kind.js';
 import { keptDataDir, openDurable } from './durable-fixture.js';
 import { printSelfTimes } from './self-times.js';
@@ -76,14 +77,16 @@ const profiled = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
 // Restore, below the engine: the file's content into a fresh store, each part timed.
 gc();
 let store: GraphStoreModule.GraphStore | undefined;
-/** The file's schema, kept in a `--keep` snapshot (an engine opened on it deploys it). */
+/** The file's schema and edges (as pairs), kept in a `--keep` snapshot (the store timed here holds no edges). */
 let schema: string | null = null;
+let fileEdges: StoreSnapshot['edges'] = [];
 if (!engineOnly) store = await profiled('restore', async () => {
   const bytes = await phase('restore: read the file', () => nodeFileIo.readFile(join(dir, snapshotFileName(lsn))));
   await phase(`restore: checksum (${(bytes.length / 1e6).toFixed(0)} MB)`, () => checksum(bytes));
   const read = await phase('restore: read + checksum + decode (readSnapshotFile)', () => readSnapshotFile(nodeFileIo, dir, lsn));
   const snap = read.content.store;
   schema = read.content.schema;
+  fileEdges = snap.edges;
   const fresh = new GraphStore();
   await phase('restore: import node ids, types', () => fresh.importSnapshot({ ...snap, scalars: [], edges: [] }));
   for (const col of snap.scalars) {
@@ -111,11 +114,14 @@ if (store !== undefined) await profiled('snapshot', async () => {
   await phase('snapshot: encode node ids, types', () => encodeSnapshot({ ...content, store: bare }, ''));
   for (const col of captured.scalars) await phase(`snapshot: encode ${col.predicate} (repr ${col.repr})`, () => encodeSnapshot({ ...content, store: { ...bare, scalars: [col] } }, ''));
   await phase('snapshot: encode edges', () => encodeSnapshot({ ...content, store: { ...bare, edges: captured.edges } }, ''));
-  const out = keep ?? mkdtempSync(join(tmpdir(), 'snapshot-phases-'));
-  mkdirSync(out, { recursive: true });
+  const out = mkdtempSync(join(tmpdir(), 'snapshot-phases-'));
   await phase(`snapshot: write (${(parts.reduce((n, p) => n + p.length, 0) / 1e6).toFixed(0)} MB, fsync)`, () => writeSnapshotFile(nodeFileIo, out, lsn, parts));
-  if (keep === undefined) rmSync(out, { recursive: true, force: true });
-  else for (const name of readdirSync(dir).filter((n) => n.startsWith('wal-'))) copyFileSync(join(dir, name), join(out, name));
+  rmSync(out, { recursive: true, force: true });
+  if (keep !== undefined) {
+    mkdirSync(keep, { recursive: true });
+    await writeSnapshotFile(nodeFileIo, keep, lsn, await encodeSnapshot({ ...content, store: { ...captured, edges: fileEdges } }, new Date().toISOString()));
+    for (const name of readdirSync(dir).filter((n) => n.startsWith('wal-'))) copyFileSync(join(dir, name), join(keep, name));
+  }
 });
 
 // The engine's own restart: open (snapshot + log + schema deploy) to a first answered query.
