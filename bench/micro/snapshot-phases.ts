@@ -5,9 +5,12 @@
 // The data directory is made once (the generated data set through the facade, one snapshot) and kept, so
 // several builds can be measured on the same file. With --profile <dir>, each side is also CPU-profiled
 // (node:inspector, only that part) and its heaviest functions by self time are printed.
-// Run: taskset -c 0 node --expose-gc --max-old-space-size=8000 dist/bench/micro/snapshot-phases.js <abs dist> --dir <dir> [--posts 1000000] [--profile <dir>] [--engine-only]
+// A file of format 2 loads its token indexes from their stored postings ("load ... stored postings"),
+// one of format 1 back-fills them; `--keep <new dir>` keeps the snapshot this build writes (with the
+// directory's log copied beside it): the same data in this build's format, to measure its restore.
+// Run: taskset -c 0 node --expose-gc --max-old-space-size=8000 dist/bench/micro/snapshot-phases.js <abs dist> --dir <dir> [--posts 1000000] [--profile <dir>] [--engine-only] [--keep <new dir>]
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,6 +20,7 @@ import type * as ChecksumModule from '../../engine/persist/checksum.js';
 import type * as DataDirModule from '../../engine/persist/data-dir.js';
 import type * as GraphStoreModule from '../../engine/store/graph-store.js';
 import type { ScalarColumnImpl } from '../../engine/store/scalar-column.js';
+import type { StoreSnapshot } from '../../engine/store/graph-store.js';
 import type { IndexKindName } from '../../engine/indexes/index-kind.js';
 import { keptDataDir, openDurable } from './durable-fixture.js';
 import { printSelfTimes } from './self-times.js';
@@ -33,6 +37,7 @@ const posts = Number(flag('--posts') ?? 1_000_000);
 const profileDir = flag('--profile');
 /** `--engine-only`: just the engine's restart, in a process that held nothing before (its memory alone). */
 const engineOnly = argv.includes('--engine-only');
+const keep = flag('--keep');
 const from = (path: string): string => resolve(dist, path);
 const { nodeFileIo } = (await import(from('engine/persist/file-io.js'))) as typeof FileIoModule;
 const { readSnapshotFile, encodeSnapshot, writeSnapshotFile } = (await import(from('engine/persist/snapshot-file.js'))) as typeof SnapshotFileModule;
@@ -72,11 +77,16 @@ const profiled = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
 // Restore, below the engine: the file's content into a fresh store, each part timed.
 gc();
 let store: GraphStoreModule.GraphStore | undefined;
+/** The file's schema and edges (as pairs), kept in a `--keep` snapshot (the store timed here holds no edges). */
+let schema: string | null = null;
+let fileEdges: StoreSnapshot['edges'] = [];
 if (!engineOnly) store = await profiled('restore', async () => {
   const bytes = await phase('restore: read the file', () => nodeFileIo.readFile(join(dir, snapshotFileName(lsn))));
   await phase(`restore: checksum (${(bytes.length / 1e6).toFixed(0)} MB)`, () => checksum(bytes));
   const read = await phase('restore: read + checksum + decode (readSnapshotFile)', () => readSnapshotFile(nodeFileIo, dir, lsn));
   const snap = read.content.store;
+  schema = read.content.schema;
+  fileEdges = snap.edges;
   const fresh = new GraphStore();
   await phase('restore: import node ids, types', () => fresh.importSnapshot({ ...snap, scalars: [], edges: [] }));
   for (const col of snap.scalars) {
@@ -84,7 +94,12 @@ if (!engineOnly) store = await profiled('restore', async () => {
   }
   await phase(`restore: import edges (${snap.edges.map((e) => `${e.predicate} ${e.from.length}`).join(', ')})`, () => new GraphStore().importSnapshot({ ...snap, scalars: [] }));
   for (const col of snap.scalars) {
-    for (const kind of col.indexKinds) await phase(`restore: index ${col.predicate} ${kind}`, () => fresh.scalar(col.predicate).ensureIndex(kind as IndexKindName));
+    for (const kind of col.indexKinds) {
+      // (`postings` is absent from older builds' column type: read as the files hold it.)
+      const stored = (col as { postings?: readonly { kind: string }[] }).postings?.find((p) => p.kind === kind);
+      const column = fresh.scalar(col.predicate) as unknown as { ensureIndex(kind: IndexKindName, stored?: unknown): unknown };
+      await phase(`restore: ${stored === undefined ? 'index' : 'load stored postings of'} ${col.predicate} ${kind}`, () => column.ensureIndex(kind as IndexKindName, stored));
+    }
   }
   return fresh;
 });
@@ -93,7 +108,7 @@ if (!engineOnly) store = await profiled('restore', async () => {
 gc();
 if (store !== undefined) await profiled('snapshot', async () => {
   const captured = await phase('snapshot: capture (exportSnapshot)', () => (store as GraphStoreModule.GraphStore).exportSnapshot());
-  const content = { lsn, schema: null, store: captured, persistedQueries: [], acl: null };
+  const content = { lsn, schema, store: captured, persistedQueries: [], acl: null };
   const parts = await phase('snapshot: encode, whole body', () => encodeSnapshot(content, new Date(0).toISOString()));
   const bare = { ...captured, scalars: [], edges: [] };
   await phase('snapshot: encode node ids, types', () => encodeSnapshot({ ...content, store: bare }, ''));
@@ -102,6 +117,11 @@ if (store !== undefined) await profiled('snapshot', async () => {
   const out = mkdtempSync(join(tmpdir(), 'snapshot-phases-'));
   await phase(`snapshot: write (${(parts.reduce((n, p) => n + p.length, 0) / 1e6).toFixed(0)} MB, fsync)`, () => writeSnapshotFile(nodeFileIo, out, lsn, parts));
   rmSync(out, { recursive: true, force: true });
+  if (keep !== undefined) {
+    mkdirSync(keep, { recursive: true });
+    await writeSnapshotFile(nodeFileIo, keep, lsn, await encodeSnapshot({ ...content, store: { ...captured, edges: fileEdges } }, new Date().toISOString()));
+    for (const name of readdirSync(dir).filter((n) => n.startsWith('wal-'))) copyFileSync(join(dir, name), join(keep, name));
+  }
 });
 
 // The engine's own restart: open (snapshot + log + schema deploy) to a first answered query.

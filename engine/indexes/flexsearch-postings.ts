@@ -22,6 +22,7 @@ import type { TokenStore } from './postings/token-store.js';
 import { BITSET_MIN, bitsetOf } from './postings/bitsets.js';
 import { contains, lowerBound, removeAll, type SortedIds } from '../util/sorted-ids.js';
 import { distinct } from './token-index.js';
+import { packPostings, unpackPostings, type StoredPostings } from './postings/stored-postings.js';
 
 /**
  * The parts of flexsearch's Index read here: `map` is not in its typings, but a named field of the
@@ -128,6 +129,17 @@ class NodeRegister {
       this.size++;
     }
     return refs;
+  }
+
+  /** A restore's register: each node's number of arrays, counted from every array's ids (`ids`, all of them). */
+  load(ids: Int32Array): void {
+    let max = 0;
+    for (const id of ids) if (id > max) max = id;
+    const counts = new Int32Array(Math.max(max + 1, 1024));
+    let size = 0;
+    for (const id of ids) if ((counts[id] = (counts[id] as number) + 1) === 1) size++;
+    this.counts = counts;
+    this.size = size;
   }
 
   /** Ends a remove. */
@@ -345,6 +357,26 @@ export class FlexsearchPostings implements TokenStore<number[]> {
       if (ids !== undefined && this.holds(ids, id)) refs.push(ids);
     }
     return refs;
+  }
+
+  exportPostings(): StoredPostings {
+    return packPostings((add) => {
+      for (const [token, slots] of this.flex.map) {
+        const ids = slots[0];
+        if (ids === undefined) continue;
+        this.flush(ids);
+        if (ids.length > 0) add(token, ids);
+      }
+    });
+  }
+
+  /** Each token's array as flexsearch's add would have left it (one slot, ascending), and the register's counts. */
+  importPostings(stored: StoredPostings): void {
+    if (this.entries !== 0 || this.flex.map.size !== 0) throw new Error('importPostings needs an empty store');
+    const map = this.flex.map;
+    unpackPostings(stored, (token, ids) => map.set(token, [Array.from(ids)]));
+    this.reg.load(stored.ids);
+    this.entries = stored.ids.length;
   }
 
   /** A single-token answer: a copy, cached until the array's next write. */

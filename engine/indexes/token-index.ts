@@ -12,6 +12,7 @@ import type { TokenStore } from './postings/token-store.js';
 import { membershipOf, NO_MEMBERS, type Membership } from './postings/membership.js';
 import { EMPTY_IDS, unionMany, type SortedIds } from '../util/sorted-ids.js';
 import type { ScalarValue, ValueIndex } from './value-index.js';
+import type { StoredPostings } from './postings/stored-postings.js';
 
 /** How values and queries become tokens. */
 export interface Tokenizer {
@@ -117,6 +118,14 @@ export class TokenIndex<L> implements ValueIndex {
   ids(token: string): SortedIds {
     const list = this.store.list(token);
     return list === undefined ? EMPTY_IDS : this.store.snapshot(list);
+  }
+
+  storedPostings(): StoredPostings {
+    return this.store.exportPostings();
+  }
+
+  loadPostings(stored: StoredPostings, _each?: (fn: (value: ScalarValue | readonly ScalarValue[], id: number) => void) => void): void {
+    this.store.importPostings(stored);
   }
 
   protected text(value: ScalarValue): string {

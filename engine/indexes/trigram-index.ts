@@ -12,6 +12,7 @@ import type { SortedIds } from '../util/sorted-ids.js';
 import { intersectAll, unionMany } from '../util/sorted-ids.js';
 import type { Posting } from './postings/posting.js';
 import { TokenPostings } from './postings/token-postings.js';
+import type { StoredPostings } from './postings/stored-postings.js';
 import { membershipOf } from './postings/membership.js';
 import { compileRegexp, type CompiledRegexp } from './regexp-compile.js';
 import { stringQuery, trigramQuery, type TrigramQuery } from './regexp-trigram-query.js';
@@ -69,6 +70,14 @@ export class TrigramIndex extends TokenIndex<Posting> {
   override addList(values: readonly ScalarValue[], id: number): void {
     super.addList(values, id);
     this.values[id] = values.map((v) => this.text(v));
+  }
+
+  /** The values it verifies against are the column's, read again (not stored twice). */
+  override loadPostings(stored: StoredPostings, each: (fn: (value: ScalarValue | readonly ScalarValue[], id: number) => void) => void): void {
+    super.loadPostings(stored);
+    each((value, id) => {
+      this.values[id] = Array.isArray(value) ? value.map((v: ScalarValue) => this.text(v)) : this.text(value as ScalarValue);
+    });
   }
 
   override remove(value: ScalarValue, id: number): void {

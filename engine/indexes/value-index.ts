@@ -1,6 +1,8 @@
 // The one interface every search index implements, plus the query shapes exec/ asks of them.
 // Indexes know nothing about GraphQL: they map stored values to sorted arrays of dense node ids.
 
+import type { StoredPostings } from './postings/stored-postings.js';
+
 export interface GeoPoint {
   readonly type: 'Point';
   /** [longitude, latitude] */
@@ -46,6 +48,13 @@ export interface ValueIndex {
    * returns (the vector index builds one tree instead of merging trees all along).
    */
   backfill?(fill: () => void): void;
+  /** Optional (token indexes): the postings as a snapshot stores them, a copy taken at once. */
+  storedPostings?(): StoredPostings;
+  /**
+   * Optional: this new, empty index filled from `storedPostings()`'s output instead of a back-fill.
+   * `each` walks the column's values, for an index that also keeps them (trigram).
+   */
+  loadPostings?(stored: StoredPostings, each: (fn: (value: ScalarValue | readonly ScalarValue[], id: number) => void) => void): void;
 }
 
 /** Bounds of a range query; absent bounds are open. */

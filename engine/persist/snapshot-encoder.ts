@@ -17,6 +17,18 @@ import type { FileIo } from './file-io.js';
 /** A typed array in the `begin` message, or the number of one the capture sent already (`array` messages, counted from 0). */
 export type Shipped<A> = A | { readonly sent: number };
 
+/** A captured typed array (CaptureSink's). */
+type Copy = Int32Array | Uint8Array | Uint16Array | Float64Array;
+
+/** An index's stored postings as sent (their arrays the capture's copies). */
+export interface SentPostings {
+  readonly kind: IndexKindName;
+  readonly text: Shipped<Uint8Array | Uint16Array>;
+  readonly lengths: Shipped<Int32Array>;
+  readonly counts: Shipped<Int32Array>;
+  readonly ids: Shipped<Int32Array>;
+}
+
 /** A scalar column as sent: its values inline, as arena parts, or streamed in `values` messages after `begin`. */
 export interface SentColumn {
   readonly predicate: string;
@@ -24,6 +36,8 @@ export interface SentColumn {
   readonly repr: number;
   readonly flags: Shipped<Uint8Array>;
   readonly nums: Shipped<Float64Array>;
+  /** Absent: a column read back from a file of format 1. */
+  readonly postings?: readonly SentPostings[];
   readonly values:
     | { readonly kind: 'inline'; readonly ids: Int32Array; readonly values: readonly StoredValue[] }
     | { readonly kind: 'strings'; readonly blocks: readonly Uint8Array[]; readonly meta: Shipped<Int32Array> }
@@ -42,7 +56,7 @@ export type ValueChunk =
   | { readonly kind: 'any'; readonly values: readonly StoredValue[] };
 
 export type ToEncoder =
-  | { readonly t: 'array'; readonly array: Int32Array | Uint8Array | Float64Array }
+  | { readonly t: 'array'; readonly array: Copy }
   | {
       readonly t: 'begin';
       readonly lsn: number;
@@ -159,14 +173,14 @@ export class SnapshotEncoder {
 }
 
 /** Only a typed array that is the whole of its own buffer (the capture's copies are) moves without a copy. */
-function ownsBuffer(array: Int32Array | Uint8Array | Float64Array): boolean {
+function ownsBuffer(array: Copy): boolean {
   return array.buffer instanceof ArrayBuffer && array.byteOffset === 0 && array.byteLength === array.buffer.byteLength;
 }
 
 function beginMessage(content: SnapshotContent, createdAt: string, dir: string, returnParts: boolean, sent: ReadonlyMap<ArrayBufferLike, number>): { begin: ToEncoder; transfer: ArrayBuffer[]; streamed: { index: number; values: CapturedValues<StoredValue> }[] } {
   const store: StoreSnapshot = content.store;
   const transfer = new Set<ArrayBuffer>();
-  const own = <T extends Int32Array | Uint8Array | Float64Array>(array: T): Shipped<T> => {
+  const own = <T extends Copy>(array: T): Shipped<T> => {
     const already = sent.get(array.buffer);
     if (already !== undefined) return { sent: already };
     if (ownsBuffer(array)) transfer.add(array.buffer as ArrayBuffer);
@@ -174,7 +188,8 @@ function beginMessage(content: SnapshotContent, createdAt: string, dir: string, 
   };
   const streamed: { index: number; values: CapturedValues<StoredValue> }[] = [];
   const scalars = store.scalars.map((col, index): SentColumn => {
-    const base = { predicate: col.predicate, indexKinds: col.indexKinds, repr: col.repr, flags: own(col.flags), nums: own(col.nums) };
+    const postings = col.postings?.map((p): SentPostings => ({ kind: p.kind, text: own(p.text), lengths: own(p.lengths), counts: own(p.counts), ids: own(p.ids) }));
+    const base = { predicate: col.predicate, indexKinds: col.indexKinds, repr: col.repr, flags: own(col.flags), nums: own(col.nums), ...(postings === undefined ? {} : { postings }) };
     const { values } = col;
     if (values instanceof CapturedStrings) {
       const parts = values.parts();

@@ -5,7 +5,10 @@
 //   16  header: msgpack { lsn, schemaHash, nodes, maxNodeId, scalarPredicates, edgePredicates, edges,
 //                         bodyLength, bodyCrc, createdAt, sharedLogPosition? (cluster mode; absent in older files) }
 //   16+H u32 LE CRC-32 of bytes [0, 16+H)
-//   20+H body: msgpack { schema, store, persistedQueries, acl } (StoreSnapshot: columnar typed arrays;
+//   20+H body: msgpack { schema, store, persistedQueries, acl } (StoreSnapshot: columnar typed arrays; format 2
+//        adds to each scalar column `postings`: its token indexes' postings, which a restore loads instead of
+//        tokenising the values again (IndexPostings: kind, token text, lengths, counts, ids); format 1 files
+//        have none and are still read (their indexes rebuilt from the values);
 //        persistedQueries: [sha256, query] pairs, absent in older files; acl: the ACL's users and
 //        groups, absent in older files and null when ACL is off), bodyLength bytes — the
 //        file ends exactly there (trailing bytes are damage).
@@ -13,7 +16,8 @@
 
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { CapturedStrings, CapturedValues, type StoreSnapshot } from '../store/graph-store.js';
+import { CapturedStrings, CapturedValues, type IndexPostings, type StoreSnapshot } from '../store/graph-store.js';
+import { postingsProblem } from '../indexes/postings/stored-postings.js';
 import { isAclState, type AclState } from '../acl/acl-state.js';
 import { checksum, continueChecksum } from './checksum.js';
 import type { FileIo } from './file-io.js';
@@ -21,7 +25,9 @@ import { decode, encode, markNegativeZero } from './msgpack-codec.js';
 import { snapshotFileName } from './data-dir.js';
 
 const SNAPSHOT_MAGIC = Buffer.from('GQLSNAP\0', 'latin1');
-const SNAPSHOT_VERSION = 1;
+/** Written; 1 is still read (no stored postings). */
+const SNAPSHOT_VERSION = 2;
+const READABLE_VERSIONS: readonly number[] = [1, 2];
 
 export interface SnapshotContent {
   /** State after log record `lsn`. */
@@ -337,7 +343,7 @@ export function readSnapshotHeader(bytes: Buffer, file: string): { header: Snaps
   if (bytes.length < 20) throw new SnapshotError(file, bytes.length, `file too short (${bytes.length} bytes)`);
   if (!bytes.subarray(0, 8).equals(SNAPSHOT_MAGIC)) throw new SnapshotError(file, 0, 'bad magic');
   const version = bytes.readUInt32LE(8);
-  if (version !== SNAPSHOT_VERSION) throw new SnapshotError(file, 8, `unsupported format version ${version}`);
+  if (!READABLE_VERSIONS.includes(version)) throw new SnapshotError(file, 8, `unsupported format version ${version}`);
   const headerLength = bytes.readUInt32LE(12);
   const crcAt = 16 + headerLength;
   if (crcAt + 4 > bytes.length) throw new SnapshotError(file, bytes.length, 'truncated inside the header');
@@ -363,7 +369,26 @@ export function readSnapshotFile(io: FileIo, dir: string, lsn: number): { header
   if (!isPairList(persistedQueries)) throw new SnapshotError(file, bodyOffset, 'persisted queries are not [sha256, query] pairs');
   const acl = decoded.acl ?? null;
   if (acl !== null && !isAclState(acl)) throw new SnapshotError(file, bodyOffset, 'the ACL data is not users and groups');
+  const problem = storedPostingsProblem(decoded.store);
+  if (problem !== undefined) throw new SnapshotError(file, bodyOffset, problem);
   return { header, content: { lsn, schema: decoded.schema, store: decoded.store, persistedQueries, acl } };
+}
+
+/** The stored postings are loaded as they are (checked here, before anything is): a broken one refuses the file. */
+function storedPostingsProblem(store: StoreSnapshot): string | undefined {
+  for (const col of store.scalars) {
+    const postings: unknown = col.postings;
+    if (postings === undefined) continue;
+    if (!Array.isArray(postings)) return `the postings of ${col.predicate} are not a list`;
+    const kinds = new Set<unknown>();
+    for (const p of postings as IndexPostings[]) {
+      if (!col.indexKinds.includes(p.kind) || kinds.has(p.kind)) return `postings of ${col.predicate} for an index it does not have (${String(p.kind)}), or twice`;
+      kinds.add(p.kind);
+      const problem = postingsProblem(p, store.nextId);
+      if (problem !== undefined) return `the ${p.kind} postings of ${col.predicate}: ${problem}`;
+    }
+  }
+  return undefined;
 }
 
 function isPairList(value: unknown): value is [string, string][] {

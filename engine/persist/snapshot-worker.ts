@@ -4,7 +4,7 @@
 // event fails that snapshot.
 
 import { parentPort } from 'node:worker_threads';
-import { CapturedStrings, type ScalarColumnSnapshot, type StoredValue } from '../store/graph-store.js';
+import { CapturedStrings, type IndexPostings, type ScalarColumnSnapshot, type StoredValue } from '../store/graph-store.js';
 import { CapturedEdges } from '../store/captured-edges.js';
 import { encodeSnapshot, writeSnapshotTmp } from './snapshot-file.js';
 import { nodeFileIo } from './file-io.js';
@@ -15,7 +15,7 @@ if (port === null) throw new Error('snapshot-worker.ts runs as a worker thread')
 
 let begin: Extract<ToEncoder, { t: 'begin' }> | undefined;
 /** The capture's copies, in the order they were sent (`Shipped` numbers them). */
-const arrays: (Int32Array | Uint8Array | Float64Array)[] = [];
+const arrays: (Int32Array | Uint8Array | Uint16Array | Float64Array)[] = [];
 /** Streamed columns' ids and values, by column index. */
 const streamed = new Map<number, { ids: Int32Array[]; values: StoredValue[] }>();
 
@@ -56,18 +56,20 @@ function column(col: SentColumn, i: number): ScalarColumnSnapshot {
   const { predicate, indexKinds, repr } = col;
   const flags = take(col.flags);
   const nums = take(col.nums);
+  const postings = col.postings?.map((p): IndexPostings => ({ kind: p.kind, text: take(p.text), lengths: take(p.lengths), counts: take(p.counts), ids: take(p.ids) }));
+  const tail = postings === undefined ? {} : { postings };
   const sent = col.values;
-  if (sent.kind === 'inline') return { predicate, indexKinds, repr, flags, nums, ids: sent.ids, values: sent.values };
+  if (sent.kind === 'inline') return { predicate, indexKinds, repr, flags, nums, ids: sent.ids, values: sent.values, ...tail };
   if (sent.kind === 'strings') {
     const values = CapturedStrings.fromParts({ blocks: sent.blocks, meta: take(sent.meta) });
-    return { predicate, indexKinds, repr, flags, nums, ids: values.ids, values };
+    return { predicate, indexKinds, repr, flags, nums, ids: values.ids, values, ...tail };
   }
   const { ids, values } = streamed.get(i) as { ids: Int32Array[]; values: StoredValue[] };
-  return { predicate, indexKinds, repr, flags, nums, ids: concat(ids), values };
+  return { predicate, indexKinds, repr, flags, nums, ids: concat(ids), values, ...tail };
 }
 
 /** A typed array of the message, or the one the capture sent as number `sent`. */
-function take<A extends Int32Array | Uint8Array | Float64Array>(shipped: Shipped<A>): A {
+function take<A extends Int32Array | Uint8Array | Uint16Array | Float64Array>(shipped: Shipped<A>): A {
   if (ArrayBuffer.isView(shipped)) return shipped;
   const array = arrays[shipped.sent];
   if (array === undefined) throw new Error(`snapshot encoder: copy ${shipped.sent} was never sent`);

@@ -8,7 +8,7 @@
  * it to its thread at once: ~90 MB of copies at 1M, held until the end of the capture, crossed V8's
  * external-memory limit and started a major GC of the engine's heap). The copy may be detached afterwards.
  */
-export type CaptureSink = (copy: Int32Array | Uint8Array | Float64Array) => void;
+export type CaptureSink = (copy: Int32Array | Uint8Array | Uint16Array | Float64Array) => void;
 
 export class CapturedValues<V> {
   #ids: Int32Array | undefined;

@@ -24,7 +24,7 @@ import type { ScalarColumnSnapshot } from './scalar-column.js';
 import { R_CREATE, R_DELETE, R_EDGE_ADD, R_EDGE_REMOVE, R_INDEX, R_SET, R_TYPES, R_UNSET, type RedoOps } from './redo.js';
 
 export type { EdgeColumn } from './edge-column.js';
-export type { ScalarColumn, ScalarColumnSnapshot, StoredValue } from './scalar-column.js';
+export type { IndexPostings, ScalarColumn, ScalarColumnSnapshot, StoredValue } from './scalar-column.js';
 export { CapturedStrings } from './string-arena.js';
 export { CapturedValues, type CaptureSink } from './captured-values.js';
 import type { CaptureSink } from './captured-values.js';

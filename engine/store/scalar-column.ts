@@ -6,6 +6,7 @@ import { createIndex } from '../indexes/create-index.js';
 import { sameKey } from '../indexes/postings/posting-table.js';
 import type { IndexKindName } from '../indexes/index-kind.js';
 import type { ScalarValue, ValueIndex } from '../indexes/value-index.js';
+import type { StoredPostings } from '../indexes/postings/stored-postings.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import { grownFloat64, grownUint8 } from './grow.js';
 import { IdCache } from './id-cache.js';
@@ -74,6 +75,13 @@ export interface ScalarColumnSnapshot {
   readonly ids: Int32Array;
   /** Read back from a file, an array; exported, the column's strings or values captured (read in slices). */
   readonly values: readonly StoredValue[] | CapturedStrings | CapturedValues<StoredValue>;
+  /** The indexes' stored postings (those that have them: the token indexes), by kind; absent in files of format 1. */
+  readonly postings?: readonly IndexPostings[];
+}
+
+/** One index's postings in a snapshot, tagged with its kind (other kinds may store other forms later). */
+export interface IndexPostings extends StoredPostings {
+  readonly kind: IndexKindName;
 }
 
 export class ScalarColumnImpl implements ScalarColumn {
@@ -174,12 +182,13 @@ export class ScalarColumnImpl implements ScalarColumn {
     });
   }
 
-  ensureIndex(kind: IndexKindName): ValueIndex {
+  ensureIndex(kind: IndexKindName, stored?: StoredPostings): ValueIndex {
     const existing = this.indexes.get(kind);
     if (existing !== undefined) return existing;
     const index = createIndex(kind, (id, key) => this.holds(id, key));
     const fill = (): void => this.forEach((value, id) => indexValue(index, value, id));
-    if (index.backfill !== undefined) index.backfill(fill);
+    if (stored !== undefined && index.loadPostings !== undefined) index.loadPostings(stored, (fn) => this.forEach(fn));
+    else if (index.backfill !== undefined) index.backfill(fill);
     else fill();
     this.indexes.set(kind, index);
     this.ctx.undoLog?.push(OP_INDEX_CREATED, this, kind);
@@ -238,7 +247,8 @@ export class ScalarColumnImpl implements ScalarColumn {
   /** The column in columnar form (copies: later writes do not show in it). */
   exportSnapshot(sink?: CaptureSink): ScalarColumnSnapshot {
     const base: { predicate: string; indexKinds: IndexKindName[]; repr: number } = { predicate: this.predicate, indexKinds: this.indexKinds(), repr: this.repr };
-    const none = { flags: new Uint8Array(0), nums: new Float64Array(0), ids: new Int32Array(0), values: [] };
+    const postings = this.exportPostings(sink);
+    const none = { flags: new Uint8Array(0), nums: new Float64Array(0), ids: new Int32Array(0), values: [], postings };
     const n = Math.min(this.flags.length, this.ctx.maxNodeId + 1);
     const copy = <A extends Uint8Array | Float64Array>(array: A): A => {
       sink?.(array);
@@ -253,6 +263,18 @@ export class ScalarColumnImpl implements ScalarColumn {
     // so the fields keep the file's order (a getter in the literal after a spread lands last).
     const column = { ...base, ...none, values };
     return Object.defineProperty(column, 'ids', { get: () => values.ids, enumerable: true });
+  }
+
+  /** The postings of the indexes that store theirs (copies, each typed array told to `sink`). */
+  private exportPostings(sink?: CaptureSink): IndexPostings[] {
+    const out: IndexPostings[] = [];
+    for (const [kind, index] of this.indexes) {
+      const stored = index.storedPostings?.();
+      if (stored === undefined) continue;
+      for (const array of [stored.text, stored.lengths, stored.counts, stored.ids]) sink?.(array);
+      out.push({ kind, ...stored });
+    }
+    return out;
   }
 
   /** Loads an exported column into this empty one, then rebuilds its indexes. No logging. */
@@ -280,7 +302,7 @@ export class ScalarColumnImpl implements ScalarColumn {
         this.elements += elementCount(value);
       }
     }
-    for (const kind of snapshot.indexKinds) this.ensureIndex(kind);
+    for (const kind of snapshot.indexKinds) this.ensureIndex(kind, snapshot.postings?.find((p) => p.kind === kind));
   }
 
   /** Stores `value` (undefined = none) over `prev` without logging; used by set/delete and rollback. */

@@ -236,6 +236,11 @@ describe('--threads 2 restarting on a snapshot and the log after it', () => {
       for (const state of states.values()) expect(state.body.data).toEqual(before);
       const counts = await onEveryThread(again.url, 2, (url) => gql(url, '{ aggregatePost { count } }'));
       for (const count of counts.values()) expect(count.body.data).toEqual({ aggregatePost: { count: 30 } });
+      // The term index as the snapshot stored it (format 2: its postings loaded, not rebuilt) plus the log's posts.
+      const terms = await onEveryThread(again.url, 2, (url) => gql(url, '{ queryPost(filter: { title: { anyofterms: "s0 log" } }) { slug } }'));
+      for (const answer of terms.values()) expect((answer.body.data.queryPost as { slug: string }[]).map((p) => p.slug).sort()).toEqual([...Array.from({ length: 20 }, (_, i) => `s0-${i}`), ...Array.from({ length: 10 }, (_, i) => `log-${i}`)].sort());
+      const one = await onEveryThread(again.url, 2, (url) => gql(url, '{ queryPost(filter: { title: { allofterms: "s0 7" } }) { slug } }'));
+      for (const answer of one.values()) expect(answer.body.data).toEqual({ queryPost: [{ slug: 's0-7' }] });
     } finally {
       await again.stop();
       await first.stop();

@@ -5,6 +5,7 @@
 import { PostingList } from './posting-list.js';
 import { SMALL_MAX, postingAdd, postingIds, postingRemove, postingSize, type Posting } from './posting.js';
 import type { TokenStore } from './token-store.js';
+import { packPostings, unpackPostings, type StoredPostings } from './stored-postings.js';
 import type { SortedIds } from '../../util/sorted-ids.js';
 
 export class TokenPostings implements TokenStore<Posting> {
@@ -69,5 +70,22 @@ export class TokenPostings implements TokenStore<Posting> {
 
   bitset(list: Posting, build = true): Uint32Array | undefined {
     return list instanceof PostingList ? list.bitset(build) : undefined;
+  }
+
+  exportPostings(): StoredPostings {
+    return packPostings((add) => {
+      for (const [token, posting] of this.map) add(token, typeof posting === 'number' ? posting : postingIds(posting));
+    });
+  }
+
+  /** Each list in the form postingAdd would have grown it to: a bare id, a small array up to smallMax, a PostingList. */
+  importPostings(stored: StoredPostings): void {
+    if (this.map.size !== 0) throw new Error('importPostings needs an empty store');
+    const smallMax = this.smallMax;
+    unpackPostings(stored, (token, ids) => {
+      const n = ids.length;
+      this.map.set(token, n === 1 ? (ids[0] as number) : n <= smallMax ? Array.from(ids) : new PostingList(Array.from(ids)));
+    });
+    this.entries = stored.ids.length;
   }
 }

@@ -4,6 +4,7 @@
 // of term, ngram and trigram; ../flexsearch-postings.ts is fulltext's.
 
 import type { SortedIds } from '../../util/sorted-ids.js';
+import type { StoredPostings } from './stored-postings.js';
 
 /** `L` is one token's list as the store holds it (a Posting, or flexsearch's id array). */
 export interface TokenStore<L> {
@@ -24,4 +25,8 @@ export interface TokenStore<L> {
   snapshot(list: L): SortedIds;
   /** The list's cached membership bitset, when it is long and dense enough to have one (`build` false: only if already built). */
   bitset(list: L, build?: boolean): Uint32Array | undefined;
+  /** Every token's ids, packed (a copy: a snapshot's). */
+  exportPostings(): StoredPostings;
+  /** Fills this empty store with exported postings (a restore: nothing tokenised). */
+  importPostings(stored: StoredPostings): void;
 }

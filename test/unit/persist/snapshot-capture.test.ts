@@ -1,6 +1,6 @@
 // A snapshot is captured at once (a copy) and encoded later, in slices, while the store goes on changing:
 // the file must hold the state of the capture point exactly, and the body must be the msgpack that one
-// encode of the whole state gives (the file format is unchanged: older files and older readers agree).
+// encode of the whole state gives.
 
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +12,8 @@ import { snapshotFileName } from '../../../engine/persist/data-dir.js';
 import { nodeFileIo } from '../../../engine/persist/file-io.js';
 import { encode, markNegativeZero } from '../../../engine/persist/msgpack-codec.js';
 import { tempDir } from './engine-helpers.js';
+import { unpackPostings } from '../../../engine/indexes/postings/stored-postings.js';
+import type { IndexKindName } from '../../../engine/indexes/index-kind.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -24,7 +26,7 @@ function state(store: GraphStore): unknown {
   const scalars = snap.scalars.map((c) => {
     const values: [number, unknown][] = [];
     store.scalar(c.predicate).forEach((v, id) => values.push([id, v]));
-    return { predicate: c.predicate, indexKinds: c.indexKinds, values };
+    return { predicate: c.predicate, indexKinds: c.indexKinds, values, postings: c.indexKinds.map((kind) => storedPostings(store, c.predicate, kind)) };
   });
   const types = Array.from({ length: snap.nextId - 1 }, (_, i) => (store.nodeExists(i + 1) ? store.typesOf(i + 1) : []));
   const edges = snap.edges.map((e) => {
@@ -34,6 +36,15 @@ function state(store: GraphStore): unknown {
     return { predicate: e.predicate, pairs };
   });
   return { nextId: snap.nextId, alive: [...snap.alive], types, scalars, edges };
+}
+
+/** A token index's postings as token → ids, sorted by token (undefined for an index that stores none). */
+function storedPostings(store: GraphStore, predicate: string, kind: IndexKindName): [string, number[]][] | undefined {
+  const stored = store.scalar(predicate).index(kind)?.storedPostings?.();
+  if (stored === undefined) return undefined;
+  const out: [string, number[]][] = [];
+  unpackPostings(stored, (token, ids) => out.push([token, [...ids]]));
+  return out.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** Longer than one encoding chunk, every kind of value: Latin-1, UTF-16 and empty strings, -0 in a mixed column, lists, numbers, booleans, edges. */
@@ -52,6 +63,7 @@ function filled(n: number): GraphStore {
   }
   txn.commit();
   store.scalar('name').ensureIndex('hash');
+  for (const kind of ['fulltext', 'trigram'] as const) store.scalar('name').ensureIndex(kind); // stored postings (format 2)
   return store;
 }
 
@@ -74,8 +86,8 @@ function changeEverything(store: GraphStore): void {
 function encodedAtOnce(snap: StoreSnapshot): Buffer {
   const scalars = snap.scalars.map((col) => {
     const values = Array.isArray(col.values) ? col.values : col.values.slice(0, col.values.length);
-    // The fields in the order files have always had them.
-    return { predicate: col.predicate, indexKinds: col.indexKinds, repr: col.repr, flags: col.flags, nums: col.nums, ids: col.ids, values: col.repr === 3 ? values.map(markNegativeZero) : values };
+    // The fields in the order files have always had them (format 2: the token indexes' postings last).
+    return { predicate: col.predicate, indexKinds: col.indexKinds, repr: col.repr, flags: col.flags, nums: col.nums, ids: col.ids, values: col.repr === 3 ? values.map(markNegativeZero) : values, postings: col.postings };
   });
   const edges = snap.edges.map((col) => ({ predicate: col.predicate, from: col.from, to: col.to }));
   return encode({ schema: 'type A { x: Int }', store: { ...snap, scalars, edges }, persistedQueries: [['abc', '{ x }']], acl: null });
@@ -191,7 +203,7 @@ describe('snapshot capture', () => {
     const restored = new GraphStore();
     restored.importSnapshot(store.exportSnapshot(), (predicate, kinds) => told.push([predicate, kinds, restored.scalar(predicate).index('term')?.entryCount]));
     expect(told).toEqual([
-      ['name', ['hash', 'term'], store.scalar('name').index('term')?.entryCount],
+      ['name', ['hash', 'fulltext', 'trigram', 'term'], store.scalar('name').index('term')?.entryCount],
       ['mixed', [], undefined],
       ['num', [], undefined],
       ['flag', [], undefined],
