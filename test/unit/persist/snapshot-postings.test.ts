@@ -189,10 +189,20 @@ const DOC_SCHEMA = `type Doc {
   tags: [String] @search(by: [term])
 }`;
 
+/** Per filter, the keys of the documents GraphQL answers (in order). */
+async function keysOf(engine: Engine, filters: readonly unknown[]): Promise<[unknown, string[]][]> {
+  const out: [unknown, string[]][] = [];
+  for (const filter of filters) {
+    const answer = await gql(engine, 'query ($f: DocFilter) { queryDoc(filter: $f, order: { asc: key }) { key } }', { f: filter });
+    if (answer.errors !== undefined) throw new Error(JSON.stringify(answer.errors));
+    out.push([filter, (answer.data.queryDoc as { key: string }[]).map((d) => d.key)]);
+  }
+  return out;
+}
+
 /** Every search filter kind, as GraphQL answers it (keys in order). */
 async function searches(engine: Engine, seed: number): Promise<[unknown, string[]][]> {
   const next = random(seed);
-  const out: [unknown, string[]][] = [];
   const filters = [
     ...['fox', 'brown fox', 'alpha', 'runs', 'café', 'İstanbul', ...Array.from({ length: 12 }, () => text(next))].flatMap((q) => [
       { title: { allofterms: q } },
@@ -204,12 +214,7 @@ async function searches(engine: Engine, seed: number): Promise<[unknown, string[
     ]),
     ...['/alp/', '/a.*a/', '/😀/', '/^Ga/i', '/(fn|beta)/'].map((r) => ({ code: { regexp: r } })),
   ];
-  for (const filter of filters) {
-    const answer = await gql(engine, 'query ($f: DocFilter) { queryDoc(filter: $f, order: { asc: key }) { key } }', { f: filter });
-    if (answer.errors !== undefined) throw new Error(JSON.stringify(answer.errors));
-    out.push([filter, (answer.data.queryDoc as { key: string }[]).map((d) => d.key)]);
-  }
-  return out;
+  return keysOf(engine, filters);
 }
 
 const version = (dir: string): number => {
@@ -313,7 +318,6 @@ describe('a schema change after a format 2 snapshot, replayed from the log', () 
 
   async function changedSearches(engine: Engine, seed: number): Promise<[unknown, string[]][]> {
     const next = random(seed);
-    const out: [unknown, string[]][] = [];
     const filters = [
       ...['fox', 'alpha beta', 'runs', 'café', 'İstanbul', '😀', ...Array.from({ length: 10 }, () => text(next))].flatMap((q) => [
         { title: { alloftext: q } },
@@ -326,12 +330,7 @@ describe('a schema change after a format 2 snapshot, replayed from the log', () 
       ]),
       ...['/alp/', '/a.*a/', '/😀/', '/^Ga/i'].flatMap((r) => [{ code: { regexp: r } }, { tags: { regexp: r } }]),
     ];
-    for (const filter of filters) {
-      const answer = await gql(engine, 'query ($f: DocFilter) { queryDoc(filter: $f, order: { asc: key }) { key } }', { f: filter });
-      if (answer.errors !== undefined) throw new Error(JSON.stringify(answer.errors));
-      out.push([filter, (answer.data.queryDoc as { key: string }[]).map((d) => d.key)]);
-    }
-    return out;
+    return keysOf(engine, filters);
   }
 
   const mutate = async (engine: Engine, query: string, variables?: Record<string, unknown>): Promise<void> => {
