@@ -102,6 +102,12 @@ export class PostingList {
     return this.main;
   }
 
+  /** The ids in ascending order for a read done before the next write (a snapshot's copy): not handed out, so that write copies nothing. */
+  peek(): SortedIds {
+    this.compact();
+    return this.main;
+  }
+
   private isGone(i: number): boolean {
     const gone = this.gone;
     return gone !== undefined && ((gone[i >>> 5] ?? 0) & (1 << (i & 31))) !== 0;

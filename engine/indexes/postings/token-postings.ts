@@ -74,7 +74,8 @@ export class TokenPostings implements TokenStore<Posting> {
 
   exportPostings(): StoredPostings {
     return packPostings((add) => {
-      for (const [token, posting] of this.map) add(token, typeof posting === 'number' ? posting : postingIds(posting));
+      // Read at once (packed into typed arrays): peeked, not handed out (toArray would make each list's next write copy it).
+      for (const [token, posting] of this.map) add(token, posting instanceof PostingList ? posting.peek() : posting);
     });
   }
 
