@@ -35,6 +35,12 @@ export interface EngineOptions {
   /** Snapshots kept (default 2); the log is kept back to the oldest of them. */
   readonly keepSnapshots?: number;
   /**
+   * Snapshots store the token indexes' postings (format 2's optional part): a restore loads them instead
+   * of tokenising every value again (~45 % less restart CPU at 1M), for a 47 % larger file and a longer
+   * capture on the event loop (~2 s more per snapshot at 1M). Default off.
+   */
+  readonly snapshotPostings?: boolean;
+  /**
    * Where every engine message goes: restore and repair notes, write failures, failed webhooks, internal
    * failures of a request. The server injects its own logger; default: console (engine/util/console-logger.ts).
    */

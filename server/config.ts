@@ -41,6 +41,8 @@ export interface ServerConfig {
   readonly snapshotEvery: number;
   readonly snapshotIntervalSeconds: number;
   readonly snapshotKeep: number;
+  /** Snapshots store the token indexes' postings (faster restores, larger files, longer captures). */
+  readonly snapshotPostings: boolean;
   readonly custom: CustomConfig;
   readonly budget: BudgetConfig;
   /** Dgraph's ACL; undefined when --acl-secret-file is not given. */
@@ -179,6 +181,11 @@ const optionTable = {
   'snapshot-every': { type: 'string', env: 'SERVICE_SNAPSHOT_EVERY', help: `snapshot after this many mutations; 0 = off (default ${defaults.snapshotEvery})` },
   'snapshot-interval': { type: 'string', env: 'SERVICE_SNAPSHOT_INTERVAL', help: `snapshot every N seconds if changed; 0 = off (default ${defaults.snapshotIntervalSeconds})` },
   'snapshot-keep': { type: 'string', env: 'SERVICE_SNAPSHOT_KEEP', help: `snapshots kept (default ${defaults.snapshotKeep})` },
+  'snapshot-postings': {
+    type: 'boolean',
+    env: 'SERVICE_SNAPSHOT_POSTINGS',
+    help: 'snapshots store the token indexes\' postings: restores skip tokenising (~45% less restart CPU at 1M) for a ~47% larger file and a longer snapshot capture (default off)',
+  },
   cluster: { type: 'string', env: 'SERVICE_CLUSTER', help: 'cluster mode: nats://host:port[,...] of the NATS JetStream servers holding the shared log' },
   'cluster-seed': { type: 'string', env: 'SERVICE_CLUSTER_SEED', help: 'cluster mode: http://host:port of a node whose newest snapshot an empty data directory starts from (sent --admin-key; with --acl-secret-file a guardian token minted with the shared secret)' },
   'cluster-advertise': { type: 'string', env: 'SERVICE_CLUSTER_ADVERTISE', help: 'cluster mode: http://host:port at which the other nodes reach this one (default: the listen address)' },
@@ -351,6 +358,7 @@ function build(source: Source, cwd: string): ServerConfig {
     snapshotEvery: source.integer('snapshot-every', 0, 2 ** 31 - 1) ?? defaults.snapshotEvery,
     snapshotIntervalSeconds: source.integer('snapshot-interval', 0, 10_000_000) ?? defaults.snapshotIntervalSeconds,
     snapshotKeep: source.integer('snapshot-keep', 1, 1000) ?? defaults.snapshotKeep,
+    snapshotPostings: source.boolean('snapshot-postings') ?? false,
     custom: {
       timeoutMs: source.integer('custom-timeout-ms', 1, 3_600_000) ?? defaults.customTimeoutMs,
       maxResponseBytes: source.integer('custom-max-response-bytes', 1, 2 ** 31 - 1) ?? defaults.customMaxResponseBytes,

@@ -121,6 +121,7 @@ export function engineOptions(config: ServerConfig, log: Logger, hooks: ServeHoo
     snapshotEveryMutations: config.snapshotEvery,
     snapshotIntervalSeconds: config.snapshotIntervalSeconds,
     keepSnapshots: config.snapshotKeep,
+    snapshotPostings: config.snapshotPostings,
     custom: config.custom,
     budget: config.budget,
     readAfterTimeoutMs: config.readAfterTimeoutMs,

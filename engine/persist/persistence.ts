@@ -34,6 +34,8 @@ export interface PersistenceOptions {
   readonly snapshotIntervalMs: number;
   /** How many snapshots to keep (≥ 1); the log is kept back to the oldest of them. */
   readonly keepSnapshots: number;
+  /** Snapshots carry the token indexes' postings (EngineOptions.snapshotPostings). */
+  readonly snapshotPostings?: boolean;
   readonly io?: FileIo;
   readonly log: PersistLogger;
   /** Cluster mode: the local log is checked against it before the restore (shared-tail.ts), then every record is proposed to it. */
@@ -631,7 +633,7 @@ export class Persistence {
     try {
       const state = capture();
       const position = this.shared?.position;
-      content = { lsn, schema: state.schema, store: state.store.exportSnapshot(encoder.sink), persistedQueries: state.persistedQueries, acl: state.acl, ...(position === undefined ? {} : { sharedLogPosition: position }) };
+      content = { lsn, schema: state.schema, store: state.store.exportSnapshot(encoder.sink, this.options.snapshotPostings === true), persistedQueries: state.persistedQueries, acl: state.acl, ...(position === undefined ? {} : { sharedLogPosition: position }) };
       const old = this.#requireWriter();
       if (old.startLsn !== this.#nextLsn) {
         this.#writer = await LogWriter.create(this.#io, this.options.dataDir, this.#nextLsn);

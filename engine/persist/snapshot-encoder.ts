@@ -23,6 +23,7 @@ type Copy = Int32Array | Uint8Array | Uint16Array | Float64Array;
 /** An index's stored postings as sent (their arrays the capture's copies). */
 export interface SentPostings {
   readonly kind: IndexKindName;
+  readonly madeBy: string;
   readonly text: Shipped<Uint8Array | Uint16Array>;
   readonly lengths: Shipped<Int32Array>;
   readonly counts: Shipped<Int32Array>;
@@ -188,7 +189,7 @@ function beginMessage(content: SnapshotContent, createdAt: string, dir: string, 
   };
   const streamed: { index: number; values: CapturedValues<StoredValue> }[] = [];
   const scalars = store.scalars.map((col, index): SentColumn => {
-    const postings = col.postings?.map((p): SentPostings => ({ kind: p.kind, text: own(p.text), lengths: own(p.lengths), counts: own(p.counts), ids: own(p.ids) }));
+    const postings = col.postings?.map((p): SentPostings => ({ kind: p.kind, madeBy: p.madeBy, text: own(p.text), lengths: own(p.lengths), counts: own(p.counts), ids: own(p.ids) }));
     const base = { predicate: col.predicate, indexKinds: col.indexKinds, repr: col.repr, flags: own(col.flags), nums: own(col.nums), ...(postings === undefined ? {} : { postings }) };
     const { values } = col;
     if (values instanceof CapturedStrings) {

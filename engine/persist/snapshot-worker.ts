@@ -56,7 +56,7 @@ function column(col: SentColumn, i: number): ScalarColumnSnapshot {
   const { predicate, indexKinds, repr } = col;
   const flags = take(col.flags);
   const nums = take(col.nums);
-  const postings = col.postings?.map((p): IndexPostings => ({ kind: p.kind, text: take(p.text), lengths: take(p.lengths), counts: take(p.counts), ids: take(p.ids) }));
+  const postings = col.postings?.map((p): IndexPostings => ({ kind: p.kind, madeBy: p.madeBy, text: take(p.text), lengths: take(p.lengths), counts: take(p.counts), ids: take(p.ids) }));
   const tail = postings === undefined ? {} : { postings };
   const sent = col.values;
   if (sent.kind === 'inline') return { predicate, indexKinds, repr, flags, nums, ids: sent.ids, values: sent.values, ...tail };

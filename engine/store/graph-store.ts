@@ -359,7 +359,7 @@ export class GraphStore implements ColumnContext {
    * are replaced, never changed in place), so it can be encoded while the store goes on changing. Call
    * outside a transaction.
    */
-  exportSnapshot(sink?: CaptureSink): StoreSnapshot {
+  exportSnapshot(sink?: CaptureSink, postings = false): StoreSnapshot {
     if (this.log !== undefined) throw new Error('cannot snapshot inside a transaction');
     const names: (readonly string[])[] = [];
     for (let set = 0; set < this.typeSets.size; set++) names.push(this.typeSets.names(set));
@@ -372,7 +372,7 @@ export class GraphStore implements ColumnContext {
       alive,
       typeSets: names,
       typeSetOf,
-      scalars: [...this.scalarCols.values()].map((col) => col.exportSnapshot(sink)),
+      scalars: [...this.scalarCols.values()].map((col) => col.exportSnapshot(sink, postings)),
       edges: [...this.edgeCols.values()].map((col) => col.exportSnapshot(sink)),
     };
   }

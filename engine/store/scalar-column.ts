@@ -6,7 +6,7 @@ import { createIndex } from '../indexes/create-index.js';
 import { sameKey } from '../indexes/postings/posting-table.js';
 import type { IndexKindName } from '../indexes/index-kind.js';
 import type { ScalarValue, ValueIndex } from '../indexes/value-index.js';
-import type { StoredPostings } from '../indexes/postings/stored-postings.js';
+import { TOKENS_MADE_BY, type StoredPostings } from '../indexes/postings/stored-postings.js';
 import type { SortedIds } from '../util/sorted-ids.js';
 import { grownFloat64, grownUint8 } from './grow.js';
 import { IdCache } from './id-cache.js';
@@ -82,6 +82,8 @@ export interface ScalarColumnSnapshot {
 /** One index's postings in a snapshot, tagged with its kind (other kinds may store other forms later). */
 export interface IndexPostings extends StoredPostings {
   readonly kind: IndexKindName;
+  /** TOKENS_MADE_BY of the build that wrote them (others are rebuilt from the values). */
+  readonly madeBy: string;
 }
 
 export class ScalarColumnImpl implements ScalarColumn {
@@ -245,9 +247,9 @@ export class ScalarColumnImpl implements ScalarColumn {
   }
 
   /** The column in columnar form (copies: later writes do not show in it). */
-  exportSnapshot(sink?: CaptureSink): ScalarColumnSnapshot {
+  exportSnapshot(sink?: CaptureSink, withPostings = false): ScalarColumnSnapshot {
     const base: { predicate: string; indexKinds: IndexKindName[]; repr: number } = { predicate: this.predicate, indexKinds: this.indexKinds(), repr: this.repr };
-    const postings = this.exportPostings(sink);
+    const postings = withPostings ? this.exportPostings(sink) : [];
     const none = { flags: new Uint8Array(0), nums: new Float64Array(0), ids: new Int32Array(0), values: [], postings };
     const n = Math.min(this.flags.length, this.ctx.maxNodeId + 1);
     const copy = <A extends Uint8Array | Float64Array>(array: A): A => {
@@ -272,7 +274,7 @@ export class ScalarColumnImpl implements ScalarColumn {
       const stored = index.storedPostings?.();
       if (stored === undefined) continue;
       for (const array of [stored.text, stored.lengths, stored.counts, stored.ids]) sink?.(array);
-      out.push({ kind, ...stored });
+      out.push({ kind, madeBy: TOKENS_MADE_BY, ...stored });
     }
     return out;
   }
@@ -302,7 +304,7 @@ export class ScalarColumnImpl implements ScalarColumn {
         this.elements += elementCount(value);
       }
     }
-    for (const kind of snapshot.indexKinds) this.ensureIndex(kind, snapshot.postings?.find((p) => p.kind === kind));
+    for (const kind of snapshot.indexKinds) this.ensureIndex(kind, snapshot.postings?.find((p) => p.kind === kind && p.madeBy === TOKENS_MADE_BY));
   }
 
   /** Stores `value` (undefined = none) over `prev` without logging; used by set/delete and rollback. */

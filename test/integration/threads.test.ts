@@ -192,7 +192,7 @@ describe('--threads 2 across a SIGKILL', () => {
     const before = (await admin(first.url, '{ state { digest lsn } }')).body.data;
     first.child.kill('SIGKILL');
     await first.exited;
-    const again = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', first.dataDir, '--threads', '2'] });
+    const again = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', first.dataDir, '--threads', '2', '--snapshot-postings'] });
     await serving(again, 2);
     try {
       const states = await onEveryThread(again.url, 2, (url) => admin(url, '{ state { digest lsn } }'));
@@ -209,7 +209,8 @@ describe('--threads 2 across a SIGKILL', () => {
 describe('--threads 2 restarting on a snapshot and the log after it', () => {
   /** Schema, 20 posts, a snapshot, 10 more (kept in the log only), SIGKILL; returns the data dir and the state before the kill. */
   async function snapshotThenLog(snapshots: number): Promise<{ first: ServerProcess; before: unknown; lsns: number[] }> {
-    const first = await startServer({ args: ['--threads', '1', '--fsync', 'always', '--snapshot-every', '0', '--snapshot-interval', '0'] });
+    // Snapshots with stored postings: the restarted replica loads the term index from them.
+    const first = await startServer({ args: ['--threads', '1', '--fsync', 'always', '--snapshot-every', '0', '--snapshot-interval', '0', '--snapshot-postings'] });
     expect((await fresh(first.url, '/admin/schema', schema, 'application/octet-stream')).body).toEqual({ data: { code: 'Success', message: 'Done' } });
     const lsns: number[] = [];
     for (let s = 0; s < snapshots; s++) {
@@ -227,7 +228,7 @@ describe('--threads 2 restarting on a snapshot and the log after it', () => {
 
   it('the replica loads the snapshot while the writer opens the directory, then the log after it: every thread agrees', async () => {
     const { first, before, lsns } = await snapshotThenLog(1);
-    const again = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', first.dataDir, '--threads', '2'] });
+    const again = await startServer({ rawArgs: ['--port', '0', '--host', '127.0.0.1', '--data-dir', first.dataDir, '--threads', '2', '--snapshot-postings'] });
     try {
       const line = findLogs(again.output(), 'replica thread serving')[0];
       expect(line?.['preloaded']).toBe(lsns[0]);

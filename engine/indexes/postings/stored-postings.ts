@@ -2,6 +2,14 @@
 // a restore loads them instead of tokenising every value again. Packed from and unpacked into any token
 // store (./token-postings.ts, ../flexsearch-postings.ts) through one token-by-token walk.
 
+/**
+ * What made stored tokens: the tokenizers' own version (bump it when term, fulltext, ngram or trigram
+ * tokenising changes what a value yields) and the Unicode tables behind normalize/toLowerCase (Node's).
+ * Postings of another make are not loaded but rebuilt from the values: loaded, they would answer other
+ * tokens than this build's queries make, and a later removal would leave the old tokens matching.
+ */
+export const TOKENS_MADE_BY = `tokenizers 1, unicode ${process.versions.unicode ?? 'unknown'}`;
+
 /** Token → ascending ids, flat. Tokens are UTF-16 code units (trigrams split surrogate pairs: no UTF-8). */
 export interface StoredPostings {
   /** The tokens' code units one after another: bytes when every unit is Latin-1, else 16-bit units. */

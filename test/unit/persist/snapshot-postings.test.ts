@@ -12,15 +12,18 @@ import { decode, encode } from '../../../engine/persist/msgpack-codec.js';
 import { checksum } from '../../../engine/persist/checksum.js';
 import type { Engine } from '../../../engine/index.js';
 import { nodeFileIo } from '../../../engine/persist/file-io.js';
-import { unpackPostings } from '../../../engine/indexes/postings/stored-postings.js';
+import { TOKENS_MADE_BY, unpackPostings } from '../../../engine/indexes/postings/stored-postings.js';
 import type { TokenIndex } from '../../../engine/indexes/token-index.js';
 import type { TrigramIndex } from '../../../engine/indexes/trigram-index.js';
 import type { NgramIndex } from '../../../engine/indexes/ngram-index.js';
 import type { IndexKindName } from '../../../engine/indexes/index-kind.js';
-import { gql, openEngine, tempDir } from './engine-helpers.js';
+import { gql, openEngine as openPlainEngine, tempDir } from './engine-helpers.js';
 
 /** A data directory written by the build before format 2 (2d1d868): DOC_SCHEMA below, documents d1-d3, a snapshot at LSN 2. */
 const V1_FIXTURE = new URL('../../fixtures/snapshot-v1/', import.meta.url).pathname;
+
+/** These engines write their snapshots with stored postings (`--snapshot-postings`; off by default). */
+const openEngine = (dir: string, extra: Parameters<typeof openPlainEngine>[1] = {}): ReturnType<typeof openPlainEngine> => openPlainEngine(dir, { snapshotPostings: true, ...extra });
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -82,7 +85,7 @@ function filled(seed: number, nodes: number): GraphStore {
 async function roundTrip(store: GraphStore): Promise<StoreSnapshot> {
   const dir = tempDir();
   dirs.push(dir);
-  const parts = await encodeSnapshot({ lsn: 7, schema: null, store: store.exportSnapshot(), persistedQueries: [], acl: null }, new Date().toISOString());
+  const parts = await encodeSnapshot({ lsn: 7, schema: null, store: store.exportSnapshot(undefined, true), persistedQueries: [], acl: null }, new Date().toISOString());
   await writeSnapshotFile(nodeFileIo, dir, 7, parts);
   return readSnapshotFile(nodeFileIo, dir, 7).content.store;
 }
@@ -177,6 +180,36 @@ describe('snapshot format 2: stored token postings', () => {
     stored.ids[0] = 3; // alpha → node 3 instead of node 1
     expect((imported(file).scalar('title').index('term') as TokenIndex<unknown>).allOf('alpha')).toEqual([3]);
     expect((imported(withoutPostings(file)).scalar('title').index('term') as TokenIndex<unknown>).allOf('alpha')).toEqual([1]);
+  });
+
+  it('postings made by other tokenizers (another build\'s, another Unicode version) are rebuilt from the values, not loaded', async () => {
+    const store = new GraphStore();
+    const txn = store.begin();
+    for (const title of ['alpha beta', 'beta', 'gamma']) store.scalar('title').set(store.createNode(), title);
+    txn.commit();
+    store.scalar('title').ensureIndex('term');
+    const file = await roundTrip(store);
+    const stored = file.scalars[0]?.postings?.[0];
+    if (stored === undefined) throw new Error('no stored postings');
+    expect(stored.madeBy).toBe(TOKENS_MADE_BY);
+    stored.ids[0] = 3; // alpha → node 3: shows only if loaded
+    const other = { ...file, scalars: file.scalars.map((col) => ({ ...col, postings: (col.postings ?? []).map((p) => ({ ...p, madeBy: 'tokenizers 0, unicode 1.0' })) })) };
+    expect((imported(other).scalar('title').index('term') as TokenIndex<unknown>).allOf('alpha')).toEqual([1]);
+  });
+
+  it('without --snapshot-postings a snapshot stores none, and restores as format 1 did (indexes rebuilt)', async () => {
+    const store = new GraphStore();
+    const txn = store.begin();
+    for (const title of ['alpha beta', 'beta']) store.scalar('title').set(store.createNode(), title);
+    txn.commit();
+    store.scalar('title').ensureIndex('term');
+    const parts = await encodeSnapshot({ lsn: 7, schema: null, store: store.exportSnapshot(), persistedQueries: [], acl: null }, new Date().toISOString());
+    const dir = tempDir();
+    dirs.push(dir);
+    await writeSnapshotFile(nodeFileIo, dir, 7, parts);
+    const file = readSnapshotFile(nodeFileIo, dir, 7).content.store;
+    expect(file.scalars[0]?.postings).toEqual([]);
+    expect((imported(file).scalar('title').index('term') as TokenIndex<unknown>).allOf('beta')).toEqual([1, 2]);
   });
 });
 
@@ -421,7 +454,7 @@ describe('the capture of stored postings', () => {
     };
     for (let i = 0; i < 200; i++) write(`common w${i}`); // "common": a PostingList of 200 ids
     const before = mainOf(store, 'common');
-    store.exportSnapshot();
+    store.exportSnapshot(undefined, true);
     write('common again');
     // A capture reads the lists at once (packed into typed arrays): marking each one handed out made the
     // next write to every list of every token index copy it whole (at 1M, ~30M ids after each snapshot).
