@@ -58,7 +58,7 @@ type FlexIndexConstructor = new (options: object, register: NodeRegister) => Fle
 class NodeRegister {
   /** Per node: how many id arrays hold it (0: no document). */
   private counts = new Int32Array(0);
-  /** Per node: tokenSignature of the tokens it was put with (meaningful while its count is not 0). */
+  /** Per node: tokenSignature of the tokens it was put with (0: unknown, e.g. loaded from a snapshot; meaningful while its count is not 0). */
   private signs = new Int32Array(0);
   size = 0;
   /** The node flexsearch is adding or removing right now, and the arrays lent for it. */
@@ -139,6 +139,8 @@ class NodeRegister {
     let size = 0;
     for (const id of ids) if ((counts[id] = (counts[id] as number) + 1) === 1) size++;
     this.counts = counts;
+    // The values' tokens (repeats included) are not in the postings: unknown, so a removal checks each array.
+    this.signs = new Int32Array(counts.length);
     this.size = size;
   }
 
@@ -166,7 +168,7 @@ function tokenSignature(tokens: readonly string[]): number {
     for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), 0x01000193);
     sum = (sum + h) | 0;
   }
-  return sum;
+  return sum | 1; // never 0, the register's "unknown"
 }
 
 /** Our analyzer has already made the tokens: flexsearch gets the array as its "content" (undocumented: content is a string). */
