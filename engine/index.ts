@@ -1,7 +1,7 @@
 // The engine facade: the only module server/ imports. Every method resolves (never rejects):
 // failures come back as GraphQL errors in the response body.
 
-import { Kind, type OperationDefinitionNode } from 'graphql';
+import { Kind, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { randomUUID } from 'node:crypto';
 import type {
   EngineOptions,
@@ -302,19 +302,8 @@ export class Engine {
         if (forwarded !== undefined) return forwarded.catch((error: unknown) => failedForward(prepared.prepared, error));
         requestId = randomUUID();
       } else {
-        // A write being made durable (an fsync, a proposal) is in the store: a read waits for a point without one.
-        const readable = this.#commit.persistence?.readable();
-        if (readable !== undefined) {
-          const { prepared: operation } = prepared;
-          return readable.then(
-            () => this.#execute(request, internal),
-            (error: unknown) => {
-              if (!(error instanceof ReadWaitExpired)) throw error;
-              const refused = refuseExecution(operation, state.compiled?.apiSchema ?? noSchemaApi, messages.readWaitExpired(error.waitedMs / 1000), messages.drainingMutation);
-              return { kind: 'ok' as const, body: serializeResponse({ ...refused, ...requestExtensions(requestId) }) };
-            },
-          );
-        }
+        const waited = this.#whenReadable(prepared.prepared, state.compiled?.apiSchema ?? noSchemaApi, () => this.#execute(request, internal));
+        if (waited !== undefined) return waited;
       }
       const running = this.#acl === undefined || internal || state.executor === null || this.#isDraining ? this.#start(state, prepared.prepared, request, requestId, internal) : this.#gated(this.#acl, state, prepared.prepared, request, requestId);
       const cacheMaxAge = cacheMaxAgeOf(prepared.prepared.operation, prepared.prepared.variables);
@@ -481,9 +470,28 @@ export class Engine {
   }
 
   #executeAdminNow(prepared: ReturnType<RequestPreparer['prepare']>, request: GraphQLRequest, host: AdminHost): Promise<EngineResponse> {
+    // `state`'s digest and lsn, like any read, never include a write that may still be rolled back.
+    if (prepared.ok && prepared.prepared.operation.operation === 'query') {
+      const waited = this.#whenReadable(prepared.prepared, this.#adminSchema, () => this.#executeAdminNow(prepared, request, host));
+      if (waited !== undefined) return waited;
+    }
     const root = adminRootValue(this, host, this.#tasks);
     const guarded = this.#acl === undefined ? root : withAcl(root, this.#acl, request.headers);
     return executeAdmin(prepared, this.#adminSchema, withAudit(guarded, this.#log, () => this.adminCaller(request.headers, host)));
+  }
+
+  /**
+   * A write being made durable (an fsync, a proposal) is in the store: `run` once there is none
+   * (Persistence.readable), or the operation's fields fail saying the wait expired. Undefined: run now.
+   */
+  #whenReadable(operation: PreparedOperation, schema: GraphQLSchema, run: () => EngineResponse | Promise<EngineResponse>): Promise<EngineResponse> | undefined {
+    const readable = this.#commit.persistence?.readable();
+    if (readable === undefined) return undefined;
+    return readable.then(run, (error: unknown) => {
+      if (!(error instanceof ReadWaitExpired)) throw error;
+      const refused = refuseExecution(operation, schema, messages.readWaitExpired(error.waitedMs / 1000), messages.drainingMutation);
+      return { kind: 'ok', body: serializeResponse(refused) };
+    });
   }
 
   /** Who an admin request is, for the log (never a secret): the ACL user of its token, else the host's `caller`. */

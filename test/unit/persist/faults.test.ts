@@ -6,10 +6,11 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { snapshotFileName } from '../../../engine/persist/data-dir.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { nodeFileIo } from '../../../engine/index.js';
+import { nodeFileIo, type AdminHost } from '../../../engine/index.js';
 import { faultyFileIo, snapshotEncoderTesting, type FaultRule } from '../../../engine/testing.js';
 import { addPeople, allPeople, gql, openEngine, schema, tempDir } from './engine-helpers.js';
 
+const host: AdminHost = { address: 'localhost:0', logLevel: () => 'info', setLogLevel: () => undefined, exportData: () => Promise.reject(new Error('no export')), shutdown: () => undefined, caller: 'anonymous' };
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -64,6 +65,19 @@ describe('log write faults', () => {
     const failed = await write;
     expect(failed.errors[0].message).toMatch(/could not be made durable \(EIO/);
     expect(await allPeople(engine)).toEqual(before);
+    await engine.close();
+  });
+
+  it('/admin state during a write being made durable waits too: its digest and lsn never show the rolled-back write', async () => {
+    const { engine, io } = await setup();
+    const state = async (): Promise<unknown> => JSON.parse((await engine.executeAdmin({ method: 'POST', query: '{ state { digest lsn } }', headers: {} }, host)).body);
+    const before = await state();
+    io.rules.push({ op: 'fsync', path: 'wal-', code: 'EIO', delayMs: 300 });
+    const write = gql(engine, 'mutation { addPerson(input: [{ name: "bob" }]) { numUids } }');
+    await vi.waitFor(() => expect(io.injected).toBe(1), { interval: 2 });
+    expect(await state()).toEqual(before);
+    expect((await write).errors[0].message).toMatch(/could not be made durable \(EIO/);
+    expect(await state()).toEqual(before);
     await engine.close();
   });
 
