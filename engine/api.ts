@@ -41,6 +41,12 @@ export interface EngineOptions {
    */
   readonly snapshotPostings?: boolean;
   /**
+   * How long a query waits for a write that is being made durable (`fsync: 'always'`'s fsync, a cluster
+   * proposal) before it fails with a message saying so (default 10 s): a query never reads a write that may
+   * still be rolled back, and a hung disk must not hold every reader for good.
+   */
+  readonly readWaitMs?: number;
+  /**
    * Where every engine message goes: restore and repair notes, write failures, failed webhooks, internal
    * failures of a request. The server injects its own logger; default: console (engine/util/console-logger.ts).
    */

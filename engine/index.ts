@@ -29,7 +29,7 @@ import { TaskList } from './admin/task-list.js';
 import { authenticate, refuseForAuth, type AuthOutcome } from './auth/request-auth.js';
 import { ANONYMOUS } from './auth/rule-eval.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
-import { answerWhileDraining } from './request/draining.js';
+import { answerWhileDraining, refuseExecution } from './request/draining.js';
 import { messages } from './errors/messages.js';
 import { wireError, type WireError } from './errors/wire-error.js';
 import { SubscriptionHub, type SubscriptionEvent, type SubscriptionFigures } from './subscriptions/subscription-hub.js';
@@ -59,7 +59,7 @@ import { LogApplier } from './serving/log-applier.js';
 import { ReadAfter, consistencyHeader, readAfterHeader, readGate, readRefusal } from './serving/read-after.js';
 import { stateDigest } from './serving/state-digest.js';
 import { KIND_MUTATION, readFrames, type LogRecord } from './persist/log-format.js';
-import type { CaptureState, SnapshotIdentity } from './persist/persistence.js';
+import { ReadWaitExpired, type CaptureState, type SnapshotIdentity } from './persist/persistence.js';
 import { SchemaDeployQueue } from './serving/schema-deploy-queue.js';
 import { RegistrationLog } from './serving/registration-log.js';
 import { SchemaLifecycle, type ServingState } from './serving/schema-lifecycle.js';
@@ -302,9 +302,19 @@ export class Engine {
         if (forwarded !== undefined) return forwarded.catch((error: unknown) => failedForward(prepared.prepared, error));
         requestId = randomUUID();
       } else {
-        // Pipelined proposals keep unanswered writes in the store: a read waits for a point without them.
+        // A write being made durable (an fsync, a proposal) is in the store: a read waits for a point without one.
         const readable = this.#commit.persistence?.readable();
-        if (readable !== undefined) return readable.then(() => this.#execute(request, internal));
+        if (readable !== undefined) {
+          const { prepared: operation } = prepared;
+          return readable.then(
+            () => this.#execute(request, internal),
+            (error: unknown) => {
+              if (!(error instanceof ReadWaitExpired)) throw error;
+              const refused = refuseExecution(operation, state.compiled?.apiSchema ?? noSchemaApi, messages.readWaitExpired(error.waitedMs / 1000), messages.drainingMutation);
+              return { kind: 'ok' as const, body: serializeResponse({ ...refused, ...requestExtensions(requestId) }) };
+            },
+          );
+        }
       }
       const running = this.#acl === undefined || internal || state.executor === null || this.#isDraining ? this.#start(state, prepared.prepared, request, requestId, internal) : this.#gated(this.#acl, state, prepared.prepared, request, requestId);
       const cacheMaxAge = cacheMaxAgeOf(prepared.prepared.operation, prepared.prepared.variables);

@@ -20,6 +20,9 @@ export const messages = {
   failedMutation: (name: string, reason: string) => `mutation ${name} failed because Dgraph execution failed because ${reason}`,
   /** x.HealthCheck's errDrainingMode (two spaces before "by", sic), as the resolvers wrap it. */
   drainingQuery: `Dgraph query failed because Dgraph execution failed because ${drainingMode}`,
+  /** Ours (Dgraph reads at a timestamp instead): a query that waited EngineOptions.readWaitMs on a write being made durable. */
+  readWaitExpired: (seconds: number) =>
+    `Dgraph query failed because a write has waited ${seconds} s to be made durable (the mutation log's fsync or the cluster log's answer); the query does not read writes that may still be rolled back: try again`,
   drainingMutation: (name: string) => `mutation ${name} failed because Dgraph execution failed because ${drainingMode}`,
   /** gqlparser's KnownRootType rule (Dgraph's fork lets it through to a resolver panic instead). */
   unsupportedOperation: (operation: string) => `Schema does not support operation type "${operation}"`,

@@ -20,6 +20,8 @@ export interface FaultRule {
   readonly code?: string;
   /** Never return instead of failing. */
   readonly hang?: boolean;
+  /** Fail only after this many ms (the calls that return a promise: fsync, fsyncDir, remove). */
+  readonly delayMs?: number;
 }
 
 export interface FaultyFileIo extends FileIo {
@@ -52,12 +54,15 @@ export function faultyFileIo(base: FileIo, rules: FaultRule[]): FaultyFileIo {
       if (n < from || (times !== 0 && n >= from + times)) continue;
       injected++;
       if (rule.hang === true) return new Promise<never>(() => undefined);
-      throw ioError(rule.code ?? 'EIO', op, path);
+      const error = ioError(rule.code ?? 'EIO', op, path);
+      if (rule.delayMs !== undefined) return new Promise<never>((_, reject) => setTimeout(() => reject(error), rule.delayMs));
+      throw error;
     }
     return undefined;
   };
   const hangSync = (pending: Promise<never> | undefined): void => {
-    // A synchronous call cannot hang without blocking everything: block the thread, as a stuck disk would.
+    // A synchronous call cannot hang without blocking everything: block the thread, as a stuck disk would
+    // (a delayed failure is one too: the calls that return a promise take delayMs).
     if (pending !== undefined) while (true) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
   };
   const io: FaultyFileIo = {

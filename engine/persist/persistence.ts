@@ -36,6 +36,8 @@ export interface PersistenceOptions {
   readonly keepSnapshots: number;
   /** Snapshots carry the token indexes' postings (EngineOptions.snapshotPostings). */
   readonly snapshotPostings?: boolean;
+  /** How long `readable`'s promise waits before it fails with ReadWaitExpired (EngineOptions.readWaitMs; default 10 s). */
+  readonly readWaitMs?: number;
   readonly io?: FileIo;
   readonly log: PersistLogger;
   /** Cluster mode: the local log is checked against it before the restore (shared-tail.ts), then every record is proposed to it. */
@@ -47,6 +49,13 @@ export interface PersistenceOptions {
  * unknown (a shared log's proposal that timed out may still have been taken, and every node then
  * applies it), the text says so instead of "not applied".
  */
+/** A query waited `readWaitMs` for a write being made durable (`Persistence.readable`). */
+export class ReadWaitExpired extends Error {
+  constructor(readonly waitedMs: number) {
+    super(`a write has waited ${waitedMs / 1000} s to be made durable`);
+  }
+}
+
 export class DurabilityError extends Error {
   constructor(override readonly cause: unknown) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
@@ -321,14 +330,30 @@ export class Persistence {
   /** Wakes a drain loop waiting on the pipeline when work is queued. */
   #wake: (() => void) | undefined;
 
+  /** A group's writes are in the store, not yet durable (an fsync, a proposal or an operation awaited): `#commitGroup`. */
+  #groupOpen = false;
+
   /**
-   * Undefined when the store holds no write proposed and not yet answered; else resolves at the next point
-   * where it holds none (no new group starts while readers wait): reads never see an unanswered write.
-   * Only pipelined proposals keep writes in the store across turns this way.
+   * Undefined when the store holds no write that is not yet answered; else resolves at the next point where
+   * it holds none (no new group starts while readers wait): reads never see a write that may still be rolled
+   * back (a failed fsync, a refused proposal). A group awaiting `--fsync always` or a proposal, or pipelined
+   * proposals across turns, keep such writes in the store.
    */
   readable(): Promise<void> | undefined {
-    if (this.#inFlight.length === 0) return undefined;
-    return new Promise((resolve) => this.#readers.push(resolve));
+    if (this.#inFlight.length === 0 && !this.#groupOpen) return undefined;
+    const waitMs = this.options.readWaitMs ?? 10_000;
+    return new Promise((resolve, reject) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      // An expired reader leaves the list: readers waiting hold back the next pipelined group.
+      const timer = setTimeout(() => {
+        this.#readers.splice(this.#readers.indexOf(wake) >>> 0, 1);
+        reject(new ReadWaitExpired(waitMs));
+      }, waitMs);
+      this.#readers.push(wake);
+    });
   }
 
   get #depth(): number {
@@ -372,6 +397,11 @@ export class Persistence {
         if (this.#behind !== undefined && !replicated(head)) break;
         if (head.kind === 'mutation') {
           await this.#commitGroup(this.#takeGroup());
+          if (this.#readers.length > 0) {
+            // The readers that waited on it run before the next group opens (their continuations, then this turn's end).
+            this.#releaseReaders();
+            await new Promise((resolve) => setImmediate(resolve));
+          }
         } else {
           this.#queue.shift();
           try {
@@ -422,6 +452,15 @@ export class Persistence {
   }
 
   async #commitGroup(group: readonly MutationWork[]): Promise<void> {
+    this.#groupOpen = true;
+    try {
+      await this.#runAndCommit(group);
+    } finally {
+      this.#groupOpen = false;
+    }
+  }
+
+  async #runAndCommit(group: readonly MutationWork[]): Promise<void> {
     const txn: Transaction = this.store.begin();
     const firstLsn = this.#nextLsn;
     const { frames, outcomes } = await this.#runGroup(txn, group, firstLsn);

@@ -5,7 +5,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { snapshotFileName } from '../../../engine/persist/data-dir.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { nodeFileIo } from '../../../engine/index.js';
 import { faultyFileIo, snapshotEncoderTesting, type FaultRule } from '../../../engine/testing.js';
 import { addPeople, allPeople, gql, openEngine, schema, tempDir } from './engine-helpers.js';
@@ -15,11 +15,11 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function setup(fsync: 'always' | 'everysec' = 'always') {
+async function setup(fsync: 'always' | 'everysec' = 'always', readWaitMs?: number) {
   const dir = tempDir();
   dirs.push(dir);
   const io = faultyFileIo(nodeFileIo, []);
-  const { engine, notes } = await openEngine(dir, { fsync }, io);
+  const { engine, notes } = await openEngine(dir, { fsync, ...(readWaitMs === undefined ? {} : { readWaitMs }) }, io);
   expect((await engine.updateSchema(schema)).ok).toBe(true);
   expect((await addPeople(engine, ['ann'])).errors).toBeUndefined();
   return { dir, io, engine, notes };
@@ -53,6 +53,42 @@ describe('log write faults', () => {
       await reopened.engine.close();
     });
   }
+
+  it('a read while a write is made durable does not see it: the fsync then fails and the write never was', async () => {
+    const { engine, io } = await setup();
+    const before = await allPeople(engine);
+    io.rules.push({ op: 'fsync', path: 'wal-', code: 'EIO', delayMs: 300 });
+    const write = gql(engine, 'mutation { addPerson(input: [{ name: "bob" }]) { numUids } }');
+    await vi.waitFor(() => expect(io.injected).toBe(1), { interval: 2 });
+    expect(await allPeople(engine)).toEqual(before);
+    const failed = await write;
+    expect(failed.errors[0].message).toMatch(/could not be made durable \(EIO/);
+    expect(await allPeople(engine)).toEqual(before);
+    await engine.close();
+  });
+
+  it('a read waits at most readWaitMs for a write being made durable, then fails saying so (a hung disk holds no reader for good)', async () => {
+    const { engine, io } = await setup('always', 200);
+    const before = await allPeople(engine);
+    io.rules.push({ op: 'fsync', path: 'wal-', code: 'EIO', delayMs: 1500 });
+    const write = gql(engine, 'mutation { addPerson(input: [{ name: "bob" }]) { numUids } }');
+    await vi.waitFor(() => expect(io.injected).toBe(1), { interval: 2 });
+    const started = performance.now();
+    const refused = await gql(engine, '{ queryPerson { name } q2: queryPerson { name } }');
+    expect(performance.now() - started).toBeLessThan(1000);
+    const message =
+      "Dgraph query failed because a write has waited 0.2 s to be made durable (the mutation log's fsync or the cluster log's answer); the query does not read writes that may still be rolled back: try again";
+    expect(refused).toEqual({
+      data: { queryPerson: null, q2: null },
+      errors: [
+        { message, path: ['queryPerson'] },
+        { message, path: ['q2'] },
+      ],
+    });
+    expect((await write).errors[0].message).toMatch(/could not be made durable \(EIO/);
+    expect(await allPeople(engine)).toEqual(before);
+    await engine.close();
+  });
 
   it('a refused schema upload changes nothing and is not replayed', async () => {
     const { dir, io, engine } = await setup();

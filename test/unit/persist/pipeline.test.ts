@@ -1,7 +1,7 @@
 // Pipelined proposals (SharedLog.pipeline > 1, engine/persist/persistence.ts), against a shared log in
 // memory whose answers the test gives: group N+1 runs on N's unanswered writes and is proposed chained to
 // N; N refused rolls both back and runs them again, in order, once; N's outcome unknown makes N+1's
-// unknown too, and neither runs again; reads never see a write not answered yet.
+// unknown too, and neither runs again; reads never see a write not answered yet (nor, not pipelined, one whose proposal is unanswered).
 
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ interface Proposal {
 
 /** A shared log in memory (message n is `messages[n - 1]`); while `hold`, each proposal waits for the test's answer. */
 class HeldLog implements SharedLog {
-  readonly pipeline = 4;
+  constructor(readonly pipeline = 4) {}
   messages: Buffer[] = [];
   position = 0;
   hold = false;
@@ -70,10 +70,10 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function setup(): Promise<{ dir: string; log: HeldLog; engine: Engine }> {
+async function setup(pipeline = 4): Promise<{ dir: string; log: HeldLog; engine: Engine }> {
   const dir = tempDir();
   dirs.push(dir);
-  const log = new HeldLog();
+  const log = new HeldLog(pipeline);
   const { engine } = await openEngine(dir, { sharedLog: log, fsync: 'everysec' });
   expect((await engine.updateSchema(schema)).ok).toBe(true);
   log.proposals.length = 0;
@@ -183,6 +183,21 @@ describe('pipelined proposals', () => {
       { name: 'bob', age: 1 },
       { name: 'cid', age: 1 },
     ]);
+    await engine.close();
+  });
+
+  it('not pipelined: a read during a proposal waits for its answer; refused, the write is rolled back and never seen', async () => {
+    const { log, engine } = await setup(1);
+    const write = add(engine, 'ann');
+    await log.proposed(1);
+    const read = people(engine);
+    expect(await settledWithin(read, 50)).toBe(false);
+    log.proposals[0]?.answer('conflict');
+    expect(await read).toEqual([]);
+    await log.proposed(2); // run again once caught up
+    log.proposals[1]?.answer('appended');
+    expect((await write).data).toEqual({ addPerson: { numUids: 1 } });
+    expect(await people(engine)).toEqual([{ name: 'ann', age: 1 }]);
     await engine.close();
   });
 });
