@@ -23,7 +23,7 @@ function room(bytes: number): void {
   out = grown;
 }
 
-/** `[u32 length][u32 crc][msgpack [kind, lsn, ops]]`, -0 in a value written as its marker (as markValues does). */
+/** `[u32 length][u32 crc][msgpack [kind, lsn, ops]]`, a -0 in an op's value (alone or in a list) written as msgpack-codec's marker. */
 export function frameRedo(kind: number, lsn: number, ops: readonly unknown[]): Buffer {
   at = HEADER;
   room(16);
