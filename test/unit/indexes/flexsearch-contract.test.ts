@@ -1,8 +1,8 @@
 // What engine/indexes/flexsearch-postings.ts relies on that flexsearch (0.8.212) does not document,
 // pinned against flexsearch itself, so that an upgrade that changes any of it fails here, loudly,
 // rather than as wrong search answers. Documented and relied on too (not pinned here): `Index`,
-// `tokenize: 'strict'`, `resolution`, `fastupdate`, a custom `encode` function, `add`, `remove`,
-// `cleanup`.
+// `tokenize: 'strict'`, `resolution`, `fastupdate`, a custom `encode` function, `remove`, `cleanup`
+// (our put writes the map as flexsearch's `add` does: pinned below against `add` itself).
 
 import FlexSearch from 'flexsearch';
 import { describe, expect, it } from 'vitest';
