@@ -2,7 +2,7 @@
 // snapshot-phases.ts and shape-profile.ts attribute their costs with.
 
 export interface CpuProfile {
-  readonly nodes: readonly { readonly id: number; readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number } }[];
+  readonly nodes: readonly { readonly id: number; readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number }; readonly children?: readonly number[] | undefined }[];
   readonly samples?: readonly number[] | undefined;
   readonly timeDeltas?: readonly number[] | undefined;
 }

@@ -4,7 +4,8 @@
 // written, fsync off), in alternating rounds of `--group` requests at once, so all shapes see the same
 // noise. The figure is CPU time per request (process.cpuUsage): the median and the least round.
 // `--profile <dir>`: a CPU profile of each shape's rounds alone, written as <dir>/<shape>.cpuprofile.
-// Run: taskset -c 1 node dist/bench/micro/write-split.js <abs dist> [--posts 10000] [--rounds 10] [--ops 200] [--group 20] [--profile <dir>]
+// `--shapes add,delete`: only those (a profile of many more requests of one shape: --ops is per round).
+// Run: taskset -c 1 node dist/bench/micro/write-split.js <abs dist> [--posts 10000] [--rounds 10] [--ops 200] [--group 20] [--shapes a,b] [--profile <dir>]
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -26,6 +27,7 @@ const rounds = Number(flag('--rounds') ?? 10);
 const opsPerRound = Number(flag('--ops') ?? 200);
 const group = Number(flag('--group') ?? 20);
 const profileDir = flag('--profile');
+const only = flag('--shapes')?.split(',');
 
 const { openDurable } = (await import(resolve(dist, 'bench/micro/durable-fixture.js'))) as typeof FixtureModule;
 const { buildScenarios } = (await import(resolve(dist, 'bench/scenarios.js'))) as typeof ScenariosModule;
@@ -64,7 +66,7 @@ const deleteShape = matrix('delete');
 // the matrix's delete takes them (the newest ids sit at the lists' ends, where a removal is a pop).
 const named = new Set(Array.from({ length: matrixVariants('delete') }, (_, n) => deleteShape.variables(n)['slug']));
 const victims = shuffled(data.posts.map((p) => p.slug).filter((slug) => !named.has(slug)));
-if (rounds * opsPerRound > victims.length) throw new Error(`delete-only would run out of posts (${victims.length}): fewer rounds or ops, or more posts`);
+if ((only === undefined || only.includes('delete-only')) && rounds * opsPerRound > victims.length) throw new Error(`delete-only would run out of posts (${victims.length}): fewer rounds or ops, or more posts`);
 const shapes: Readonly<Record<string, Shape>> = {
   add: matrix('add'),
   'add-whole-post': { document: 'mutation ($input: [AddPostInput!]!) { addPost(input: $input) { numUids } }', variables: (n) => ({ input: [postInput(n, `whole-${n}`)] }) },
@@ -77,7 +79,8 @@ const run = async (shape: Shape, n: number): Promise<void> => {
   if (body.includes('"errors"') || !body.includes('"numUids":1')) throw new Error(body.slice(0, 300));
 };
 
-const names = Object.keys(shapes);
+const names = Object.keys(shapes).filter((name) => only === undefined || only.includes(name));
+if (names.length === 0) throw new Error(`--shapes names none of ${Object.keys(shapes).join(', ')}`);
 const next = new Map(names.map((name) => [name, 0]));
 const cpu = new Map(names.map((name) => [name, [] as number[]]));
 /** One round of `name`: CPU µs per request. */
@@ -113,7 +116,7 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
-console.log(`${posts} posts, a data directory (fsync off), ${group} requests at once; CPU µs per request over ${cpu.get('add')?.length ?? 0} alternating rounds of ${opsPerRound}`);
+console.log(`${posts} posts, a data directory (fsync off), ${group} requests at once; CPU µs per request over ${cpu.get(names[0] as string)?.length ?? 0} alternating rounds of ${opsPerRound}`);
 for (const name of names) {
   const values = cpu.get(name) as number[];
   console.log(`${name.padEnd(15)} median ${median(values).toFixed(1).padStart(7)}   least ${Math.min(...values).toFixed(1).padStart(7)}`);

@@ -1,9 +1,11 @@
 // flexsearch as a TokenStore (./postings/token-store.ts): the postings of the fulltext index. The only
 // importer of flexsearch (0.8.212; `tokenize: 'strict'`, `resolution: 1`, `fastupdate: true`).
 //
-// - flexsearch stores the postings and adds and removes the documents: one document per node, the
-//   tokens of its value (of all its values, for a list). Our analyzer has made the tokens; flexsearch gets
-//   them through a pass-through `encode`, so none of its normalisation touches them. With resolution 1
+// - flexsearch stores the postings (its `map`) and removes the documents: one document per node, the
+//   tokens of its value (of all its values, for a list). Our analyzer has made the tokens; a document is
+//   added by pushing the node onto its tokens' arrays as flexsearch's add leaves them (`put`: its add
+//   cost ~2 µs a token in per-call dedupe objects and scoring), so none of its normalisation touches
+//   them (its `encode` is a pass-through all the same). With resolution 1
 //   each token has one id array; a removal marks the node gone in exactly the arrays of its tokens
 //   (found by binary search; flexsearch's own `indexOf` scanned them) and flexsearch only unregisters it
 //   (the register is ours and keeps 4 bytes a node instead of flexsearch's ~150: see NodeRegister).
@@ -45,7 +47,7 @@ type FlexIndexConstructor = new (options: object, register: NodeRegister) => Fle
 /**
  * `fastupdate`'s register, which flexsearch's constructor lets the caller supply (its second argument).
  * flexsearch asks it which id arrays hold a node (`get`, to splice the node out of exactly those on
- * `remove`), records there the arrays it pushes a node into (`set`, then `get(id).push`), and asks
+ * `remove`; its add would record them with `set`, but `put` adds without it), and asks
  * `has`/`size`/`delete`. Its default, a Map of node → array of references, added 264 bytes a node at
  * 12 tokens in bench/micro/fulltext-vs-flexsearch.ts (the same references in an array by node id:
  * 151), and a node rewritten over and over made each lookup cost 15–20 µs (a V8 Map keeps each deleted
@@ -53,7 +55,7 @@ type FlexIndexConstructor = new (options: object, register: NodeRegister) => Fle
  * arrays and a signature of its tokens (8 bytes, by dense node id); the arrays are found when needed, from
  * the tokens of the value being removed, which the store always passes (checked against the count and the
  * signature, else each array's holding the node is checked; otherwise every array is searched), and lent
- * to flexsearch for the one add or remove in progress.
+ * to flexsearch for the one remove in progress.
  */
 class NodeRegister {
   /** Per node: how many id arrays hold it (0: no document). */
@@ -61,11 +63,9 @@ class NodeRegister {
   /** Per node: tokenSignature of the tokens it was put with (0: unknown, e.g. loaded from a snapshot; meaningful while its count is not 0). */
   private signs = new Int32Array(0);
   size = 0;
-  /** The node flexsearch is adding or removing right now, and the arrays lent for it. */
+  /** The node flexsearch is removing right now, and the arrays lent for it. */
   private lentId = -1;
   private lent: number[][] | undefined;
-  /** What an add's arrays are collected in, reused (flexsearch's own `[first]` would grow by push: an allocation a node). */
-  private readonly scratch: number[][] = [];
 
   has(id: number): boolean {
     return (this.counts[id] ?? 0) > 0;
@@ -83,14 +83,9 @@ class NodeRegister {
     return id === this.lentId ? this.lent : undefined;
   }
 
-  /** flexsearch's add, at a node's first token (`refs` = [its array]): it pushes the rest into `get(id)`. */
-  set(id: number, refs: number[][]): this {
-    if (id !== this.lentId) throw new Error(`flexsearch registered node ${id} outside an add`);
-    const scratch = this.scratch;
-    scratch.length = 0;
-    for (const ids of refs) scratch.push(ids);
-    this.lent = scratch;
-    return this;
+  /** flexsearch's add registers here; ours never calls it (`FlexsearchPostings.put` pushes the node itself). */
+  set(id: number): this {
+    throw new Error(`flexsearch registered node ${id}: its add is not used`);
   }
 
   /** flexsearch's remove, when done. */
@@ -107,28 +102,22 @@ class NodeRegister {
     this.size = 0;
   }
 
-  /** Lends `refs` (or, for an add, none yet) for flexsearch's next add or remove of `id`. */
+  /** Lends `refs` for flexsearch's next remove of `id`. */
   lend(id: number, refs: number[][] | undefined): void {
     this.lentId = id;
     this.lent = refs;
   }
 
-  /** Ends the add of `id`: the arrays flexsearch pushed it into (none for a document without tokens; valid until the next add). */
-  added(id: number, sign: number): readonly number[][] {
-    const refs = this.lent ?? [];
-    this.lentId = -1;
-    this.lent = undefined;
-    if (refs.length > 0) {
-      if (id >= this.counts.length) {
-        const length = Math.max(id + 1, Math.ceil(this.counts.length * 1.5), 1024);
-        this.counts = grownTo(this.counts, length);
-        this.signs = grownTo(this.signs, length);
-      }
-      this.counts[id] = refs.length;
-      this.signs[id] = sign;
-      this.size++;
+  /** Registers the add of `id` into `count` (> 0) arrays. */
+  added(id: number, count: number, sign: number): void {
+    if (id >= this.counts.length) {
+      const length = Math.max(id + 1, Math.ceil(this.counts.length * 1.5), 1024);
+      this.counts = grownTo(this.counts, length);
+      this.signs = grownTo(this.signs, length);
     }
-    return refs;
+    this.counts[id] = count;
+    this.signs[id] = sign;
+    this.size++;
   }
 
   /** A restore's register: each node's number of arrays, counted from every array's ids (`ids`, all of them). */
@@ -264,10 +253,9 @@ export class FlexsearchPostings implements TokenStore<number[]> {
   put(id: number, tokens: readonly string[]): void {
     const reg = this.reg;
     if (reg.has(id)) this.drop(id, undefined);
-    if (tokens.length === 0) return;
-    reg.lend(id, undefined);
-    this.flex.add(id, tokens as string[]);
-    const refs = reg.added(id, tokenSignature(tokens));
+    const refs = this.push(id, tokens);
+    if (refs.length === 0) return;
+    reg.added(id, refs.length, tokenSignature(tokens));
     const derived = this.derived.size > 0;
     const gone = this.gone.size > 0;
     for (const ids of refs) {
@@ -281,6 +269,29 @@ export class FlexsearchPostings implements TokenStore<number[]> {
     }
     this.entries += refs.length;
   }
+
+  /**
+   * What flexsearch's add (resolution 1, no context) does, without it: the node pushed at the end of each
+   * distinct token's slot-0 array, made when new. Its add built two dedupe objects keyed by token and
+   * scored each token per call: ~2 µs a token, 7% of a matrix add's CPU. The arrays it pushed into.
+   */
+  private push(id: number, tokens: readonly string[]): readonly number[][] {
+    const map = this.flex.map;
+    const refs = this.scratch;
+    refs.length = 0;
+    for (const token of distinct(tokens)) {
+      if (token.length === 0) continue; // flexsearch skips empty tokens
+      let slots = map.get(token);
+      if (slots === undefined) map.set(token, (slots = []));
+      const ids = (slots[0] ??= []);
+      ids.push(id);
+      refs.push(ids);
+    }
+    return refs;
+  }
+
+  /** The arrays of the add in progress, reused (valid until the next put). */
+  private readonly scratch: number[][] = [];
 
   /** Removes the node's document; `tokens` are those of the value it was added with, if known. */
   drop(id: number, tokens: readonly string[] | undefined): void {

@@ -7,8 +7,9 @@
 // AclState: a few records, rewritten whole). LSNs count records from 1 and are contiguous across files.
 
 import { checksum } from './checksum.js';
-import { decode, encode, markNegativeZero } from './msgpack-codec.js';
-import { R_SET, redoWidth, type RedoOps } from '../store/redo.js';
+import { decode, encode } from './msgpack-codec.js';
+import { frameRedo } from './redo-frame.js';
+import type { RedoOps } from '../store/redo.js';
 import { isAclState, type AclState } from '../acl/acl-state.js';
 
 const LOG_MAGIC = Buffer.from('GQLWAL\0', 'latin1');
@@ -39,6 +40,7 @@ export function logFileHeader(startLsn: number): Buffer {
 
 /** One framed record. */
 export function frameRecord(record: LogRecord): Buffer {
+  if (record.kind === KIND_MUTATION) return frameRedo(record.kind, record.lsn, record.ops);
   const body = recordBody(record);
   const payload = encode([record.kind, record.lsn, body]);
   const frame = Buffer.allocUnsafe(FRAME_HEADER_BYTES + payload.length);
@@ -48,10 +50,8 @@ export function frameRecord(record: LogRecord): Buffer {
   return frame;
 }
 
-function recordBody(record: LogRecord): unknown {
+function recordBody(record: Exclude<LogRecord, { kind: typeof KIND_MUTATION }>): unknown {
   switch (record.kind) {
-    case KIND_MUTATION:
-      return markValues(record.ops);
     case KIND_SCHEMA:
       return record.sdl;
     case KIND_PERSISTED_QUERY:
@@ -59,19 +59,6 @@ function recordBody(record: LogRecord): unknown {
     case KIND_ACL:
       return record.acl;
   }
-}
-
-function markValues(ops: RedoOps): RedoOps {
-  let out: RedoOps | undefined;
-  for (let i = 0; i < ops.length; i += redoWidth[ops[i] as number] ?? 1) {
-    if (ops[i] !== R_SET) continue;
-    const value = ops[i + 3];
-    const marked = markNegativeZero(value);
-    if (marked === value) continue;
-    out ??= ops.slice();
-    out[i + 3] = marked as never;
-  }
-  return out ?? ops;
 }
 
 /**

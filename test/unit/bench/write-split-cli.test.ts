@@ -34,6 +34,26 @@ describe('write-split', () => {
     }
   });
 
+  it('--shapes keeps the named shapes (delete-only left out: more rounds than it has posts for), and refuses names of none; profile-stages classifies a profile', () => {
+    const out = run('--posts', '3000', '--rounds', '60', '--ops', '200', '--shapes', 'add', '--profile', profiles);
+    expect(out.stderr).toBe('');
+    expect(out.status).toBe(0);
+    const lines = out.stdout.trim().split('\n');
+    expect(lines[0]).toBe('3000 posts, a data directory (fsync off), 20 requests at once; CPU µs per request over 59 alternating rounds of 200');
+    expect(lines.slice(1, -1).map((line) => line.replace(/[\d.]+/g, 'n').replace(/ +/g, ' '))).toEqual(['add median n least n']);
+    const bad = run('--posts', '3000', '--shapes', 'nothing');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('--shapes names none of add, add-whole-post, delete-only, delete');
+    const stages = spawnSync(process.execPath, [join(dist, 'bench/micro/profile-stages.js'), join(profiles, 'add.cpuprofile')], { encoding: 'utf8' });
+    expect(stages.status).toBe(0);
+    const [head, ...shares] = stages.stdout.trim().split('\n');
+    expect(head).toMatch(/^\d+ samples$/);
+    const percents = shares.map((line) => Number(/^ *([\d.]+)%/.exec(line)?.[1]));
+    expect(Math.abs(percents.reduce((a, b) => a + b, 0) - 100)).toBeLessThan(1);
+    expect(shares.some((line) => line.endsWith('log record (redo ops, msgpack, CRC, frame)'))).toBe(true);
+    expect(shares.some((line) => line.endsWith('token indexes'))).toBe(true);
+  });
+
   it('refuses a run that would delete more posts than it has', () => {
     const out = run('--posts', '3000', '--rounds', '60', '--ops', '200');
     expect(out.status).not.toBe(0);

@@ -1,12 +1,13 @@
 // What engine/indexes/flexsearch-postings.ts relies on that flexsearch (0.8.212) does not document,
 // pinned against flexsearch itself, so that an upgrade that changes any of it fails here, loudly,
 // rather than as wrong search answers. Documented and relied on too (not pinned here): `Index`,
-// `tokenize: 'strict'`, `resolution`, `fastupdate`, a custom `encode` function, `add`, `remove`,
-// `cleanup`.
+// `tokenize: 'strict'`, `resolution`, `fastupdate`, a custom `encode` function, `remove`, `cleanup`
+// (our put writes the map as flexsearch's `add` does: pinned below against `add` itself).
 
 import FlexSearch from 'flexsearch';
 import { describe, expect, it } from 'vitest';
 import { FulltextIndex } from '../../../engine/indexes/fulltext-index.js';
+import { FlexsearchPostings } from '../../../engine/indexes/flexsearch-postings.js';
 
 interface Internals {
   readonly map: Map<string, number[][]>;
@@ -139,6 +140,27 @@ describe('flexsearch contract (undocumented behaviour flexsearch-postings.ts rel
     index.cleanup();
     expect([...index.map.keys()]).toEqual(['b']);
     expect(index.map.get('b')).toEqual([[2]]);
+  });
+
+  it("our put leaves `map` as flexsearch's own add does (token order, each distinct token once, the id at each array's end)", () => {
+    const ours = new FlexsearchPostings();
+    const theirs = flexIndex(new RecordingRegister());
+    let seed = 7;
+    const words = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', '12', '0'];
+    for (let id = 1; id <= 200; id++) {
+      const tokens: string[] = [];
+      for (let n = 1 + (id % 30); n > 0; n--) {
+        seed = (seed * 1_103_515_245 + 12_345) >>> 0;
+        tokens.push(words[seed % words.length] as string); // repeats, and more than distinct()'s 24 at times
+      }
+      ours.put(id, tokens);
+      theirs.add(id, tokens);
+    }
+    const map = (ours as unknown as { flex: Internals }).flex.map;
+    expect([...map.entries()]).toEqual([...theirs.map.entries()]);
+    // flexsearch's remove and cleanup work on what put made: a removed node's arrays lose it, empty ones go.
+    for (let id = 1; id <= 200; id++) ours.drop(id, undefined);
+    expect([...map.values()].every((slots) => slots[0]?.length === 0)).toBe(true);
   });
 
   it('through FulltextIndex: arrays stay ascending by node id, and our register counts them per node', () => {
