@@ -447,16 +447,26 @@ function keyedTest(column: ScalarColumn, kind: IndexKind, bounds: RangeBounds<Sc
   const lower = numberBound(keys.lower);
   const upper = numberBound(keys.upper);
   if (lower === null || upper === null) return undefined;
-  const inRange = between(lower, upper);
+  const lo = inclusiveLow(lower);
+  const hi = inclusiveHigh(upper);
+  if (!(lo <= hi)) return FAIL;
+  // One closure shape with the comparisons inline (no call to a bound-specific comparer per node:
+  // that call site sees every range shape of the process and was not inlined).
   const byId = index.keysById();
   if (byId !== undefined) {
     const values = byId.keys;
-    return (id) => inRange(values[id] as number); // NaN (no value) and undefined (past the end) compare false
+    return (id) => {
+      const v = values[id] as number; // NaN (no value) and undefined (past the end) compare false
+      return v >= lo && v <= hi;
+    };
   }
   const numbers = column.numbers();
   if (numbers === undefined) return undefined;
   const { present, nums } = numbers;
-  return (id) => present[id] === 1 && inRange(nums[id] as number);
+  return (id) => {
+    const v = nums[id] as number;
+    return v >= lo && v <= hi && present[id] === 1;
+  };
 }
 
 type NumberBound = { readonly value: number; readonly inclusive: boolean } | undefined;
@@ -467,13 +477,27 @@ function numberBound(bound: Bound<number | bigint | string> | undefined): Number
   return typeof bound.value === 'number' ? { value: bound.value, inclusive: bound.inclusive } : null;
 }
 
-function between(lower: NumberBound, upper: NumberBound): (v: number) => boolean {
-  const lo = lower?.value ?? -Infinity;
-  const hi = upper?.value ?? Infinity;
-  const loIn = lower === undefined || lower.inclusive;
-  const hiIn = upper === undefined || upper.inclusive;
-  if (loIn && hiIn) return (v) => v >= lo && v <= hi;
-  if (loIn) return (v) => v >= lo && v < hi;
-  if (hiIn) return (v) => v > lo && v <= hi;
-  return (v) => v > lo && v < hi;
+const doubleBits = new Float64Array(1);
+const doubleWords = new BigInt64Array(doubleBits.buffer);
+
+/** The double next to `x` towards +Infinity (`up`) or -Infinity: `v > x` is `v >= next(x, up)` for every double v. */
+export function adjacentDouble(x: number, up: boolean): number {
+  if (Number.isNaN(x) || x === (up ? Infinity : -Infinity)) return NaN;
+  if (x === 0) return up ? Number.MIN_VALUE : -Number.MIN_VALUE;
+  doubleBits[0] = x;
+  // Away from zero is one more in the bit pattern's magnitude, towards zero one less.
+  doubleWords[0] = (doubleWords[0] as bigint) + ((x > 0) === up ? 1n : -1n);
+  return doubleBits[0] as number;
+}
+
+/** The least number a lower bound admits (NaN when none: `v >= NaN` never holds). */
+function inclusiveLow(bound: NumberBound): number {
+  if (bound === undefined) return -Infinity;
+  return bound.inclusive ? bound.value : adjacentDouble(bound.value, true);
+}
+
+/** The greatest number an upper bound admits (NaN when none). */
+function inclusiveHigh(bound: NumberBound): number {
+  if (bound === undefined) return Infinity;
+  return bound.inclusive ? bound.value : adjacentDouble(bound.value, false);
 }
