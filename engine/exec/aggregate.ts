@@ -84,7 +84,9 @@ function idOrder(matches: AggregateMatches): ArrayLike<number> {
 /**
  * The reduction straight over a number column's arrays (no value list), in the ids' order as `reduce`
  * does. One loop per reduction with a plain local: one accumulator shared by the branches was boxed
- * per row (a heap number each: 16 KB and a young GC share for a 1,000-row Avg).
+ * per row (a heap number each: 16 KB and a young GC share for a 1,000-row Avg). An absent slot holds 0
+ * (or lies past the end), so `present` is read only then: one memory read per row, not two (each a
+ * cache miss at 1M).
  */
 function numberAggregate(ids: ArrayLike<number>, column: NumericColumnView, suffix: Suffix): number | null {
   const { present, nums } = column;
@@ -94,8 +96,8 @@ function numberAggregate(ids: ArrayLike<number>, column: NumericColumnView, suff
     let best = max ? -Infinity : Infinity;
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i] as number;
-      if (present[id] !== 1) continue;
       const v = nums[id] as number;
+      if ((v === 0 || v === undefined) && present[id] !== 1) continue;
       count++;
       if (max ? v > best : v < best) best = v;
     }
@@ -104,8 +106,9 @@ function numberAggregate(ids: ArrayLike<number>, column: NumericColumnView, suff
   let sum = 0;
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i] as number;
-    if (present[id] !== 1) continue;
-    sum += nums[id] as number;
+    const v = nums[id] as number;
+    if ((v === 0 || v === undefined) && present[id] !== 1) continue;
+    sum += v;
     count++;
   }
   if (count === 0) return null;

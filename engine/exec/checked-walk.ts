@@ -16,7 +16,7 @@ import type { SortedIds } from '../util/sorted-ids.js';
 import { listPrefix } from './order-page.js';
 import type { Universe } from './universe.js';
 import type { ExecContext } from './exec-context.js';
-import type { Driver, Tester } from './filter-check.js';
+import type { Driver, KeyedRange, Tester } from './filter-check.js';
 
 export interface CheckedWalk {
   /** The page (offset skipped), or undefined when the walk gave up. */
@@ -25,25 +25,26 @@ export interface CheckedWalk {
   readonly visited: number;
 }
 
-/** Walks `kind`'s index in the order key's direction, taking the page from the nodes passing `test`; gives up after `budget` entries. */
-export function walkChecked(ctx: ExecContext, type: TypeModel, key: OrderKey, kind: IndexKind, test: Tester, page: PageParams, budget: number): CheckedWalk {
+/** Walks `kind`'s index in the order key's direction, taking the page from the nodes passing `test` (`keyed`: the range it tests); gives up after `budget` entries. */
+export function walkChecked(ctx: ExecContext, type: TypeModel, key: OrderKey, kind: IndexKind, test: Tester, keyed: KeyedRange | undefined, page: PageParams, budget: number): CheckedWalk {
   const index = ctx.graph.store.scalar(key.model.predicate).index(kind) as OrderedIndex | undefined;
   if (index === undefined) return { ids: undefined, visited: 0 };
   if (page.first === 0) return { ids: [], visited: 0 };
   const taker = new PageTaker(page, budget);
-  walkIndexInto(index, key.desc, taker, typeMember(ctx, type, key.model, test));
+  const member = typeMember(ctx, type, key.model, test);
+  walkIndexInto(index, key.desc, taker, member, member === test ? keyed : undefined);
   return { ids: taker.done ? taker.out : undefined, visited: taker.checked };
 }
 
 /** Offers every node of the index in its order (`desc`: descending) to `taker` until it is done. */
-export function walkIndexInto(index: OrderedIndex, desc: boolean, taker: PageTaker, member: Tester): void {
+export function walkIndexInto(index: OrderedIndex, desc: boolean, taker: PageTaker, member: Tester, keyed: KeyedRange | undefined): void {
   // A chunk of postings per call (not a callback per posting): the visit is the test and the taker.
   // A chunk comes in ascending order; a descending walk reads it from its end.
   const step = desc ? -1 : 1;
   index.walkChunks(desc ? 'desc' : 'asc', (postings) => {
     for (let i = desc ? postings.length - 1 : 0; i >= 0 && i < postings.length; i += step) {
       const p = postings[i] as Posting;
-      if (typeof p === 'number' ? taker.offer(p, member) : taker.offerPosting(p, member)) return true;
+      if (typeof p === 'number' ? taker.offer(p, member, keyed) : taker.offerPosting(p, member)) return true;
     }
     return false;
   });
@@ -66,11 +67,11 @@ export class PageTaker {
     this.want = page.first ?? Infinity;
   }
 
-  /** Checks one node; true once the page is complete or the budget spent. */
-  offer(id: number, check: Tester): boolean {
+  /** Checks one node (`keyed`: the range `check` tests, read inline, no call); true once the page is complete or the budget spent. */
+  offer(id: number, check: Tester, keyed?: KeyedRange): boolean {
     if (this.checked >= this.budget) return true;
     this.checked++;
-    if (!check(id)) return false;
+    if (keyed === undefined ? !check(id) : !inKeyedRange(keyed, id)) return false;
     if (this.skip > 0) this.skip--;
     else if (this.out.push(id) >= this.want) this.done = true;
     return this.done;
@@ -82,6 +83,12 @@ export class PageTaker {
     for (let k = 0; k < ids.length; k++) if (this.offer(ids[k] as number, check)) return true;
     return false;
   }
+}
+
+/** Whether the node's value lies in the keyed range (filter-check.ts keyedTest's test, inlined here: a walk's reads then overlap their cache misses). */
+function inKeyedRange(keyed: KeyedRange, id: number): boolean {
+  const v = keyed.values[id] as number;
+  return v >= keyed.lo && v <= keyed.hi && (v !== 0 || keyed.present === undefined || keyed.present[id] === 1);
 }
 
 /** The check, plus membership of the queried type when the walked predicate may be held by other nodes. */

@@ -10,12 +10,12 @@
 // else (other geo functions, ids) is materialised once (so errors surface exactly as when run) and tested by binary search.
 // Answers equal the run's exactly.
 
-import { isEdgeField, type IndexKind, type TypeModel } from '../schema/model.js';
+import { isEdgeField, type TypeModel } from '../schema/model.js';
 import { isValueTested, valueAt, withinUniverse, type FilterPlan } from '../plan/filter-plan.js';
 import type { ScalarColumn, StoredValue } from '../store/scalar-column.js';
 import type { OrderedIndex } from '../indexes/ordered-index.js';
 import { hashKey, type HashKey } from '../indexes/hash-index.js';
-import type { RangeBounds, ScalarValue } from '../indexes/value-index.js';
+import type { ScalarValue } from '../indexes/value-index.js';
 import type { Bound } from '../indexes/postings/sorted-chunk-map.js';
 import type { TokenIndex } from '../indexes/token-index.js';
 import type { TrigramIndex } from '../indexes/trigram-index.js';
@@ -45,6 +45,8 @@ export interface IdCheck {
   readonly near?: NearCheck;
   /** A range node's size with this request's bounds (rangeEstimate), made once: a `not` above it reads it. */
   readonly range?: RangeEstimate;
+  /** The node is a range on typed values (keyedTest): what `test` reads, so a walk can test it inline. */
+  readonly keyed?: KeyedRange;
 }
 
 export interface Driver {
@@ -166,11 +168,15 @@ function directCheck(source: CheckSource, node: FilterPlan, walk: WalkedOrder | 
     case 'index': {
       const check = indexCheck(source, node, n);
       if (check !== undefined) return check;
-      const test = isValueTested(node) ? valueTest(source, node) : undefined;
+      if (!isValueTested(node)) return undefined;
+      const keyed = keyedTest(source, node);
+      const test = keyed === undefined ? valueTest(source, node) : keyed.test;
       if (test === undefined) return undefined;
       const range = rangeEstimate(source, node, walk);
       if (range === undefined) return { bound: Math.min(node.estimate, source.universeSize), share: Math.min(1, node.estimate / n), test };
-      return { bound: Math.min(range.size, source.universeSize), share: range.walked === 'start' ? 1 : Math.min(1, range.size / n), test, range };
+      const bound = Math.min(range.size, source.universeSize);
+      const share = range.walked === 'start' ? 1 : Math.min(1, range.size / n);
+      return keyed?.range === undefined ? { bound, share, test, range } : { bound, share, test, range, keyed: keyed.range };
     }
     default:
       return undefined;
@@ -349,16 +355,12 @@ function hasTest(source: CheckSource, name: string): Tester | undefined {
   return (id) => column.has(id);
 }
 
-/** eq/in/ranges on hash, exact and ordered indexes: the stored value with the comparison its index uses; undefined when the store lacks what it reads. */
+/** eq/in/ranges on hash, exact and ordered indexes not tested by keyedTest: the stored value with the comparison its index uses; undefined when the store lacks what it reads. */
 function valueTest(source: CheckSource, node: Extract<FilterPlan, { op: 'index' }>): Tester | undefined {
   if (node.index === 'none') return undefined;
   const column = source.ctx.graph.store.scalar(node.model.predicate);
   const arg = valueAt(source.filter, node.at);
   const stored = (v: unknown): ScalarValue => toStoredValue(node.model, v);
-  if (node.fn !== 'in' && node.index !== 'hash' && node.index !== 'exact') {
-    const keyed = keyedTest(column, node.index, rangeBounds(node.model, node.fn, arg));
-    if (keyed !== undefined) return keyed;
-  }
   if (node.fn === 'eq' || node.fn === 'in') {
     const values = node.fn === 'eq' ? [arg] : (Array.isArray(arg) ? arg : [arg]).filter((v) => v !== null);
     if (node.index === 'hash') return holdsAny(column, values.map((v) => hashKey(stored(v))));
@@ -437,26 +439,53 @@ function matchesStored(value: StoredValue | undefined, test: (value: ScalarValue
 /**
  * A comparison of a node's number (the column's typed values) or DateTime key (its index's keys by id)
  * with the bounds as keys: no stored value read or parsed per candidate. Undefined when neither is
- * kept (a list predicate, Int64 keys).
+ * kept (a list predicate, Int64 keys) or the node is no range or `eq` on an ordered index.
  */
-function keyedTest(column: ScalarColumn, kind: IndexKind, bounds: RangeBounds<ScalarValue>): Tester | undefined {
-  const index = column.index(kind) as OrderedIndex | undefined;
+function keyedTest(source: CheckSource, node: Extract<FilterPlan, { op: 'index' }>): { readonly test: Tester; readonly range?: KeyedRange } | undefined {
+  if (node.index === 'none' || node.fn === 'in' || node.index === 'hash' || node.index === 'exact') return undefined;
+  const column = source.ctx.graph.store.scalar(node.model.predicate);
+  const index = column.index(node.index) as OrderedIndex | undefined;
   if (index === undefined) return undefined;
-  const keys = index.keyBounds(bounds);
-  if (keys === null) return FAIL;
+  const keys = index.keyBounds(rangeBounds(node.model, node.fn, valueAt(source.filter, node.at)));
+  if (keys === null) return { test: FAIL };
   const lower = numberBound(keys.lower);
   const upper = numberBound(keys.upper);
   if (lower === null || upper === null) return undefined;
-  const inRange = between(lower, upper);
+  const lo = inclusiveLow(lower);
+  const hi = inclusiveHigh(upper);
+  if (!(lo <= hi)) return { test: FAIL };
+  // One closure shape with the comparisons inline (no call to a bound-specific comparer per node:
+  // that call site sees every range shape of the process and was not inlined).
   const byId = index.keysById();
   if (byId !== undefined) {
     const values = byId.keys;
-    return (id) => inRange(values[id] as number); // NaN (no value) and undefined (past the end) compare false
+    const test: Tester = (id) => {
+      const v = values[id] as number; // NaN (no value) and undefined (past the end) compare false
+      return v >= lo && v <= hi;
+    };
+    return { test, range: { values, present: undefined, lo, hi } };
   }
   const numbers = column.numbers();
   if (numbers === undefined) return undefined;
   const { present, nums } = numbers;
-  return (id) => present[id] === 1 && inRange(nums[id] as number);
+  // Absent slots hold 0 (scalar-column.ts): `present` is read only for a 0 in range.
+  const test: Tester = (id) => {
+    const v = nums[id] as number;
+    return v >= lo && v <= hi && (v !== 0 || present[id] === 1);
+  };
+  return { test, range: { values: nums, present, lo, hi } };
+}
+
+/**
+ * What a keyed range test reads: a node passes when `lo <= values[id] <= hi` (and, for a 0, `present[id]
+ * === 1`). Walks test such a node inline (checked-walk.ts PageTaker.offerRun): no call per node, and the
+ * loop's reads are independent, so a large heap's cache misses overlap.
+ */
+export interface KeyedRange {
+  readonly values: Float64Array;
+  readonly present: Uint8Array | undefined;
+  readonly lo: number;
+  readonly hi: number;
 }
 
 type NumberBound = { readonly value: number; readonly inclusive: boolean } | undefined;
@@ -467,13 +496,27 @@ function numberBound(bound: Bound<number | bigint | string> | undefined): Number
   return typeof bound.value === 'number' ? { value: bound.value, inclusive: bound.inclusive } : null;
 }
 
-function between(lower: NumberBound, upper: NumberBound): (v: number) => boolean {
-  const lo = lower?.value ?? -Infinity;
-  const hi = upper?.value ?? Infinity;
-  const loIn = lower === undefined || lower.inclusive;
-  const hiIn = upper === undefined || upper.inclusive;
-  if (loIn && hiIn) return (v) => v >= lo && v <= hi;
-  if (loIn) return (v) => v >= lo && v < hi;
-  if (hiIn) return (v) => v > lo && v <= hi;
-  return (v) => v > lo && v < hi;
+const doubleBits = new Float64Array(1);
+const doubleWords = new BigInt64Array(doubleBits.buffer);
+
+/** The double next to `x` towards +Infinity (`up`) or -Infinity: `v > x` is `v >= next(x, up)` for every double v. */
+export function adjacentDouble(x: number, up: boolean): number {
+  if (Number.isNaN(x) || x === (up ? Infinity : -Infinity)) return NaN;
+  if (x === 0) return up ? Number.MIN_VALUE : -Number.MIN_VALUE;
+  doubleBits[0] = x;
+  // Away from zero is one more in the bit pattern's magnitude, towards zero one less.
+  doubleWords[0] = (doubleWords[0] as bigint) + ((x > 0) === up ? 1n : -1n);
+  return doubleBits[0] as number;
+}
+
+/** The least number a lower bound admits (NaN when none: `v >= NaN` never holds). */
+function inclusiveLow(bound: NumberBound): number {
+  if (bound === undefined) return -Infinity;
+  return bound.inclusive ? bound.value : adjacentDouble(bound.value, true);
+}
+
+/** The greatest number an upper bound admits (NaN when none). */
+function inclusiveHigh(bound: NumberBound): number {
+  if (bound === undefined) return Infinity;
+  return bound.inclusive ? bound.value : adjacentDouble(bound.value, false);
 }

@@ -175,7 +175,7 @@ function checkedPage(
   // A range holding the walk's start counts as passing all (filter-check.ts rangeEstimate): the share is the walk's density, not the matches.
   if (!prefersWalk(limit, total, matches, bound, checkedVisitCost, Math.min(universe.size, check.share * universe.size))) return undefined;
   const key = plan.order.keys[0] as OrderKey;
-  const { ids, visited } = walkChecked(ctx, type, key, walk, check.test, page, checkedWalkBudget(limit, bound, matches, checkedVisitCost));
+  const { ids, visited } = walkChecked(ctx, type, key, walk, check.test, check.keyed, page, checkedWalkBudget(limit, bound, matches, checkedVisitCost));
   if (ids === undefined) {
     if (run !== undefined) run.visited = visited; // EXPLAIN: the walk gave up, the candidates are collected
     return undefined;

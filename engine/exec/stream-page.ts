@@ -14,7 +14,7 @@ import { sortDistinctInPlace } from '../util/id-sort.js';
 import type { RangeBounds, ScalarValue } from '../indexes/value-index.js';
 import type { AggregateMatches } from './aggregate.js';
 import type { ExecContext } from './exec-context.js';
-import type { Tester as NodeCheck } from './filter-check.js';
+import type { IdCheck, Tester as NodeCheck } from './filter-check.js';
 import { estimateMatches, requestBounds, type BoundsOf } from './filter-estimate.js';
 import { prepareFilter } from './filter-eval.js';
 import { typeUniverse } from './universe.js';
@@ -37,11 +37,13 @@ export function streamPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, s
   const strategy = chooseStream(stream, plan.order, limit, matches, total);
   if (strategy === undefined) return limit === undefined || limit > maxFirstK ? undefined : rangeFirstK(ctx, type, plan, stream, filter, boundsOf, page, limit, run);
   // A filter that is only the walked range holds for every node the walk visits: nothing to read per node.
-  const check = strategy === 'range-walk' && plan.filter === stream.driver ? pass : nodeCheck(ctx, type, plan, filter);
+  const compiled = strategy === 'range-walk' && plan.filter === stream.driver ? undefined : compiledCheck(ctx, type, plan, filter);
+  const check = compiled === undefined ? pass : compiled.test;
   const taker = new PageTaker(page);
   if (strategy === 'scan-check') {
     const universe = store.nodesOfType(type.name);
-    for (let i = 0; i < universe.length; i++) if (taker.offer(universe[i] as number, check)) break;
+    const keyed = compiled?.keyed;
+    for (let i = 0; i < universe.length; i++) if (taker.offer(universe[i] as number, check, keyed)) break;
   } else {
     const key = plan.order.keys[0] as OrderKey;
     const index = store.scalar(key.model.predicate).index(plan.order.walk as IndexKind) as OrderedIndex | undefined;
@@ -55,7 +57,7 @@ export function streamPage(ctx: ExecContext, type: TypeModel, plan: QueryPlan, s
         return false;
       });
     } else {
-      walkIndexInto(index, key.desc, taker, member);
+      walkIndexInto(index, key.desc, taker, member, member === check ? compiled?.keyed : undefined);
       // Nodes without an order value come last, in id order (as in sorting); a range on the order key excludes them.
       if (!taker.done) missingLast(ctx, type, key.model, check, taker);
     }
@@ -249,7 +251,11 @@ function missingLast(ctx: ExecContext, type: TypeModel, field: FieldModel, check
   }
 }
 
-/** The filter as a per-node test (filter-check.ts): a stream plan's filters are all checkable in place. */
+/** The filter compiled for per-node tests (filter-check.ts): a stream plan's filters are all checkable in place. */
+function compiledCheck(ctx: ExecContext, type: TypeModel, plan: QueryPlan, filter: Filter): IdCheck {
+  return prepareFilter(ctx, type, filter, typeUniverse(ctx.graph.store, type.name)).check(plan.filter);
+}
+
 function nodeCheck(ctx: ExecContext, type: TypeModel, plan: QueryPlan, filter: Filter): NodeCheck {
-  return prepareFilter(ctx, type, filter, typeUniverse(ctx.graph.store, type.name)).check(plan.filter).test;
+  return compiledCheck(ctx, type, plan, filter).test;
 }

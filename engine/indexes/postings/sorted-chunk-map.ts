@@ -36,6 +36,10 @@ export class SortedChunkMap<K> {
   /** The first key of each chunk (contiguous, so finding a chunk touches no chunk object). */
   private firsts: K[] = [];
   private keyCount = 0;
+  /** Changes whenever a key is added or removed (positions move); a posting's change under its key does not. */
+  private layout = 0;
+  /** The last span found and what it was found for: a request seeks the same range for its estimate, its check and its walk. */
+  private lastSpan: SpanMemo<K> | undefined;
 
   constructor(private readonly cmp: Compare<K>) {}
 
@@ -50,6 +54,7 @@ export class SortedChunkMap<K> {
       this.chunks.push({ keys: [key], vals: [id] });
       this.firsts.push(key);
       this.keyCount++;
+      this.layout++;
       return true;
     }
     const c = this.chunkFor(key);
@@ -70,6 +75,7 @@ export class SortedChunkMap<K> {
       if (i === 0) this.firsts[c] = key;
     }
     this.keyCount++;
+    this.layout++;
     if (chunk.keys.length > CHUNK_MAX) this.split(c);
     return true;
   }
@@ -90,6 +96,7 @@ export class SortedChunkMap<K> {
     removeAt(chunk.keys, i);
     removeAt(chunk.vals, i);
     this.keyCount--;
+    this.layout++;
     if (chunk.keys.length === 0) {
       this.chunks.splice(c, 1);
       this.firsts.splice(c, 1);
@@ -193,8 +200,16 @@ export class SortedChunkMap<K> {
     return Math.max(0, Math.round(rank(span.end) - rank(span.start)));
   }
 
-  /** Start and end positions of the keys within the bounds; undefined when none can be. */
-  private span(lower: Bound<K> | undefined, upper: Bound<K> | undefined): { start: Pos; end: Pos } | undefined {
+  /** Start and end positions of the keys within the bounds; undefined when none can be. Not to be changed by the caller (it is kept for the next call). */
+  private span(lower: Bound<K> | undefined, upper: Bound<K> | undefined): Span | undefined {
+    const memo = this.lastSpan;
+    if (memo !== undefined && memo.layout === this.layout && sameBound(memo.lower, lower) && sameBound(memo.upper, upper)) return memo.span;
+    const span = this.findSpan(lower, upper);
+    this.lastSpan = { layout: this.layout, lower, upper, span };
+    return span;
+  }
+
+  private findSpan(lower: Bound<K> | undefined, upper: Bound<K> | undefined): Span | undefined {
     if (this.chunks.length === 0) return undefined;
     if (lower !== undefined && upper !== undefined) {
       const d = this.cmp(lower.value, upper.value);
@@ -284,6 +299,22 @@ export class SortedChunkMap<K> {
     this.chunks.splice(c + 1, 0, right);
     this.firsts.splice(c + 1, 0, right.keys[0] as K);
   }
+}
+
+interface Span {
+  readonly start: Pos;
+  readonly end: Pos;
+}
+
+interface SpanMemo<K> {
+  readonly layout: number;
+  readonly lower: Bound<K> | undefined;
+  readonly upper: Bound<K> | undefined;
+  readonly span: Span | undefined;
+}
+
+function sameBound<K>(a: Bound<K> | undefined, b: Bound<K> | undefined): boolean {
+  return a === undefined ? b === undefined : b !== undefined && a.value === b.value && a.inclusive === b.inclusive;
 }
 
 /** `a.splice(i, 0, v)` without splice's generic path (chunks are short, so shifting is cheap). */

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ExecContext } from '../../../engine/exec/exec-context.js';
 import { Graph } from '../../../engine/exec/graph.js';
 import { runFilter, type FilterRecord } from '../../../engine/exec/filter-eval.js';
+import { adjacentDouble } from '../../../engine/exec/filter-check.js';
 import { chooseFilterStep, planFilter } from '../../../engine/plan/filter-plan.js';
 import { noEstimates, storeEstimates, type Estimates } from '../../../engine/plan/estimates.js';
 import { compileSchema } from '../../../engine/schema/compile-schema.js';
@@ -189,6 +190,17 @@ describe('check step vs index step', () => {
       { not: { has: ['owner'] } },
       { has: ['likedBy'] },
       { name: { eq: 'red red' } },
+      // Exclusive bounds on stored values (compared as the adjacent double, inclusive).
+      { score: { gt: 0.5 } },
+      { score: { lt: 0 } },
+      { score: { gt: -1.5 } },
+      { score: { gt: 0 } },
+      { score: { le: -0 } },
+      { score: { lt: 2.25 } },
+      { at: { gt: '2024-01-01T00:30:00Z' } },
+      { at: { lt: '2024-01-01T01:00:00Z' } },
+      { n: { lt: -5 } },
+      { n: { gt: 4 } },
     ];
     for (const filter of cases) {
       const record: FilterRecord = { produced: new Map(), filterStep: 'index' };
@@ -197,6 +209,25 @@ describe('check step vs index step', () => {
       expect(record.filterStep, JSON.stringify(filter)).toBe('check');
       expect([...byCheck], JSON.stringify(filter)).toEqual([...byIndex]);
     }
+  });
+});
+
+describe('adjacentDouble (exclusive range bounds made inclusive)', () => {
+  it('is the next double up or down, through zero and to the infinities', () => {
+    expect(adjacentDouble(1, true)).toBe(1 + Number.EPSILON);
+    expect(adjacentDouble(1, false)).toBe(1 - Number.EPSILON / 2);
+    expect(adjacentDouble(-1, true)).toBe(-1 + Number.EPSILON / 2);
+    expect(adjacentDouble(0, true)).toBe(Number.MIN_VALUE);
+    expect(adjacentDouble(-0, false)).toBe(-Number.MIN_VALUE);
+    expect(Object.is(adjacentDouble(-Number.MIN_VALUE, true), -0)).toBe(true);
+    expect(adjacentDouble(Number.MIN_VALUE, false)).toBe(0);
+    expect(adjacentDouble(-Infinity, true)).toBe(-Number.MAX_VALUE);
+    expect(adjacentDouble(Infinity, false)).toBe(Number.MAX_VALUE);
+    expect(adjacentDouble(Number.MAX_VALUE, true)).toBe(Infinity);
+    expect(adjacentDouble(Infinity, true)).toBeNaN();
+    expect(adjacentDouble(-Infinity, false)).toBeNaN();
+    const x = 1_700_000_000_123;
+    expect(adjacentDouble(x, true) > x && adjacentDouble(x, false) < x).toBe(true);
   });
 });
 

@@ -83,6 +83,29 @@ describe('streamed pages', () => {
     expect(ordered.explain.at(-1)).toBe('  ran walk rating float index through the range, keeping the first 5 (5 nodes checked)');
   });
 
+  it('a range on a typed column is tested in the walk itself: bounds exact, exclusive bounds excluded, nodes without a value never match', async () => {
+    // Rows without a score hold 0 in the column's slot: only `present` tells them from a score of 0.
+    const byRatingDesc = (keep: (r: Row) => boolean, offset: number, first: number): string[] =>
+      live
+        .filter(keep)
+        .sort((a, b) => b.rating - a.rating)
+        .slice(offset, offset + first)
+        .map((r) => r.name);
+    const cases: [string, (r: Row) => boolean, number, string][] = [
+      ['score: { le: 20 }', (r) => r.score !== undefined && r.score <= 20, 2, 'ran walk float index, checking each node'],
+      ['score: { ge: 13 }', (r) => r.score !== undefined && r.score >= 13, 0, 'ran walk float index, checking each node'],
+      ['score: { lt: 28 }', (r) => r.score !== undefined && r.score < 28, 0, 'ran walk float index, checking each node'],
+    ];
+    for (const [filter, keep, offset, ran] of cases) {
+      const { data, explain } = await gql(`{ queryItem(filter: { ${filter} }, order: { desc: rating }, first: 8, offset: ${offset}) { name } }`);
+      expect(data['queryItem']?.map((x) => x.name), filter).toEqual(byRatingDesc(keep, offset, 8));
+      expect(explain.at(-1), filter).toMatch(new RegExp(`^ {2}${ran} \\(\\d+ nodes checked\\)$`));
+    }
+    const scan = await gql('{ queryItem(filter: { score: { ge: 0 } }, first: 10) { name } }');
+    expect(scan.data['queryItem']?.map((x) => x.name)).toEqual(live.filter((r) => r.score !== undefined && r.score >= 0).slice(0, 10).map((r) => r.name));
+    expect(scan.explain.at(-1)).toMatch(/^ {2}ran scan of the type, checking each node \(\d+ nodes checked\)$/);
+  });
+
   it('has of an edge is not streamed: the order index walk checks its out-edges per node', async () => {
     const { data, explain } = await gql('{ queryItem(filter: { has: [owner] }, order: { desc: score }, first: 3) { name } }');
     expect(data['queryItem']?.map((x) => x.name)).toEqual(byScoreDesc((r) => r.owner !== undefined, 0, 3));

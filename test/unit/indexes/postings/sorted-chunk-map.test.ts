@@ -32,6 +32,51 @@ describe('SortedChunkMap', () => {
     expect(stopped).toBe(1);
   });
 
+  it('answers the same range asked again between writes as the writes left it (the last span is kept only while no key comes or goes)', () => {
+    fc.assert(
+      fc.property(
+        // Few keys, so removals empty keys often; long enough to split chunks (256 keys).
+        fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 400 }), fc.integer({ min: 1, max: 2 })), { minLength: 300, maxLength: 1200 }),
+        fc.integer({ min: 0, max: 400 }),
+        fc.integer({ min: 0, max: 200 }),
+        (ops, lo, width) => {
+          const map = new SortedChunkMap<number>(cmp);
+          const model = new Map<number, Set<number>>();
+          const hi = lo + width;
+          // New bound objects each time, as the index makes them: the span is matched by value.
+          const ranged = (): number[][] => {
+            const out: number[][] = [];
+            map.forEachRunIn({ value: lo, inclusive: true }, { value: hi, inclusive: false }, false, (vals, from, to) => {
+              for (let i = from; i < to; i++) out.push([...postingIds(vals[i])]);
+              return false;
+            });
+            return out;
+          };
+          const expected = (): number[][] =>
+            [...model.keys()]
+              .filter((k) => k >= lo && k < hi)
+              .sort(cmp)
+              .map((k) => [...(model.get(k) as Set<number>)].sort(cmp));
+          for (const [add, key, id] of ops) {
+            const s = model.get(key) ?? new Set<number>();
+            if (add) {
+              map.add(key, id);
+              s.add(id);
+              model.set(key, s);
+            } else {
+              map.remove(key, id);
+              s.delete(id);
+              if (s.size === 0) model.delete(key);
+            }
+            expect(ranged()).toEqual(expected());
+            expect(map.estimateKeysIn({ value: lo, inclusive: true }, { value: hi, inclusive: false })).toBeGreaterThanOrEqual(0);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it('keeps keys ordered across chunk splits and merges ranges correctly', () => {
     fc.assert(
       fc.property(
