@@ -12,7 +12,7 @@ import type { EdgeRun } from '../plan/explain.js';
 import { languageValue } from './language-value.js';
 import { walkOrdered } from './index-walk.js';
 import { cacheCounters } from '../util/cache-stats.js';
-import { TopK } from '../util/top-k.js';
+import { TopK, TopKScratch } from '../util/top-k.js';
 
 export interface OrderInput {
   readonly asc?: string | null;
@@ -375,7 +375,7 @@ export function topKNumeric(ids: SortedIds, k: number, column: NumericColumnView
     const kept = topKBelowThreshold(ids, k, column, sign);
     if (kept !== undefined) return kept;
   }
-  const top = new TopK(k);
+  const top = numericTop.take(k);
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i] as number;
     const value = nums[id];
@@ -384,6 +384,8 @@ export function topKNumeric(ids: SortedIds, k: number, column: NumericColumnView
   }
   return top.drain().ids;
 }
+
+const numericTop = new TopKScratch();
 
 /** Top-k by a sampled threshold from this k up (a list's cached first 1,024: heap work was most of ordering it). */
 const minThresholdK = 64;

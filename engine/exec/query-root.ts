@@ -17,7 +17,7 @@ import { evaluateFilter } from './filter-eval.js';
 import { type PageArgs } from './order-page.js';
 import { runQueryFilter, runQueryMatches, runQueryPlan } from './run-query-plan.js';
 import { CASCADED, readList, readObject, readPage, type Completed } from './read-objects.js';
-import { metricOf, nearest } from './similarity.js';
+import { metricOf, nearest, queryVector } from './similarity.js';
 import { findByXid } from './xid-lookup.js';
 
 export function resolveQueryRoot(ctx: ExecContext, root: RootFieldModel, plan: FieldPlan, path: Path): Completed {
@@ -165,7 +165,7 @@ export function similarMatches(
   // Under ACL, Dgraph's similar_to block (and the by-id block's read of the vector) on an unreadable embedding is removed: no distances.
   if (ctx.acl !== undefined && !ctx.acl.reads(field.predicate)) return { ids: [], distances: new Map() };
   let vector: Float32Array;
-  if (root.kind === 'similarByEmbedding') vector = Float32Array.from(args['vector'] as number[]); // a float32vector, as in Dgraph
+  if (root.kind === 'similarByEmbedding') vector = queryVector(args['vector'] as number[]);
   else {
     const id = getTarget(ctx, type, args, plan);
     const stored = id === undefined ? undefined : ctx.graph.store.scalar(field.predicate).get(id);
@@ -174,8 +174,12 @@ export function similarMatches(
   }
   const { ids, distances, explain } = nearest(ctx, field, metricOf(ctx.apiSchema, type, field), vector, Number(args['topK']));
   const store = ctx.graph.store;
-  const ofType = ids.filter((id) => store.hasType(id, type.name) && (ctx.auth === undefined || ctx.auth.mayRead(id, type))).sort((a, b) => a - b);
-  const kept = new Set(evaluateFilter(ctx, type, args['filter'] as Record<string, unknown> | undefined, ofType));
+  const readable = (id: number): boolean => store.hasType(id, type.name) && (ctx.auth === undefined || ctx.auth.mayRead(id, type));
+  const filter = args['filter'] as Record<string, unknown> | null | undefined;
+  // No filter: the readable nodes in distance order, without the filter's uid-ordered round trip.
+  if ((filter === undefined || filter === null) && ctx.explain === undefined) return { ids: ids.filter(readable), distances };
+  const ofType = ids.filter(readable).sort((a, b) => a - b);
+  const kept = new Set(evaluateFilter(ctx, type, filter, ofType));
   ctx.explain?.push(`${plan.fieldName}: ${type.name}\n${explain}, ${kept.size} of the type after the filter`);
   return { ids: ids.filter((id) => kept.has(id)), distances };
 }

@@ -45,6 +45,18 @@ function readMetric(schema: GraphQLSchema, typeName: string, fieldName: string):
 /** Dgraph's names of the metrics in its "vectors of different lengths" error (tok/hnsw/helper.go). */
 const metricNames: Readonly<Record<Metric, string>> = { euclidean: 'euclidean distance', cosine: 'cosine distance', dotproduct: 'dot product' };
 
+let scratchVector = new Float32Array(0);
+
+/**
+ * A query's vector as a float32vector (as in Dgraph: each value rounded to float32), in one array
+ * reused per length: `nearest` keeps none of it, and a typed array allocated per request cost a µs.
+ */
+export function queryVector(values: readonly number[]): Float32Array {
+  if (scratchVector.length !== values.length) scratchVector = new Float32Array(values.length);
+  scratchVector.set(values);
+  return scratchVector;
+}
+
 /**
  * The `topK` nodes holding the embedding nearest to `vector`, ascending by distance (ties by id), from
  * the field's vector index (indexes/vector-index.ts: exact). As in Dgraph (similar_to searches the

@@ -9,7 +9,8 @@
 import { isNonNullType } from 'graphql';
 import type { FieldPlan, SelectionPlan } from '../plan/selection-plan.js';
 import type { FieldModel, RootFieldModel, TypeModel } from '../schema/model.js';
-import type { GeoPoint, ScalarValue } from '../indexes/value-index.js';
+import type { ScalarValue } from '../indexes/value-index.js';
+import { GeoIndex } from '../indexes/geo-index.js';
 import type { GraphStore } from '../store/graph-store.js';
 import type { EdgeColumn } from '../store/edge-column.js';
 import type { ScalarColumn } from '../store/scalar-column.js';
@@ -116,9 +117,11 @@ interface FieldWriter {
   /** `{"responseName":` for the first field, `,"responseName":` for the others (when all are written). */
   readonly prefix: ByteChunk;
   readonly nonNull: boolean;
-  readonly kind: 'typename' | 'id' | 'scalar' | 'language' | 'edge' | 'aggregate' | 'distance';
+  readonly kind: 'typename' | 'id' | 'scalar' | 'language' | 'edge' | 'aggregate' | 'distance' | 'point';
   readonly field: FieldModel | undefined;
   readonly column: ScalarColumn | undefined;
+  /** A single Point field's geo index: its coordinates by id are written instead of the stored object (see writePointById). */
+  readonly geo?: GeoIndex;
   /** A single forward edge without arguments: read its one target in place (see writePlainEdge). */
   readonly plainEdge: EdgeColumn | undefined;
 }
@@ -160,7 +163,10 @@ function writersFor(ctx: ExecContext, type: TypeModel, plans: readonly FieldPlan
       return { ...base, kind: 'edge', field, plainEdge: plain ? store.edges(field.predicate) : undefined };
     }
     if (field.languages !== undefined) return { ...base, kind: 'language', field };
-    return { ...base, kind: 'scalar', field, column: store.scalar(field.predicate) };
+    const column = store.scalar(field.predicate);
+    const geo = field.typeName === 'Point' && !field.isList && plan.selection !== undefined ? column.index('geo') : undefined;
+    if (geo instanceof GeoIndex) return { ...base, kind: 'point', field, column, geo };
+    return { ...base, kind: 'scalar', field, column };
   });
   const writers = { list, unconditional: plans.every((plan) => plan.unconditional) };
   compiledSelections.set(plans, { store, writers });
@@ -237,6 +243,9 @@ function writeField(ctx: ExecContext, id: number, type: TypeModel, writer: Field
     }
     case 'edge':
       return writer.plainEdge === undefined ? writeEdge(ctx, id, writer.field as FieldModel, writer.plan, out) : writePlainEdge(ctx, id, writer, out);
+    case 'point':
+      if (writePointById(ctx, id, writer, out)) return false;
+      break; // no coordinates kept for the node: the stored value
     default:
       break;
   }
@@ -280,7 +289,7 @@ function writeScalar(value: ScalarValue, plan: FieldPlan, ctx: ExecContext, out:
       return;
     default:
       if (plan.selection !== undefined && !(value instanceof Float32Array) && value.type === 'Point') {
-        writePoint(value, plan.selection, ctx, out);
+        writePoint(value.coordinates[0], value.coordinates[1], plan.selection, ctx, out);
         return;
       }
       // Other geo objects and embeddings: built as objects, with the sub-selection applied.
@@ -288,8 +297,21 @@ function writeScalar(value: ScalarValue, plan: FieldPlan, ctx: ExecContext, out:
   }
 }
 
+/**
+ * A Point field's value from its geo index's coordinates by id (the same doubles as the stored
+ * object's): the stored object and its coordinates array were two cache misses per row of a `near`
+ * page. False when the index keeps none for the node (no value, or the index gave them up).
+ */
+function writePointById(ctx: ExecContext, id: number, writer: FieldWriter, out: JsonBytes): boolean {
+  const coords = (writer.geo as GeoIndex).pointsById();
+  const lng = coords?.[2 * id];
+  if (coords === undefined || lng === undefined || Number.isNaN(lng)) return false;
+  writePoint(lng, coords[2 * id + 1] as number, writer.plan.selection as SelectionPlan, ctx, out);
+  return true;
+}
+
 /** A Point with its sub-selection (`latitude`, `longitude`, `__typename`), written without building it. */
-function writePoint(point: GeoPoint, selection: SelectionPlan, ctx: ExecContext, out: JsonBytes): void {
+function writePoint(lng: number, lat: number, selection: SelectionPlan, ctx: ExecContext, out: JsonBytes): void {
   let first = true;
   for (const member of selection.forType('Point')) {
     if (!ctx.isIncluded(member)) continue;
@@ -297,8 +319,8 @@ function writePoint(point: GeoPoint, selection: SelectionPlan, ctx: ExecContext,
     first = false;
     out.ascii(member.responseName);
     out.ascii('":');
-    if (member.fieldName === 'latitude') out.number(point.coordinates[1]);
-    else if (member.fieldName === 'longitude') out.number(point.coordinates[0]);
+    if (member.fieldName === 'latitude') out.number(lat);
+    else if (member.fieldName === 'longitude') out.number(lng);
     else out.ascii('"Point"'); // __typename, the only other field of Point
   }
   out.ascii(first ? '{}' : '}');

@@ -106,6 +106,11 @@ export class GeoIndex implements ValueIndex {
     return this.entries + this.points.size;
   }
 
+  /** Each node's one Point as (longitude, latitude) at 2·id, NaN where none (or past the end); undefined once a node holds a polygon or two points. */
+  pointsById(): Float64Array | undefined {
+    return this.coords;
+  }
+
   add(value: ScalarValue, id: number): void {
     if (!isGeoValue(value)) throw new TypeError('geo index expects Point, Polygon or MultiPolygon values');
     if (value.type === 'Point') {

@@ -11,7 +11,7 @@
 //   heap, no allocation per vector (a k-d tree prunes little there). Dgraph's HNSW is approximate;
 //   this index answers the exact nearest.
 
-import { TopK } from '../util/top-k.js';
+import { TopKScratch, type TopK } from '../util/top-k.js';
 import type { ScalarValue, ValueIndex } from './value-index.js';
 import { VectorKdTree } from './vector-kd-tree.js';
 import { distanceAt, selfDot, type VectorMetric } from './vector-metric.js';
@@ -86,13 +86,15 @@ export class VectorIndex implements ValueIndex {
   nearest(metric: VectorMetric, q: Float32Array, k: number): Nearest {
     const group = this.groups.get(q.length);
     if (group === undefined) return { ids: [], distances: [], path: 'scan', vectors: 0, examined: 0 };
-    const top = new TopK(Math.max(0, Math.min(k, group.count)));
+    const top = nearestTop.take(Math.max(0, Math.min(k, group.count)));
     const trees = group.usesTrees(metric);
     const examined = top.k === 0 ? 0 : trees ? group.searchTrees(q, top) : group.scan(metric, q, selfDot(q, 0, q.length), top);
     const { ids, keys } = top.drain();
     return { ids, distances: keys, path: trees ? 'k-d trees' : 'scan', vectors: group.count, examined };
   }
 }
+
+const nearestTop = new TopKScratch();
 
 /** The vectors of one length. */
 class VectorGroup {

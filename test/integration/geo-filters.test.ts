@@ -251,6 +251,28 @@ describe('geo filters against a Turf oracle', () => {
       return { filter: { area: { intersects: { multiPolygon: { polygons: parts.map(polygonRef) } } } }, keep: (p) => booleanIntersects(polygon(p.area), multi) };
     });
   });
+
+  // Last in this block: it writes. A single Point is written from the geo index's coordinates by id
+  // (exec/write-objects.ts writePointById): they must follow every write of the field, and a node
+  // without a point falls back to the stored value (null).
+  it('a Point read back after it is added, replaced and removed, on the list and the get path', async () => {
+    const read = async (): Promise<unknown> => {
+      const listed = (await postGraphql(server.url, { query: '{ queryPlace(filter: { name: { in: ["zz1", "zz2"] } }, order: { asc: name }) { name loc { longitude latitude } } }' })).json() as { data: unknown };
+      const got = (await postGraphql(server.url, { query: '{ getPlace(name: "zz1") { loc { latitude longitude } } }' })).json() as { data: { getPlace: unknown } };
+      return { listed: listed.data, got: got.data.getPlace };
+    };
+    // Sums that are no short decimal (17 significant digits in JSON).
+    const first = [170 + 1 / 3, 45 + 0.1 + 0.2];
+    const second = [-(170 + 2 / 7), -(60 + 1 / 3)];
+    await postGraphql(server.url, { query: 'mutation($input: [AddPlaceInput!]!) { addPlace(input: $input) { numUids } }', variables: { input: [{ name: 'zz1', loc: pointRef(first) }, { name: 'zz2' }] } });
+    expect(await read()).toEqual({ listed: { queryPlace: [{ name: 'zz1', loc: pointRef(first) }, { name: 'zz2', loc: null }] }, got: { loc: { latitude: first[1], longitude: first[0] } } });
+    const update = 'mutation($p: PlacePatch) { updatePlace(input: { filter: { name: { eq: "zz1" } }, set: $p }) { numUids } }';
+    await postGraphql(server.url, { query: update, variables: { p: { loc: pointRef(second) } } });
+    expect(await read()).toEqual({ listed: { queryPlace: [{ name: 'zz1', loc: pointRef(second) }, { name: 'zz2', loc: null }] }, got: { loc: { latitude: second[1], longitude: second[0] } } });
+    await postGraphql(server.url, { query: 'mutation($p: PlacePatch) { updatePlace(input: { filter: { name: { eq: "zz1" } }, remove: $p }) { numUids } }', variables: { p: { loc: pointRef(second) } } });
+    expect(await read()).toEqual({ listed: { queryPlace: [{ name: 'zz1', loc: null }, { name: 'zz2', loc: null }] }, got: { loc: null } });
+    await postGraphql(server.url, { query: 'mutation { deletePlace(filter: { name: { in: ["zz1", "zz2"] } }) { numUids } }' });
+  });
 });
 
 describe('near, ordered and paged, EXPLAINed', () => {
