@@ -14,7 +14,7 @@ import type { Posting } from './postings/posting.js';
 import { TokenPostings } from './postings/token-postings.js';
 import type { StoredPostings } from './postings/stored-postings.js';
 import { membershipOf } from './postings/membership.js';
-import { compileRegexp, type CompiledRegexp } from './regexp-compile.js';
+import { compileRegexp, literalRegexp, type CompiledRegexp } from './regexp-compile.js';
 import { stringQuery, trigramQuery, type TrigramQuery } from './regexp-trigram-query.js';
 import { TokenIndex } from './token-index.js';
 import { trigramTokenizer } from './trigram-tokenizer.js';
@@ -27,6 +27,11 @@ interface PreparedRegexp {
 }
 
 const CACHE_LIMIT = 256;
+
+/** A value this long (UTF-16 units) or shorter is searched for a literal at once, before any other trigram list. */
+const shortValue = 64;
+
+const EMPTY: SortedIds = [];
 
 /** A regexp tested per node (TrigramIndex.regexpCheck). */
 export interface RegexpCheck {
@@ -97,6 +102,13 @@ export class TrigramIndex extends TokenIndex<Posting> {
    * other than `i` is given.
    */
   regexp(pattern: string, flags: string): SortedIds {
+    const literal = this.literalCheck(pattern, flags);
+    if (literal !== undefined) {
+      const { candidates, candidateTest } = literal;
+      const out: number[] = [];
+      for (let i = 0; i < candidates.length; i++) if (candidateTest(candidates[i] as number)) out.push(candidates[i] as number);
+      return out;
+    }
     const { compiled, query } = this.prepare(pattern, flags);
     if (query.op === 'all') return this.scan(compiled);
     const candidates = this.evaluate(query);
@@ -113,12 +125,48 @@ export class TrigramIndex extends TokenIndex<Posting> {
    * pattern yields no trigram. Throws as `regexp` does.
    */
   regexpCheck(pattern: string, flags: string): RegexpCheck | undefined {
+    const literal = this.literalCheck(pattern, flags);
+    if (literal !== undefined) return literal;
     const { compiled, query } = this.prepare(pattern, flags);
     if (query.op === 'all') return undefined;
     const test = (id: number): boolean => this.holds(id, compiled);
     const lazy = this.lazy(query);
     const within = lazy.test;
     return { candidates: lazy.ids, candidateTest: within === undefined ? test : (id) => within(id) && test(id), test };
+  }
+
+  /**
+   * A literal pattern of 3 or more characters (`^k123`), made per request without the prepared cache
+   * or a query object: its matches hold every trigram of its text, so the smallest trigram list is
+   * the candidates. A candidate's short value is tested at once (one string search costs about what
+   * one membership search in another trigram list costs, and the search settles it); a long one (or
+   * a list) is first looked up in the other lists, built on the first such value.
+   */
+  private literalCheck(pattern: string, flags: string): RegexpCheck | undefined {
+    const compiled = literalRegexp(pattern, flags);
+    const text = compiled?.literal;
+    if (compiled === undefined || text === undefined || text.length < 3) return undefined;
+    const lists: SortedIds[] = [];
+    let candidates: SortedIds = EMPTY;
+    for (let i = 0; i + 3 <= text.length; i++) {
+      const list = this.ids(text.slice(i, i + 3));
+      if (i === 0 || list.length < candidates.length) candidates = list;
+      lists.push(list);
+    }
+    const values = this.values;
+    const matches = compiled.test;
+    const test = (id: number): boolean => this.holds(id, compiled);
+    let inOthers: ((id: number) => boolean) | undefined;
+    const others = (): ((id: number) => boolean) => {
+      const tests = lists.filter((l) => l !== candidates).map((l) => membershipOf(l).has);
+      return (id) => tests.every((t) => t(id));
+    };
+    const candidateTest = (id: number): boolean => {
+      const v = values[id];
+      if (typeof v === 'string' && v.length <= shortValue) return matches(v);
+      return (inOthers ??= others())(id) && test(id);
+    };
+    return { candidates, candidateTest, test };
   }
 
   /** Like `regexp`, but always tests every stored value (the reference the trigram path must equal). */
@@ -128,6 +176,7 @@ export class TrigramIndex extends TokenIndex<Posting> {
 
   /** True when `regexp` answers the pattern by testing every value (no trigram to look up). */
   needsScan(pattern: string, flags: string): boolean {
+    if (this.literalCheck(pattern, flags) !== undefined) return false;
     return this.prepare(pattern, flags).query.op === 'all';
   }
 

@@ -191,4 +191,30 @@ describe('TrigramIndex.regexpCheck', () => {
     const check = index.regexpCheck('^k123', '');
     expect(check?.candidates.length).toBe(Math.min(index.ids('k12').length, index.ids('123').length));
   });
+
+  it('answers a literal over short, long (over 64 units, looked up in the other lists first) and list values as RE2 does', () => {
+    const index = new TrigramIndex();
+    const values: string[] = [];
+    for (let id = 1; id <= 600; id++) {
+      const code = `k${String((id * 7919) % 1000).padStart(3, '0')}`;
+      // Short values, long ones padded past 64 units, and lines: ^ also matches after a newline (Dgraph's (?m)).
+      const value = id % 3 === 0 ? code : id % 3 === 1 ? `${'x'.repeat(70)}${code}\n${code}z` : `pre ${code}\nk${String(id % 1000).padStart(3, '0')}`;
+      values[id] = value;
+      if (id % 10 === 0) index.addList([value, 'k999 tail'], id);
+      else index.add(value, id);
+    }
+    const re2 = (pattern: string) => RE2JS.compile(`(?m)${pattern}`);
+    for (const pattern of ['^k123', 'k12', 'k123$', '^k123$', '^k999', '^pre k', '^xxxk']) {
+      const re = re2(pattern);
+      const expected = values.flatMap((v, id) => (v !== undefined && (re.test(v) || (id % 10 === 0 && re.test('k999 tail'))) ? [id] : []));
+      // '^xxxk' is in every long value, never at a line's start.
+      if (pattern === '^xxxk') expect(expected).toEqual([]);
+      else if (!pattern.endsWith('$')) expect(expected.length, pattern).toBeGreaterThan(0);
+      const check = index.regexpCheck(pattern, '');
+      expect(check, pattern).toBeDefined();
+      expect(check?.candidates.filter((id) => check.candidateTest(id)), pattern).toEqual(expected);
+      expect(index.regexp(pattern, ''), pattern).toEqual(expected);
+      expect(index.regexpScan(pattern, ''), pattern).toEqual(expected);
+    }
+  });
 });
