@@ -44,11 +44,9 @@ export interface PersistenceOptions {
   readonly shared?: SharedLog;
 }
 
-/**
- * A write to the log failed: the operation was rolled back here. When the cause says its outcome is
- * unknown (a shared log's proposal that timed out may still have been taken, and every node then
- * applies it), the text says so instead of "not applied".
- */
+/** `readable`'s wait when PersistenceOptions.readWaitMs is not given. */
+const defaultReadWaitMs = 10_000;
+
 /** A query waited `readWaitMs` for a write being made durable (`Persistence.readable`). */
 export class ReadWaitExpired extends Error {
   constructor(readonly waitedMs: number) {
@@ -56,6 +54,11 @@ export class ReadWaitExpired extends Error {
   }
 }
 
+/**
+ * A write to the log failed: the operation was rolled back here. When the cause says its outcome is
+ * unknown (a shared log's proposal that timed out may still have been taken, and every node then
+ * applies it), the text says so instead of "not applied".
+ */
 export class DurabilityError extends Error {
   constructor(override readonly cause: unknown) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
@@ -341,7 +344,7 @@ export class Persistence {
    */
   readable(): Promise<void> | undefined {
     if (this.#inFlight.length === 0 && !this.#groupOpen) return undefined;
-    const waitMs = this.options.readWaitMs ?? 10_000;
+    const waitMs = this.options.readWaitMs ?? defaultReadWaitMs;
     return new Promise((resolve, reject) => {
       const wake = (): void => {
         clearTimeout(timer);
